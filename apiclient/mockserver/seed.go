@@ -1,0 +1,71 @@
+package mockserver
+
+import (
+	"fmt"
+	"time"
+)
+
+// Demo tokens, documented in the README. They are not secrets.
+const (
+	TokenMaintainer = "demo-maintainer-token"
+	TokenExpiring   = "demo-expiring-token"
+	TokenReadOnly   = "demo-readonly-token"
+	TokenDeveloper  = "demo-developer-token"
+	TokenExpired    = "demo-expired-token"
+	TokenRevoked    = "demo-revoked-token"
+)
+
+func strp(s string) *string { return &s }
+
+// seedState builds the named seed: "demo" or "empty".
+func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state, error) {
+	maint := User{ID: 1, Username: "demo-maintainer", Name: "Demo Maintainer"}
+	dev := User{ID: 2, Username: "demo-developer", Name: "Demo Developer"}
+	st := &state{Users: []User{maint, dev}, Tokens: map[string]Token{}}
+	day := func(d int) string { return now.AddDate(0, 0, d).Format(time.DateOnly) }
+	created := now.AddDate(0, -2, 0).UTC().Truncate(time.Second)
+	st.Tokens[TokenMaintainer] = Token{ID: 1, Name: "demo", UserID: 1, Scopes: []string{"api"}, ExpiresAt: day(300), CreatedAt: created}
+	st.Tokens[TokenExpiring] = Token{ID: 2, Name: "demo-expiring", UserID: 1, Scopes: []string{"api"}, ExpiresAt: day(3), CreatedAt: created}
+	st.Tokens[TokenReadOnly] = Token{ID: 3, Name: "demo-readonly", UserID: 1, Scopes: []string{"read_api"}, ExpiresAt: day(300), CreatedAt: created}
+	st.Tokens[TokenDeveloper] = Token{ID: 4, Name: "demo-developer", UserID: 2, Scopes: []string{"api"}, ExpiresAt: day(300), CreatedAt: created}
+	st.Tokens[TokenExpired] = Token{ID: 5, Name: "demo-expired", UserID: 1, Scopes: []string{"api"}, ExpiresAt: day(-1), CreatedAt: created}
+	st.Tokens[TokenRevoked] = Token{ID: 6, Name: "demo-revoked", UserID: 1, Scopes: []string{"api"}, ExpiresAt: day(300), Revoked: true, CreatedAt: created}
+
+	switch name {
+	case "empty":
+		st.index()
+		return st, nil
+	case "demo", "":
+	default:
+		return nil, fmt.Errorf("unknown seed %q: use demo or empty", name)
+	}
+	members := func() map[int64]int { return map[int64]int{1: maintainer, 2: developer} }
+	mk := func(id int64, path, name, desc string) *Project {
+		return &Project{ID: id, Path: path, Name: name, Description: desc, Members: members(), Keys: []ClientKey{}, CreatedAt: created}
+	}
+	p1 := mk(1, "demo/web-shop", "Web Shop", "Storefront; integrated error tracking with two keys")
+	p1.Settings = &Settings{Enabled: true, Integrated: true}
+	p2 := mk(2, "demo/mobile-app", "Mobile App", "No error tracking yet")
+	p3 := mk(3, "demo/legacy-api", "Legacy API", "Reports to an external Sentry")
+	p3.Settings = &Settings{Enabled: true, Integrated: false, ProjectName: strp("Legacy API"),
+		APIURL: strp("https://sentry.example.com/api/0/projects/demo/legacy-api/"), HasToken: true}
+	p4 := mk(4, "demo/on-prem", "On Prem", "Integrated error tracking is not available here")
+	p4.NoIntegrated = true
+	p5 := mk(5, "demo/paused", "Paused", "Error tracking configured but switched off")
+	p5.Settings = &Settings{Enabled: false, Integrated: true}
+	p6 := mk(6, "private/secret", "Secret", "Not visible to the demo users")
+	p6.Members = map[int64]int{}
+	st.Projects = []*Project{p1, p2, p3, p4, p5, p6}
+	st.addKey(p1)
+	st.addKey(p1)
+	st.addKey(p5)
+	for i := 0; i < scaleKeys; i++ {
+		st.addKey(p1)
+	}
+	for i := 1; i <= scaleProjects; i++ {
+		p := mk(int64(1000+i), fmt.Sprintf("scale/project-%05d", i), fmt.Sprintf("Project %05d", i), "Generated for scale tests")
+		st.Projects = append(st.Projects, p)
+	}
+	st.index()
+	return st, nil
+}

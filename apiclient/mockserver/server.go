@@ -1,0 +1,155 @@
+// Package mockserver is an in-memory GitLab that serves the error tracking
+// endpoints (and user, token, project and version lookups) the way a real
+// GitLab does, as documented in shared/docs/gitlab-api.md. It is an
+// independent implementation: it does not import apiclient.
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Options configures a Server.
+type Options struct {
+	Seed          string        // "demo" (default) or "empty"
+	FieldNames    string        // "spec" (default) or "gitlab"
+	Latency       time.Duration // added before every response
+	FailRate      float64       // share of requests answered with 500/502/503 or 429
+	FailSeed      uint64        // seeds the fault choice, for repeatable tests
+	ScaleProjects int
+	ScaleKeys     int
+	StatePath     string // keep the data in this file across restarts
+	DSNHost       string // host[:port] in DSNs; default: the request's Host
+	Now           func() time.Time
+}
+
+// Server is the mock GitLab. It is an http.Handler safe for concurrent use.
+type Server struct {
+	opts Options
+	now  func() time.Time
+
+	mu sync.RWMutex
+	st *state
+
+	persistMu  sync.Mutex
+	version    uint64 // bumped on every mutation, under mu
+	persistVer uint64 // last version written, under persistMu
+
+	rngMu sync.Mutex
+	rng   *rand.Rand
+}
+
+// New builds a server from opts, loading StatePath when it exists.
+func New(opts Options) (*Server, error) {
+	if opts.FieldNames == "" {
+		opts.FieldNames = "spec"
+	}
+	if opts.FieldNames != "spec" && opts.FieldNames != "gitlab" {
+		return nil, errors.New("field names must be spec or gitlab")
+	}
+	if opts.FailRate < 0 || opts.FailRate > 1 {
+		return nil, errors.New("fail rate must be between 0 and 1")
+	}
+	s := &Server{opts: opts, now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	seed := opts.FailSeed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	if opts.StatePath != "" {
+		st, err := loadState(opts.StatePath)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			s.st = st
+			return s, nil
+		}
+	}
+	st, err := seedState(opts.Seed, s.now(), opts.ScaleProjects, opts.ScaleKeys)
+	if err != nil {
+		return nil, err
+	}
+	s.st = st
+	if opts.StatePath != "" {
+		if err := s.persist(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Tokens lists the tokens the server accepts with a word on each, for the
+// command's start-up banner.
+func (s *Server) Tokens() []string {
+	return []string{
+		TokenMaintainer + "  Maintainer on demo projects 1-5, scope api",
+		TokenExpiring + "    the same, expiring in 3 days",
+		TokenReadOnly + "    scope read_api: writes get 403 insufficient_scope",
+		TokenDeveloper + "   Developer: 403 on the error tracking endpoints",
+		TokenExpired + "     expired: 401 invalid_token",
+		TokenRevoked + "     revoked: 401 invalid_token",
+	}
+}
+
+// KeyCount returns the number of client keys of project id, for tests.
+func (s *Server) KeyCount(id int64) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p := s.st.byID[id]; p != nil {
+		return len(p.Keys)
+	}
+	return 0
+}
+
+// Keys returns a copy of project id's keys, for tests.
+func (s *Server) Keys(id int64) []ClientKey {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p := s.st.byID[id]; p != nil {
+		return append([]ClientKey(nil), p.Keys...)
+	}
+	return nil
+}
+
+// Running is a server listening on a port.
+type Running struct {
+	URL  string // http://host:port
+	srv  *http.Server
+	done chan error
+}
+
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the background.
+func (s *Server) Start(addr string) (*Running, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.DSNHost == "" {
+		s.opts.DSNHost = ln.Addr().String()
+	}
+	r := &Running{
+		URL:  "http://" + ln.Addr().String(),
+		srv:  &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second},
+		done: make(chan error, 1),
+	}
+	go func() { r.done <- r.srv.Serve(ln) }()
+	return r, nil
+}
+
+// Close stops accepting requests and waits up to the context's end for those in flight.
+func (r *Running) Close(ctx context.Context) error {
+	err := r.srv.Shutdown(ctx)
+	if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}

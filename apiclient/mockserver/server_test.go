@@ -1,0 +1,357 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func newTest(t *testing.T, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	return s, ts
+}
+
+type reply struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func do(t *testing.T, ts *httptest.Server, method, path, token string, hdr ...string) reply {
+	t.Helper()
+	var body io.Reader
+	ct := ""
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] == "body" {
+			body = strings.NewReader(hdr[i+1])
+		}
+		if hdr[i] == "Content-Type" {
+			ct = hdr[i+1]
+		}
+	}
+	req, err := http.NewRequest(method, ts.URL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("PRIVATE-TOKEN", token)
+	}
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i] != "body" && hdr[i] != "Content-Type" {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return reply{resp.StatusCode, resp.Header, string(b)}
+}
+
+const (
+	settings1 = "/api/v4/projects/1/error_tracking/settings"
+	keys1     = "/api/v4/projects/1/error_tracking/client_keys"
+)
+
+// TestStatusTables walks the status-code tables of gitlab-api.md §0 and §2.
+func TestStatusTables(t *testing.T) {
+	cases := []struct {
+		name, method, path, token string
+		extra                     []string
+		status                    int
+		body                      string // substring, or a regexp when it starts with ^
+	}{
+		// §0 error summary
+		{"no credentials", "GET", settings1, "", nil, 401, `{"message":"401 Unauthorized"}`},
+		{"garbage token", "GET", settings1, "nope", nil, 401, `{"message":"401 Unauthorized"}`},
+		{"expired token", "GET", settings1, TokenExpired, nil, 401, `"error":"invalid_token","error_description":"Token is expired. You can either do re-authorization or token refresh."`},
+		{"revoked token", "GET", settings1, TokenRevoked, nil, 401, `Token was revoked. You have to re-authorize from the user.`},
+		{"read_api on PUT", "PUT", settings1 + "?active=true&integrated=true", TokenReadOnly, nil, 403, `"error":"insufficient_scope"`},
+		{"read_api on PATCH", "PATCH", settings1 + "?active=true", TokenReadOnly, nil, 403, `insufficient_scope`},
+		{"read_api on POST", "POST", keys1, TokenReadOnly, nil, 403, `insufficient_scope`},
+		{"read_api on DELETE", "DELETE", keys1 + "/1", TokenReadOnly, nil, 403, `insufficient_scope`},
+		{"read_api GET settings", "GET", settings1, TokenReadOnly, nil, 200, `"active":true`},
+		{"read_api GET keys", "GET", keys1, TokenReadOnly, nil, 200, `"public_key":"glet_`},
+		{"unauthenticated beats missing project", "GET", "/api/v4/projects/999/error_tracking/settings", "", nil, 401, `401 Unauthorized`},
+		{"project missing", "GET", "/api/v4/projects/999/error_tracking/settings", TokenMaintainer, nil, 404, `{"message":"404 Project Not Found"}`},
+		{"non-member private project", "GET", "/api/v4/projects/6/error_tracking/settings", TokenMaintainer, nil, 404, `404 Project Not Found`},
+		{"bare name is no project", "GET", "/api/v4/projects/web-shop/error_tracking/settings", TokenMaintainer, nil, 404, `404 Project Not Found`},
+		{"developer GET settings", "GET", settings1, TokenDeveloper, nil, 403, `{"message":"403 Forbidden"}`},
+		{"developer invalid body still 403", "PUT", settings1 + "?active=maybe", TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"developer keys", "GET", keys1, TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"developer POST", "POST", keys1, TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"developer DELETE", "DELETE", keys1 + "/1", TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"developer PATCH", "PATCH", settings1 + "?active=true", TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"unencoded slash", "GET", "/api/v4/projects/demo/web-shop/error_tracking/settings", TokenMaintainer, nil, 404, `{"error":"404 Not Found"}`},
+		{"unknown route", "GET", "/api/v4/nothing", TokenMaintainer, nil, 404, `{"error":"404 Not Found"}`},
+		// §2.1 GET
+		{"GET settings", "GET", settings1, TokenMaintainer, nil, 200, `{"active":true,"project_name":null,"errtracker_external_url":null,"api_url":null,"integrated":true}`},
+		{"GET settings by path", "GET", "/api/v4/projects/demo%2Fweb-shop/error_tracking/settings", TokenMaintainer, nil, 200, `"integrated":true`},
+		{"GET settings Bearer", "GET", settings1, "", []string{"Authorization", "Bearer " + TokenMaintainer}, 200, `"integrated":true`},
+		{"GET settings private_token", "GET", settings1 + "?private_token=" + TokenMaintainer, "", nil, 200, `"integrated":true`},
+		{"GET no settings", "GET", "/api/v4/projects/2/error_tracking/settings", TokenMaintainer, nil, 404, `{"message":"404 Error Tracking Setting Not Found"}`},
+		{"GET sentry settings", "GET", "/api/v4/projects/3/error_tracking/settings", TokenMaintainer, nil, 200, `{"active":true,"project_name":"Legacy API","errtracker_external_url":"https://sentry.example.com/demo/legacy-api/","api_url":"https://sentry.example.com/api/0/projects/demo/legacy-api/","integrated":false}`},
+		// §2.2 PUT
+		{"PUT existing inactive", "PUT", "/api/v4/projects/5/error_tracking/settings?active=false&integrated=true", TokenMaintainer, nil, 200, `"active":false,`},
+		{"PUT creates", "PUT", "/api/v4/projects/2/error_tracking/settings?active=true&integrated=true", TokenMaintainer, nil, 200, `{"active":true,"project_name":null,"errtracker_external_url":null,"api_url":null,"integrated":true}`},
+		{"PUT flag off", "PUT", "/api/v4/projects/4/error_tracking/settings?active=true&integrated=true", TokenMaintainer, nil, 404, `{"message":"404 Not Found"}`},
+		{"PUT flag off, bad params is 400", "PUT", "/api/v4/projects/4/error_tracking/settings?active=true", TokenMaintainer, nil, 400, `integrated is missing`},
+		{"PUT integrated invalid", "PUT", settings1 + "?active=true&integrated=invalid_string", TokenMaintainer, nil, 400, `{"error":"integrated is invalid"}`},
+		{"PUT integrated missing", "PUT", settings1 + "?active=true", TokenMaintainer, nil, 400, `{"error":"integrated is missing"}`},
+		{"PUT empty", "PUT", settings1, TokenMaintainer, nil, 400, `{"error":"active is missing, integrated is missing"}`},
+		{"PUT sentry validation", "PUT", "/api/v4/projects/2/error_tracking/settings?active=true&integrated=false", TokenMaintainer, nil, 200, `"status":"error"`},
+		{"PUT form body", "PUT", settings1, TokenMaintainer, []string{"Content-Type", "application/x-www-form-urlencoded", "body", "active=yes&integrated=1"}, 200, `"active":true`},
+		{"PUT JSON body", "PUT", settings1, TokenMaintainer, []string{"Content-Type", "application/json", "body", `{"active":false,"integrated":true}`}, 200, `"active":false`},
+		{"PUT JSON wrong type", "PUT", settings1, TokenMaintainer, []string{"Content-Type", "application/json", "body", `{"active":7,"integrated":true}`}, 400, `active is invalid`},
+		// §2.3 PATCH
+		{"PATCH disable", "PATCH", settings1 + "?active=false&integrated=false", TokenMaintainer, nil, 200, `{"active":false,"project_name":null,"errtracker_external_url":null,"api_url":null,"integrated":false}`},
+		{"PATCH flag off masks integrated", "PATCH", "/api/v4/projects/4/error_tracking/settings?active=true", TokenMaintainer, nil, 404, `404 Error Tracking Setting Not Found`},
+		{"PATCH active invalid", "PATCH", settings1 + "?active=randomstring", TokenMaintainer, nil, 400, `{"error":"active is invalid"}`},
+		{"PATCH active empty", "PATCH", settings1 + "?active=", TokenMaintainer, nil, 400, `{"error":"active is empty"}`},
+		{"PATCH enable integrated", "PATCH", "/api/v4/projects/5/error_tracking/settings?active=true&integrated=true", TokenMaintainer, nil, 200, `"active":true,"project_name":null,"errtracker_external_url":null,"api_url":null,"integrated":true`},
+		{"PATCH no settings", "PATCH", "/api/v4/projects/2/error_tracking/settings?active=true", TokenMaintainer, nil, 404, `404 Error Tracking Setting Not Found`},
+		{"PATCH trailing slash", "PATCH", settings1 + "/?active=true", TokenMaintainer, nil, 200, `"active":true`},
+		// §2.5 - 2.7 keys
+		{"GET keys", "GET", keys1, TokenMaintainer, nil, 200, `^\[\{"id":1,"active":true,"public_key":"glet_[0-9a-f]{32}","errtracker_dsn":"https://glet_[0-9a-f]{32}@127\.0\.0\.1:\d+/errortracking/api/v1/projects/1"\},\{"id":2,`},
+		{"GET keys empty project", "GET", "/api/v4/projects/2/error_tracking/client_keys", TokenMaintainer, nil, 200, `[]`},
+		{"POST key", "POST", keys1, TokenMaintainer, []string{"Content-Type", "application/json"}, 201, `"id":4,"active":true,"public_key":"glet_`},
+		{"DELETE key", "DELETE", keys1 + "/1", TokenMaintainer, nil, 200, `^\{"id":1,"active":true,"public_key":"glet_[0-9a-f]{32}","errtracker_dsn":"https://`},
+		{"DELETE unknown key", "DELETE", keys1 + "/999", TokenMaintainer, nil, 404, `{"message":"404 Not found"}`},
+		{"DELETE other project's key", "DELETE", keys1 + "/3", TokenMaintainer, nil, 404, `{"message":"404 Not found"}`},
+		{"DELETE non-numeric key", "DELETE", keys1 + "/abc", TokenMaintainer, nil, 404, `{"message":"404 Not found"}`},
+		{"wrong method", "POST", settings1, TokenMaintainer, nil, 405, `{"error":"405 Not Allowed"}`},
+		// §7 related endpoints
+		{"user", "GET", "/api/v4/user", TokenMaintainer, nil, 200, `"username":"demo-maintainer"`},
+		{"token self", "GET", "/api/v4/personal_access_tokens/self", TokenReadOnly, nil, 200, `"scopes":["read_api"]`},
+		{"version", "GET", "/api/v4/version", TokenMaintainer, nil, 200, `"version":"17.5.0-mock"`},
+		{"project by path", "GET", "/api/v4/projects/demo%2Fpaused", TokenMaintainer, nil, 200, `"permissions":{"group_access":null,"project_access":{"access_level":40`},
+		{"project invisible", "GET", "/api/v4/projects/6", TokenMaintainer, nil, 404, `404 Project Not Found`},
+		{"projects", "GET", "/api/v4/projects?min_access_level=40&order_by=path&sort=asc", TokenMaintainer, nil, 200, `"path_with_namespace":"demo/legacy-api"`},
+		{"projects as developer", "GET", "/api/v4/projects?min_access_level=40", TokenDeveloper, nil, 200, `[]`},
+		{"projects bad level", "GET", "/api/v4/projects?min_access_level=41", TokenMaintainer, nil, 400, `min_access_level does not have a valid value`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ts := newTest(t, Options{})
+			got := do(t, ts, tc.method, tc.path, tc.token, tc.extra...)
+			if got.status != tc.status {
+				t.Fatalf("status %d, want %d; body %s", got.status, tc.status, got.body)
+			}
+			if ct := got.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if strings.HasPrefix(tc.body, "^") {
+				if !regexp.MustCompile(tc.body).MatchString(got.body) {
+					t.Fatalf("body %s does not match %s", got.body, tc.body)
+				}
+			} else if !strings.Contains(got.body, tc.body) {
+				t.Fatalf("body %s lacks %s", got.body, tc.body)
+			}
+		})
+	}
+}
+
+func TestGitLabFieldNames(t *testing.T) {
+	_, ts := newTest(t, Options{FieldNames: "gitlab"})
+	got := do(t, ts, "GET", "/api/v4/projects/3/error_tracking/settings", TokenMaintainer)
+	if !strings.Contains(got.body, `"sentry_external_url":"https://sentry.example.com/demo/legacy-api/"`) {
+		t.Fatal(got.body)
+	}
+	got = do(t, ts, "GET", keys1, TokenMaintainer)
+	if !strings.Contains(got.body, `"sentry_dsn":"https://glet_`) || strings.Contains(got.body, "errtracker") {
+		t.Fatal(got.body)
+	}
+}
+
+func TestAutoCreatedKey(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	if got := do(t, ts, "PUT", "/api/v4/projects/2/error_tracking/settings?active=true&integrated=true", TokenMaintainer); got.status != 200 {
+		t.Fatal(got.body)
+	}
+	if n := s.KeyCount(2); n != 1 {
+		t.Fatalf("keys after enabling integrated settings: %d, want 1", n)
+	}
+	// Saving again with an active key must not add another.
+	do(t, ts, "PATCH", "/api/v4/projects/2/error_tracking/settings?active=true", TokenMaintainer)
+	if n := s.KeyCount(2); n != 1 {
+		t.Fatalf("keys: %d, want 1", n)
+	}
+	// Deleting the last key does not create one.
+	do(t, ts, "DELETE", "/api/v4/projects/2/error_tracking/client_keys/4", TokenMaintainer)
+	if n := s.KeyCount(2); n != 0 {
+		t.Fatalf("keys after delete: %d", n)
+	}
+}
+
+func TestSentryValidationChangesNothing(t *testing.T) {
+	_, ts := newTest(t, Options{})
+	got := do(t, ts, "PATCH", settings1+"?active=true&integrated=false", TokenMaintainer)
+	want := `{"message":"Error tracking setting api url is a required field and Error tracking setting token is a required field","status":"error"}`
+	if got.status != 200 || got.body != want {
+		t.Fatalf("%d %s", got.status, got.body)
+	}
+	if got := do(t, ts, "GET", settings1, TokenMaintainer); !strings.Contains(got.body, `"integrated":true`) {
+		t.Fatal("refused update was stored:", got.body)
+	}
+}
+
+func TestPagination(t *testing.T) {
+	_, ts := newTest(t, Options{ScaleKeys: 43}) // 45 keys on project 1
+	got := do(t, ts, "GET", keys1, TokenMaintainer)
+	h := got.header
+	for k, want := range map[string]string{"X-Total": "45", "X-Total-Pages": "3", "X-Per-Page": "20", "X-Page": "1", "X-Next-Page": "2", "X-Prev-Page": ""} {
+		if v, ok := h[http.CanonicalHeaderKey(k)]; !ok || v[0] != want {
+			t.Errorf("%s = %v, want %q", k, v, want)
+		}
+	}
+	link := h.Get("Link")
+	if !strings.Contains(link, `id=1&page=2&per_page=20>; rel="next"`) || !strings.Contains(link, `rel="first"`) || !strings.Contains(link, `page=3&per_page=20>; rel="last"`) || strings.Contains(link, "prev") {
+		t.Errorf("Link = %s", link)
+	}
+	got = do(t, ts, "GET", keys1+"?page=3&per_page=20", TokenMaintainer)
+	var keys []map[string]any
+	if err := json.Unmarshal([]byte(got.body), &keys); err != nil || len(keys) != 5 {
+		t.Fatalf("last page: %d keys, %v", len(keys), err)
+	}
+	if got.header.Get("X-Next-Page") != "" || got.header.Get("X-Prev-Page") != "2" || keys[4]["id"].(float64) != 46 {
+		t.Errorf("last page headers %v", got.header)
+	}
+	got = do(t, ts, "GET", keys1+"?per_page=1000", TokenMaintainer)
+	if got.header.Get("X-Per-Page") != "100" || got.header.Get("X-Total-Pages") != "1" {
+		t.Errorf("per_page not clamped: %v", got.header)
+	}
+	got = do(t, ts, "GET", keys1+"?per_page=abc&page=zz", TokenMaintainer)
+	if got.header.Get("X-Per-Page") != "20" || got.header.Get("X-Page") != "1" {
+		t.Errorf("junk params: %v", got.header)
+	}
+	got = do(t, ts, "GET", "/api/v4/projects/2/error_tracking/client_keys", TokenMaintainer)
+	if got.header.Get("X-Total") != "0" || got.header.Get("X-Total-Pages") != "1" {
+		t.Errorf("empty list headers: %v", got.header)
+	}
+}
+
+func TestPublicKeysAreUniqueAndWellFormed(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	re := regexp.MustCompile(`^glet_[0-9a-f]{32}$`)
+	for i := 0; i < 50; i++ {
+		do(t, ts, "POST", keys1, TokenMaintainer)
+	}
+	seen := map[string]bool{}
+	for _, k := range s.Keys(1) {
+		if !re.MatchString(k.PublicKey) || seen[k.PublicKey] {
+			t.Fatalf("bad or repeated key %q", k.PublicKey)
+		}
+		seen[k.PublicKey] = true
+	}
+}
+
+func TestStatePersists(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	s1, ts1 := newTest(t, Options{StatePath: path})
+	do(t, ts1, "POST", keys1, TokenMaintainer)
+	do(t, ts1, "DELETE", keys1+"/1", TokenMaintainer)
+	want := s1.Keys(1)
+	s2, err := New(Options{StatePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s2.Keys(1)
+	if len(got) != len(want) || got[0] != want[0] || got[len(got)-1] != want[len(want)-1] {
+		t.Fatalf("reloaded %v, want %v", got, want)
+	}
+	if err := os.WriteFile(path, []byte("{half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{StatePath: path}); err == nil || !strings.Contains(err.Error(), "not valid") {
+		t.Fatalf("corrupt state: %v", err)
+	}
+}
+
+func TestFailRate(t *testing.T) {
+	_, ts := newTest(t, Options{FailRate: 1, FailSeed: 7})
+	seen := map[int]bool{}
+	for i := 0; i < 40; i++ {
+		got := do(t, ts, "GET", settings1, TokenMaintainer)
+		seen[got.status] = true
+		if got.status == 429 && got.header.Get("Retry-After") != "1" {
+			t.Error("429 without Retry-After")
+		}
+	}
+	for _, code := range []int{500, 502, 503, 429} {
+		if !seen[code] {
+			t.Errorf("fault %d never injected", code)
+		}
+	}
+}
+
+func TestLatency(t *testing.T) {
+	_, ts := newTest(t, Options{Latency: 30 * time.Millisecond})
+	start := time.Now()
+	do(t, ts, "GET", "/api/v4/version", TokenMaintainer)
+	if d := time.Since(start); d < 30*time.Millisecond {
+		t.Fatalf("answered in %v despite 30ms latency", d)
+	}
+}
+
+func TestConcurrentWrites(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 25; j++ {
+				do(t, ts, "POST", keys1, TokenMaintainer)
+				do(t, ts, "GET", keys1, TokenMaintainer)
+			}
+		}()
+	}
+	wg.Wait()
+	keys := s.Keys(1)
+	if len(keys) != 202 {
+		t.Fatalf("%d keys, want 202", len(keys))
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i].ID <= keys[i-1].ID {
+			t.Fatal("ids not ascending and unique")
+		}
+	}
+}
+
+func BenchmarkSmallGET(b *testing.B) {
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := httptest.NewRequest("GET", settings1, nil)
+	req.Header.Set("PRIVATE-TOKEN", TokenMaintainer)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, req)
+			if w.Code != 200 {
+				b.Fatal(w.Code)
+			}
+		}
+	})
+}

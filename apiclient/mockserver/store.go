@@ -1,0 +1,118 @@
+package mockserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sort"
+	"time"
+)
+
+// Access levels, as GitLab numbers them.
+const (
+	guest      = 10
+	reporter   = 20
+	developer  = 30
+	maintainer = 40
+	owner      = 50
+)
+
+// User is a GitLab user.
+type User struct {
+	ID       int64  `json:"id"`
+	Username string `json:"username"`
+	Name     string `json:"name"`
+}
+
+// Token is a personal access token the server accepts.
+type Token struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	UserID    int64     `json:"user_id"`
+	Scopes    []string  `json:"scopes"`
+	ExpiresAt string    `json:"expires_at,omitempty"` // YYYY-MM-DD, empty for never
+	Revoked   bool      `json:"revoked"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Project is a GitLab project. Members maps user IDs to access levels.
+type Project struct {
+	ID           int64         `json:"id"`
+	Path         string        `json:"path_with_namespace"`
+	Name         string        `json:"name"`
+	Description  string        `json:"description"`
+	Public       bool          `json:"public"`
+	Members      map[int64]int `json:"members"`
+	NoIntegrated bool          `json:"no_integrated,omitempty"` // feature flag integrated_error_tracking off
+	Settings     *Settings     `json:"settings,omitempty"`
+	Keys         []ClientKey   `json:"keys"`
+	CreatedAt    time.Time     `json:"created_at"`
+}
+
+// Settings is the stored error tracking setting row.
+type Settings struct {
+	Enabled     bool    `json:"enabled"`
+	Integrated  bool    `json:"integrated"`
+	APIURL      *string `json:"api_url,omitempty"`
+	ProjectName *string `json:"project_name,omitempty"`
+	HasToken    bool    `json:"has_token,omitempty"`
+}
+
+// ClientKey is a stored client key.
+type ClientKey struct {
+	ID        int64  `json:"id"`
+	Active    bool   `json:"active"`
+	PublicKey string `json:"public_key"`
+}
+
+// state is everything the server knows; guarded by Server.mu.
+type state struct {
+	Users     []User           `json:"users"`
+	Tokens    map[string]Token `json:"tokens"`
+	Projects  []*Project       `json:"projects"`
+	NextKeyID int64            `json:"next_key_id"`
+
+	byID   map[int64]*Project
+	byPath map[string]*Project
+	users  map[int64]User
+}
+
+func (st *state) index() {
+	st.byID = make(map[int64]*Project, len(st.Projects))
+	st.byPath = make(map[string]*Project, len(st.Projects))
+	st.users = make(map[int64]User, len(st.Users))
+	sort.Slice(st.Projects, func(i, j int) bool { return st.Projects[i].ID < st.Projects[j].ID })
+	for _, p := range st.Projects {
+		st.byID[p.ID] = p
+		st.byPath[p.Path] = p
+		if p.Members == nil {
+			p.Members = map[int64]int{}
+		}
+	}
+	for _, u := range st.Users {
+		st.users[u.ID] = u
+	}
+}
+
+func (st *state) addKey(p *Project) ClientKey {
+	st.NextKeyID++
+	k := ClientKey{ID: st.NextKeyID, Active: true, PublicKey: newPublicKey()}
+	p.Keys = append(p.Keys, k) // ids only grow, so Keys stays in ascending id order
+	return k
+}
+
+func newPublicKey() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return "glet_" + hex.EncodeToString(b[:])
+}
+
+func (p *Project) hasActiveKey() bool {
+	for _, k := range p.Keys {
+		if k.Active {
+			return true
+		}
+	}
+	return false
+}

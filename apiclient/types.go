@@ -1,0 +1,161 @@
+package apiclient
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Settings is a project's error tracking configuration. It encodes with the
+// specification's field names and decodes both those and GitLab's sentry_* ones.
+type Settings struct {
+	Active      bool    `json:"active"`
+	ProjectName *string `json:"project_name"`
+	ExternalURL *string `json:"errtracker_external_url"`
+	APIURL      *string `json:"api_url"`
+	Integrated  bool    `json:"integrated"`
+}
+
+// UnmarshalJSON accepts errtracker_external_url or sentry_external_url.
+func (s *Settings) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Active      *bool   `json:"active"`
+		ProjectName *string `json:"project_name"`
+		ExternalURL *string `json:"errtracker_external_url"`
+		SentryURL   *string `json:"sentry_external_url"`
+		APIURL      *string `json:"api_url"`
+		Integrated  *bool   `json:"integrated"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if w.Active == nil || w.Integrated == nil {
+		return errMissingField("settings", "active or integrated")
+	}
+	*s = Settings{Active: *w.Active, ProjectName: w.ProjectName, ExternalURL: w.ExternalURL, APIURL: w.APIURL, Integrated: *w.Integrated}
+	if s.ExternalURL == nil {
+		s.ExternalURL = w.SentryURL
+	}
+	return nil
+}
+
+// ClientKey is a credential error-reporting clients use to send events.
+type ClientKey struct {
+	ID        int64  `json:"id"`
+	Active    bool   `json:"active"`
+	PublicKey string `json:"public_key"`
+	DSN       string `json:"errtracker_dsn"`
+}
+
+// UnmarshalJSON accepts errtracker_dsn or sentry_dsn.
+func (k *ClientKey) UnmarshalJSON(b []byte) error {
+	var w struct {
+		ID        *int64  `json:"id"`
+		Active    bool    `json:"active"`
+		PublicKey string  `json:"public_key"`
+		DSN       *string `json:"errtracker_dsn"`
+		SentryDSN *string `json:"sentry_dsn"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if w.ID == nil {
+		return errMissingField("client key", "id")
+	}
+	*k = ClientKey{ID: *w.ID, Active: w.Active, PublicKey: w.PublicKey}
+	switch {
+	case w.DSN != nil:
+		k.DSN = *w.DSN
+	case w.SentryDSN != nil:
+		k.DSN = *w.SentryDSN
+	}
+	return nil
+}
+
+// User is the authenticated user (GET /user).
+type User struct {
+	ID       int64  `json:"id"`
+	Username string `json:"username"`
+	Name     string `json:"name"`
+	State    string `json:"state,omitempty"`
+	WebURL   string `json:"web_url,omitempty"`
+}
+
+// TokenInfo describes the token in use (GET /personal_access_tokens/self).
+type TokenInfo struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	Revoked   bool      `json:"revoked"`
+	Active    bool      `json:"active"`
+	Scopes    []string  `json:"scopes"`
+	UserID    int64     `json:"user_id"`
+	CreatedAt time.Time `json:"created_at"`
+	// ExpiresAt is a date (YYYY-MM-DD) or empty when the token never expires.
+	ExpiresAt string `json:"expires_at"`
+}
+
+// HasScope reports whether the token carries scope s.
+func (t TokenInfo) HasScope(s string) bool {
+	for _, x := range t.Scopes {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Expiry returns the end of the token's last valid day, and false when it
+// has no expiry or the date cannot be read.
+func (t TokenInfo) Expiry() (time.Time, bool) {
+	if t.ExpiresAt == "" {
+		return time.Time{}, false
+	}
+	d, err := time.Parse(time.DateOnly, t.ExpiresAt)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+// Project is the part of a project record the console uses.
+type Project struct {
+	ID                int64  `json:"id"`
+	Name              string `json:"name"`
+	Path              string `json:"path"`
+	PathWithNamespace string `json:"path_with_namespace"`
+	NameWithNamespace string `json:"name_with_namespace"`
+	Description       string `json:"description"`
+	WebURL            string `json:"web_url"`
+	Permissions       *struct {
+		ProjectAccess *AccessLevel `json:"project_access"`
+		GroupAccess   *AccessLevel `json:"group_access"`
+	} `json:"permissions,omitempty"`
+}
+
+// AccessLevel is a membership level (40 = Maintainer).
+type AccessLevel struct {
+	AccessLevel int `json:"access_level"`
+}
+
+// MaintainerAccess is the access level the error tracking endpoints need.
+const MaintainerAccess = 40
+
+// AccessLevel returns the highest of the project and group access levels.
+func (p Project) AccessLevel() int {
+	if p.Permissions == nil {
+		return 0
+	}
+	lvl := 0
+	if a := p.Permissions.ProjectAccess; a != nil && a.AccessLevel > lvl {
+		lvl = a.AccessLevel
+	}
+	if a := p.Permissions.GroupAccess; a != nil && a.AccessLevel > lvl {
+		lvl = a.AccessLevel
+	}
+	return lvl
+}
+
+type missingFieldError struct{ what, field string }
+
+func (e missingFieldError) Error() string { return e.what + " object has no " + e.field }
+
+func errMissingField(what, field string) error { return missingFieldError{what, field} }

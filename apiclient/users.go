@@ -1,0 +1,68 @@
+package apiclient
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// CurrentUser returns the user the token belongs to.
+func (c *Client) CurrentUser(ctx context.Context) (*User, *Response, error) {
+	var u User
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: "user"}, &u)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &u, resp, nil
+}
+
+// TokenInfo describes the token in use: scopes and expiry.
+func (c *Client) TokenInfo(ctx context.Context) (*TokenInfo, *Response, error) {
+	var t TokenInfo
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: "personal_access_tokens/self"}, &t)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &t, resp, nil
+}
+
+// ListProjectsOptions selects a page of projects.
+type ListProjectsOptions struct {
+	Search  string
+	Page    int
+	PerPage int
+}
+
+// ListProjects returns one page of the projects the user maintains
+// (min_access_level=40), ordered by path.
+func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]Project, *Response, error) {
+	q := url.Values{
+		"min_access_level": {strconv.Itoa(MaintainerAccess)},
+		"membership":       {"true"},
+		"simple":           {"true"},
+		"order_by":         {"path"},
+		"sort":             {"asc"},
+		"page":             {strconv.Itoa(max(opt.Page, 1))},
+		"per_page":         {strconv.Itoa(min(max(opt.PerPage, 1), perPage))},
+	}
+	if opt.PerPage == 0 {
+		q.Set("per_page", strconv.Itoa(perPage))
+	}
+	if opt.Search != "" {
+		q.Set("search", opt.Search)
+	}
+	var ps []Project
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: "projects", query: q}, &ps)
+	return ps, resp, err
+}
+
+// GetProject reads one project, with the user's access level.
+func (c *Client) GetProject(ctx context.Context, p ProjectRef) (*Project, *Response, error) {
+	var pr Project
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: "projects/" + p.escaped()}, &pr)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &pr, resp, nil
+}

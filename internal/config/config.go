@@ -1,0 +1,107 @@
+// Package config keeps errtrack's small, secret-free settings: the last host
+// used and the recently opened projects per host. The token never goes here.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// MaxRecent bounds the recent-projects list of a host.
+const MaxRecent = 10
+
+// Config is the file's content.
+type Config struct {
+	LastHost string              `json:"last_host,omitempty"`
+	Recent   map[string][]string `json:"recent_projects,omitempty"`
+}
+
+// DefaultPath is errtrack/config.json in the user config directory
+// ($XDG_CONFIG_HOME or ~/.config on Linux).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no user config directory: %w", err)
+	}
+	return filepath.Join(dir, "errtrack", "config.json"), nil
+}
+
+// CorruptError says a config file could not be read and was set aside.
+type CorruptError struct{ Path, MovedTo, Cause string }
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("config file %s was unreadable (%s); it was moved to %s and errtrack starts with defaults", e.Path, e.Cause, e.MovedTo)
+}
+
+// Load reads path. A missing file gives an empty Config. A corrupt one is
+// renamed aside and reported with a *CorruptError next to an empty Config.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Config{}, nil
+	}
+	if err != nil {
+		return &Config{}, fmt.Errorf("reading config file: %w", err)
+	}
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		aside := fmt.Sprintf("%s.corrupt-%s", path, time.Now().UTC().Format("20060102T150405Z"))
+		if rerr := os.Rename(path, aside); rerr != nil {
+			return &Config{}, fmt.Errorf("config file %s is unreadable (%v) and could not be moved aside: %w", path, err, rerr)
+		}
+		return &Config{}, &CorruptError{Path: path, MovedTo: aside, Cause: err.Error()}
+	}
+	return &c, nil
+}
+
+// Save writes c to path atomically with mode 0600.
+func (c *Config) Save(path string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".config-*.json")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err = f.Chmod(0o600); err == nil {
+		if _, err = f.Write(append(b, '\n')); err == nil {
+			err = f.Sync()
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("saving config: %w", err)
+	}
+	return nil
+}
+
+// AddRecent puts project first in host's recent list.
+func (c *Config) AddRecent(host, project string) {
+	if c.Recent == nil {
+		c.Recent = map[string][]string{}
+	}
+	list := []string{project}
+	for _, p := range c.Recent[host] {
+		if p != project && len(list) < MaxRecent {
+			list = append(list, p)
+		}
+	}
+	c.Recent[host] = list
+}

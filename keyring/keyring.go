@@ -1,0 +1,159 @@
+// Package keyring keeps one GitLab access token per host in the operating
+// system's keyring (Secret Service, Keychain, Credential Manager), with every
+// call bounded in time so a keyring waiting on an unlock prompt cannot freeze
+// the program. There is no plain-text fallback.
+package keyring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	gokeyring "github.com/zalando/go-keyring"
+
+	"github.com/errtrack/errtrack/internal/hosturl"
+)
+
+// Service is the keyring service name under which tokens are stored.
+const Service = "errtrack"
+
+// DefaultTimeout bounds each keyring call.
+const DefaultTimeout = 5 * time.Second
+
+// Typed errors; use errors.Is.
+var (
+	ErrNotFound    = errors.New("no token stored in the keyring")
+	ErrUnavailable = errors.New("the system keyring is not available")
+	ErrTimeout     = errors.New("the system keyring did not answer in time")
+)
+
+// Backend is the raw keyring; go-keyring in production, fakes in tests.
+type Backend interface {
+	Get(service, user string) (string, error)
+	Set(service, user, secret string) error
+	Delete(service, user string) error
+}
+
+type systemBackend struct{}
+
+func (systemBackend) Get(s, u string) (string, error) { return gokeyring.Get(s, u) }
+func (systemBackend) Set(s, u, p string) error        { return gokeyring.Set(s, u, p) }
+func (systemBackend) Delete(s, u string) error        { return gokeyring.Delete(s, u) }
+
+// Store reads and writes tokens by host.
+type Store struct {
+	backend Backend
+	timeout time.Duration
+}
+
+// New returns a Store on the system keyring.
+func New() *Store { return &Store{backend: systemBackend{}, timeout: DefaultTimeout} }
+
+// NewWithBackend returns a Store on b with the given per-call timeout.
+func NewWithBackend(b Backend, timeout time.Duration) *Store {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Store{backend: b, timeout: timeout}
+}
+
+// Error is a keyring failure with words that say what to do.
+type Error struct {
+	Op   string // get, set, delete
+	Host string
+	Kind error // ErrNotFound, ErrUnavailable or ErrTimeout
+	// Cause is the backend's own text; it never holds the token.
+	Cause string
+}
+
+func (e *Error) Error() string {
+	switch e.Kind {
+	case ErrNotFound:
+		return fmt.Sprintf("no token stored for %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", e.Host, e.Host)
+	case ErrTimeout:
+		return "the system keyring did not answer within the time limit (it may be locked and waiting for an unlock prompt): unlock it and try again, or set GITLAB_TOKEN"
+	}
+	return fmt.Sprintf("the system keyring is not available (%s): unlock it or start a Secret Service such as gnome-keyring, or set GITLAB_TOKEN", e.Cause)
+}
+
+func (e *Error) Is(target error) bool { return target == e.Kind }
+
+// User is the keyring account name for host: its normalized URL.
+func User(host string) (string, error) { return hosturl.Normalize(host) }
+
+// Get returns the token stored for host.
+func (s *Store) Get(ctx context.Context, host string) (string, error) {
+	user, err := User(host)
+	if err != nil {
+		return "", err
+	}
+	var tok string
+	err = s.call(ctx, "get", user, func() error {
+		var e error
+		tok, e = s.backend.Get(Service, user)
+		return e
+	})
+	return tok, err
+}
+
+// Set stores token for host, replacing any earlier one.
+func (s *Store) Set(ctx context.Context, host, token string) error {
+	user, err := User(host)
+	if err != nil {
+		return err
+	}
+	if token == "" || strings.ContainsAny(token, "\r\n") {
+		return errors.New("the token is empty or spans several lines")
+	}
+	return s.call(ctx, "set", user, func() error { return s.backend.Set(Service, user, token) })
+}
+
+// Delete removes the token for host. Deleting a missing entry gives ErrNotFound.
+func (s *Store) Delete(ctx context.Context, host string) error {
+	user, err := User(host)
+	if err != nil {
+		return err
+	}
+	return s.call(ctx, "delete", user, func() error { return s.backend.Delete(Service, user) })
+}
+
+// call runs fn on its own goroutine and gives up after the timeout; the
+// goroutine may linger on a stuck D-Bus call, but the caller moves on.
+func (s *Store) call(ctx context.Context, op, host string, fn func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("keyring backend failed: %v", r)
+			}
+		}()
+		done <- fn()
+	}()
+	select {
+	case err := <-done:
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, gokeyring.ErrNotFound):
+			return &Error{Op: op, Host: host, Kind: ErrNotFound}
+		default:
+			return &Error{Op: op, Host: host, Kind: ErrUnavailable, Cause: firstLine(err.Error())}
+		}
+	case <-ctx.Done():
+		return &Error{Op: op, Host: host, Kind: ErrTimeout}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/keyring"
+	"github.com/errtrack/errtrack/tui"
+)
+
+type consoleOptions struct {
+	flags   *globalFlags
+	project string
+	demo    bool
+}
+
+// runConsole builds the console's dependencies and runs it until the user quits.
+func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
+	deps, cleanup, err := a.consoleDeps(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) {
+		return nil
+	}
+	return err
+}
+
+func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, func(), error) {
+	nothing := func() {}
+	if opts.project != "" {
+		if _, err := apiclient.ParseProjectRef(opts.project); err != nil {
+			return tui.Deps{}, nothing, usageError{err}
+		}
+	}
+	if opts.demo {
+		return a.demoDeps(opts)
+	}
+	host, err := a.resolveHost(opts.flags.host)
+	if err != nil {
+		return tui.Deps{}, nothing, err
+	}
+	cfg, cfgPath := a.loadConfig()
+	deps := tui.Deps{
+		Host:           host,
+		Project:        opts.project,
+		Recent:         cfg.Recent[host],
+		RequestTimeout: 60 * time.Second,
+	}
+	clientOpts := opts.flags.clientOptions()
+	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
+		c, err := apiclient.New(host, token, clientOpts...)
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := c.CurrentUser(ctx); err != nil {
+			return nil, err
+		}
+		if err := a.keyring.Set(ctx, host, token); err != nil {
+			return nil, fmt.Errorf("the token is valid but could not be stored: %w", err)
+		}
+		return c, nil
+	}
+	if cfgPath != "" {
+		deps.ProjectOpened = func(host, project string) {
+			c, _ := a.loadConfig()
+			c.LastHost = host
+			c.AddRecent(host, project)
+			_ = c.Save(cfgPath) // recent projects are a convenience; a failed save must not disturb the console
+		}
+	}
+	token, _, err := a.resolveToken(ctx, host)
+	switch {
+	case err == nil:
+		c, err := apiclient.New(host, token, clientOpts...)
+		if err != nil {
+			return deps, nothing, err
+		}
+		deps.API = c
+		a.rememberHost(host)
+	case errors.Is(err, keyring.ErrUnavailable) || errors.Is(err, keyring.ErrTimeout):
+		deps.LoginReason = explain.Error(err, explain.Context{Host: host})
+	default:
+		deps.LoginReason = "No token for " + host + " yet."
+	}
+	return deps, nothing, nil
+}
+
+// demoDeps starts the mock server in-process on a free loopback port and
+// logs in as demo-maintainer. Nothing is written outside memory.
+func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
+	srv, err := mockserver.New(mockserver.Options{Seed: "demo"})
+	if err != nil {
+		return tui.Deps{}, nil, err
+	}
+	run, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		return tui.Deps{}, nil, fmt.Errorf("starting the demo server: %w", err)
+	}
+	cleanup := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = run.Close(ctx)
+	}
+	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer)
+	if err != nil {
+		cleanup()
+		return tui.Deps{}, nil, err
+	}
+	return tui.Deps{
+		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project,
+		Recent:         []string{"demo/web-shop"},
+		RequestTimeout: 30 * time.Second,
+	}, cleanup, nil
+}

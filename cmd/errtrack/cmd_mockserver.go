@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+func (a *app) mockServerCmd() *cobra.Command {
+	var opts mockserver.Options
+	listen := "127.0.0.1:8080"
+	cmd := &cobra.Command{
+		Use:   "mock-server",
+		Short: "Run an in-memory GitLab with demo data, for demos and tests",
+		Long: `Serves the error tracking endpoints (and /user, /personal_access_tokens/self,
+/projects, /projects/:id, /version) the way GitLab does. The first line printed
+is "listening on http://HOST:PORT", followed by the tokens it accepts.
+Stops cleanly on SIGINT or SIGTERM.`,
+		Example: "  errtrack mock-server --listen 127.0.0.1:0\n  errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := mockserver.New(opts)
+			if err != nil {
+				return usageError{err}
+			}
+			run, err := s.Start(listen)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "listening on %s\n", run.URL)
+			fmt.Fprintln(a.stdout, "tokens:")
+			for _, t := range s.Tokens() {
+				fmt.Fprintf(a.stdout, "  %s\n", t)
+			}
+			<-cmd.Context().Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			err = run.Close(ctx)
+			fmt.Fprintln(a.stderr, "mock server stopped")
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&listen, "listen", listen, "address to listen on; port 0 picks a free one")
+	f.StringVar(&opts.Seed, "seed", "demo", "initial data: demo or empty")
+	f.StringVar(&opts.FieldNames, "field-names", "spec", "JSON field names: spec (errtracker_*) or gitlab (sentry_*)")
+	f.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, e.g. 200ms")
+	f.Float64Var(&opts.FailRate, "fail-rate", 0, "share of requests answered with 500/502/503 or 429, 0 to 1")
+	f.IntVar(&opts.ScaleProjects, "scale-projects", 0, "add N maintainable projects scale/project-NNNNN")
+	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
+	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
+	f.StringVar(&opts.DSNHost, "dsn-host", "", "host[:port] written in DSNs (default: the listening address)")
+	return cmd
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// projectFlag is --project, required by the settings and keys commands.
+type projectFlag struct{ raw string }
+
+func (p *projectFlag) add(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID or full path, e.g. 42 or group/project (required)")
+}
+
+func (p *projectFlag) ref() (apiclient.ProjectRef, error) {
+	if p.raw == "" {
+		return apiclient.ProjectRef{}, usagef("--project is required: give a project ID or a path such as group/project")
+	}
+	ref, err := apiclient.ParseProjectRef(p.raw)
+	if err != nil {
+		return ref, usageError{err}
+	}
+	return ref, nil
+}
+
+func (a *app) settingsCmd() *cobra.Command {
+	g := &globalFlags{}
+	cmd := &cobra.Command{
+		Use:   "settings",
+		Short: "Read and change a project's error tracking settings",
+		Args:  noArgs,
+	}
+	addHostFlags(cmd.PersistentFlags(), g)
+	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON object instead of a record")
+
+	// show runs one settings call and prints the record it returns.
+	show := func(cmd *cobra.Command, p *projectFlag, call func(*apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
+		ref, err := p.ref()
+		if err != nil {
+			return err
+		}
+		c, host, err := a.client(cmd.Context(), g)
+		if err != nil {
+			return err
+		}
+		s, err := call(c, ref)
+		if err != nil {
+			return err
+		}
+		a.rememberHost(host)
+		if g.jsonOut {
+			return writeJSON(a.stdout, s)
+		}
+		printSettings(a.stdout, ref.String(), s)
+		return nil
+	}
+
+	var getP projectFlag
+	get := &cobra.Command{
+		Use:     "get --project P",
+		Short:   "Show the settings",
+		Example: "  errtrack settings get --project group/web-shop\n  errtrack settings get -p 42 --json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return show(cmd, &getP, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				s, _, err := c.GetSettings(cmd.Context(), ref)
+				return s, err
+			})
+		},
+	}
+	getP.add(get)
+
+	var createP projectFlag
+	var cActive, cIntegrated bool
+	create := &cobra.Command{
+		Use:     "create --project P --active=BOOL --integrated=BOOL",
+		Short:   "Create the settings (PUT); integrated error tracking only",
+		Example: "  errtrack settings create --project group/web-shop --active=true --integrated=true",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("active") || !cmd.Flags().Changed("integrated") {
+				return usagef("settings create needs both --active=BOOL and --integrated=BOOL")
+			}
+			return show(cmd, &createP, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				s, _, err := c.CreateSettings(cmd.Context(), ref, cActive, cIntegrated)
+				return s, err
+			})
+		},
+	}
+	createP.add(create)
+	create.Flags().BoolVar(&cActive, "active", false, "enable (true) or disable (false) error tracking")
+	create.Flags().BoolVar(&cIntegrated, "integrated", false, "use GitLab's integrated error tracking backend")
+
+	update := func(use, short, example string, fixed *bool) *cobra.Command {
+		var p projectFlag
+		var active, integrated bool
+		cmd := &cobra.Command{
+			Use: use, Short: short, Example: example, Args: noArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				act := active
+				if fixed != nil {
+					act = *fixed
+				} else if !cmd.Flags().Changed("active") {
+					return usagef("settings update needs --active=BOOL (or use 'settings enable' / 'settings disable')")
+				}
+				var integ *bool
+				if cmd.Flags().Changed("integrated") {
+					integ = &integrated
+				}
+				return show(cmd, &p, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+					s, _, err := c.UpdateSettings(cmd.Context(), ref, act, integ)
+					return s, err
+				})
+			},
+		}
+		p.add(cmd)
+		if fixed == nil {
+			cmd.Flags().BoolVar(&active, "active", false, "enable (true) or disable (false) the configured settings")
+		}
+		cmd.Flags().BoolVar(&integrated, "integrated", false, "switch the integrated backend on or off")
+		return cmd
+	}
+	yes, no := true, false
+	cmd.AddCommand(get, create,
+		update("update --project P --active=BOOL [--integrated=BOOL]", "Enable or disable existing settings (PATCH)",
+			"  errtrack settings update --project group/web-shop --active=false\n  errtrack settings update -p 42 --active=true --integrated=true", nil),
+		update("enable --project P [--integrated=BOOL]", "Enable existing settings (PATCH active=true)", "  errtrack settings enable --project group/web-shop", &yes),
+		update("disable --project P [--integrated=BOOL]", "Disable existing settings (PATCH active=false)", "  errtrack settings disable --project group/web-shop", &no),
+	)
+	return cmd
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s *string) string {
+	if s == nil || *s == "" {
+		return "-"
+	}
+	return safetext.Clean(*s)
+}
+
+func printSettings(w io.Writer, project string, s *apiclient.Settings) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Project:\t%s\n", safetext.Clean(project))
+	fmt.Fprintf(tw, "Active:\t%s\n", yesNo(s.Active))
+	fmt.Fprintf(tw, "Integrated:\t%s\n", yesNo(s.Integrated))
+	fmt.Fprintf(tw, "Project name:\t%s\n", orDash(s.ProjectName))
+	fmt.Fprintf(tw, "External URL:\t%s\n", orDash(s.ExternalURL))
+	fmt.Fprintf(tw, "API URL:\t%s\n", orDash(s.APIURL))
+	tw.Flush()
+}
+
+func printKeys(w io.Writer, keys []apiclient.ClientKey) {
+	if len(keys) == 0 {
+		fmt.Fprintln(w, "No client keys. Create one with 'errtrack keys create'.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tACTIVE\tPUBLIC KEY\tDSN")
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", k.ID, yesNo(k.Active), safetext.Clean(k.PublicKey), safetext.Clean(k.DSN))
+	}
+	tw.Flush()
+}
+
+func printKey(w io.Writer, k *apiclient.ClientKey) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "ID:\t%s\n", strconv.FormatInt(k.ID, 10))
+	fmt.Fprintf(tw, "Active:\t%s\n", yesNo(k.Active))
+	fmt.Fprintf(tw, "Public key:\t%s\n", safetext.Clean(k.PublicKey))
+	fmt.Fprintf(tw, "DSN:\t%s\n", safetext.Clean(k.DSN))
+	tw.Flush()
+}
+
+// keyLabel names a key for confirmations: "12 (glet_abc…)".
+func keyLabel(k apiclient.ClientKey) string {
+	return fmt.Sprintf("%d (%s)", k.ID, safetext.Clean(k.PublicKey))
+}

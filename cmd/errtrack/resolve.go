@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/config"
+	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/errtrack/errtrack/keyring"
+)
+
+// Token sources, as status reports them.
+const (
+	sourceEnv     = "environment (GITLAB_TOKEN)"
+	sourceKeyring = "system keyring"
+)
+
+// globalFlags are accepted by every command that talks to GitLab.
+type globalFlags struct {
+	host     string
+	caFile   string
+	jsonOut  bool
+	insecure bool
+}
+
+// addHostFlags adds --host, --ca-file and --allow-insecure-http to fs.
+func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
+	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, else the last host used, else https://gitlab.com)")
+	fs.StringVar(&g.caFile, "ca-file", "", "PEM file of extra CA certificates, for a self-managed GitLab with a private CA")
+	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
+}
+
+func (a *app) loadConfig() (*config.Config, string) {
+	path := a.configPath
+	if path == "" {
+		p, err := config.DefaultPath()
+		if err != nil {
+			return &config.Config{}, ""
+		}
+		path = p
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "errtrack: warning: %v\n", err)
+	}
+	return c, path
+}
+
+// resolveHost picks --host, then GITLAB_HOST, then the last host used, then gitlab.com.
+func (a *app) resolveHost(flag string) (string, error) {
+	raw := flag
+	if raw == "" {
+		raw = a.getenv("GITLAB_HOST")
+	}
+	if raw == "" {
+		if c, _ := a.loadConfig(); c.LastHost != "" {
+			raw = c.LastHost
+		}
+	}
+	if raw == "" {
+		raw = hosturl.Default
+	}
+	h, err := hosturl.Normalize(raw)
+	if err != nil {
+		return "", usageError{err}
+	}
+	a.lastHost = h
+	return h, nil
+}
+
+// resolveToken reads GITLAB_TOKEN, else the keyring entry of host.
+func (a *app) resolveToken(ctx context.Context, host string) (token, source string, err error) {
+	if t := strings.TrimSpace(a.getenv("GITLAB_TOKEN")); t != "" {
+		return t, sourceEnv, nil
+	}
+	t, err := a.keyring.Get(ctx, host)
+	if err != nil {
+		if errors.Is(err, keyring.ErrNotFound) {
+			return "", "", fmt.Errorf("not logged in to %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", host, host)
+		}
+		return "", "", err
+	}
+	return t, sourceKeyring, nil
+}
+
+func (g *globalFlags) clientOptions() []apiclient.Option {
+	var opts []apiclient.Option
+	if g.caFile != "" {
+		opts = append(opts, apiclient.WithCAFile(g.caFile))
+	}
+	if g.insecure {
+		opts = append(opts, apiclient.WithInsecureHTTP())
+	}
+	return opts
+}
+
+// client builds an API client for the resolved host and token, and
+// remembers the host as the last one used.
+func (a *app) client(ctx context.Context, g *globalFlags) (*apiclient.Client, string, error) {
+	host, err := a.resolveHost(g.host)
+	if err != nil {
+		return nil, "", err
+	}
+	token, _, err := a.resolveToken(ctx, host)
+	if err != nil {
+		return nil, host, err
+	}
+	c, err := apiclient.New(host, token, g.clientOptions()...)
+	if err != nil {
+		return nil, host, err
+	}
+	return c, host, nil
+}
+
+// rememberHost records host as the last one used; failures only warn.
+func (a *app) rememberHost(host string) {
+	c, path := a.loadConfig()
+	if path == "" || c.LastHost == host {
+		return
+	}
+	c.LastHost = host
+	if err := c.Save(path); err != nil {
+		fmt.Fprintf(a.stderr, "errtrack: warning: %v\n", err)
+	}
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) rootCmd() *cobra.Command {
+	g := &globalFlags{}
+	var opts consoleOptions
+	root := &cobra.Command{
+		Use:   "errtrack",
+		Short: "A terminal console for GitLab error tracking settings and client keys",
+		Long: `errtrack opens a console in which a maintainer picks a project, reads and
+changes its error tracking settings, and lists, creates, copies, rotates and
+deletes its client keys. The subcommands do the same from scripts.
+
+The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login').`,
+		Example: `  errtrack --demo                      # try it against a built-in mock GitLab
+  errtrack --host gitlab.example.com --project group/web-shop
+  errtrack keys rotate --project group/web-shop`,
+		Args:          noArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.flags = g
+			return a.runConsole(cmd.Context(), opts)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addHostFlags(root.Flags(), g)
+	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
+	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
+
+	root.AddCommand(
+		&cobra.Command{
+			Use: "version", Short: "Print the version", Args: noArgs,
+			Run: func(cmd *cobra.Command, _ []string) { fmt.Fprintf(a.stdout, "errtrack %s\n", version) },
+		},
+		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
+	)
+	// Subcommands inherit the root's host flags; their own definitions win.
+	root.InitDefaultCompletionCmd()
+	return root
+}

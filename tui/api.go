@@ -1,0 +1,51 @@
+// Package tui is errtrack's Bubble Tea console: a project picker, a project
+// screen with error tracking settings and client keys, and a login screen.
+//
+// It reaches GitLab only through the API interface below, and the keyring and
+// config file only through Deps callbacks, so every screen can be tested
+// with fakes and no network.
+package tui
+
+import (
+	"context"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// API is what the console needs from GitLab; *apiclient.Client implements it.
+type API interface {
+	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
+	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
+	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
+	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
+	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
+	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
+	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
+	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
+	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
+}
+
+// Deps is everything the console gets from outside.
+type Deps struct {
+	// API is nil when there is no token yet: the console opens on the login screen.
+	API  API
+	Host string
+	// Demo marks the console as running against the built-in mock server.
+	Demo bool
+	// Project, when set, is opened directly ("42" or "group/project").
+	Project string
+	// Recent projects of this host, most recent first.
+	Recent []string
+	// LoginReason is shown on the login screen (why a token is needed).
+	LoginReason string
+	// Login checks token against host, stores it, and returns an API for it.
+	// It runs inside a tea.Cmd.
+	Login func(ctx context.Context, host, token string) (API, error)
+	// ProjectOpened records a recently opened project; runs inside a tea.Cmd.
+	ProjectOpened func(host, project string)
+	// Now is the clock, for token expiry warnings.
+	Now func() time.Time
+	// RequestTimeout bounds each API call made from the console.
+	RequestTimeout time.Duration
+}

@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/internal/hosturl"
+)
+
+// loginScreen asks for a host and a token. The token field is masked and
+// its value is never drawn, logged or kept after the attempt.
+type loginScreen struct {
+	sh          *shared
+	host, token textinput.Model
+	focus       int // 0 host, 1 token
+	reason      string
+	checking    bool
+	err         string
+}
+
+func newLoginScreen(sh *shared, reason string) *loginScreen {
+	h := textinput.New()
+	h.Prompt = "Host:  "
+	h.Placeholder = hosturl.Default
+	h.CharLimit = 255
+	h.SetValue(sh.deps.Host)
+	t := textinput.New()
+	t.Prompt = "Token: "
+	t.Placeholder = "personal access token with the api scope"
+	t.EchoMode = textinput.EchoPassword
+	t.EchoCharacter = '•'
+	t.CharLimit = 4096
+	s := &loginScreen{sh: sh, host: h, token: t, reason: reason, focus: 1}
+	if sh.deps.Host == "" {
+		s.focus = 0
+	}
+	return s
+}
+
+func (s *loginScreen) Init() tea.Cmd {
+	if s.focus == 0 {
+		return s.host.Focus()
+	}
+	return s.token.Focus()
+}
+
+func (s *loginScreen) Title() string   { return "log in" }
+func (s *loginScreen) Busy() bool      { return s.checking }
+func (s *loginScreen) Capturing() bool { return true }
+
+func (s *loginScreen) Help() helpMap {
+	k := s.sh.keys
+	quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
+	return helpMap{short: []key.Binding{k.Submit, k.NextField, quit}, full: [][]key.Binding{{k.Submit, k.NextField, quit}}}
+}
+
+func (s *loginScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loginDoneMsg:
+		// Only failures reach here; the root takes successes.
+		s.checking = false
+		s.err = s.sh.explain(msg.err)
+		s.token.SetValue("")
+		return s, nil
+	case tea.KeyPressMsg:
+		k := s.sh.keys
+		switch {
+		case key.Matches(msg, k.NextField):
+			return s, s.setFocus(1 - s.focus)
+		case key.Matches(msg, k.Submit):
+			return s, s.submit()
+		}
+	}
+	var cmd tea.Cmd
+	if s.focus == 0 {
+		s.host, cmd = s.host.Update(msg)
+	} else {
+		s.token, cmd = s.token.Update(msg)
+	}
+	return s, cmd
+}
+
+func (s *loginScreen) setFocus(f int) tea.Cmd {
+	s.focus = f
+	if f == 0 {
+		s.token.Blur()
+		return s.host.Focus()
+	}
+	s.host.Blur()
+	return s.token.Focus()
+}
+
+func (s *loginScreen) submit() tea.Cmd {
+	if s.checking {
+		return nil
+	}
+	host, err := hosturl.Normalize(s.host.Value())
+	if err != nil {
+		s.err = clean(err.Error())
+		return s.setFocus(0)
+	}
+	tok := strings.TrimSpace(s.token.Value())
+	if tok == "" {
+		s.err = "Type or paste a personal access token with the api scope."
+		return s.setFocus(1)
+	}
+	if s.sh.deps.Login == nil {
+		s.err = "Logging in is not available here; set GITLAB_TOKEN instead."
+		return nil
+	}
+	s.host.SetValue(host)
+	s.err = ""
+	s.checking = true
+	// The token leaves the field at once; only the Cmd holds it.
+	s.token.SetValue("")
+	return loginCmd(s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
+}
+
+func (s *loginScreen) View(width, height int) string {
+	st := s.sh.styles
+	var b strings.Builder
+	b.WriteString(st.Title.Render(" Log in to GitLab") + "\n\n")
+	if s.reason != "" {
+		b.WriteString(" " + st.Warning.Render(s.reason) + "\n\n")
+	}
+	b.WriteString(" errtrack needs a personal access token with the api scope. Create one at\n")
+	b.WriteString(st.Subtle.Render("   <host>/-/user_settings/personal_access_tokens") + "\n")
+	b.WriteString(" It is checked with the server, then kept in the system keyring, never in a file.\n\n")
+	s.host.SetWidth(max(width-12, 10))
+	s.token.SetWidth(max(width-12, 10))
+	b.WriteString(" " + s.host.View() + "\n")
+	b.WriteString(" " + s.token.View() + "\n\n")
+	switch {
+	case s.checking:
+		b.WriteString(st.Subtle.Render(" Checking the token…"))
+	case s.err != "":
+		b.WriteString(st.Error.Render(" " + s.err))
+	}
+	return b.String()
+}

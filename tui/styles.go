@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
+)
+
+// Styles are rebuilt when the terminal tells its background colour.
+type Styles struct {
+	Title, Subtle, Faint, Bold     lipgloss.Style
+	Selected, Header               lipgloss.Style
+	TabActive, TabInactive         lipgloss.Style
+	StatusBar, StatusDemo, Warning lipgloss.Style
+	Error, Success, Info           lipgloss.Style
+	Dialog, DialogDanger           lipgloss.Style
+	ButtonActive, Button           lipgloss.Style
+	Help                           help.Styles
+	Spinner                        lipgloss.Style
+}
+
+// NewStyles builds the palette for a dark or light background. With noColor
+// (NO_COLOR set) only bold, faint and reverse are used, so state stays visible.
+func NewStyles(isDark, noColor bool) Styles {
+	ld := lipgloss.LightDark(isDark)
+	accent := ld(lipgloss.Color("#5A3FC0"), lipgloss.Color("#B4A2FF"))
+	subtle := ld(lipgloss.Color("#6B6B6B"), lipgloss.Color("#9A9A9A"))
+	red := ld(lipgloss.Color("#B00020"), lipgloss.Color("#FF6B6B"))
+	green := ld(lipgloss.Color("#1B7F3A"), lipgloss.Color("#6BD58A"))
+	yellow := ld(lipgloss.Color("#8A5A00"), lipgloss.Color("#F2C94C"))
+	selBg := ld(lipgloss.Color("#DCD6F7"), lipgloss.Color("#3C3460"))
+	barBg := ld(lipgloss.Color("#E8E8E8"), lipgloss.Color("#262626"))
+	barFg := ld(lipgloss.Color("#303030"), lipgloss.Color("#D0D0D0"))
+
+	s := Styles{
+		Title:        lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Subtle:       lipgloss.NewStyle().Foreground(subtle),
+		Faint:        lipgloss.NewStyle().Faint(true),
+		Bold:         lipgloss.NewStyle().Bold(true),
+		Selected:     lipgloss.NewStyle().Background(selBg).Bold(true),
+		Header:       lipgloss.NewStyle().Bold(true).Foreground(subtle),
+		TabActive:    lipgloss.NewStyle().Bold(true).Foreground(accent).Underline(true),
+		TabInactive:  lipgloss.NewStyle().Foreground(subtle),
+		StatusBar:    lipgloss.NewStyle().Background(barBg).Foreground(barFg),
+		StatusDemo:   lipgloss.NewStyle().Bold(true).Foreground(yellow),
+		Warning:      lipgloss.NewStyle().Foreground(yellow),
+		Error:        lipgloss.NewStyle().Foreground(red),
+		Success:      lipgloss.NewStyle().Foreground(green),
+		Info:         lipgloss.NewStyle().Foreground(accent),
+		Dialog:       lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(accent).Padding(0, 1),
+		DialogDanger: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(red).Padding(0, 1),
+		ButtonActive: lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
+		Button:       lipgloss.NewStyle().Padding(0, 1),
+		Help:         help.DefaultStyles(isDark),
+		Spinner:      lipgloss.NewStyle().Foreground(accent),
+	}
+	if noColor {
+		plain := lipgloss.NewStyle()
+		s.Title, s.TabActive = plain.Bold(true), plain.Bold(true).Underline(true)
+		s.Subtle, s.TabInactive, s.Header = plain, plain, plain.Bold(true)
+		s.Selected = plain.Reverse(true)
+		s.StatusBar, s.StatusDemo, s.Warning = plain.Reverse(true), plain.Bold(true), plain.Bold(true)
+		s.Error, s.Success, s.Info, s.Spinner = plain.Bold(true), plain, plain, plain
+		s.Dialog = plain.Border(lipgloss.RoundedBorder()).Padding(0, 1)
+		s.DialogDanger = s.Dialog
+		s.Help = help.Styles{}
+	}
+	return s
+}

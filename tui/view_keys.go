@@ -1,0 +1,42 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keysView draws the key table; only the rows that fit are rendered, so a
+// project with 10,000 keys draws as fast as one with ten.
+func (s *projectScreen) keysView(width, height int) string {
+	st := s.sh.styles
+	switch {
+	case !s.keysLoaded && s.keysErr == nil:
+		return st.Subtle.Render(" Loading client keys…")
+	case !s.keysLoaded && s.keysErr != nil:
+		return st.Error.Render(" Could not load the client keys: " + s.sh.explain(s.keysErr))
+	case len(s.keys) == 0:
+		return " No client keys yet. Press n to create one."
+	}
+	idW := 2
+	for _, k := range s.keys[max(len(s.keys)-1, 0):] { // ids ascend: the last is the widest
+		idW = max(idW, len(strconv.FormatInt(k.ID, 10)))
+	}
+	const activeW, keyW = 6, 37
+	dsnW := max(width-(2+idW+2+activeW+2+keyW+2), 8)
+	var b strings.Builder
+	b.WriteString(st.Header.Render("  "+pad("ID", idW)+"  "+pad("ACTIVE", activeW)+"  "+pad("PUBLIC KEY", keyW)+"  "+"DSN") + "\n")
+	listH := max(height-1, 1)
+	s.offset = scrollWindow(s.cursor, s.offset, listH, len(s.keys))
+	end := min(s.offset+listH, len(s.keys))
+	for i := s.offset; i < end; i++ {
+		k := s.keys[i]
+		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " +
+			pad(clean(k.PublicKey), keyW) + "  " + truncate(clean(k.DSN), dsnW)
+		line = pad(line, width)
+		if i == s.cursor {
+			line = st.Selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}

@@ -223,7 +223,7 @@ func (m Model) setStatus(msg statusMsg) (tea.Model, tea.Cmd) {
 		return m, nil // errors stay until something replaces them
 	}
 	seq := m.statusSeq
-	return m, tea.Tick(statusTTL, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
+	return m, after(statusTTL, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
 }
 
 // handleAuthError sends a 401 to the login screen when one is available.
@@ -260,7 +260,8 @@ func (m Model) View() tea.View {
 
 func (m Model) render() string {
 	w, h := max(m.width, 20), max(m.height, 4)
-	bodyH := h - 2
+	msg := m.messageLines(w, h)
+	bodyH := h - 2 - len(msg)
 	var body string
 	switch {
 	case len(m.dialogs) > 0:
@@ -274,7 +275,37 @@ func (m Model) render() string {
 	default:
 		body = m.top().View(w, bodyH)
 	}
-	return fitLines(body, w, bodyH) + "\n" + m.helpBar(w) + "\n" + m.statusBar(w)
+	out := fitLines(body, w, bodyH)
+	for _, l := range msg {
+		out += "\n" + l
+	}
+	return out + "\n" + m.helpBar(w) + "\n" + m.statusBar(w)
+}
+
+// messageLines is the status message, wrapped to at most 3 lines above the
+// help bar: error advice is often longer than one line.
+func (m Model) messageLines(w, h int) []string {
+	if m.status.text == "" || h < 8 {
+		return nil
+	}
+	st := m.sh.styles
+	style := st.Info
+	switch m.status.kind {
+	case statusError:
+		style = st.Error
+	case statusSuccess:
+		style = st.Success
+	}
+	wrapped := lipgloss.NewStyle().Width(w - 2).Render(clean(m.status.text))
+	lines := strings.Split(wrapped, "\n")
+	if len(lines) > 3 {
+		lines = lines[:3]
+		lines[2] = truncate(lines[2]+" …", w-2)
+	}
+	for i, l := range lines {
+		lines[i] = " " + style.Render(strings.TrimRight(l, " "))
+	}
+	return lines
 }
 
 func (m Model) helpBar(w int) string {
@@ -326,21 +357,6 @@ func (m Model) statusBar(w int) string {
 	}
 	r := strings.Join(right, "  ")
 	line := " " + left
-	if m.status.text != "" {
-		msgStyle := st.Info
-		switch m.status.kind {
-		case statusError:
-			msgStyle = st.Error
-		case statusSuccess:
-			msgStyle = st.Success
-		}
-		// The message gets its own row when the bar is too narrow for both.
-		status := msgStyle.Render(clean(m.status.text))
-		line = " " + status
-		if lipgloss.Width(left)+lipgloss.Width(status)+lipgloss.Width(r)+6 <= w {
-			line = " " + left + "  " + status
-		}
-	}
 	gap := w - lipgloss.Width(r) - 1
 	line = pad(truncate(line, max(gap-1, 1)), max(gap, 1)) + r + " "
 	return st.StatusBar.Render(pad(line, w))

@@ -119,3 +119,6 @@ func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 func statusCmd(kind statusKind, text string) tea.Cmd {
 	return msgCmd(statusMsg{text: text, kind: kind})
 }
+
+// after schedules a message; a variable so tests can run without waiting.
+var after = tea.Tick

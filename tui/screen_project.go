@@ -110,7 +110,7 @@ func (s *projectScreen) Help() helpMap {
 func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	switch msg := msg.(type) {
 	case settingsLoadedMsg:
-		if msg.id != s.settingsID {
+		if !awaited(msg.id, s.settingsID) {
 			return s, nil
 		}
 		s.settingsID = 0
@@ -120,18 +120,18 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			s.settings, s.settingsMissing = nil, true
 		case msg.err != nil:
 			s.settingsErr = msg.err
-			return s, s.failed(msg.err)
+			return s, s.loadFailed(msg.err, s.settings != nil)
 		default:
 			s.settings = msg.settings
 		}
 	case keysLoadedMsg:
-		if msg.id != s.keysID {
+		if !awaited(msg.id, s.keysID) {
 			return s, nil
 		}
 		s.keysID = 0
 		if msg.err != nil {
 			s.keysErr = msg.err
-			return s, s.failed(msg.err)
+			return s, s.loadFailed(msg.err, s.keysLoaded)
 		}
 		s.keysErr = nil
 		s.setKeys(msg.keys)
@@ -175,6 +175,15 @@ func (s *projectScreen) failed(err error) tea.Cmd {
 		return msgCmd(authFailedMsg{err})
 	}
 	return statusCmd(statusError, s.sh.explain(err))
+}
+
+// loadFailed reports a failed load: in the pane when it has nothing to show,
+// as a status message when it keeps showing the earlier data.
+func (s *projectScreen) loadFailed(err error, hasData bool) tea.Cmd {
+	if hasData || errors.Is(err, apiclient.ErrUnauthorized) {
+		return s.failed(err)
+	}
+	return nil
 }
 
 func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -244,7 +253,7 @@ func (s *projectScreen) changeSettings(what string, active bool, integrated *boo
 }
 
 func (s *projectScreen) onSettingsChanged(msg settingsChangedMsg) tea.Cmd {
-	if msg.id != s.changeID {
+	if !awaited(msg.id, s.changeID) {
 		return nil
 	}
 	s.changeID = 0
@@ -282,7 +291,8 @@ func (s *projectScreen) onKeysKey(msg tea.KeyPressMsg) tea.Cmd {
 		return msgCmd(openDialogMsg{infoDialog(fmt.Sprintf("Client key %d", sel.ID), []string{
 			"Active:     " + yesNo(sel.Active),
 			"Public key: " + clean(sel.PublicKey),
-			"DSN:        " + clean(sel.DSN),
+			"DSN:",
+			clean(sel.DSN),
 		})})
 	case key.Matches(msg, k.Copy):
 		return tea.Batch(tea.SetClipboard(sel.DSN),
@@ -302,14 +312,14 @@ func (s *projectScreen) createKey(rotating *apiclient.ClientKey) tea.Cmd {
 }
 
 func (s *projectScreen) onKeyCreated(msg keyCreatedMsg) tea.Cmd {
-	if msg.id != s.createID {
+	if !awaited(msg.id, s.createID) {
 		return nil
 	}
 	s.createID = 0
 	if msg.err != nil {
 		var apiErr *apiclient.APIError
 		if errors.As(msg.err, &apiErr) && (apiErr.Kind == apiclient.ErrServer || apiErr.Kind == apiclient.ErrBadResponse) {
-			return statusCmd(statusError, s.sh.explain(msg.err)+" The key may exist anyway: press r to refresh before creating another.")
+			return statusCmd(statusError, s.sh.explain(msg.err)+" The key may have been created anyway: press r to refresh the list before creating another.")
 		}
 		return s.failed(msg.err)
 	}
@@ -331,7 +341,7 @@ func (s *projectScreen) onKeyCreated(msg keyCreatedMsg) tea.Cmd {
 }
 
 func (s *projectScreen) onKeyDeleted(msg keyDeletedMsg) tea.Cmd {
-	if msg.id != s.deleteID {
+	if !awaited(msg.id, s.deleteID) {
 		return nil
 	}
 	s.deleteID = 0
@@ -413,3 +423,6 @@ func (s *projectScreen) keysBadge() string {
 	}
 	return fmt.Sprintf(" (%d)", len(s.keys))
 }
+
+// awaited reports an answer to the request in flight; 0 means none is.
+func awaited(id, want uint64) bool { return id != 0 && id == want }

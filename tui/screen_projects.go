@@ -152,8 +152,8 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 }
 
 func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
-	switch msg.id {
-	case s.listID:
+	switch {
+	case awaited(msg.id, s.listID):
 		s.listID = 0
 		if msg.err != nil {
 			s.listErr = msg.err
@@ -173,7 +173,7 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 		}
 		s.rebuild()
 		return s.maybeLoadMore()
-	case s.searchID:
+	case awaited(msg.id, s.searchID):
 		s.searchID = 0
 		if msg.err != nil {
 			return s.failed(msg.err)
@@ -298,7 +298,7 @@ func (s *projectsScreen) filterChanged() tea.Cmd {
 	}
 	s.searchPending = true
 	seq, query := s.searchSeq, strings.TrimSpace(s.filter.Value())
-	return tea.Tick(searchDebounce, func(time.Time) tea.Msg { return searchTickMsg{seq: seq, query: query} })
+	return after(searchDebounce, func(time.Time) tea.Msg { return searchTickMsg{seq: seq, query: query} })
 }
 
 func isDigits(s string) bool {

@@ -13,7 +13,7 @@ func (s *projectScreen) keysView(width, height int) string {
 	case !s.keysLoaded && s.keysErr == nil:
 		return st.Subtle.Render(" Loading client keys…")
 	case !s.keysLoaded && s.keysErr != nil:
-		return st.Error.Render(" Could not load the client keys: " + s.sh.explain(s.keysErr))
+		return st.Error.Width(width - 1).Render(" Could not load the client keys. " + s.sh.explain(s.keysErr))
 	case len(s.keys) == 0:
 		return " No client keys yet. Press n to create one."
 	}

@@ -24,7 +24,7 @@ func (s *projectScreen) settingsView(width int) string {
 	case s.settingsID != 0 && s.settings == nil && !s.settingsMissing:
 		b.WriteString(st.Subtle.Render(" Loading settings…"))
 	case s.settingsErr != nil && s.settings == nil:
-		b.WriteString(st.Error.Render(" Could not load the settings: "+s.sh.explain(s.settingsErr)) + "\n")
+		b.WriteString(st.Error.Width(width-1).Render(" Could not load the settings. "+s.sh.explain(s.settingsErr)) + "\n")
 	case s.settingsMissing:
 		b.WriteString(" Error tracking is not configured for this project yet.\n\n")
 		b.WriteString(" Create settings with:\n")

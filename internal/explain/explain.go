@@ -86,7 +86,7 @@ func Error(err error, c Context) string {
 	case errors.Is(err, apiclient.ErrServer) && apiErr.StatusCode == 0:
 		return capitalize(apiErr.Message) + ". Check your network and the host URL, then " + c.Retry + "."
 	case errors.Is(err, apiclient.ErrServer):
-		return fmt.Sprintf("The server or a proxy in front of it failed (HTTP %d)%s. Nothing was changed by this request's answer; %s.", apiErr.StatusCode, server, c.Retry)
+		return fmt.Sprintf("The server or a proxy in front of it failed (HTTP %d)%s. Wait a moment, then %s.", apiErr.StatusCode, server, c.Retry)
 	case errors.Is(err, apiclient.ErrTooLarge):
 		return "The server's answer was too large to read safely. Check the host URL points at GitLab."
 	case errors.Is(err, apiclient.ErrBadResponse):

@@ -37,9 +37,9 @@ func DefaultKeyMap() KeyMap {
 		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 
 		Tab:              key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "settings/keys")),
-		NewKey:           key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new key")),
+		NewKey:           key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Delete:           key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Show:             key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show key")),
+		Show:             key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show")),
 		Copy:             key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy DSN")),
 		Rotate:           key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rotate")),
 		ToggleActive:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "toggle active")),

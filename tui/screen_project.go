@@ -87,6 +87,10 @@ func (s *projectScreen) selected() (apiclient.ClientKey, bool) {
 
 func (s *projectScreen) Help() helpMap {
 	k := s.sh.keys
+	k.Tab.SetHelp("tab", "settings")
+	if s.tab == tabSettings {
+		k.Tab.SetHelp("tab", "keys")
+	}
 	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 	if s.tab == tabSettings {
 		var acts []key.Binding
@@ -96,14 +100,18 @@ func (s *projectScreen) Help() helpMap {
 		case s.settingsMissing:
 			acts = []key.Binding{k.CreateSettings, k.ToggleActive, k.ToggleIntegrated}
 		}
-		short := append(append([]key.Binding{k.Tab}, acts...), k.Refresh, k.Back)
+		short := append(append([]key.Binding{}, acts...), k.Tab, k.Refresh, k.Back)
 		return helpMap{short: short, full: [][]key.Binding{{k.Tab, k.Refresh, k.Back}, acts}}
 	}
 	acts := []key.Binding{k.NewKey}
 	if _, ok := s.selected(); ok {
-		acts = append(acts, k.Delete, k.Copy, k.Rotate, k.Show)
+		acts = append(acts, k.Delete, k.Rotate, k.Copy, k.Show)
 	}
-	short := append(append([]key.Binding{k.Tab}, acts...), k.Refresh, k.Back)
+	// The one-line bar keeps to what fits in 80 columns; ? lists the rest.
+	short := append(append([]key.Binding{}, acts[:min(len(acts), 4)]...), k.Tab)
+	if len(acts) == 1 {
+		short = append(short, k.Refresh, k.Back)
+	}
 	return helpMap{short: short, full: [][]key.Binding{{k.Tab, k.Refresh, k.Back}, acts, nav}}
 }
 

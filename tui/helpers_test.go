@@ -349,3 +349,5 @@ func (h *harness) sentType(name string) bool {
 	}
 	return false
 }
+
+var errServer502 = &apiclient.APIError{StatusCode: 502, Kind: apiclient.ErrServer}

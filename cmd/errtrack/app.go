@@ -88,9 +88,6 @@ func (a *app) run(args []string) int {
 	defer stop()
 	root := a.rootCmd()
 	root.SetArgs(args)
-	root.SetIn(a.stdin)
-	root.SetOut(a.stdout)
-	root.SetErr(a.stderr)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK

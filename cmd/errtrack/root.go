@@ -20,7 +20,12 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		Example: `  errtrack --demo                      # try it against a built-in mock GitLab
   errtrack --host gitlab.example.com --project group/web-shop
   errtrack keys rotate --project group/web-shop`,
-		Args:          noArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for errtrack", args[0])
+			}
+			return nil
+		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -40,7 +45,10 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		},
 		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
 	)
-	// Subcommands inherit the root's host flags; their own definitions win.
+	// The completion command captures its writer when created, so set them first.
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
 	root.InitDefaultCompletionCmd()
 	return root
 }

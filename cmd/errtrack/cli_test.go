@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/keyring"
+)
+
+// memStore is an in-memory keyring for command tests.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (s *memStore) Get(_ context.Context, host string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.m[host]; ok {
+		return t, nil
+	}
+	return "", &keyring.Error{Op: "get", Host: host, Kind: keyring.ErrNotFound}
+}
+
+func (s *memStore) Set(_ context.Context, host, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[host] = token
+	return nil
+}
+
+func (s *memStore) Delete(_ context.Context, host string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[host]; !ok {
+		return &keyring.Error{Op: "delete", Host: host, Kind: keyring.ErrNotFound}
+	}
+	delete(s.m, host)
+	return nil
+}
+
+type cli struct {
+	t      *testing.T
+	url    string
+	env    map[string]string
+	store  *memStore
+	tty    bool
+	cfg    string
+	server *mockserver.Server
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func newCLI(t *testing.T, h http.Handler) *cli {
+	t.Helper()
+	var srv *mockserver.Server
+	if h == nil {
+		s, err := mockserver.New(mockserver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, h = s, s
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return &cli{t: t, url: ts.URL, server: srv, store: &memStore{m: map[string]string{}},
+		env: map[string]string{"GITLAB_TOKEN": mockserver.TokenMaintainer, "GITLAB_HOST": ts.URL},
+		cfg: filepath.Join(t.TempDir(), "config.json")}
+}
+
+func (c *cli) run(stdin string, args ...string) result {
+	c.t.Helper()
+	var out, errb bytes.Buffer
+	a := &app{
+		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb,
+		getenv:     func(k string) string { return c.env[k] },
+		keyring:    c.store,
+		configPath: c.cfg,
+		stdinIsTTY: func() bool { return c.tty },
+	}
+	in := strings.NewReader(stdin)
+	a.readLine = func(prompt string) (string, error) { errb.WriteString(prompt); return readLine(in) }
+	a.readSecret = func(prompt string) (string, error) { errb.WriteString(prompt); return readLine(in) }
+	code := a.run(args)
+	r := result{code, out.String(), errb.String()}
+	for _, tok := range []string{mockserver.TokenMaintainer, mockserver.TokenExpired, mockserver.TokenReadOnly, mockserver.TokenDeveloper} {
+		if strings.Contains(r.stdout+r.stderr, tok) {
+			c.t.Fatalf("token %s printed by %v:\n%s%s", tok, args, r.stdout, r.stderr)
+		}
+	}
+	return r
+}
+
+func (r result) must(t *testing.T, code int, want ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, code, r.stdout, r.stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stdout+r.stderr, w) {
+			t.Fatalf("output lacks %q\nstdout: %s\nstderr: %s", w, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestSettingsCommands(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "settings", "get", "--project", "demo/legacy-api").must(t, 0, "Active:", "yes", "Legacy API", "https://sentry.example.com/demo/legacy-api/")
+	r := c.run("", "settings", "get", "-p", "1", "--json")
+	r.must(t, 0)
+	var s map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil || s["active"] != true || s["integrated"] != true {
+		t.Fatalf("json %s: %v", r.stdout, err)
+	}
+	if _, ok := s["errtracker_external_url"]; !ok || len(s) != 5 {
+		t.Fatalf("not the specification's object: %s", r.stdout)
+	}
+	c.run("", "settings", "get", "-p", "2").must(t, 1, "not configured")
+	c.run("", "settings", "create", "-p", "2", "--active=true", "--integrated=true").must(t, 0, "Integrated:", "yes")
+	if c.server.KeyCount(2) != 1 {
+		t.Fatal("no key auto-created")
+	}
+	c.run("", "settings", "create", "-p", "4", "--active=true", "--integrated=true").must(t, 1, "not available on this GitLab instance")
+	c.run("", "settings", "create", "-p", "2", "--active=true").must(t, 2, "needs both")
+	c.run("", "settings", "update", "-p", "2").must(t, 2, "needs --active")
+	c.run("", "settings", "update", "-p", "2", "--active=false", "--json").must(t, 0, `"active": false`)
+	c.run("", "settings", "enable", "-p", "5").must(t, 0, "Active:        yes")
+	c.run("", "settings", "disable", "-p", "5", "--json").must(t, 0, `"active": false`)
+	c.run("", "settings", "update", "-p", "1", "--active=true", "--integrated=false").must(t, 1, "refused the change", "api url is a required field")
+}
+
+func TestKeysCommands(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "ID", "PUBLIC KEY", "glet_", "/errortracking/api/v1/projects/1")
+	r := c.run("", "keys", "list", "-p", "1", "--json")
+	var keys []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &keys); err != nil || len(keys) != 2 || keys[0]["errtracker_dsn"] == nil {
+		t.Fatalf("json %s: %v", r.stdout, err)
+	}
+	c.run("", "keys", "list", "-p", "2", "--json").must(t, 0, "[]")
+	c.run("", "keys", "list", "-p", "2").must(t, 0, "No client keys")
+	r = c.run("", "keys", "create", "-p", "1", "--json")
+	var k map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &k); err != nil || k["id"].(float64) != 4 {
+		t.Fatalf("json %s: %v", r.stdout, err)
+	}
+	c.run("", "keys", "create", "-p", "1").must(t, 0, "ID:", "5", "DSN:")
+
+	c.run("", "keys", "delete", "-p", "1", "4").must(t, 2, "pass --yes")
+	if c.server.KeyCount(1) != 4 {
+		t.Fatal("deleted without confirmation")
+	}
+	c.tty = true
+	c.run("n\n", "keys", "delete", "-p", "1", "4").must(t, 0, "Delete client key 4 (glet_", "Nothing deleted")
+	c.run("\n", "keys", "delete", "-p", "1", "4").must(t, 0, "Nothing deleted")
+	if c.server.KeyCount(1) != 4 {
+		t.Fatal("deleted after No")
+	}
+	c.run("y\n", "keys", "delete", "-p", "1", "4").must(t, 0, "Deleted client key 4")
+	c.tty = false
+	c.run("", "keys", "delete", "-p", "1", "5", "--yes", "--json").must(t, 0, `"id": 5`)
+	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "already gone")
+	c.run("", "keys", "delete", "-p", "1", "abc", "--yes").must(t, 2, "not a key ID")
+	c.run("", "keys", "delete", "-p", "1").must(t, 2, "exactly one KEY_ID")
+}
+
+func TestRotate(t *testing.T) {
+	c := newCLI(t, nil)
+	before := c.server.Keys(5)
+	r := c.run("", "keys", "rotate", "-p", "demo/paused", "--yes")
+	r.must(t, 0, "Created client key", "Deleted old client key 3")
+	after := c.server.Keys(5)
+	if len(before) != 1 || len(after) != 1 || after[0].ID == before[0].ID {
+		t.Fatalf("before %v after %v", before, after)
+	}
+	if strings.TrimSpace(r.stdout) != "https://"+after[0].PublicKey+"@"+strings.TrimPrefix(c.url, "http://")+"/errortracking/api/v1/projects/5" {
+		t.Fatalf("stdout is not the new DSN: %q", r.stdout)
+	}
+	c.run("", "keys", "rotate", "-p", "1", "--yes").must(t, 2, "has 2 client keys", "--old")
+	if c.server.KeyCount(1) != 2 {
+		t.Fatal("rotate with an ambiguous old key changed something")
+	}
+	c.run("", "keys", "rotate", "-p", "1", "--old", "99", "--yes").must(t, 1, "no client key 99", "nothing was changed")
+	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--json")
+	r.must(t, 0)
+	var rot struct {
+		Created, Deleted map[string]any
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rot); err != nil || rot.Deleted["id"].(float64) != 1 || rot.Created["errtracker_dsn"] == nil {
+		t.Fatalf("json %s: %v", r.stdout, err)
+	}
+	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "pass --yes")
+	c.tty = true
+	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "Old key 2 (glet_", "kept")
+	if c.server.KeyCount(1) != 3 {
+		t.Fatalf("keys %v", c.server.Keys(1))
+	}
+}
+
+// failingDeletes answers every DELETE with 503, as a broken proxy would.
+type failingDeletes struct{ next http.Handler }
+
+func (f failingDeletes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodDelete {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte("<html>down</html>"))
+		return
+	}
+	f.next.ServeHTTP(w, r)
+}
+
+func TestRotateDeleteFailsKeepsBoth(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	c := newCLI(t, failingDeletes{srv})
+	r := c.run("", "keys", "rotate", "-p", "5", "--yes", "--json")
+	r.must(t, 1, "deleting old key 3", "HTTP 503", "keys delete --project 5 3")
+	keys := srv.Keys(5)
+	if len(keys) != 2 || keys[0].ID != 3 {
+		t.Fatalf("keys %v: old key must stay and the new one exist", keys)
+	}
+	if !strings.Contains(r.stdout, keys[1].PublicKey) || strings.Contains(r.stdout, `"deleted": {`) {
+		t.Fatalf("stdout does not show the new key alone: %s", r.stdout)
+	}
+}
+
+func TestErrorClasses(t *testing.T) {
+	c := newCLI(t, nil)
+	for _, tc := range []struct {
+		token string
+		args  []string
+		want  string
+	}{
+		{mockserver.TokenExpired, []string{"keys", "list", "-p", "1"}, "has expired"},
+		{mockserver.TokenRevoked, []string{"keys", "list", "-p", "1"}, "was revoked"},
+		{"wrong-token", []string{"keys", "list", "-p", "1"}, "did not accept your token"},
+		{mockserver.TokenDeveloper, []string{"settings", "get", "-p", "1"}, "Maintainer role"},
+		{mockserver.TokenReadOnly, []string{"keys", "create", "-p", "1"}, "lacks the api scope"},
+		{mockserver.TokenMaintainer, []string{"keys", "list", "-p", "6"}, "Project not found"},
+		{mockserver.TokenMaintainer, []string{"keys", "list", "-p", "nope/nothing"}, "Project not found"},
+	} {
+		c.env["GITLAB_TOKEN"] = tc.token
+		c.run("", tc.args...).must(t, 1, tc.want)
+	}
+	c.env["GITLAB_TOKEN"] = ""
+	c.run("", "keys", "list", "-p", "1").must(t, 1, "Not logged in", "errtrack login --host")
+
+	broken := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+		w.Write([]byte(`{"message":"500 Internal Server Error"}`))
+	}))
+	broken.run("", "keys", "list", "-p", "1").must(t, 1, "HTTP 500", "run the command again")
+	limited := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "120")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	limited.run("", "keys", "list", "-p", "1").must(t, 1, "rate limiting", "Wait 120 s")
+	gone := newCLI(t, nil)
+	gone.env["GITLAB_HOST"] = "http://127.0.0.1:1"
+	gone.run("", "keys", "list", "-p", "1").must(t, 1, "Could not reach the server")
+}
+
+func TestUsageErrors(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "list").must(t, 2, "--project is required")
+	c.run("", "keys", "list", "-p", "no path").must(t, 2, "not a project")
+	c.run("", "keys", "list", "-p", "1", "--bogus").must(t, 2, "unknown flag")
+	c.run("", "keys", "list", "-p", "1", "extra").must(t, 2, "takes no arguments")
+	c.run("", "nonsense").must(t, 2, "unknown command")
+	c.run("", "settings", "get", "-p", "1", "--host", "ftp://x").must(t, 2, "not supported")
+	c.run("", "mock-server", "--field-names", "weird").must(t, 2, "spec or gitlab")
+	c.run("", "--project", "a b", "--demo").must(t, 2, "is not a project")
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "version").must(t, 0, "errtrack dev")
+	var walk func(cmd *cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		if cmd.Runnable() && cmd.Name() != "help" && !strings.HasPrefix(cmd.CommandPath(), "errtrack completion") && cmd.Name() != "version" && cmd.Example == "" {
+			t.Errorf("%s has no example", cmd.CommandPath())
+		}
+		for _, sub := range cmd.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newApp().rootCmd())
+	c.run("", "keys", "rotate", "--help").must(t, 0, "Examples:", "--old")
+	c.run("", "completion", "bash").must(t, 0, "bash completion")
+}
+
+func TestLoginStatusLogout(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["GITLAB_TOKEN"] = ""
+	c.run("nonsense-token\n", "login").must(t, 1, "was not stored", "did not accept your token")
+	if len(c.store.m) != 0 {
+		t.Fatal("a refused token was stored")
+	}
+	c.run(mockserver.TokenReadOnly+"\n", "login").must(t, 0, "Logged in to", "demo-maintainer", "read_api", "lacks the api scope")
+	c.run(mockserver.TokenExpiring+"\n", "login").must(t, 0, "expires soon")
+	if c.store.m[c.url] != mockserver.TokenExpiring {
+		t.Fatalf("stored under %v", c.store.m)
+	}
+	c.run("", "status").must(t, 0, c.url, "system keyring", "demo-maintainer", "Expires:")
+	c.run("", "auth", "status").must(t, 0, "system keyring")
+	c.env["GITLAB_TOKEN"] = mockserver.TokenMaintainer
+	c.run("", "status").must(t, 0, "GITLAB_TOKEN")
+	c.env["GITLAB_TOKEN"] = ""
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+	c.run("", "logout").must(t, 0, "Logged out")
+	c.run("", "logout").must(t, 0, "No token was stored")
+	c.run("", "status").must(t, 1, "Not logged in")
+	c.run("", "login").must(t, 2, "no token given")
+	c.run("two words\n", "login").must(t, 2, "spaces")
+	c.tty = true
+	c.run(mockserver.TokenMaintainer+"\n", "login").must(t, 0, "Token (input hidden)", "personal_access_tokens", "Logged in")
+}
+
+func TestLastHostRemembered(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "list", "-p", "1").must(t, 0)
+	delete(c.env, "GITLAB_HOST")
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+}

@@ -147,7 +147,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s := newProjectScreen(m.sh, msg.ref, msg.name)
 		m.stack = append(m.stack, s)
 		m.status = statusMsg{}
-		return m, tea.Batch(s.Init(), m.recordRecent(msg.ref))
+		return m, tea.Batch(s.Init(), m.recordRecent(msg.ref, msg.name))
 	case backMsg:
 		return m.back()
 	case authFailedMsg:
@@ -240,12 +240,17 @@ func (m Model) handleAuthError(err error) (tea.Model, tea.Cmd) {
 	return m, ls.Init()
 }
 
-func (m Model) recordRecent(ref apiclient.ProjectRef) tea.Cmd {
+// recordRecent remembers the project by path when it is known, since a
+// path reads better in the list than an ID.
+func (m Model) recordRecent(ref apiclient.ProjectRef, name string) tea.Cmd {
 	f, host := m.sh.deps.ProjectOpened, m.sh.deps.Host
 	if f == nil {
 		return nil
 	}
 	project := ref.String()
+	if p, err := apiclient.ParseProjectRef(name); err == nil && p.Path != "" {
+		project = p.Path
+	}
 	return func() tea.Msg { f(host, project); return nil }
 }
 

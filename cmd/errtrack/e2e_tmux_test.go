@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// tmuxSession drives the built binary in a real terminal.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func (s tmuxSession) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", "e2e") }
+
+func (s tmuxSession) waitFor(text string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(s.screen(), text) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, s.screen())
+}
+
+func (s tmuxSession) waitGone(text string) {
+	s.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if !strings.Contains(s.screen(), text) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.t.Fatalf("the terminal still shows %q:\n%s", text, s.screen())
+}
+
+func (s tmuxSession) keys(keys ...string) {
+	s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...)
+}
+
+// TestEndToEndInTmux builds errtrack, starts `errtrack mock-server`, runs
+// the console in tmux, creates a key, cancels one delete, confirms another,
+// and checks the server's state through the API.
+func TestEndToEndInTmux(t *testing.T) {
+	requireTool(t, "tmux")
+	bin := binary(t)
+	url := startMockServer(t)
+	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-e2e-%d", os.Getpid())}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+
+	cfg := t.TempDir()
+	// The token reaches the console through the environment, never argv.
+	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30",
+		bin+" --host "+url+"; echo EXITED rc=$?; sleep 30")
+	cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer, "XDG_CONFIG_HOME="+cfg, "TERM=xterm-256color")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("starting tmux: %v\n%s", err, out)
+	}
+	s.waitFor("demo/web-shop")
+	s.waitFor("@demo-maintainer")
+	if got := strings.TrimSpace(s.tmux("display", "-p", "-t", "e2e", "#{alternate_on}")); got != "1" {
+		t.Errorf("alternate screen not in use: %q", got)
+	}
+	s.keys("/")
+	s.keys("web-shop")
+	s.keys("Enter")
+	s.waitFor("Client keys (2)")
+
+	s.keys("n")
+	s.waitFor("Client keys (3)")
+	s.waitFor("Created client key 4")
+
+	s.keys("d") // the new key is selected
+	s.waitFor("Delete client key 4?")
+	s.keys("n")
+	s.waitGone("Delete client key 4?")
+
+	s.keys("k", "d")
+	s.waitFor("Delete client key 2?")
+	s.keys("y")
+	s.waitFor("Deleted client key 2")
+	s.waitFor("Client keys (2)")
+
+	s.keys("q")
+	s.waitFor("EXITED rc=0")
+
+	c, err := apiclient.New(url, mockserver.TokenMaintainer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _, err := c.ListClientKeys(context.Background(), apiclient.ProjectID(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) != 2 || keys[0].ID != 1 || keys[1].ID != 4 {
+		t.Fatalf("server keys after the session: %+v, want ids 1 and 4", keys)
+	}
+	// The recent-projects file was written, without the token.
+	b, err := os.ReadFile(cfg + "/errtrack/config.json")
+	if err != nil || !strings.Contains(string(b), "recent_projects") || strings.Contains(string(b), mockserver.TokenMaintainer) {
+		t.Fatalf("config file: %v\n%s", err, b)
+	}
+}

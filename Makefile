@@ -6,6 +6,8 @@ BIN      := bin/errtrack
 FUZZTIME ?= 30s
 STATICCHECK_VERSION := 2026.2.2
 
+SHELL := /bin/bash
+
 .PHONY: build test demo bench lint fuzz fuzz-short clean
 
 build:
@@ -16,8 +18,9 @@ build:
 test:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
-	./.ci/with-keyring $(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory fuzz-short
+	$(GO) build -o bin/testsum ./internal/tools/testsum
+	set -o pipefail; ./.ci/with-keyring $(GO) test -race -count=1 -json ./... | ./bin/testsum
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build

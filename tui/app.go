@@ -342,13 +342,15 @@ func (m Model) fullHelp() helpMap {
 
 func (m Model) statusBar(w int) string {
 	st := m.sh.styles
-	parts := []string{"errtrack", m.sh.deps.Host}
-	if m.user != nil {
-		parts = append(parts, "@"+clean(m.user.Username))
-	}
+	// Most specific first, so a narrow bar cuts the host rather than the project.
+	var parts []string
 	if t := m.top().Title(); t != "" {
 		parts = append(parts, clean(t))
 	}
+	if m.user != nil {
+		parts = append(parts, "@"+clean(m.user.Username))
+	}
+	parts = append(parts, m.sh.deps.Host)
 	left := strings.Join(parts, " │ ")
 	var right []string
 	if m.top().Busy() {

@@ -4,7 +4,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 BIN      := bin/errtrack
 FUZZTIME ?= 30s
-STATICCHECK_VERSION := 2026.2.2
+STATICCHECK_VERSION := v0.8.2
 
 SHELL := /bin/bash
 

@@ -18,12 +18,11 @@ var (
 
 // call is one request on its way through the checks.
 type call struct {
-	w      http.ResponseWriter
-	r      *http.Request
-	segs   []string // path below /api/v4, split on '/', still escaped
-	token  Token
-	user   User
-	params map[string]param
+	w     http.ResponseWriter
+	r     *http.Request
+	segs  []string // path below /api/v4, split on '/', still escaped
+	token Token
+	user  User
 }
 
 // ServeHTTP answers in GitLab's order: route, authentication (with scope),

@@ -37,8 +37,14 @@ type Deps struct {
 	Project string
 	// Recent projects of this host, most recent first.
 	Recent []string
+	// Connect, when API is nil, finds the token (the keyring may be slow or
+	// locked) and returns an API for it. It runs inside a tea.Cmd so the first
+	// frame never waits on it; its error is shown on the login screen.
+	Connect func(ctx context.Context) (API, error)
 	// LoginReason is shown on the login screen (why a token is needed).
 	LoginReason string
+	// Notice is shown in the status line at start (a config file set aside).
+	Notice string
 	// Login checks token against host, stores it, and returns an API for it.
 	// It runs inside a tea.Cmd.
 	Login func(ctx context.Context, host, token string) (API, error)

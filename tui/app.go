@@ -78,20 +78,30 @@ func New(deps Deps) Model {
 	m.help = help.New()
 	m.help.Styles = sh.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(sh.styles.Spinner))
+	if deps.Notice != "" {
+		m.status = statusMsg{text: deps.Notice, kind: statusInfo}
+	}
 	switch {
-	case sh.api == nil:
-		m.stack = []screen{newLoginScreen(sh, deps.LoginReason)}
+	case sh.api != nil:
+		m.openStart()
+	case deps.Connect != nil:
+		m.stack = []screen{startScreen{sh: sh}}
 	default:
-		m.stack = []screen{newProjectsScreen(sh)}
-		if deps.Project != "" {
-			if ref, err := apiclient.ParseProjectRef(deps.Project); err == nil {
-				m.stack = append(m.stack, newProjectScreen(sh, ref, ref.String()))
-			} else {
-				m.status = statusMsg{text: clean(err.Error()), kind: statusError}
-			}
-		}
+		m.stack = []screen{newLoginScreen(sh, deps.LoginReason)}
 	}
 	return m
+}
+
+// openStart shows the projects, and the --project one on top of them.
+func (m *Model) openStart() {
+	m.stack = []screen{newProjectsScreen(m.sh)}
+	if p := m.sh.deps.Project; p != "" {
+		if ref, err := apiclient.ParseProjectRef(p); err == nil {
+			m.stack = append(m.stack, newProjectScreen(m.sh, ref, ref.String()))
+		} else {
+			m.status = statusMsg{text: clean(err.Error()), kind: statusError}
+		}
+	}
 }
 
 func (m Model) top() screen { return m.stack[len(m.stack)-1] }
@@ -100,6 +110,9 @@ func (m Model) top() screen { return m.stack[len(m.stack)-1] }
 // loads the user and the first screen's data together.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.spinner.Tick}
+	if m.sh.api == nil && m.sh.deps.Connect != nil {
+		cmds = append(cmds, connectCmd(m.sh.deps.Connect, m.sh.deps.RequestTimeout))
+	}
 	if m.sh.api != nil {
 		cmds = append(cmds, loadUserCmd(m.sh.api, m.sh.deps.RequestTimeout))
 	}
@@ -152,6 +165,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.back()
 	case authFailedMsg:
 		return m.handleAuthError(msg.err)
+	case connectedMsg:
+		if msg.err != nil {
+			ls := newLoginScreen(m.sh, m.sh.explain(msg.err))
+			m.stack = []screen{ls}
+			return m, ls.Init()
+		}
+		m.sh.api = msg.api
+		m.openStart()
+		cmds := []tea.Cmd{loadUserCmd(m.sh.api, m.sh.deps.RequestTimeout)}
+		for _, s := range m.stack {
+			cmds = append(cmds, s.Init())
+		}
+		return m, tea.Batch(cmds...)
 	case loginDoneMsg:
 		if msg.err == nil {
 			m.sh.api = msg.api

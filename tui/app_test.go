@@ -151,3 +151,19 @@ func TestDialogKeys(t *testing.T) {
 		t.Fatal("unbound key closed the dialog")
 	}
 }
+
+func TestConnectInsideTheConsole(t *testing.T) {
+	api := newFakeAPI()
+	h := newHarness(t, Deps{Connect: func(context.Context) (API, error) { return api, nil }, Project: "1", Notice: "config file was unreadable"})
+	h.mustSee("Client keys (2)", "@alice", "config file was unreadable")
+
+	m := New(Deps{Connect: func(context.Context) (API, error) { return api, nil }, Host: "https://h"})
+	if !strings.Contains(m.View().Content, "Reading the access token") {
+		t.Fatal("no start screen while the keyring is read")
+	}
+
+	h = newHarness(t, Deps{Connect: func(context.Context) (API, error) {
+		return nil, errors.New("no token for https://h yet: log in below, or set GITLAB_TOKEN")
+	}, Login: func(context.Context, string, string) (API, error) { return api, nil }})
+	h.mustSee("Log in to GitLab", "No token for https://h yet")
+}

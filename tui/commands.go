@@ -113,6 +113,15 @@ func loginCmd(login func(context.Context, string, string) (API, error), timeout 
 	}
 }
 
+func connectCmd(connect func(context.Context) (API, error), timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := withTimeout(timeout)
+		defer cancel()
+		api, err := connect(ctx)
+		return connectedMsg{api: api, err: err}
+	}
+}
+
 // msgCmd wraps a message as a command.
 func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 

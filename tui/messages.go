@@ -64,6 +64,12 @@ type keyDeletedMsg struct {
 	err   error
 }
 
+// connectedMsg answers Deps.Connect.
+type connectedMsg struct {
+	api API
+	err error
+}
+
 type loginDoneMsg struct {
 	api  API
 	host string

@@ -10,7 +10,6 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -46,12 +45,15 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	if opts.demo {
 		return a.demoDeps(opts)
 	}
+	// Read the config first: a corrupt one is set aside here and reported in
+	// the console, where the user will see it.
+	cfg, cfgPath, notice := a.loadConfigQuietly()
 	host, err := a.resolveHost(opts.flags.host)
 	if err != nil {
 		return tui.Deps{}, nothing, err
 	}
-	cfg, cfgPath := a.loadConfig()
 	deps := tui.Deps{
+		Notice:         notice,
 		Host:           host,
 		Project:        opts.project,
 		Recent:         cfg.Recent[host],
@@ -79,20 +81,23 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 			_ = c.Save(cfgPath) // recent projects are a convenience; a failed save must not disturb the console
 		}
 	}
-	token, _, err := a.resolveToken(ctx, host)
-	switch {
-	case err == nil:
+	// The keyring may be slow or waiting to be unlocked: look the token up
+	// inside the console, behind a spinner, not before its first frame.
+	deps.Connect = func(ctx context.Context) (tui.API, error) {
+		token, _, err := a.resolveToken(ctx, host)
+		switch {
+		case errors.Is(err, keyring.ErrNotFound):
+			return nil, fmt.Errorf("no token for %s yet: log in below, or set GITLAB_TOKEN", host)
+		case err != nil:
+			return nil, err
+		}
 		c, err := apiclient.New(host, token, clientOpts...)
 		if err != nil {
-			return deps, nothing, err
+			return nil, err
 		}
-		deps.API = c
-		a.rememberHost(host)
-	case errors.Is(err, keyring.ErrUnavailable) || errors.Is(err, keyring.ErrTimeout):
-		deps.LoginReason = explain.Error(err, explain.Context{Host: host})
-	default:
-		deps.LoginReason = "No token for " + host + " yet."
+		return c, nil
 	}
+	a.rememberHost(host)
 	return deps, nothing, nil
 }
 

@@ -35,20 +35,30 @@ func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
 	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
 }
 
+// loadConfig reads the config file, warning on stderr when it was unreadable.
 func (a *app) loadConfig() (*config.Config, string) {
+	c, path, notice := a.loadConfigQuietly()
+	if notice != "" {
+		fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", notice)
+	}
+	return c, path
+}
+
+// loadConfigQuietly returns the warning instead, for the console to show.
+func (a *app) loadConfigQuietly() (*config.Config, string, string) {
 	path := a.configPath
 	if path == "" {
 		p, err := config.DefaultPath()
 		if err != nil {
-			return &config.Config{}, ""
+			return &config.Config{}, "", ""
 		}
 		path = p
 	}
 	c, err := config.Load(path)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "errtrack: warning: %v\n", err)
+		return c, path, err.Error()
 	}
-	return c, path
+	return c, path, ""
 }
 
 // resolveHost picks --host, then GITLAB_HOST, then the last host used, then gitlab.com.
@@ -81,12 +91,21 @@ func (a *app) resolveToken(ctx context.Context, host string) (token, source stri
 	t, err := a.keyring.Get(ctx, host)
 	if err != nil {
 		if errors.Is(err, keyring.ErrNotFound) {
-			return "", "", fmt.Errorf("not logged in to %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", host, host)
+			return "", "", notLoggedInError{host}
 		}
 		return "", "", err
 	}
 	return t, sourceKeyring, nil
 }
+
+// notLoggedInError is keyring.ErrNotFound in the words of a command line.
+type notLoggedInError struct{ host string }
+
+func (e notLoggedInError) Error() string {
+	return fmt.Sprintf("not logged in to %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", e.host, e.host)
+}
+
+func (e notLoggedInError) Unwrap() error { return keyring.ErrNotFound }
 
 func (g *globalFlags) clientOptions() []apiclient.Option {
 	var opts []apiclient.Option

@@ -2,10 +2,12 @@ package apiclient
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -410,5 +412,55 @@ func TestTokenNeverInErrors(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "could not reach the server") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestCustomCAFile(t *testing.T) {
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(w, 200, `{"id":1,"username":"u"}`)
+	}))
+	defer ts.Close()
+	dir := t.TempDir()
+	caFile := dir + "/ca.pem"
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	without, _ := New(ts.URL, fakeToken, WithRetries(0, 0))
+	if _, _, err := without.CurrentUser(context.Background()); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("untrusted server accepted: %v", err)
+	}
+	with, err := New(ts.URL, fakeToken, WithCAFile(caFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _, err := with.CurrentUser(context.Background()); err != nil || u.Username != "u" {
+		t.Fatal(u, err)
+	}
+	if _, err := New(ts.URL, fakeToken, WithCAFile(dir+"/missing.pem")); err == nil {
+		t.Fatal("missing CA file accepted")
+	}
+	os.WriteFile(dir+"/junk.pem", []byte("junk"), 0o600)
+	if _, err := New(ts.URL, fakeToken, WithCAFile(dir+"/junk.pem")); err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
+		t.Fatalf("junk CA file: %v", err)
+	}
+}
+
+func TestServerWait(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	for _, tc := range []struct {
+		h    http.Header
+		want time.Duration
+		ok   bool
+	}{
+		{http.Header{"Retry-After": {"7"}}, 7 * time.Second, true},
+		{http.Header{"Retry-After": {now.Add(3 * time.Second).UTC().Format(http.TimeFormat)}}, 3 * time.Second, true},
+		{http.Header{"Ratelimit-Reset": {"1000005"}}, 5 * time.Second, true},
+		{http.Header{"Retry-After": {"soon"}}, 0, false},
+		{http.Header{}, 0, false},
+	} {
+		got, ok := serverWait(tc.h, now)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("serverWait(%v) = %v, %v; want %v, %v", tc.h, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -191,8 +191,23 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.updateTop(msg)
 	}
-	return m.updateTop(msg)
+	return m.updateAll(msg)
+}
+
+// updateAll hands a result to every open screen: a screen below the top may
+// be waiting for it (the project list loading while a project is open), and
+// each screen drops answers to requests it did not make.
+func (m Model) updateAll(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmds := make([]tea.Cmd, 0, len(m.stack))
+	for i, s := range m.stack {
+		next, cmd := s.Update(msg)
+		m.stack[i] = next
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
 }
 
 func (m Model) updateTop(msg tea.Msg) (tea.Model, tea.Cmd) {

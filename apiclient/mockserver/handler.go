@@ -243,9 +243,13 @@ func (s *Server) injectFault(w http.ResponseWriter) bool {
 		_, _ = w.Write([]byte("Service Unavailable\n"))
 	default:
 		h := w.Header()
-		reset := s.now().Add(time.Second)
+		wait := 1
+		if s.opts.FaultRetryAfter != nil {
+			wait = *s.opts.FaultRetryAfter
+		}
+		reset := s.now().Add(time.Duration(wait) * time.Second)
 		h.Set("Content-Type", "text/plain")
-		h.Set("Retry-After", "1")
+		h.Set("Retry-After", strconv.Itoa(wait))
 		h.Set("RateLimit-Name", "throttle_authenticated_api")
 		h.Set("RateLimit-Limit", "2000")
 		h.Set("RateLimit-Observed", "2001")

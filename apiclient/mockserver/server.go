@@ -16,16 +16,18 @@ import (
 
 // Options configures a Server.
 type Options struct {
-	Seed          string        // "demo" (default) or "empty"
-	FieldNames    string        // "spec" (default) or "gitlab"
-	Latency       time.Duration // added before every response
-	FailRate      float64       // share of requests answered with 500/502/503 or 429
-	FailSeed      uint64        // seeds the fault choice, for repeatable tests
-	ScaleProjects int
-	ScaleKeys     int
-	StatePath     string // keep the data in this file across restarts
-	DSNHost       string // host[:port] in DSNs; default: the request's Host
-	Now           func() time.Time
+	Seed       string        // "demo" (default) or "empty"
+	FieldNames string        // "spec" (default) or "gitlab"
+	Latency    time.Duration // added before every response
+	FailRate   float64       // share of requests answered with 500/502/503 or 429
+	FailSeed   uint64        // seeds the fault choice, for repeatable tests
+	// FaultRetryAfter is the Retry-After, in seconds, of injected 429s; 1 when unset.
+	FaultRetryAfter *int
+	ScaleProjects   int
+	ScaleKeys       int
+	StatePath       string // keep the data in this file across restarts
+	DSNHost         string // host[:port] in DSNs; default: the request's Host
+	Now             func() time.Time
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.

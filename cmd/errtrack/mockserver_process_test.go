@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+func startServerProcess(t *testing.T, args ...string) (*exec.Cmd, string, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"mock-server", "--listen", "127.0.0.1:0"}, args...)...)
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "listening on http://127.0.0.1:") {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	rest, _ := r.ReadString('\n')
+	if !strings.HasPrefix(rest, "tokens:") {
+		t.Fatalf("second line %q", rest)
+	}
+	go func() { _, _ = r.WriteTo(discard{}) }()
+	return cmd, strings.TrimSpace(strings.TrimPrefix(line, "listening on ")), stderr
+}
+
+func TestMockServerStopsCleanlyOnSIGTERM(t *testing.T) {
+	cmd, _, stderr := startServerProcess(t)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit: %v\n%s", err, stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("mock-server did not stop on SIGTERM")
+	}
+	if !strings.Contains(stderr.String(), "mock server stopped") {
+		t.Fatalf("stderr: %s", stderr)
+	}
+}
+
+// TestStateSurvivesKill9 kills the mock server with SIGKILL in the middle of
+// concurrent writes: the state file must still load.
+func TestStateSurvivesKill9(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	cmd, url, _ := startServerProcess(t, "--state", state)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	created := 0
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, "POST", url+"/api/v4/projects/1/error_tracking/client_keys", nil)
+				req.Header.Set("PRIVATE-TOKEN", mockserver.TokenMaintainer)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode == 201 {
+					mu.Lock()
+					created++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	time.Sleep(400 * time.Millisecond)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	wg.Wait()
+	s, err := mockserver.New(mockserver.Options{StatePath: state})
+	if err != nil {
+		t.Fatalf("state file does not load after kill -9: %v", err)
+	}
+	n := s.KeyCount(1)
+	// Every acknowledged create was saved before its answer was sent.
+	if n < 2+created {
+		t.Fatalf("state holds %d keys of project 1; %d creates were acknowledged", n, created)
+	}
+	t.Logf("%d creates acknowledged before SIGKILL; the state file holds %d keys of project 1", created, n)
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(state), ".mockserver-state-*"))
+	t.Logf("%d temporary files left by the kill", len(matches))
+}

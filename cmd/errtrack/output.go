@@ -5,16 +5,32 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
+// writeJSON prints v as indented JSON. encoding/json already escapes C0
+// controls; C1 controls and bidi overrides are escaped too, so server text
+// cannot drive a terminal that shows the output. The JSON means the same.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	var out strings.Builder
+	for _, r := range string(b) {
+		if (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	out.WriteByte('\n')
+	_, err = io.WriteString(w, out.String())
+	return err
 }
 
 func yesNo(b bool) string {

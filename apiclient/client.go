@@ -282,6 +282,16 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 	}
 }
 
+// doOne sends r and decodes the answer into a new T.
+func doOne[T any](ctx context.Context, c *Client, r request) (*T, *Response, error) {
+	var v T
+	resp, err := c.do(ctx, r, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &v, resp, nil
+}
+
 // send performs one exchange and reads a size-capped body.
 func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
 	resp, err := c.http.Do(req)

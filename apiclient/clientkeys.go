@@ -111,12 +111,7 @@ func (c *Client) fetchPages(ctx context.Context, p ProjectRef, from, to int) ([]
 // CreateClientKey creates a key. It is never retried: if the answer is lost,
 // the key may exist anyway, so the caller should list keys before trying again.
 func (c *Client) CreateClientKey(ctx context.Context, p ProjectRef) (*ClientKey, *Response, error) {
-	var k ClientKey
-	resp, err := c.do(ctx, request{method: http.MethodPost, path: keysPath(p)}, &k)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &k, resp, nil
+	return doOne[ClientKey](ctx, c, request{method: http.MethodPost, path: keysPath(p)})
 }
 
 // DeleteClientKey deletes key id and returns the deleted key.
@@ -124,10 +119,5 @@ func (c *Client) DeleteClientKey(ctx context.Context, p ProjectRef, id int64) (*
 	if id <= 0 {
 		return nil, nil, errors.New("client key ID must be positive")
 	}
-	var k ClientKey
-	resp, err := c.do(ctx, request{method: http.MethodDelete, path: keysPath(p) + "/" + strconv.FormatInt(id, 10)}, &k)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &k, resp, nil
+	return doOne[ClientKey](ctx, c, request{method: http.MethodDelete, path: keysPath(p) + "/" + strconv.FormatInt(id, 10)})
 }

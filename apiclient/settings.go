@@ -14,24 +14,14 @@ func settingsPath(p ProjectRef) string {
 // GetSettings reads a project's error tracking settings.
 // A project without settings gives ErrSettingsNotFound.
 func (c *Client) GetSettings(ctx context.Context, p ProjectRef) (*Settings, *Response, error) {
-	var s Settings
-	resp, err := c.do(ctx, request{method: http.MethodGet, path: settingsPath(p)}, &s)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &s, resp, nil
+	return doOne[Settings](ctx, c, request{method: http.MethodGet, path: settingsPath(p)})
 }
 
 // CreateSettings creates (or overwrites) the settings with PUT. Only works
 // where integrated error tracking is available; else ErrIntegratedUnavailable.
 func (c *Client) CreateSettings(ctx context.Context, p ProjectRef, active, integrated bool) (*Settings, *Response, error) {
 	q := url.Values{"active": {strconv.FormatBool(active)}, "integrated": {strconv.FormatBool(integrated)}}
-	var s Settings
-	resp, err := c.do(ctx, request{method: http.MethodPut, path: settingsPath(p), query: q}, &s)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &s, resp, nil
+	return doOne[Settings](ctx, c, request{method: http.MethodPut, path: settingsPath(p), query: q})
 }
 
 // UpdateSettings enables or disables existing settings with PATCH, and sets
@@ -41,10 +31,5 @@ func (c *Client) UpdateSettings(ctx context.Context, p ProjectRef, active bool, 
 	if integrated != nil {
 		q.Set("integrated", strconv.FormatBool(*integrated))
 	}
-	var s Settings
-	resp, err := c.do(ctx, request{method: http.MethodPatch, path: settingsPath(p), query: q}, &s)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &s, resp, nil
+	return doOne[Settings](ctx, c, request{method: http.MethodPatch, path: settingsPath(p), query: q})
 }

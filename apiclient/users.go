@@ -9,22 +9,12 @@ import (
 
 // CurrentUser returns the user the token belongs to.
 func (c *Client) CurrentUser(ctx context.Context) (*User, *Response, error) {
-	var u User
-	resp, err := c.do(ctx, request{method: http.MethodGet, path: "user"}, &u)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &u, resp, nil
+	return doOne[User](ctx, c, request{method: http.MethodGet, path: "user"})
 }
 
 // TokenInfo describes the token in use: scopes and expiry.
 func (c *Client) TokenInfo(ctx context.Context) (*TokenInfo, *Response, error) {
-	var t TokenInfo
-	resp, err := c.do(ctx, request{method: http.MethodGet, path: "personal_access_tokens/self"}, &t)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &t, resp, nil
+	return doOne[TokenInfo](ctx, c, request{method: http.MethodGet, path: "personal_access_tokens/self"})
 }
 
 // ListProjectsOptions selects a page of projects.
@@ -59,10 +49,5 @@ func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]P
 
 // GetProject reads one project, with the user's access level.
 func (c *Client) GetProject(ctx context.Context, p ProjectRef) (*Project, *Response, error) {
-	var pr Project
-	resp, err := c.do(ctx, request{method: http.MethodGet, path: "projects/" + p.escaped()}, &pr)
-	if err != nil {
-		return nil, resp, err
-	}
-	return &pr, resp, nil
+	return doOne[Project](ctx, c, request{method: http.MethodGet, path: "projects/" + p.escaped()})
 }

@@ -11,26 +11,6 @@ import (
 
 var fuzzKeys = []string{"up", "down", "enter", "esc", "tab", "backspace", "n", "d", "y", "c", "R", "r", "a", "i", "?", "/", "g", "G", "x", "1", "k", "j", "N", "q", "space", "pgdown", "pgup", "home", "end", "ctrl+u", "left", "right"}
 
-func fuzzKey(k string) tea.KeyPressMsg {
-	switch k {
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	}
-	return keyMsg(k)
-}
-
 // FuzzKeySequences presses random keys on a console with data and delivers
 // command results as they arrive: whatever the order, nothing may panic and
 // every frame must fit the terminal.
@@ -88,7 +68,7 @@ func FuzzKeySequences(f *testing.F) {
 		for _, b := range seq {
 			drain()
 			var cmd tea.Cmd
-			m, cmd = m.Update(fuzzKey(fuzzKeys[int(b)%len(fuzzKeys)]))
+			m, cmd = m.Update(keyMsg(fuzzKeys[int(b)%len(fuzzKeys)]))
 			exec(cmd)
 			checkFrame(t, m.View().Content, 80, 24)
 		}

@@ -52,6 +52,7 @@ type projectScreen struct {
 	newActive, newIntegrated bool
 
 	cursor, offset int
+	height         int // rows of the key table, set when drawn
 }
 
 func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projectScreen {
@@ -367,23 +368,7 @@ func (s *projectScreen) onKeyDeleted(msg keyDeletedMsg) tea.Cmd {
 }
 
 func (s *projectScreen) move(msg tea.KeyPressMsg) {
-	k := s.sh.keys
-	page := 10
-	switch {
-	case key.Matches(msg, k.Up):
-		s.cursor--
-	case key.Matches(msg, k.Down):
-		s.cursor++
-	case key.Matches(msg, k.PageUp):
-		s.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		s.cursor += page
-	case key.Matches(msg, k.Top):
-		s.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		s.cursor = len(s.keys) - 1
-	}
-	s.cursor = max(min(s.cursor, len(s.keys)-1), 0)
+	s.cursor = moveCursor(msg, s.sh.keys, s.cursor, len(s.keys), s.height-1)
 }
 
 func yesNo(b bool) string {

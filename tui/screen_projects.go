@@ -244,23 +244,7 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (s *projectsScreen) move(msg tea.KeyPressMsg) tea.Cmd {
-	k := s.sh.keys
-	page := max(s.height-1, 1)
-	switch {
-	case key.Matches(msg, k.Up):
-		s.cursor--
-	case key.Matches(msg, k.Down):
-		s.cursor++
-	case key.Matches(msg, k.PageUp):
-		s.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		s.cursor += page
-	case key.Matches(msg, k.Top):
-		s.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		s.cursor = len(s.rows) - 1
-	}
-	s.cursor = max(min(s.cursor, len(s.rows)-1), 0)
+	s.cursor = moveCursor(msg, s.sh.keys, s.cursor, len(s.rows), s.height-1)
 	return s.maybeLoadMore()
 }
 

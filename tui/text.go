@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -59,4 +62,25 @@ func scrollWindow(cursor, offset, height, total int) int {
 		offset = cursor - height + 1
 	}
 	return max(min(offset, total-height), 0)
+}
+
+// moveCursor applies a movement key to a cursor over total rows, moving page
+// rows at a time for page up and down.
+func moveCursor(msg tea.KeyPressMsg, k KeyMap, cursor, total, page int) int {
+	page = max(page, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		cursor--
+	case key.Matches(msg, k.Down):
+		cursor++
+	case key.Matches(msg, k.PageUp):
+		cursor -= page
+	case key.Matches(msg, k.PageDown):
+		cursor += page
+	case key.Matches(msg, k.Top):
+		cursor = 0
+	case key.Matches(msg, k.Bottom):
+		cursor = total - 1
+	}
+	return max(min(cursor, total-1), 0)
 }

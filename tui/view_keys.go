@@ -26,6 +26,7 @@ func (s *projectScreen) keysView(width, height int) string {
 	var b strings.Builder
 	b.WriteString(st.Header.Render("  "+pad("ID", idW)+"  "+pad("ACTIVE", activeW)+"  "+pad("PUBLIC KEY", keyW)+"  "+"DSN") + "\n")
 	listH := max(height-1, 1)
+	s.height = listH
 	s.offset = scrollWindow(s.cursor, s.offset, listH, len(s.keys))
 	end := min(s.offset+listH, len(s.keys))
 	for i := s.offset; i < end; i++ {

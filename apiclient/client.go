@@ -52,7 +52,20 @@ type Client struct {
 	transport   http.RoundTripper
 	timeout     time.Duration
 	sleep       func(context.Context, time.Duration) error
+	onRetry     func(RetryEvent)
 }
+
+// RetryEvent describes a retry about to happen, for a front end to show
+// ("rate limited, retrying in 3 s").
+type RetryEvent struct {
+	Method, Path string
+	Attempt      int           // 1 for the first retry
+	Wait         time.Duration // before the retry
+	StatusCode   int           // 0 for a connection error
+}
+
+// WithRetryNotify calls f before each retry. f must not block.
+func WithRetryNotify(f func(RetryEvent)) Option { return func(c *Client) { c.onRetry = f } }
 
 // Option configures a Client.
 type Option func(*Client)
@@ -262,6 +275,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			apiErr := c.transportError(r.method, displayPath, err)
 			if wait, ok := c.retryWait(ctx, r.method, attempt, waited, nil, err); ok {
 				waited += wait
+				c.notifyRetry(r.method, displayPath, attempt, wait, 0)
 				if c.sleep(ctx, wait) == nil {
 					continue
 				}
@@ -274,6 +288,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		apiErr := errorFromResponse(r.method, displayPath, resp, body)
 		if wait, ok := c.retryWait(ctx, r.method, attempt, waited, resp, nil); ok {
 			waited += wait
+			c.notifyRetry(r.method, displayPath, attempt, wait, resp.StatusCode)
 			if c.sleep(ctx, wait) == nil {
 				continue
 			}
@@ -290,6 +305,12 @@ func doOne[T any](ctx context.Context, c *Client, r request) (*T, *Response, err
 		return nil, resp, err
 	}
 	return &v, resp, nil
+}
+
+func (c *Client) notifyRetry(method, path string, attempt int, wait time.Duration, status int) {
+	if c.onRetry != nil {
+		c.onRetry(RetryEvent{Method: method, Path: path, Attempt: attempt + 1, Wait: wait, StatusCode: status})
+	}
 }
 
 // send performs one exchange and reads a size-capped body.

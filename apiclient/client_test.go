@@ -279,11 +279,16 @@ func TestRetriesIdempotentWithRetryAfter(t *testing.T) {
 		jsonReply(w, 200, `{"active":true,"integrated":true}`)
 	})
 	c.sleep = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	var events []RetryEvent
+	c.onRetry = func(e RetryEvent) { events = append(events, e) }
 	if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); err != nil {
 		t.Fatal(err)
 	}
 	if n.Load() != 3 || len(waits) != 2 || waits[0] != 2*time.Second {
 		t.Fatalf("attempts %d, waits %v", n.Load(), waits)
+	}
+	if len(events) != 2 || events[0].StatusCode != 429 || events[0].Wait != 2*time.Second || events[1].Attempt != 2 {
+		t.Fatalf("retry events %+v", events)
 	}
 }
 

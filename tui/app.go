@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -148,6 +149,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case statusMsg:
 		return m.setStatus(msg)
+	case RetryNotice:
+		// Shown until the retry has had time to happen.
+		return m.setStatus(statusMsg{text: retryText(msg), kind: statusInfo, ttl: msg.Wait + 500*time.Millisecond})
 	case clearStatusMsg:
 		if msg.seq == m.statusSeq {
 			m.status = statusMsg{}
@@ -263,8 +267,11 @@ func (m Model) setStatus(msg statusMsg) (tea.Model, tea.Cmd) {
 	if msg.kind == statusError {
 		return m, nil // errors stay until something replaces them
 	}
-	seq := m.statusSeq
-	return m, after(statusTTL, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
+	seq, ttl := m.statusSeq, msg.ttl
+	if ttl <= 0 {
+		ttl = statusTTL
+	}
+	return m, after(ttl, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
 }
 
 // handleAuthError sends a 401 to the login screen when one is available.
@@ -430,4 +437,15 @@ func (m Model) tokenWarning() string {
 		return "⚠ token expires tomorrow"
 	}
 	return fmt.Sprintf("⚠ token expires in %d days", days)
+}
+
+func retryText(n RetryNotice) string {
+	secs := int(math.Ceil(n.Wait.Seconds()))
+	switch {
+	case n.RateLimited:
+		return fmt.Sprintf("Rate limited by the server; retrying in %d s…", secs)
+	case n.StatusCode == 0:
+		return fmt.Sprintf("Could not reach the server; retrying in %d s…", secs)
+	}
+	return fmt.Sprintf("The server answered HTTP %d; retrying in %d s…", n.StatusCode, secs)
 }

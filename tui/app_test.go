@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -166,4 +167,12 @@ func TestConnectInsideTheConsole(t *testing.T) {
 		return nil, errors.New("no token for https://h yet: log in below, or set GITLAB_TOKEN")
 	}, Login: func(context.Context, string, string) (API, error) { return api, nil }})
 	h.mustSee("Log in to GitLab", "No token for https://h yet")
+}
+
+func TestRetryNoticeShown(t *testing.T) {
+	h := newHarness(t, Deps{API: newFakeAPI()})
+	h.send(RetryNotice{Wait: 2500 * time.Millisecond, StatusCode: 429, RateLimited: true})
+	h.mustSee("Rate limited by the server; retrying in 3 s")
+	h.send(RetryNotice{Wait: time.Second, StatusCode: 503})
+	h.mustSee("HTTP 503; retrying in 1 s")
 }

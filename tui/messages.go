@@ -2,6 +2,7 @@ package tui
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -87,6 +88,7 @@ type (
 	statusMsg     struct {
 		text string
 		kind statusKind
+		ttl  time.Duration // 0: the default; errors stay until replaced
 	}
 	clearStatusMsg struct{ seq int }
 	// authFailedMsg sends the user to the login screen with the reason.
@@ -105,3 +107,11 @@ const (
 	statusSuccess
 	statusError
 )
+
+// RetryNotice tells the console that a request is about to be retried; the
+// program sends it from the API client's retry hook.
+type RetryNotice struct {
+	Wait        time.Duration
+	StatusCode  int // 0 for a connection error
+	RateLimited bool
+}

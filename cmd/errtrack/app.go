@@ -8,6 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
 	"syscall"
 
 	"github.com/charmbracelet/x/term"
@@ -40,6 +43,8 @@ type app struct {
 
 	// lastHost is the host the failing command talked to, for error advice.
 	lastHost string
+	// program is the running console, for messages from outside its loop.
+	program atomic.Pointer[tea.Program]
 }
 
 func newApp() *app {

@@ -28,6 +28,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	defer cleanup()
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+	a.program.Store(p)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) {
 		return nil
@@ -59,7 +60,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		Recent:         cfg.Recent[host],
 		RequestTimeout: 60 * time.Second,
 	}
-	clientOpts := opts.flags.clientOptions()
+	clientOpts := append(opts.flags.clientOptions(), a.retryNotice())
 	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
 		c, err := apiclient.New(host, token, clientOpts...)
 		if err != nil {
@@ -101,6 +102,16 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	return deps, nothing, nil
 }
 
+// retryNotice shows the client's automatic retries in the console's status
+// line ("rate limited; retrying in 3 s").
+func (a *app) retryNotice() apiclient.Option {
+	return apiclient.WithRetryNotify(func(e apiclient.RetryEvent) {
+		if p := a.program.Load(); p != nil {
+			go p.Send(tui.RetryNotice{Wait: e.Wait, StatusCode: e.StatusCode, RateLimited: e.StatusCode == 429})
+		}
+	})
+}
+
 // demoDeps starts the mock server in-process on a free loopback port and
 // logs in as demo-maintainer. Nothing is written outside memory.
 func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
@@ -117,7 +128,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		defer cancel()
 		_ = run.Close(ctx)
 	}
-	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer)
+	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice())
 	if err != nil {
 		cleanup()
 		return tui.Deps{}, nil, err

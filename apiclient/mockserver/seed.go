@@ -33,6 +33,9 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 
 	switch name {
 	case "empty":
+		if scaleProjects > 0 || scaleKeys > 0 {
+			return nil, fmt.Errorf("--scale-projects and --scale-keys add to the demo seed: use --seed demo")
+		}
 		st.index()
 		return st, nil
 	case "demo", "":

@@ -87,7 +87,14 @@ type reported struct{ err error }
 
 func (e reported) Error() string { return e.err.Error() }
 
-func (a *app) run(args []string) int {
+func (a *app) run(args []string) (code int) {
+	defer func() {
+		// A bug must not leave a stack trace as the user's only answer.
+		if r := recover(); r != nil {
+			fmt.Fprintf(a.stderr, "errtrack: internal error: %v\nThis is a bug in errtrack; please report it with the command you ran (leave out any token).\n", r)
+			code = exitFailure
+		}
+	}()
 	apiclient.Version = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

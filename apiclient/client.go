@@ -49,7 +49,6 @@ type Client struct {
 	concurrency int
 	allowHTTP   bool
 	caFile      string
-	transport   http.RoundTripper
 	timeout     time.Duration
 	sleep       func(context.Context, time.Duration) error
 	onRetry     func(RetryEvent)
@@ -72,9 +71,6 @@ type Option func(*Client)
 
 // WithTimeout bounds each HTTP exchange, body included.
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
-
-// WithTransport replaces the HTTP transport (tests, proxies).
-func WithTransport(rt http.RoundTripper) Option { return func(c *Client) { c.transport = rt } }
 
 // WithCAFile trusts the PEM certificates in file, for self-managed GitLab
 // behind a private CA, on top of the system roots.
@@ -103,9 +99,6 @@ func WithPageConcurrency(n int) Option {
 	}
 }
 
-// WithUserAgent overrides the User-Agent header.
-func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
-
 // New returns a client for the GitLab at baseURL ("https://gitlab.example.com").
 func New(baseURL, token string, opts ...Option) (*Client, error) {
 	norm, err := hosturl.Normalize(baseURL)
@@ -130,20 +123,16 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if base.Scheme == "http" && !c.allowHTTP && !hosturl.IsLoopback(norm) {
 		return nil, fmt.Errorf("%w to %s: use https://, or allow plain HTTP explicitly for a trusted test network", ErrInsecureURL, base.Host)
 	}
-	rt := c.transport
-	if rt == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.MaxIdleConnsPerHost = 16
-		if c.caFile != "" {
-			pool, err := loadCA(c.caFile)
-			if err != nil {
-				return nil, err
-			}
-			t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 16
+	if c.caFile != "" {
+		pool, err := loadCA(c.caFile)
+		if err != nil {
+			return nil, err
 		}
-		rt = t
+		t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	c.http = &http.Client{Transport: rt, Timeout: c.timeout, CheckRedirect: c.checkRedirect}
+	c.http = &http.Client{Transport: t, Timeout: c.timeout, CheckRedirect: c.checkRedirect}
 	return c, nil
 }
 

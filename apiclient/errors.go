@@ -76,8 +76,3 @@ func (e *APIError) Is(target error) bool {
 	}
 	return false
 }
-
-// Temporary reports errors worth retrying later by hand.
-func (e *APIError) Temporary() bool {
-	return e.Kind == ErrRateLimited || e.Kind == ErrServer
-}

@@ -95,11 +95,6 @@ func Error(err error, c Context) string {
 	return capitalize(apiErr.Error()) + "."
 }
 
-// NeedsLogin reports errors that only a new token fixes.
-func NeedsLogin(err error) bool {
-	return errors.Is(err, apiclient.ErrUnauthorized) || errors.Is(err, keyring.ErrNotFound)
-}
-
 func capitalize(s string) string {
 	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
 	if s == "" {

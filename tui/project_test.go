@@ -278,3 +278,14 @@ func TestSmallAndLargeTerminals(t *testing.T) {
 		}
 	}
 }
+
+func TestKeysTabWarnsWhenTrackingIsOff(t *testing.T) {
+	api := newFakeAPI()
+	api.settings[1].Active = false
+	h := openProject(t, api, "1")
+	h.mustSee("Error tracking is disabled for this project", "glet_00000000000000000000000000000002")
+	h = openProject(t, newFakeAPI(), "2")
+	h.mustSee("not configured for this project yet (tab")
+	h = openProject(t, newFakeAPI(), "1")
+	h.mustNotSee("Error tracking is disabled", "not configured")
+}

@@ -76,7 +76,7 @@ func TestProjectsRecentFirst(t *testing.T) {
 	if strings.Index(v, "demo/legacy-api") > strings.Index(v, "demo/web-shop") {
 		t.Fatalf("recent project not first:\n%s", v)
 	}
-	h.mustSee("(recent)")
+	h.mustSee("(recent)", "Legacy API  (recent)")
 	if strings.Count(v, "demo/legacy-api") != 1 {
 		t.Fatal("recent project listed twice")
 	}

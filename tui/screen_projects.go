@@ -165,7 +165,13 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 				continue
 			}
 			s.ids[p.ID] = true
-			s.items = append(s.items, itemFrom(p))
+			it := itemFrom(p)
+			s.items = append(s.items, it)
+			for i := range s.recent { // recent entries know only their path until now
+				if s.recent[i].path == it.path {
+					s.recent[i].id, s.recent[i].name, s.recent[i].lower = it.id, it.name, it.lower
+				}
+			}
 		}
 		s.nextPage, s.complete = msg.nextPage, msg.complete
 		if !msg.complete && msg.nextPage <= msg.page {

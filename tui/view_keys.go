@@ -15,7 +15,11 @@ func (s *projectScreen) keysView(width, height int) string {
 	case !s.keysLoaded && s.keysErr != nil:
 		return st.Error.Width(width - 1).Render(" Could not load the client keys. " + s.sh.explain(s.keysErr))
 	case len(s.keys) == 0:
-		return " No client keys yet. Press n to create one."
+		out := " No client keys yet. Press n to create one."
+		if note := s.trackingNote(); note != "" {
+			out = st.Warning.Render(" "+note) + "\n" + out
+		}
+		return out
 	}
 	idW := 2
 	for _, k := range s.keys[max(len(s.keys)-1, 0):] { // ids ascend: the last is the widest
@@ -24,6 +28,10 @@ func (s *projectScreen) keysView(width, height int) string {
 	const activeW, keyW = 6, 37
 	dsnW := max(width-(2+idW+2+activeW+2+keyW+2), 8)
 	var b strings.Builder
+	if note := s.trackingNote(); note != "" {
+		b.WriteString(st.Warning.Render(" "+note) + "\n")
+		height--
+	}
 	b.WriteString(st.Header.Render("  "+pad("ID", idW)+"  "+pad("ACTIVE", activeW)+"  "+pad("PUBLIC KEY", keyW)+"  "+"DSN") + "\n")
 	listH := max(height-1, 1)
 	s.height = listH
@@ -40,4 +48,15 @@ func (s *projectScreen) keysView(width, height int) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// trackingNote warns that keys collect nothing while error tracking is off.
+func (s *projectScreen) trackingNote() string {
+	switch {
+	case s.settings != nil && !s.settings.Active:
+		return "Error tracking is disabled for this project: events sent with these keys are not collected (tab, then a)."
+	case s.settingsMissing:
+		return "Error tracking is not configured for this project yet (tab to set it up)."
+	}
+	return ""
 }

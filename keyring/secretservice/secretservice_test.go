@@ -1,4 +1,7 @@
-package keyring
+// Package secretservice_test tests the keyring package against a real
+// Secret Service. It is a package of its own so that no test in its binary
+// installs go-keyring's mock provider, which cannot be uninstalled.
+package secretservice_test
 
 import (
 	"context"
@@ -7,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/keyring"
 )
 
 // requireSecretService runs only inside .ci/with-keyring, which starts a
@@ -31,18 +36,18 @@ func secretTool(t *testing.T, args ...string) (string, error) {
 
 func TestRealSecretService(t *testing.T) {
 	requireSecretService(t)
-	s := New()
+	s := keyring.New()
 	ctx := context.Background()
 	host := "https://gitlab.integration.example"
 	const tok = "fake-integration-token"
 	t.Cleanup(func() { _ = s.Delete(ctx, host) })
-	if _, err := s.Get(ctx, host); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Get(ctx, host); !errors.Is(err, keyring.ErrNotFound) {
 		t.Fatalf("get before set: %v", err)
 	}
 	if err := s.Set(ctx, "GITLAB.integration.example/", tok); err != nil {
 		t.Fatal(err)
 	}
-	got, err := secretTool(t, "lookup", "service", Service, "username", host)
+	got, err := secretTool(t, "lookup", "service", keyring.Service, "username", host)
 	if err != nil || got != tok {
 		t.Fatalf("secret-tool sees %q, %v", got, err)
 	}
@@ -58,7 +63,7 @@ func TestRealSecretService(t *testing.T) {
 	if err := s.Delete(ctx, host); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := secretTool(t, "lookup", "service", Service, "username", host); err == nil {
+	if _, err := secretTool(t, "lookup", "service", keyring.Service, "username", host); err == nil {
 		t.Fatal("entry still present after Delete")
 	}
 }

@@ -93,6 +93,18 @@ func New(deps Deps) Model {
 	return m
 }
 
+// startWith makes api the console's and opens its first screens.
+func (m Model) startWith(api API) (tea.Model, tea.Cmd) {
+	m.sh.api = api
+	m.user, m.token, m.dialogs = nil, nil, nil
+	m.openStart()
+	cmds := []tea.Cmd{loadUserCmd(api, m.sh.deps.RequestTimeout)}
+	for _, s := range m.stack {
+		cmds = append(cmds, s.Init())
+	}
+	return m, tea.Batch(cmds...)
+}
+
 // openStart shows the projects, and the --project one on top of them.
 func (m *Model) openStart() {
 	m.stack = []screen{newProjectsScreen(m.sh)}
@@ -175,23 +187,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.stack = []screen{ls}
 			return m, ls.Init()
 		}
-		m.sh.api = msg.api
-		m.openStart()
-		cmds := []tea.Cmd{loadUserCmd(m.sh.api, m.sh.deps.RequestTimeout)}
-		for _, s := range m.stack {
-			cmds = append(cmds, s.Init())
-		}
-		return m, tea.Batch(cmds...)
+		return m.startWith(msg.api)
 	case loginDoneMsg:
 		if msg.err == nil {
-			m.sh.api = msg.api
 			m.sh.deps.Host = msg.host
-			m.user, m.token = nil, nil
-			m.stack = []screen{newProjectsScreen(m.sh)}
-			m.dialogs = nil
-			next, cmd := m.setStatus(statusMsg{text: "Logged in to " + msg.host + "; the token is stored in the system keyring.", kind: statusSuccess})
-			m = next.(Model)
-			return m, tea.Batch(cmd, loadUserCmd(m.sh.api, m.sh.deps.RequestTimeout), m.top().Init())
+			next, start := m.startWith(msg.api)
+			next, status := next.(Model).setStatus(statusMsg{text: "Logged in to " + msg.host + ".", kind: statusSuccess})
+			return next, tea.Batch(start, status)
 		}
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)

@@ -289,3 +289,11 @@ func TestKeysTabWarnsWhenTrackingIsOff(t *testing.T) {
 	h = openProject(t, newFakeAPI(), "1")
 	h.mustNotSee("Error tracking is disabled", "not configured")
 }
+
+func TestLongDSNKeepsHostInView(t *testing.T) {
+	h := openProject(t, newFakeAPI(), "1")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.mustSee("https://glet_…@errors.exam…")
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 24})
+	h.mustSee("https://glet_00000000000000000000000000000001@errors.example.com:443/errortracking/api/v1/projects/1")
+}

@@ -3,6 +3,8 @@ package tui
 import (
 	"strconv"
 	"strings"
+
+	"charm.land/lipgloss/v2"
 )
 
 // keysView draws the key table; only the rows that fit are rendered, so a
@@ -40,7 +42,7 @@ func (s *projectScreen) keysView(width, height int) string {
 	for i := s.offset; i < end; i++ {
 		k := s.keys[i]
 		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " +
-			pad(clean(k.PublicKey), keyW) + "  " + truncate(clean(k.DSN), dsnW)
+			pad(clean(k.PublicKey), keyW) + "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
 		line = pad(line, width)
 		if i == s.cursor {
 			line = st.Selected.Render(line)
@@ -59,4 +61,17 @@ func (s *projectScreen) trackingNote() string {
 		return "Error tracking is not configured for this project yet (tab to set it up)."
 	}
 	return ""
+}
+
+// fitDSN fits a DSN in width cells. The public key inside it repeats the
+// column beside it, so when the DSN is too long that part is elided first,
+// keeping the host and project in view; then the end is cut.
+func fitDSN(dsn, publicKey string, width int) string {
+	if lipgloss.Width(dsn) <= width {
+		return dsn
+	}
+	if len(publicKey) > 8 {
+		dsn = strings.Replace(dsn, publicKey+"@", publicKey[:5]+"…@", 1)
+	}
+	return truncate(dsn, width)
 }

@@ -297,3 +297,18 @@ func TestLongDSNKeepsHostInView(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 24})
 	h.mustSee("https://glet_00000000000000000000000000000001@errors.example.com:443/errortracking/api/v1/projects/1")
 }
+
+func TestCreateDuringRefreshIsKept(t *testing.T) {
+	api := newFakeAPI()
+	h := openProject(t, api, "1")
+	s := h.m.top().(*projectScreen)
+	_, reload := s.Update(keyMsg("r")) // list requested, answer not yet delivered
+	stale := reload                    // it will have been read before the create
+	staleMsgs := h.collect(stale, 0)
+	h.key("n") // the create completes while the list is in flight
+	h.mustSee("Client keys (3)")
+	for _, m := range staleMsgs {
+		h.send(m)
+	}
+	h.mustSee("Client keys (3)", "glet_00000000000000000000000000000003")
+}

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -44,6 +46,9 @@ type projectScreen struct {
 	keysLoaded bool
 	keysErr    error
 	keysID     uint64
+	// createdDuringLoad holds keys whose creation was confirmed while a list
+	// was in flight: that list may have been read before they existed.
+	createdDuringLoad []apiclient.ClientKey
 
 	// One request of each kind at a time; 0 means none in flight.
 	createID, deleteID, changeID uint64
@@ -143,7 +148,8 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, s.loadFailed(msg.err, s.keysLoaded)
 		}
 		s.keysErr = nil
-		s.setKeys(msg.keys)
+		s.setKeys(mergeCreated(msg.keys, s.createdDuringLoad))
+		s.createdDuringLoad = nil
 	case settingsChangedMsg:
 		return s, s.onSettingsChanged(msg)
 	case keyCreatedMsg:
@@ -162,6 +168,18 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, s.onKey(msg)
 	}
 	return s, nil
+}
+
+// mergeCreated adds the keys created while the list was loading that the
+// list does not have, keeping ascending id order.
+func mergeCreated(list, created []apiclient.ClientKey) []apiclient.ClientKey {
+	for _, c := range created {
+		if !slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return k.ID == c.ID }) {
+			list = append(list, c)
+		}
+	}
+	slices.SortStableFunc(list, func(a, b apiclient.ClientKey) int { return cmp.Compare(a.ID, b.ID) })
+	return list
 }
 
 // setKeys replaces the list and keeps the cursor on the same key when it is still there.
@@ -334,6 +352,9 @@ func (s *projectScreen) onKeyCreated(msg keyCreatedMsg) tea.Cmd {
 	}
 	s.keys = append(s.keys, *msg.key)
 	s.cursor = len(s.keys) - 1
+	if s.keysID != 0 {
+		s.createdDuringLoad = append(s.createdDuringLoad, *msg.key)
+	}
 	if msg.rotating == nil {
 		return statusCmd(statusSuccess, fmt.Sprintf("Created client key %d.", msg.key.ID))
 	}

@@ -30,6 +30,17 @@ func loadState(path string) (*state, error) {
 	return &st, nil
 }
 
+// removeStaleTemps deletes temporary files a killed server left beside its
+// state file; the state file itself is always whole.
+func removeStaleTemps(statePath string) {
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(statePath), tempPrefix+"*"))
+	for _, f := range old {
+		os.Remove(f)
+	}
+}
+
+const tempPrefix = ".mockserver-state-"
+
 // persist writes the state atomically: a temporary file in the same folder,
 // synced, then renamed over the old one, so a crash leaves the old or the new
 // file and never half of one.
@@ -51,7 +62,7 @@ func (s *Server) persist() error {
 		return err
 	}
 	dir := filepath.Dir(s.opts.StatePath)
-	f, err := os.CreateTemp(dir, ".mockserver-state-*")
+	f, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return err
 	}

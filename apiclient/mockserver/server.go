@@ -67,6 +67,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	if opts.StatePath != "" {
+		removeStaleTemps(opts.StatePath)
 		st, err := loadState(opts.StatePath)
 		if err != nil {
 			return nil, err

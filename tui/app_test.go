@@ -176,3 +176,21 @@ func TestRetryNoticeShown(t *testing.T) {
 	h.send(RetryNotice{Wait: time.Second, StatusCode: 503})
 	h.mustSee("HTTP 503; retrying in 1 s")
 }
+
+func TestLoginCheckingState(t *testing.T) {
+	m := New(Deps{Host: "https://h", Login: func(context.Context, string, string) (API, error) { return nil, errors.New("unused") }})
+	m.Init() // focuses the token field
+	next, _ := m.Update(tea.PasteMsg{Content: "fake-token"})
+	next, cmd := next.Update(keyMsg("enter"))
+	m = next.(Model)
+	if cmd == nil || !m.top().Busy() || !strings.Contains(m.View().Content, "Checking the token") {
+		t.Fatalf("no checking state:\n%s", m.View().Content)
+	}
+	if strings.Contains(m.View().Content, "fake-token") {
+		t.Fatal("token drawn")
+	}
+	next, _ = m.Update(keyMsg("enter")) // a second enter does not log in twice
+	if _, cmd2 := next.Update(keyMsg("enter")); cmd2 != nil {
+		t.Fatal("second login started while the first runs")
+	}
+}

@@ -145,3 +145,11 @@ func TestProjectsHostileNames(t *testing.T) {
 	}
 	h.mustSee("Evil", "evil/proj")
 }
+
+func TestProjectsLoadingState(t *testing.T) {
+	m := New(Deps{API: newFakeAPI(), Host: "https://h"})
+	m.Init() // the first page is requested, not yet answered
+	if v := ansiStrip(m.View().Content); !strings.Contains(v, "Loading projects…") || !m.top().Busy() {
+		t.Fatalf("no loading state:\n%s", v)
+	}
+}

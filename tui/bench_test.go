@@ -52,13 +52,17 @@ func BenchmarkKeysView10k(b *testing.B) {
 // BenchmarkKeysKeystroke10k is one key press and the frame it causes.
 func BenchmarkKeysKeystroke10k(b *testing.B) {
 	m := keysModel(b, 10000)
-	down, up := keyMsg("down"), keyMsg("up")
+	benchKeystrokes(b, m, keyMsg("down"), keyMsg("up"))
+}
+
+// benchKeystrokes presses a and b in turn, drawing a frame after each.
+func benchKeystrokes(b *testing.B, m Model, first, second tea.KeyPressMsg) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		k := down
+		k := first
 		if i%2 == 1 {
-			k = up
+			k = second
 		}
 		i++
 		next, _ := m.Update(k)
@@ -80,20 +84,7 @@ func BenchmarkProjectsView10k(b *testing.B) {
 func BenchmarkProjectsFilterKeystroke10k(b *testing.B) {
 	m := projectsModel(b, 10000)
 	next, _ := m.Update(keyMsg("/"))
-	m = next.(Model)
-	typeKey, erase := keyMsg("7"), keyMsg("backspace")
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		k := typeKey
-		if i%2 == 1 {
-			k = erase
-		}
-		i++
-		next, _ := m.Update(k)
-		m = next.(Model)
-		_ = m.View()
-	}
+	benchKeystrokes(b, next.(Model), keyMsg("7"), keyMsg("backspace"))
 }
 
 // BenchmarkFirstFrame is building the console and drawing its first frame.

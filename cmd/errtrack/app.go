@@ -100,7 +100,7 @@ func (a *app) run(args []string) (code int) {
 	defer stop()
 	root := a.rootCmd()
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -110,7 +110,11 @@ func (a *app) run(args []string) (code int) {
 	case errors.As(err, &rep):
 		return exitFailure
 	case errors.As(err, &ue) || isCobraUsage(err):
-		fmt.Fprintf(a.stderr, "errtrack: %s\nRun 'errtrack --help' for usage.\n", err)
+		path := "errtrack"
+		if cmd != nil {
+			path = cmd.CommandPath()
+		}
+		fmt.Fprintf(a.stderr, "errtrack: %s\nRun '%s --help' for usage.\n", err, path)
 		return exitUsage
 	}
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Error(err, explain.Context{Host: a.lastHost, Retry: "run the command again"}))

@@ -276,7 +276,7 @@ func TestUsageErrors(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "keys", "list").must(t, 2, "--project is required")
 	c.run("", "keys", "list", "-p", "no path").must(t, 2, "not a project")
-	c.run("", "keys", "list", "-p", "1", "--bogus").must(t, 2, "unknown flag")
+	c.run("", "keys", "list", "-p", "1", "--bogus").must(t, 2, "unknown flag", "Run 'errtrack keys list --help'")
 	c.run("", "keys", "list", "-p", "1", "extra").must(t, 2, "takes no arguments")
 	c.run("", "nonsense").must(t, 2, "unknown command")
 	c.run("", "settings", "get", "-p", "1", "--host", "ftp://x").must(t, 2, "not supported")

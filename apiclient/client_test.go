@@ -257,7 +257,7 @@ func TestBodyThatNeverEnds(t *testing.T) {
 	}, WithTimeout(200*time.Millisecond), WithRetries(0, 0))
 	start := time.Now()
 	_, _, err := c.CurrentUser(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "timed out") {
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "no complete answer within 200ms") {
 		t.Fatalf("err = %v", err)
 	}
 	if time.Since(start) > 2*time.Second {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // Sentinels for errors.Is. An *APIError matches its broad class (ErrNotFound)
@@ -30,10 +32,20 @@ var (
 	ErrInsecureURL   = errors.New("refusing to send the token over plain HTTP")
 	ErrCrossRedirect = errors.New("redirect to another host")
 	ErrTooLarge      = errors.New("response too large")
+	// ErrRedirectedWrite: a POST, PUT, PATCH or DELETE met a redirect; it
+	// was not re-sent.
+	ErrRedirectedWrite = errors.New("write redirected")
+	// Failures with no HTTP answer.
+	ErrNetwork  = errors.New("network failure")
+	ErrTimeout  = errors.New("timed out")
+	ErrTLS      = errors.New("TLS certificate not accepted")
+	ErrCanceled = errors.New("cancelled")
+	// ErrBadToken: the token cannot be sent in a header (a stray newline).
+	ErrBadToken = errors.New("malformed token")
 )
 
-// APIError is a failed request. Message is the server's own text, already
-// cleaned of control characters; it never contains the token.
+// APIError is a failed request. Message is the server's own text (or the
+// network's), cleaned of control characters and of the token.
 type APIError struct {
 	StatusCode int
 	Method     string
@@ -47,15 +59,35 @@ type APIError struct {
 	Scope string
 }
 
+// Error is cleaned once more, so an APIError printed with %v anywhere is
+// safe on a terminal.
 func (e *APIError) Error() string {
 	msg := e.Message
-	if msg == "" {
+	if msg == "" && e.Kind != nil {
 		msg = e.Kind.Error()
 	}
-	if e.StatusCode == 0 {
-		return fmt.Sprintf("%s %s: %s", e.Method, e.Path, msg)
+	var s string
+	switch {
+	case e.Method == "":
+		s = msg
+	case e.StatusCode == 0:
+		s = fmt.Sprintf("%s %s: %s", e.Method, e.Path, msg)
+	default:
+		s = fmt.Sprintf("%s %s: %d: %s", e.Method, e.Path, e.StatusCode, msg)
 	}
-	return fmt.Sprintf("%s %s: %d: %s", e.Method, e.Path, e.StatusCode, msg)
+	return safetext.Clean(s)
+}
+
+// OutcomeUnknown reports whether a failed write may have been applied anyway:
+// the request may have reached the server and only its answer was lost or
+// unreadable. After a create, the caller must list before trying again.
+func OutcomeUnknown(err error) bool {
+	for _, k := range []error{ErrServer, ErrBadResponse, ErrNetwork, ErrTimeout, ErrCanceled} {
+		if errors.Is(err, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Is matches the specific kind and the broad class it belongs to.

@@ -8,6 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -36,11 +39,61 @@ type Backend interface {
 	Delete(service, user string) error
 }
 
-type systemBackend struct{}
+// systemBackend is go-keyring. With checkBus it first makes sure a D-Bus
+// session exists where the Secret Service is used: without one, godbus runs
+// dbus-launch, which leaves a dbus-daemon and a gnome-keyring-daemon running
+// after errtrack exits, holding errtrack's environment.
+type systemBackend struct{ checkBus bool }
 
-func (systemBackend) Get(s, u string) (string, error) { return gokeyring.Get(s, u) }
-func (systemBackend) Set(s, u, p string) error        { return gokeyring.Set(s, u, p) }
-func (systemBackend) Delete(s, u string) error        { return gokeyring.Delete(s, u) }
+func (b systemBackend) Get(s, u string) (string, error) {
+	if err := b.bus(); err != nil {
+		return "", err
+	}
+	return gokeyring.Get(s, u)
+}
+
+func (b systemBackend) Set(s, u, p string) error {
+	if err := b.bus(); err != nil {
+		return err
+	}
+	return gokeyring.Set(s, u, p)
+}
+
+func (b systemBackend) Delete(s, u string) error {
+	if err := b.bus(); err != nil {
+		return err
+	}
+	return gokeyring.Delete(s, u)
+}
+
+func (b systemBackend) bus() error {
+	if !b.checkBus {
+		return nil
+	}
+	return sessionBus(runtime.GOOS, os.Getenv)
+}
+
+// errNoSessionBus: no D-Bus session to find the Secret Service on.
+var errNoSessionBus = errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus)")
+
+// sessionBus reports whether the Secret Service can be reached without
+// autolaunching a bus: the address godbus would use is set, or the
+// per-user bus socket exists. macOS and Windows use no D-Bus.
+func sessionBus(goos string, getenv func(string) string) error {
+	if goos == "darwin" || goos == "windows" {
+		return nil
+	}
+	// godbus autolaunches for "autolaunch:" as for no address at all.
+	if a := getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" && a != "autolaunch:" {
+		return nil
+	}
+	if dir := getenv("XDG_RUNTIME_DIR"); dir != "" {
+		if _, err := os.Stat(filepath.Join(dir, "bus")); err == nil {
+			return nil
+		}
+	}
+	return errNoSessionBus
+}
 
 // Store reads and writes tokens by host.
 type Store struct {
@@ -49,7 +102,7 @@ type Store struct {
 }
 
 // New returns a Store on the system keyring.
-func New() *Store { return &Store{backend: systemBackend{}, timeout: DefaultTimeout} }
+func New() *Store { return &Store{backend: systemBackend{checkBus: true}, timeout: DefaultTimeout} }
 
 // NewWithBackend returns a Store on b with the given per-call timeout.
 func NewWithBackend(b Backend, timeout time.Duration) *Store {
@@ -59,7 +112,8 @@ func NewWithBackend(b Backend, timeout time.Duration) *Store {
 	return &Store{backend: b, timeout: timeout}
 }
 
-// Error is a keyring failure with words that say what to do.
+// Error is a keyring failure. It says what happened, not what to do: the
+// front ends choose the advice (internal/explain).
 type Error struct {
 	Op   string // get, set, delete
 	Host string
@@ -71,11 +125,11 @@ type Error struct {
 func (e *Error) Error() string {
 	switch e.Kind {
 	case ErrNotFound:
-		return fmt.Sprintf("no token stored for %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", e.Host, e.Host)
+		return fmt.Sprintf("no token stored for %s in the system keyring", e.Host)
 	case ErrTimeout:
-		return "the system keyring did not answer within the time limit (it may be locked and waiting for an unlock prompt): unlock it and try again, or set GITLAB_TOKEN"
+		return fmt.Sprintf("the system keyring did not answer the %s in time", e.Op)
 	}
-	return fmt.Sprintf("the system keyring is not available (%s): unlock it or start a Secret Service such as gnome-keyring, or set GITLAB_TOKEN", e.Cause)
+	return fmt.Sprintf("the system keyring is not available: %s", e.Cause)
 }
 
 func (e *Error) Is(target error) bool { return target == e.Kind }
@@ -95,7 +149,14 @@ func (s *Store) Get(ctx context.Context, host string) (string, error) {
 		tok, e = s.backend.Get(Service, user)
 		return e
 	})
-	return tok, err
+	if err != nil {
+		return "", err
+	}
+	// An entry stored by another tool may end in a newline.
+	if tok = strings.TrimSpace(tok); tok == "" {
+		return "", &Error{Op: "get", Host: user, Kind: ErrNotFound}
+	}
+	return tok, nil
 }
 
 // Set stores token for host, replacing any earlier one.

@@ -3,6 +3,9 @@ package keyring
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +15,13 @@ import (
 
 const fakeToken = "fake-token-for-tests"
 
+// mockStore is the Store on go-keyring's in-memory provider, without the
+// D-Bus check (the tests may run outside a D-Bus session).
+func mockStore() *Store { return NewWithBackend(systemBackend{}, 0) }
+
 func TestWithMockProvider(t *testing.T) {
 	gokeyring.MockInit()
-	s := New()
+	s := mockStore()
 	ctx := context.Background()
 	if _, err := s.Get(ctx, "gitlab.example.com"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("get before set: %v", err)
@@ -39,13 +46,17 @@ func TestWithMockProvider(t *testing.T) {
 
 func TestUnavailable(t *testing.T) {
 	gokeyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
-	s := New()
+	s := mockStore()
 	_, err := s.Get(context.Background(), "gitlab.com")
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("err = %v", err)
 	}
-	if !strings.Contains(err.Error(), "GITLAB_TOKEN") || !strings.Contains(err.Error(), "org.freedesktop.secrets") {
-		t.Fatalf("unhelpful text: %v", err)
+	if !strings.Contains(err.Error(), "org.freedesktop.secrets") {
+		t.Fatalf("the cause is lost: %v", err)
+	}
+	// Advice is the front ends' to give.
+	if strings.Contains(err.Error(), "GITLAB_TOKEN") || strings.Contains(err.Error(), "errtrack login") {
+		t.Fatalf("library error carries advice: %v", err)
 	}
 }
 
@@ -65,7 +76,7 @@ func TestTimeout(t *testing.T) {
 		func() error { return s.Set(context.Background(), "gitlab.com", fakeToken) },
 		func() error { return s.Delete(context.Background(), "gitlab.com") },
 	} {
-		if err := f(); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "unlock") {
+		if err := f(); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "in time") {
 			t.Fatalf("err = %v", err)
 		}
 	}
@@ -89,11 +100,76 @@ func TestBackendPanicIsAnError(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	gokeyring.MockInit()
-	s := New()
+	s := mockStore()
 	if err := s.Set(context.Background(), "gitlab.com", ""); err == nil {
 		t.Fatal("empty token stored")
 	}
 	if err := s.Set(context.Background(), "ftp://x", fakeToken); err == nil {
 		t.Fatal("bad host accepted")
+	}
+}
+
+// A token another tool stored with a trailing newline is read trimmed; an
+// entry of blanks is no token.
+func TestStoredTokenTrimmed(t *testing.T) {
+	gokeyring.MockInit()
+	s := mockStore()
+	gokeyring.Set(Service, "https://gitlab.com", fakeToken+"\n")
+	if tok, err := s.Get(context.Background(), "gitlab.com"); err != nil || tok != fakeToken {
+		t.Fatalf("get = %q, %v", tok, err)
+	}
+	gokeyring.Set(Service, "https://gitlab.com", " \n")
+	if _, err := s.Get(context.Background(), "gitlab.com"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// Without a session bus, the keyring is unavailable at once: godbus would
+// otherwise run dbus-launch, leaving daemons behind that hold the
+// environment (GITLAB_TOKEN included).
+func TestNoSessionBusNeverLaunchesOne(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "launched")
+	script := "#!/bin/sh\ntouch " + marker + "\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(dir, "dbus-launch"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	s := New()
+	_, err := s.Get(context.Background(), "gitlab.com")
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return
+	}
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "D-Bus") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("dbus-launch was run")
+	}
+}
+
+func TestSessionBusDetection(t *testing.T) {
+	run := t.TempDir()
+	os.WriteFile(filepath.Join(run, "bus"), nil, 0o600)
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, tc := range []struct {
+		goos string
+		env  map[string]string
+		ok   bool
+	}{
+		{"linux", map[string]string{"DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"}, true},
+		{"linux", map[string]string{"XDG_RUNTIME_DIR": run}, true},
+		{"linux", map[string]string{"XDG_RUNTIME_DIR": t.TempDir()}, false},
+		{"linux", map[string]string{}, false},
+		{"linux", map[string]string{"DBUS_SESSION_BUS_ADDRESS": "autolaunch:"}, false},
+		{"freebsd", map[string]string{}, false},
+		{"darwin", map[string]string{}, true},
+		{"windows", map[string]string{}, true},
+	} {
+		if err := sessionBus(tc.goos, env(tc.env)); (err == nil) != tc.ok {
+			t.Errorf("%s %v: %v", tc.goos, tc.env, err)
+		}
 	}
 }

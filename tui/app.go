@@ -119,6 +119,18 @@ func (m *Model) openStart() {
 
 func (m Model) top() screen { return m.stack[len(m.stack)-1] }
 
+// PendingWrites says what the writes still waiting for the server's answer
+// were doing, for the program to report when the console ends under them.
+func (m Model) PendingWrites() []string {
+	var out []string
+	for _, s := range m.stack {
+		if w, ok := s.(interface{ pendingWrites() []string }); ok {
+			out = append(out, w.pendingWrites()...)
+		}
+	}
+	return out
+}
+
 // Init starts the spinner, asks the terminal's background colour, and
 // loads the user and the first screen's data together.
 func (m Model) Init() tea.Cmd {

@@ -92,8 +92,8 @@ func createKeyCmd(api API, timeout time.Duration, id uint64, p apiclient.Project
 
 func deleteKeyCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, asked apiclient.ClientKey) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		k, _, err := api.DeleteClientKey(ctx, p, asked.ID)
-		return keyDeletedMsg{id: id, asked: asked, key: k, err: err}
+		k, resp, err := api.DeleteClientKey(ctx, p, asked.ID)
+		return keyDeletedMsg{id: id, asked: asked, key: k, gone: err == nil && resp != nil && resp.AlreadyGone, err: err}
 	})
 }
 

@@ -62,7 +62,9 @@ type keyDeletedMsg struct {
 	// asked is the key the user confirmed; key is the server's answer.
 	asked apiclient.ClientKey
 	key   *apiclient.ClientKey
-	err   error
+	// gone: a retry found the key deleted by the first attempt.
+	gone bool
+	err  error
 }
 
 // connectedMsg answers Deps.Connect.

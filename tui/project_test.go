@@ -186,7 +186,7 @@ func TestErrorWords(t *testing.T) {
 		{&apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrForbidden}, "Maintainer role"},
 		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrProjectNotFound}, "Project not found"},
 		{&apiclient.APIError{StatusCode: 429, Kind: apiclient.ErrRateLimited, RetryAfter: 3e9}, "Wait 3 s"},
-		{&apiclient.APIError{Kind: apiclient.ErrServer, Message: "could not reach the server: connection refused"}, "Could not reach the server"},
+		{&apiclient.APIError{Kind: apiclient.ErrNetwork, Message: "could not reach the server: connection refused"}, "Could not reach the server"},
 	}
 	for _, tc := range cases {
 		api := newFakeAPI()

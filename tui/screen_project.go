@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
 )
 
 const (
@@ -52,6 +53,8 @@ type projectScreen struct {
 
 	// One request of each kind at a time; 0 means none in flight.
 	createID, deleteID, changeID uint64
+	// What the writes in flight are doing, for PendingWrites.
+	creating, deleting, changing string
 
 	// Choices for creating settings in the empty state.
 	newActive, newIntegrated bool
@@ -161,6 +164,7 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, statusCmd(statusInfo, "A delete is already in progress.")
 		}
 		s.deleteID = nextRequestID()
+		s.deleting = fmt.Sprintf("client key %d of %s was being deleted", msg.key.ID, s.name)
 		return s, deleteKeyCmd(s.sh.api, s.sh.deps.RequestTimeout, s.deleteID, s.ref, msg.key)
 	case settingsConfirmedMsg:
 		return s, s.changeSettings(msg.what, msg.active, msg.integrated)
@@ -243,6 +247,7 @@ func (s *projectScreen) onSettingsKey(msg tea.KeyPressMsg) tea.Cmd {
 				return statusCmd(statusInfo, "A settings change is already in progress.")
 			}
 			s.changeID = nextRequestID()
+			s.changing = "the error tracking settings of " + s.name + " were being created"
 			return createSettingsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.changeID, s.ref, s.newActive, s.newIntegrated)
 		}
 		return nil
@@ -276,6 +281,7 @@ func (s *projectScreen) changeSettings(what string, active bool, integrated *boo
 		return statusCmd(statusInfo, "A settings change is already in progress.")
 	}
 	s.changeID = nextRequestID()
+	s.changing = "the error tracking settings of " + s.name + " were being changed"
 	return updateSettingsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.changeID, s.ref, what, active, integrated)
 }
 
@@ -322,8 +328,7 @@ func (s *projectScreen) onKeysKey(msg tea.KeyPressMsg) tea.Cmd {
 			clean(sel.DSN),
 		})})
 	case key.Matches(msg, k.Copy):
-		return tea.Batch(tea.SetClipboard(sel.DSN),
-			statusCmd(statusSuccess, fmt.Sprintf("Copied the DSN of key %d to the clipboard (OSC 52; in tmux it needs set-clipboard on).", sel.ID)))
+		return copyDSN(sel)
 	case key.Matches(msg, k.Rotate):
 		return s.createKey(&sel)
 	}
@@ -335,6 +340,10 @@ func (s *projectScreen) createKey(rotating *apiclient.ClientKey) tea.Cmd {
 		return statusCmd(statusInfo, "A key is already being created.")
 	}
 	s.createID = nextRequestID()
+	s.creating = "a client key was being created in " + s.name
+	if rotating != nil {
+		s.creating = fmt.Sprintf("a key rotation of %s was creating the new key to replace key %d", s.name, rotating.ID)
+	}
 	return createKeyCmd(s.sh.api, s.sh.deps.RequestTimeout, s.createID, s.ref, rotating)
 }
 
@@ -344,8 +353,7 @@ func (s *projectScreen) onKeyCreated(msg keyCreatedMsg) tea.Cmd {
 	}
 	s.createID = 0
 	if msg.err != nil {
-		var apiErr *apiclient.APIError
-		if errors.As(msg.err, &apiErr) && (apiErr.Kind == apiclient.ErrServer || apiErr.Kind == apiclient.ErrBadResponse) {
+		if apiclient.OutcomeUnknown(msg.err) {
 			return statusCmd(statusError, s.sh.explain(msg.err)+" The key may have been created anyway: press r to refresh the list before creating another.")
 		}
 		return s.failed(msg.err)
@@ -359,10 +367,14 @@ func (s *projectScreen) onKeyCreated(msg keyCreatedMsg) tea.Cmd {
 		return statusCmd(statusSuccess, fmt.Sprintf("Created client key %d.", msg.key.ID))
 	}
 	old := *msg.rotating
+	copied := "The new DSN is copied to the clipboard:"
+	if err := dsn.Check(msg.key.DSN); err != nil {
+		copied = "The new DSN was not copied: " + err.Error() + "; it is shown cleaned:"
+	}
 	return tea.Batch(
-		tea.SetClipboard(msg.key.DSN),
+		copyDSN(*msg.key),
 		msgCmd(openDialogMsg{confirmDialog(fmt.Sprintf("New key %d created. Delete old key %d?", msg.key.ID, old.ID), []string{
-			"The new DSN is copied to the clipboard:",
+			copied,
 			clean(msg.key.DSN),
 			"",
 			"Delete the old key " + clean(old.PublicKey) + " once your clients use the new DSN; clients still using it will stop reporting.",
@@ -375,17 +387,29 @@ func (s *projectScreen) onKeyDeleted(msg keyDeletedMsg) tea.Cmd {
 		return nil
 	}
 	s.deleteID = 0
+	if errors.Is(msg.err, apiclient.ErrKeyNotFound) {
+		// The key was listed, so it existed: another session deleted it.
+		s.removeKey(msg.asked.ID)
+		return tea.Batch(s.loadKeys(), statusCmd(statusInfo, fmt.Sprintf("Client key %d is already gone: it was deleted elsewhere. The list is refreshed.", msg.asked.ID)))
+	}
 	if msg.err != nil {
 		return s.failed(msg.err)
 	}
+	s.removeKey(msg.asked.ID)
+	if msg.gone {
+		return statusCmd(statusSuccess, fmt.Sprintf("Deleted client key %d: the server no longer has it (the first attempt went through before its answer was lost).", msg.asked.ID))
+	}
+	return statusCmd(statusSuccess, fmt.Sprintf("Deleted client key %d (%s).", msg.asked.ID, clean(msg.asked.PublicKey)))
+}
+
+func (s *projectScreen) removeKey(id int64) {
 	for i, k := range s.keys {
-		if k.ID == msg.asked.ID {
+		if k.ID == id {
 			s.keys = append(s.keys[:i:i], s.keys[i+1:]...)
 			break
 		}
 	}
 	s.cursor = max(min(s.cursor, len(s.keys)-1), 0)
-	return statusCmd(statusSuccess, fmt.Sprintf("Deleted client key %d (%s).", msg.asked.ID, clean(msg.asked.PublicKey)))
 }
 
 func (s *projectScreen) move(msg tea.KeyPressMsg) {
@@ -436,6 +460,31 @@ func (s *projectScreen) keysBadge() string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d)", len(s.keys))
+}
+
+// pendingWrites says what the writes still in flight are doing.
+func (s *projectScreen) pendingWrites() []string {
+	var out []string
+	for _, w := range []struct {
+		id   uint64
+		what string
+	}{{s.createID, s.creating}, {s.deleteID, s.deleting}, {s.changeID, s.changing}} {
+		if w.id != 0 {
+			out = append(out, w.what)
+		}
+	}
+	return out
+}
+
+// copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
+// http(s) URL: the screen shows a cleaned DSN, and a server could make the
+// raw one a URL, a newline and a shell command (ending bracketed paste).
+func copyDSN(k apiclient.ClientKey) tea.Cmd {
+	if err := dsn.Check(k.DSN); err != nil {
+		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %d is not safe to paste (%s). Check the server's answer before using it.", k.ID, err))
+	}
+	return tea.Batch(tea.SetClipboard(k.DSN),
+		statusCmd(statusSuccess, fmt.Sprintf("Copied the DSN of key %d to the clipboard (OSC 52; in tmux it needs set-clipboard on).", k.ID)))
 }
 
 // awaited reports an answer to the request in flight; 0 means none is.

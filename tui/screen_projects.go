@@ -11,9 +11,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
-const searchDebounce = 300 * time.Millisecond
+const (
+	searchDebounce = 300 * time.Millisecond
+	// maxProjectPages bounds the paged list, as apiclient bounds key lists.
+	maxProjectPages = 2000
+	// maxField cuts a project's path or name: a server could send megabytes.
+	maxField = 300
+)
 
 // projectItem is one pickable project.
 type projectItem struct {
@@ -25,8 +32,8 @@ type projectItem struct {
 }
 
 func itemFrom(p apiclient.Project) projectItem {
-	path := clean(p.PathWithNamespace)
-	name := clean(p.Name)
+	path := safetext.Excerpt(p.PathWithNamespace, maxField)
+	name := safetext.Excerpt(p.Name, maxField)
 	return projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
 }
 
@@ -65,6 +72,7 @@ type projectsScreen struct {
 
 	listID   uint64 // request in flight for the paged list
 	nextPage int
+	pages    int // pages loaded
 	complete bool
 	listErr  error
 
@@ -160,10 +168,12 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 			return s.failed(msg.err)
 		}
 		s.listErr = nil
+		added := 0
 		for _, p := range msg.projects {
 			if s.ids[p.ID] {
 				continue
 			}
+			added++
 			s.ids[p.ID] = true
 			it := itemFrom(p)
 			s.items = append(s.items, it)
@@ -173,9 +183,12 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 				}
 			}
 		}
+		s.pages++
 		s.nextPage, s.complete = msg.nextPage, msg.complete
-		if !msg.complete && msg.nextPage <= msg.page {
-			s.complete = true // a server that offers no forward page
+		// A server may offer pages forever: stop at one that goes nowhere or
+		// adds nothing new, and after maxProjectPages in any case.
+		if !msg.complete && (msg.nextPage <= msg.page || added == 0 || s.pages >= maxProjectPages) {
+			s.complete = true
 		}
 		s.rebuild()
 		return s.maybeLoadMore()
@@ -225,7 +238,7 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.filtering = true
 		return s.filter.Focus()
 	case key.Matches(msg, k.Refresh):
-		s.items, s.ids, s.nextPage, s.complete, s.listID = nil, map[int64]bool{}, 1, false, 0
+		s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID = nil, map[int64]bool{}, 1, 0, false, 0
 		s.found, s.searchQuery = nil, ""
 		s.rebuild()
 		return tea.Batch(s.loadPage(), s.filterChanged())

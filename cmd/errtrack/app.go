@@ -9,10 +9,10 @@ import (
 	"os/signal"
 	"strings"
 	"sync/atomic"
+	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"syscall"
-
 	"github.com/charmbracelet/x/term"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -35,36 +35,79 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	unsetenv       func(string)
 	keyring        tokenStore
 	configPath     string // empty: the default path
 	stdinIsTTY     func() bool
-	readSecret     func(prompt string) (string, error)
-	readLine       func(prompt string) (string, error)
+	// consoleTTY reports whether standard input and output are both terminals.
+	consoleTTY func() bool
+	readSecret func(ctx context.Context, prompt string) (string, error)
+	readLine   func(ctx context.Context, prompt string) (string, error)
+	// signals delivers SIGINT, SIGTERM and SIGHUP; nil means the process's own.
+	signals chan os.Signal
 
+	// envToken is GITLAB_TOKEN, read once at start and then removed from the
+	// environment so no child process inherits it.
+	envToken string
+	// timeout bounds each command's exchanges with the server (--timeout).
+	timeout time.Duration
 	// lastHost is the host the failing command talked to, for error advice.
 	lastHost string
 	// program is the running console, for messages from outside its loop.
 	program atomic.Pointer[tea.Program]
 }
 
+const tokenEnv = "GITLAB_TOKEN"
+
 func newApp() *app {
 	a := &app{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		getenv:     os.Getenv,
+		unsetenv:   func(k string) { _ = os.Unsetenv(k) },
 		keyring:    keyring.New(),
 		stdinIsTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) },
+		consoleTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) },
 	}
-	a.readSecret = func(prompt string) (string, error) {
+	a.readSecret = func(ctx context.Context, prompt string) (string, error) {
+		fd := os.Stdin.Fd()
+		saved, _ := term.GetState(fd)
 		fmt.Fprint(a.stderr, prompt)
-		b, err := term.ReadPassword(os.Stdin.Fd())
+		s, err := interruptible(ctx, func() (string, error) {
+			b, err := term.ReadPassword(fd)
+			return string(b), err
+		})
+		if err != nil && saved != nil {
+			_ = term.Restore(fd, saved) // Ctrl+C: echo back on before leaving
+		}
 		fmt.Fprintln(a.stderr)
-		return string(b), err
+		return s, err
 	}
-	a.readLine = func(prompt string) (string, error) {
+	a.readLine = func(ctx context.Context, prompt string) (string, error) {
 		fmt.Fprint(a.stderr, prompt)
-		return readLine(a.stdin)
+		s, err := interruptible(ctx, func() (string, error) { return readLine(a.stdin) })
+		if ctx.Err() != nil {
+			fmt.Fprintln(a.stderr)
+		}
+		return s, err
 	}
 	return a
+}
+
+// interruptible runs a blocking read and gives up when ctx ends (Ctrl+C at a
+// prompt); the read is left behind, which is fine since the command ends.
+func interruptible(ctx context.Context, read func() (string, error)) (string, error) {
+	type result struct {
+		s   string
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() { s, err := read(); ch <- result{s, err} }()
+	select {
+	case r := <-ch:
+		return r.s, r.err
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
 }
 
 // Exit statuses.
@@ -87,38 +130,118 @@ type reported struct{ err error }
 
 func (e reported) Error() string { return e.err.Error() }
 
+// annotStopsOnSignal marks a command for which a signal is the normal way to
+// stop (the mock server): it exits 0 when it stopped cleanly.
+const annotStopsOnSignal = "errtrack/stops-on-signal"
+
+// interrupted is the cause of the command's context when a signal ends it.
+type interrupted struct{ sig os.Signal }
+
+func (e interrupted) Error() string { return "interrupted" }
+
+// code is the shell's convention for a death by signal: 128 + its number.
+func (e interrupted) code() int {
+	if s, ok := e.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
 func (a *app) run(args []string) (code int) {
 	defer func() {
 		// A bug must not leave a stack trace as the user's only answer.
 		if r := recover(); r != nil {
-			fmt.Fprintf(a.stderr, "errtrack: internal error: %v\nThis is a bug in errtrack; please report it with the command you ran (leave out any token).\n", r)
+			fmt.Fprintf(a.stderr, "errtrack: internal error: %s\nThis is a bug in errtrack; please report it with the command you ran (leave out any token).\n", explain.Text(fmt.Sprint(r)))
 			code = exitFailure
 		}
 	}()
 	apiclient.Version = version
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if t := strings.TrimSpace(a.getenv(tokenEnv)); t != "" {
+		a.envToken = t
+		a.unsetenv(tokenEnv)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	defer a.handleSignals(cancel)()
 	root := a.rootCmd()
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	var intr interrupted
+	interruptedBy := errors.As(context.Cause(ctx), &intr)
 	if err == nil {
+		if interruptedBy && cmd.Annotations[annotStopsOnSignal] == "" {
+			return intr.code()
+		}
 		return exitOK
 	}
 	var ue usageError
 	var rep reported
 	switch {
 	case errors.As(err, &rep):
-		return exitFailure
 	case errors.As(err, &ue) || isCobraUsage(err):
 		path := "errtrack"
 		if cmd != nil {
 			path = cmd.CommandPath()
 		}
-		fmt.Fprintf(a.stderr, "errtrack: %s\nRun '%s --help' for usage.\n", err, path)
+		fmt.Fprintf(a.stderr, "errtrack: %s\nRun '%s --help' for usage.\n", explain.Text(err.Error()), path)
 		return exitUsage
+	case interruptedBy && (err == error(intr) || errors.Is(err, apiclient.ErrCanceled)):
+		fmt.Fprintln(a.stderr, "errtrack: interrupted.")
+	default:
+		fmt.Fprintf(a.stderr, "errtrack: %s\n", a.explain(err, "run the command again"))
 	}
-	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Error(err, explain.Context{Host: a.lastHost, Retry: "run the command again"}))
+	if interruptedBy {
+		return intr.code()
+	}
 	return exitFailure
+}
+
+// explain words err for this command line.
+func (a *app) explain(err error, retry string) string {
+	c := explain.Context{Host: a.lastHost, Retry: retry}
+	if a.envToken != "" {
+		c.TokenEnv = tokenEnv
+	}
+	s := explain.Error(err, c)
+	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
+		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)
+	}
+	return s
+}
+
+// handleSignals turns SIGINT, SIGTERM and SIGHUP into the cancellation of
+// ctx with the signal as its cause: requests stop, prompts return, and the
+// console, which runs on ctx, restores the terminal and exits. A second
+// signal, or a program still running 3 s after the first, exits at once.
+func (a *app) handleSignals(cancel context.CancelCauseFunc) (stop func()) {
+	ch := a.signals
+	if ch == nil {
+		ch = make(chan os.Signal, 2)
+		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	}
+	done := make(chan struct{})
+	go func() {
+		var first os.Signal
+		select {
+		case first = <-ch:
+			cancel(interrupted{first})
+		case <-done:
+			return
+		}
+		select {
+		case s := <-ch:
+			os.Exit(interrupted{s}.code())
+		case <-time.After(3 * time.Second):
+			os.Exit(interrupted{first}.code())
+		case <-done:
+		}
+	}()
+	return func() {
+		if a.signals == nil {
+			signal.Stop(ch)
+		}
+		close(done)
+	}
 }
 
 // isCobraUsage recognizes cobra's own argument errors, which it returns untyped.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -57,6 +59,10 @@ type cli struct {
 	tty    bool
 	cfg    string
 	server *mockserver.Server
+	// stdin, when set, replaces the string given to run.
+	stdin io.Reader
+	// signals reaches the app's signal handler, as a real signal would.
+	signals chan os.Signal
 }
 
 type result struct {
@@ -83,17 +89,24 @@ func newCLI(t *testing.T, h http.Handler) *cli {
 
 func (c *cli) run(stdin string, args ...string) result {
 	c.t.Helper()
-	var out, errb bytes.Buffer
-	a := &app{
-		stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb,
-		getenv:     func(k string) string { return c.env[k] },
-		keyring:    c.store,
-		configPath: c.cfg,
-		stdinIsTTY: func() bool { return c.tty },
+	var out, errb syncBuffer
+	// The app's own prompt readers run, on the test's input.
+	a := newApp()
+	a.stdin, a.stdout, a.stderr = io.Reader(strings.NewReader(stdin)), &out, &errb
+	if c.stdin != nil {
+		a.stdin = c.stdin
 	}
-	in := strings.NewReader(stdin)
-	a.readLine = func(prompt string) (string, error) { errb.WriteString(prompt); return readLine(in) }
-	a.readSecret = func(prompt string) (string, error) { errb.WriteString(prompt); return readLine(in) }
+	a.getenv = func(k string) string { return c.env[k] }
+	a.unsetenv = func(string) {}
+	a.keyring = c.store
+	a.configPath = c.cfg
+	a.stdinIsTTY = func() bool { return c.tty }
+	a.consoleTTY = func() bool { return false }
+	a.readSecret = a.readLine // the hidden prompt needs a real terminal; the tmux tests cover it
+	if c.signals == nil {
+		c.signals = make(chan os.Signal, 2)
+	}
+	a.signals = c.signals
 	code := a.run(args)
 	r := result{code, out.String(), errb.String()}
 	for _, tok := range []string{mockserver.TokenMaintainer, mockserver.TokenExpired, mockserver.TokenReadOnly, mockserver.TokenDeveloper} {
@@ -102,6 +115,24 @@ func (c *cli) run(stdin string, args ...string) result {
 		}
 	}
 	return r
+}
+
+// syncBuffer is a bytes.Buffer safe for the app's prompt goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func (r result) must(t *testing.T, code int, want ...string) {
@@ -172,7 +203,10 @@ func TestKeysCommands(t *testing.T) {
 	c.run("y\n", "keys", "delete", "-p", "1", "4").must(t, 0, "Deleted client key 4")
 	c.tty = false
 	c.run("", "keys", "delete", "-p", "1", "5", "--yes", "--json").must(t, 0, `"id": 5`)
-	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "already gone")
+	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "Project 1 has no client key 5")
+	c.tty = true
+	c.run("y\n", "keys", "delete", "-p", "1", "99").must(t, 1, "Project 1 has no client key 99: nothing was deleted")
+	c.tty = false
 	c.run("", "keys", "delete", "-p", "1", "abc", "--yes").must(t, 2, "not a key ID")
 	c.run("", "keys", "delete", "-p", "1").must(t, 2, "exactly one KEY_ID")
 }
@@ -255,7 +289,7 @@ func TestErrorClasses(t *testing.T) {
 		c.run("", tc.args...).must(t, 1, tc.want)
 	}
 	c.env["GITLAB_TOKEN"] = ""
-	c.run("", "keys", "list", "-p", "1").must(t, 1, "Not logged in", "errtrack login --host")
+	c.run("", "keys", "list", "-p", "1").must(t, 1, "No token is stored", "errtrack login --host")
 
 	broken := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
@@ -336,7 +370,7 @@ func TestLastHostRemembered(t *testing.T) {
 }
 
 func TestHostileServerOutputIsSafe(t *testing.T) {
-	const evil = "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil"
+	const evil = "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil\u200b\U000e0041"
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		b, _ := json.Marshal(evil)
@@ -358,7 +392,7 @@ func TestHostileServerOutputIsSafe(t *testing.T) {
 		{"keys", "delete", "-p", "1", "1", "--yes"},
 	} {
 		r := c.run("", args...)
-		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e"} {
+		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u200b", "\U000e0041"} {
 			if strings.Contains(r.stdout+r.stderr, bad) {
 				t.Fatalf("%v printed %q:\n%q\n%q", args, bad, r.stdout, r.stderr)
 			}

@@ -72,18 +72,19 @@ The token is never taken as a command-line argument.`,
 		Example: "  errtrack login --host https://gitlab.example.com\n  printenv MY_TOKEN | errtrack login --host gitlab.example.com",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
 			host, err := a.resolveHost(g.host)
 			if err != nil {
 				return err
 			}
-			token, err := a.readToken(host)
+			token, err := a.readToken(cmd.Context(), host)
 			if err != nil {
 				return err
 			}
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
 			c, err := apiclient.New(host, token, g.clientOptions()...)
 			if err != nil {
-				return err
+				return fmt.Errorf("the token was not stored: %s", explain.Error(err, explain.Context{Host: host, Login: "run 'errtrack login' again"}))
 			}
 			ac, err := checkToken(ctx, c)
 			if err != nil {
@@ -95,7 +96,7 @@ The token is never taken as a command-line argument.`,
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "Logged in to %s; the token is stored in the system keyring.\n", host)
 			ac.describe(a.stdout, time.Now())
-			if a.getenv("GITLAB_TOKEN") != "" {
+			if a.envToken != "" {
 				fmt.Fprintln(a.stdout, "  Note: GITLAB_TOKEN is set and takes precedence over the keyring while it is.")
 			}
 			return nil
@@ -106,12 +107,15 @@ The token is never taken as a command-line argument.`,
 }
 
 // readToken reads the token from piped stdin or a hidden prompt.
-func (a *app) readToken(host string) (string, error) {
+func (a *app) readToken(ctx context.Context, host string) (string, error) {
 	var tok string
 	if a.stdinIsTTY() {
 		fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s/-/user_settings/personal_access_tokens\n", host)
-		t, err := a.readSecret("Token (input hidden): ")
+		t, err := a.readSecret(ctx, "Token (input hidden): ")
 		if err != nil {
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("%w: nothing was stored", context.Cause(ctx))
+			}
 			return "", fmt.Errorf("reading the token: %w", err)
 		}
 		tok = t
@@ -156,7 +160,7 @@ func (a *app) logoutCmd() *cobra.Command {
 			default:
 				fmt.Fprintf(a.stdout, "Logged out of %s: its token is removed from the system keyring.\n", host)
 			}
-			if a.getenv("GITLAB_TOKEN") != "" {
+			if a.envToken != "" {
 				fmt.Fprintln(a.stdout, "Note: GITLAB_TOKEN is still set in this environment.")
 			}
 			return nil
@@ -174,7 +178,8 @@ func (a *app) statusCmd() *cobra.Command {
 		Example: "  errtrack status\n  errtrack auth status --host gitlab.example.com",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
 			host, err := a.resolveHost(g.host)
 			if err != nil {
 				return err
@@ -182,21 +187,20 @@ func (a *app) statusCmd() *cobra.Command {
 			fmt.Fprintf(a.stdout, "%s\n", host)
 			token, source, err := a.resolveToken(ctx, host)
 			if err != nil {
-				fmt.Fprintf(a.stdout, "  Not logged in: %s\n", explain.Error(err, explain.Context{Host: host}))
+				fmt.Fprintf(a.stdout, "  Not logged in: %s\n", a.explain(err, "run 'errtrack status' again"))
 				return reported{err}
 			}
 			fmt.Fprintf(a.stdout, "  Token:   from the %s\n", source)
 			c, err := apiclient.New(host, token, g.clientOptions()...)
-			if err != nil {
-				return err
+			if err == nil {
+				var ac *authCheck
+				if ac, err = checkToken(ctx, c); err == nil {
+					ac.describe(a.stdout, time.Now())
+					return nil
+				}
 			}
-			ac, err := checkToken(ctx, c)
-			if err != nil {
-				fmt.Fprintf(a.stdout, "  Problem: %s\n", explain.Error(err, explain.Context{Host: host, Retry: "run 'errtrack status' again"}))
-				return reported{err}
-			}
-			ac.describe(a.stdout, time.Now())
-			return nil
+			fmt.Fprintf(a.stdout, "  Problem: %s\n", a.explain(err, "run 'errtrack status' again"))
+			return reported{err}
 		},
 	}
 	addHostFlags(cmd.Flags(), g)

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -20,17 +22,46 @@ type consoleOptions struct {
 	demo    bool
 }
 
-// runConsole builds the console's dependencies and runs it until the user quits.
+// errNeedsTerminal is the console's answer when it has no terminal to draw on.
+var errNeedsTerminal = usagef("the console needs a terminal; the subcommands work without one: errtrack --help")
+
+// runConsole builds the console's dependencies and runs it until the user
+// quits or a signal ends it.
+//
+// Bubble Tea's own signal handler is off: it blocks sending its interrupt
+// message once the program is shutting down, which hung the console on
+// SIGINT/SIGTERM about half the time. Signals cancel ctx instead (see
+// handleSignals); the program runs on ctx, so its event loop ends at once
+// and the terminal is restored on the way out.
 func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
+	if opts.project != "" {
+		if _, err := apiclient.ParseProjectRef(opts.project); err != nil {
+			return usageError{err}
+		}
+	}
+	if !a.consoleTTY() {
+		return errNeedsTerminal
+	}
+	// TEA_TRACE makes Bubble Tea log every input byte, the typed token included.
+	_ = os.Unsetenv("TEA_TRACE")
 	deps, cleanup, err := a.consoleDeps(ctx, opts)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
+	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)
-	_, err = p.Run()
-	if errors.Is(err, tea.ErrInterrupted) || errors.Is(err, tea.ErrProgramKilled) {
+	defer a.program.Store(nil)
+	final, err := p.Run()
+	if m, ok := final.(tui.Model); ok {
+		for _, w := range m.PendingWrites() {
+			fmt.Fprintf(a.stderr, "errtrack: you quit while %s; it may have happened or not. Check the project before trying again.\n", explain.Text(w))
+		}
+	}
+	if ctx.Err() != nil {
+		return reported{context.Cause(ctx)}
+	}
+	if errors.Is(err, tea.ErrInterrupted) {
 		return nil
 	}
 	return err
@@ -58,7 +89,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		Host:           host,
 		Project:        opts.project,
 		Recent:         cfg.Recent[host],
-		RequestTimeout: 60 * time.Second,
+		RequestTimeout: opts.flags.timeout,
 	}
 	clientOpts := append(opts.flags.clientOptions(), a.retryNotice())
 	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
@@ -98,7 +129,6 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		}
 		return c, nil
 	}
-	a.rememberHost(host)
 	return deps, nothing, nil
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 func (a *app) keysCmd() *cobra.Command {
@@ -31,14 +30,17 @@ func (a *app) keysCmd() *cobra.Command {
 		Example: "  errtrack keys list --project group/web-shop\n  errtrack keys list -p 42 --json | jq -r '.[].errtracker_dsn'",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ref, c, err := a.projectClient(cmd.Context(), g, &listP)
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			ref, c, host, err := a.projectClient(ctx, g, &listP)
 			if err != nil {
 				return err
 			}
-			keys, _, err := c.ListClientKeys(cmd.Context(), ref)
+			keys, _, err := c.ListClientKeys(ctx, ref)
 			if err != nil {
 				return err
 			}
+			a.rememberHost(host)
 			if g.jsonOut {
 				if keys == nil {
 					keys = []apiclient.ClientKey{}
@@ -58,14 +60,17 @@ func (a *app) keysCmd() *cobra.Command {
 		Example: "  errtrack keys create --project group/web-shop",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ref, c, err := a.projectClient(cmd.Context(), g, &createP)
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			ref, c, host, err := a.projectClient(ctx, g, &createP)
 			if err != nil {
 				return err
 			}
-			k, _, err := c.CreateClientKey(cmd.Context(), ref)
+			k, _, err := c.CreateClientKey(ctx, ref)
 			if err != nil {
-				return createFailed(err)
+				return a.createFailed(err, ref)
 			}
+			a.rememberHost(host)
 			if g.jsonOut {
 				return writeJSON(a.stdout, k)
 			}
@@ -95,34 +100,53 @@ func (a *app) keysCmd() *cobra.Command {
 			if !delYes && !a.stdinIsTTY() {
 				return usagef("refusing to delete without confirmation: standard input is not a terminal, so pass --yes")
 			}
-			ref, c, err := a.projectClient(cmd.Context(), g, &delP)
+			ctx := cmd.Context()
+			ref, c, host, err := a.projectClient(ctx, g, &delP)
 			if err != nil {
 				return err
 			}
+			listed := false
 			if !delYes {
-				keys, _, err := c.ListClientKeys(cmd.Context(), ref)
+				lctx, cancel := a.deadline(ctx, g)
+				keys, _, err := c.ListClientKeys(lctx, ref)
+				cancel()
 				if err != nil {
 					return err
 				}
 				k, ok := findKey(keys, id)
 				if !ok {
-					return &apiclient.APIError{StatusCode: 404, Method: "DELETE", Path: "client key " + args[0], Kind: apiclient.ErrKeyNotFound}
+					return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", ref, id, ref)
 				}
-				ok, err = a.confirm(fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting. [y/N] ", keyLabel(k), safetext.Clean(ref.String())))
-				if err != nil {
-					return err
-				}
-				if !ok {
+				listed = true
+				ok, err = a.confirm(ctx, fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting. [y/N] ", keyLabel(k), ref))
+				switch {
+				case err != nil:
+					return fmt.Errorf("%w: nothing was deleted", err)
+				case !ok:
 					fmt.Fprintln(a.stderr, "Nothing deleted.")
 					return nil
 				}
 			}
-			k, _, err := c.DeleteClientKey(cmd.Context(), ref, id)
-			if err != nil {
+			dctx, cancel := a.deadline(ctx, g)
+			defer cancel()
+			k, resp, err := c.DeleteClientKey(dctx, ref, id)
+			switch {
+			case errors.Is(err, apiclient.ErrKeyNotFound) && listed:
+				return fmt.Errorf("client key %d of %s is already gone: it was deleted elsewhere after it was listed", id, ref)
+			case errors.Is(err, apiclient.ErrKeyNotFound):
+				return fmt.Errorf("project %s has no client key %d (see 'errtrack keys list -p %s')", ref, id, ref)
+			case err != nil && apiclient.OutcomeUnknown(err):
+				return fmt.Errorf("%s The key may have been deleted anyway: check with 'errtrack keys list -p %s'", a.explain(err, "run the command again"), ref)
+			case err != nil:
 				return err
 			}
+			a.rememberHost(host)
 			if g.jsonOut {
 				return writeJSON(a.stdout, k)
+			}
+			if resp.AlreadyGone {
+				fmt.Fprintf(a.stdout, "Deleted client key %d: the server no longer has it (the first attempt went through before its answer was lost).\n", id)
+				return nil
 			}
 			fmt.Fprintf(a.stdout, "Deleted client key %s.\n", keyLabel(*k))
 			return nil
@@ -136,17 +160,16 @@ func (a *app) keysCmd() *cobra.Command {
 }
 
 // projectClient parses --project and builds the client.
-func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, error) {
+func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, string, error) {
 	ref, err := p.ref()
 	if err != nil {
-		return ref, nil, err
+		return ref, nil, "", err
 	}
 	c, host, err := a.client(ctx, g)
 	if err != nil {
-		return ref, nil, err
+		return ref, nil, host, err
 	}
-	a.rememberHost(host)
-	return ref, c, nil
+	return ref, c, host, nil
 }
 
 func findKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
@@ -160,19 +183,32 @@ func findKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
 
 // createFailed adds the one thing a user must know after a failed create:
 // the key may exist anyway when the answer was lost.
-func createFailed(err error) error {
-	var apiErr *apiclient.APIError
-	if errors.As(err, &apiErr) && (apiErr.Kind == apiclient.ErrServer || apiErr.Kind == apiclient.ErrBadResponse) {
-		return fmt.Errorf("%s The key may have been created before the failure: check with 'errtrack keys list' before trying again", explain.Error(err, explain.Context{Retry: "check"}))
+func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
+	if apiclient.OutcomeUnknown(err) {
+		return reportedf(a, "%s The key may have been created anyway: check with 'errtrack keys list -p %s' before trying again.", a.explain(err, "check"), ref)
 	}
 	return err
 }
 
+// reportedf prints an error line now and marks it reported.
+func reportedf(a *app, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
+	return reported{errors.New(msg)}
+}
+
+// errNoAnswer: the prompt's input ended before an answer.
+var errNoAnswer = errors.New("no answer was read (end of input)")
+
 // confirm asks a y/N question on the terminal; anything but y or yes is No.
-func (a *app) confirm(question string) (bool, error) {
-	ans, err := a.readLine(question)
+// It fails when the input ends or Ctrl+C interrupts the question.
+func (a *app) confirm(ctx context.Context, question string) (bool, error) {
+	ans, err := a.readLine(ctx, question)
 	if err != nil {
-		return false, fmt.Errorf("no answer read (%v): nothing was changed", err)
+		if ctx.Err() != nil {
+			return false, context.Cause(ctx)
+		}
+		return false, errNoAnswer
 	}
 	switch strings.ToLower(strings.TrimSpace(ans)) {
 	case "y", "yes":

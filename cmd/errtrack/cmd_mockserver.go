@@ -20,8 +20,9 @@ func (a *app) mockServerCmd() *cobra.Command {
 /projects, /projects/:id, /version) the way GitLab does. The first line printed
 is "listening on http://HOST:PORT", followed by the tokens it accepts.
 Stops cleanly on SIGINT or SIGTERM.`,
-		Example: "  errtrack mock-server --listen 127.0.0.1:0\n  errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json",
-		Args:    noArgs,
+		Example:     "  errtrack mock-server --listen 127.0.0.1:0\n  errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json",
+		Args:        noArgs,
+		Annotations: map[string]string{annotStopsOnSignal: "yes"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := mockserver.New(opts)
 			if err != nil {

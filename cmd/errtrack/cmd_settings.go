@@ -40,7 +40,10 @@ func (a *app) settingsCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		c, host, err := a.client(cmd.Context(), g)
+		ctx, cancel := a.deadline(cmd.Context(), g)
+		defer cancel()
+		cmd.SetContext(ctx)
+		c, host, err := a.client(ctx, g)
 		if err != nil {
 			return err
 		}

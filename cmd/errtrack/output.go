@@ -7,14 +7,16 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf16"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // writeJSON prints v as indented JSON. encoding/json already escapes C0
-// controls; C1 controls and bidi overrides are escaped too, so server text
-// cannot drive a terminal that shows the output. The JSON means the same.
+// controls; C1 controls and invisible format characters (bidi overrides,
+// zero-width spaces) are escaped too, so server text cannot drive or fool a
+// terminal that shows the output. The JSON means the same.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -22,8 +24,13 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	var out strings.Builder
 	for _, r := range string(b) {
-		if (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+		switch {
+		case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, safetext.Invisible(r) && r <= 0xffff:
 			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		case safetext.Invisible(r): // beyond the BMP: a UTF-16 surrogate pair, as JSON wants
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
 			continue
 		}
 		out.WriteRune(r)

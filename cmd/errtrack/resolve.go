@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/hosturl"
-	"github.com/errtrack/errtrack/keyring"
 )
 
 // Token sources, as status reports them.
@@ -20,19 +18,34 @@ const (
 	sourceKeyring = "system keyring"
 )
 
+// DefaultTimeout bounds a command's exchanges with the server.
+const DefaultTimeout = 60 * time.Second
+
 // globalFlags are accepted by every command that talks to GitLab.
 type globalFlags struct {
 	host     string
 	caFile   string
 	jsonOut  bool
 	insecure bool
+	timeout  time.Duration
 }
 
-// addHostFlags adds --host, --ca-file and --allow-insecure-http to fs.
+// addHostFlags adds --host, --ca-file, --allow-insecure-http and --timeout to fs.
 func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
 	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, else the last host used, else https://gitlab.com)")
 	fs.StringVar(&g.caFile, "ca-file", "", "PEM file of extra CA certificates, for a self-managed GitLab with a private CA")
 	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
+	fs.DurationVar(&g.timeout, "timeout", DefaultTimeout, "give up when the server has not finished within this long (time at a prompt does not count)")
+}
+
+// deadline bounds one exchange with the server by --timeout. Retries and
+// every page of a list share it; a byte-per-second server cannot stretch it.
+func (a *app) deadline(ctx context.Context, g *globalFlags) (context.Context, context.CancelFunc) {
+	a.timeout = g.timeout
+	if g.timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, g.timeout)
 }
 
 // loadConfig reads the config file, warning on stderr when it was unreadable.
@@ -83,29 +96,17 @@ func (a *app) resolveHost(flag string) (string, error) {
 	return h, nil
 }
 
-// resolveToken reads GITLAB_TOKEN, else the keyring entry of host.
+// resolveToken reads GITLAB_TOKEN (as read at start), else the keyring entry of host.
 func (a *app) resolveToken(ctx context.Context, host string) (token, source string, err error) {
-	if t := strings.TrimSpace(a.getenv("GITLAB_TOKEN")); t != "" {
-		return t, sourceEnv, nil
+	if a.envToken != "" {
+		return a.envToken, sourceEnv, nil
 	}
 	t, err := a.keyring.Get(ctx, host)
 	if err != nil {
-		if errors.Is(err, keyring.ErrNotFound) {
-			return "", "", notLoggedInError{host}
-		}
 		return "", "", err
 	}
 	return t, sourceKeyring, nil
 }
-
-// notLoggedInError is keyring.ErrNotFound in the words of a command line.
-type notLoggedInError struct{ host string }
-
-func (e notLoggedInError) Error() string {
-	return fmt.Sprintf("not logged in to %s: run 'errtrack login --host %s', or set GITLAB_TOKEN", e.host, e.host)
-}
-
-func (e notLoggedInError) Unwrap() error { return keyring.ErrNotFound }
 
 func (g *globalFlags) clientOptions() []apiclient.Option {
 	var opts []apiclient.Option
@@ -118,8 +119,7 @@ func (g *globalFlags) clientOptions() []apiclient.Option {
 	return opts
 }
 
-// client builds an API client for the resolved host and token, and
-// remembers the host as the last one used.
+// client builds an API client for the resolved host and token.
 func (a *app) client(ctx context.Context, g *globalFlags) (*apiclient.Client, string, error) {
 	host, err := a.resolveHost(g.host)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/capread"
 )
 
 // MaxRecent bounds the recent-projects list of a host.
@@ -38,15 +40,20 @@ func (e *CorruptError) Error() string {
 	return fmt.Sprintf("config file %s was unreadable (%s); it was moved to %s and errtrack starts with defaults", e.Path, e.Cause, e.MovedTo)
 }
 
+// maxSize bounds the config file: it holds a host and a few paths.
+const maxSize = 1 << 20
+
 // Load reads path. A missing file gives an empty Config. A corrupt one is
 // renamed aside and reported with a *CorruptError next to an empty Config.
+// A FIFO, a device or a huge file is refused without blocking or filling
+// memory, and left where it is.
 func Load(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := capread.ReadFile(path, maxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
 	}
 	if err != nil {
-		return &Config{}, fmt.Errorf("reading config file: %w", err)
+		return &Config{}, fmt.Errorf("the config file was not read (%w); errtrack starts with defaults", err)
 	}
 	var c Config
 	if err := json.Unmarshal(b, &c); err != nil {

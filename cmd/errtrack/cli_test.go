@@ -205,7 +205,7 @@ func TestKeysCommands(t *testing.T) {
 	c.run("", "keys", "delete", "-p", "1", "5", "--yes", "--json").must(t, 0, `"id": 5`)
 	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "Project 1 has no client key 5")
 	c.tty = true
-	c.run("y\n", "keys", "delete", "-p", "1", "99").must(t, 1, "Project 1 has no client key 99: nothing was deleted")
+	c.run("y\n", "keys", "delete", "-p", "1", "99").must(t, 1, "Project demo/web-shop has no client key 99: nothing was deleted")
 	c.tty = false
 	c.run("", "keys", "delete", "-p", "1", "abc", "--yes").must(t, 2, "not a key ID")
 	c.run("", "keys", "delete", "-p", "1").must(t, 2, "exactly one KEY_ID")
@@ -215,7 +215,7 @@ func TestRotate(t *testing.T) {
 	c := newCLI(t, nil)
 	before := c.server.Keys(5)
 	r := c.run("", "keys", "rotate", "-p", "demo/paused", "--yes")
-	r.must(t, 0, "Created client key", "Deleted old client key 3")
+	r.must(t, 0, "Created client key", "replaces key 3 (glet_", "which is deleted")
 	after := c.server.Keys(5)
 	if len(before) != 1 || len(after) != 1 || after[0].ID == before[0].ID {
 		t.Fatalf("before %v after %v", before, after)
@@ -238,7 +238,7 @@ func TestRotate(t *testing.T) {
 	}
 	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "pass --yes")
 	c.tty = true
-	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "Old key 2 (glet_", "kept")
+	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "old key 2 (glet_", "was kept")
 	if c.server.KeyCount(1) != 3 {
 		t.Fatalf("keys %v", c.server.Keys(1))
 	}
@@ -343,7 +343,7 @@ func TestLoginStatusLogout(t *testing.T) {
 		t.Fatal("a refused token was stored")
 	}
 	c.run(mockserver.TokenReadOnly+"\n", "login").must(t, 0, "Logged in to", "demo-maintainer", "read_api", "lacks the api scope")
-	c.run(mockserver.TokenExpiring+"\n", "login").must(t, 0, "expires soon")
+	c.run(mockserver.TokenExpiring+"\n", "login").must(t, 0, "expires in 3 days", "create a new token")
 	if c.store.m[c.url] != mockserver.TokenExpiring {
 		t.Fatalf("stored under %v", c.store.m)
 	}

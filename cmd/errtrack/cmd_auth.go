@@ -13,51 +13,46 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 
 const maxTokenLen = 4096
 
-// authCheck is what the server says about a token.
-type authCheck struct {
-	user  *apiclient.User
-	token *apiclient.TokenInfo // nil when the server cannot tell (OAuth token, old GitLab)
-}
-
-// checkToken asks the server who the token belongs to, and its scopes and expiry.
-func checkToken(ctx context.Context, c *apiclient.Client) (*authCheck, error) {
-	u, _, err := c.CurrentUser(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ac := &authCheck{user: u}
-	if ti, _, err := c.TokenInfo(ctx); err == nil {
-		ac.token = ti
-	}
-	return ac, nil
-}
-
-// describe writes the user, scopes and expiry, with warnings.
-func (ac *authCheck) describe(w io.Writer, now time.Time) {
-	fmt.Fprintf(w, "  User:    %s (%s)\n", safetext.Clean(ac.user.Username), safetext.Clean(ac.user.Name))
-	if ac.token == nil {
+// describeToken writes the user, scopes and expiry, with warnings.
+func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time) {
+	fmt.Fprintf(w, "  User:    %s (%s)\n", safetext.Clean(st.User.Username), safetext.Clean(st.User.Name))
+	if st.Token == nil {
 		fmt.Fprintln(w, "  Scopes:  unknown (the server does not describe this kind of token)")
 		return
 	}
-	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(ac.token.Scopes, ", ")))
-	if exp, ok := ac.token.Expiry(); ok {
-		days := int(exp.Sub(now.Truncate(24*time.Hour)).Hours() / 24)
+	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Token.Scopes, ", ")))
+	if exp, ok := st.Token.Expiry(); ok {
 		note := ""
-		if days <= 7 {
-			note = "  ← expires soon: create a new token and log in again"
+		if st.ExpiresSoon(now) {
+			note = "  ← create a new token and log in again"
 		}
-		fmt.Fprintf(w, "  Expires: %s (in %d days)%s\n", exp.Format(time.DateOnly), days, note)
+		fmt.Fprintf(w, "  Expires: %s (%s)%s\n", exp.Format(time.DateOnly), st.Expiry(now), note)
 	} else {
 		fmt.Fprintln(w, "  Expires: never")
 	}
-	if !ac.token.HasScope("api") {
+	if st.ReadOnly() {
 		fmt.Fprintln(w, "  Warning: this token lacks the api scope: it can read settings and keys but not change them.")
 	}
+}
+
+// statusJSON is what `status --json` prints.
+type statusJSON struct {
+	Host      string   `json:"host"`
+	Source    string   `json:"token_source"`
+	LoggedIn  bool     `json:"logged_in"`
+	User      string   `json:"user,omitempty"`
+	Name      string   `json:"name,omitempty"`
+	Scopes    []string `json:"scopes"`
+	ExpiresAt *string  `json:"expires_at"`
+	DaysLeft  *int     `json:"days_left"`
+	ReadOnly  bool     `json:"read_only"`
+	Error     string   `json:"error,omitempty"`
 }
 
 func (a *app) loginCmd() *cobra.Command {
@@ -82,20 +77,22 @@ The token is never taken as a command-line argument.`,
 			}
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
+			words := explain.Context{Host: host, Login: "run 'errtrack login' again", Retry: "run 'errtrack login' again"}
 			c, err := apiclient.New(host, token, g.clientOptions()...)
 			if err != nil {
-				return fmt.Errorf("the token was not stored: %s", explain.Error(err, explain.Context{Host: host, Login: "run 'errtrack login' again"}))
+				return fmt.Errorf("the token was not stored: %s", explain.Error(err, words))
 			}
-			ac, err := checkToken(ctx, c)
-			if err != nil {
-				return fmt.Errorf("the token was not stored: %s", explain.Error(err, explain.Context{Host: host, Login: "run 'errtrack login' again", Retry: "run 'errtrack login' again"}))
-			}
-			if err := a.keyring.Set(ctx, host, token); err != nil {
-				return fmt.Errorf("the token is valid but could not be stored: %w", err)
+			st, err := workflow.Login(ctx, c, a.keyring, host, token)
+			var notStored *workflow.NotStoredError
+			switch {
+			case errors.As(err, &notStored):
+				return fmt.Errorf("the server accepted the token, but it could not be stored: %s", explain.Error(notStored.Err, words))
+			case err != nil:
+				return fmt.Errorf("the token was not stored: %s", explain.Error(err, words))
 			}
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "Logged in to %s; the token is stored in the system keyring.\n", host)
-			ac.describe(a.stdout, time.Now())
+			describeToken(a.stdout, st, a.now())
 			if a.envToken != "" {
 				fmt.Fprintln(a.stdout, "  Note: GITLAB_TOKEN is set and takes precedence over the keyring while it is.")
 			}
@@ -173,9 +170,9 @@ func (a *app) logoutCmd() *cobra.Command {
 func (a *app) statusCmd() *cobra.Command {
 	g := &globalFlags{}
 	cmd := &cobra.Command{
-		Use:     "status [--host URL]",
+		Use:     "status [--host URL] [--json]",
 		Short:   "Show the host, the user, where the token comes from, its scopes and expiry",
-		Example: "  errtrack status\n  errtrack auth status --host gitlab.example.com",
+		Example: "  errtrack status\n  errtrack auth status --host gitlab.example.com --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := a.deadline(cmd.Context(), g)
@@ -184,27 +181,60 @@ func (a *app) statusCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "%s\n", host)
+			out := statusJSON{Host: host, Scopes: []string{}}
 			token, source, err := a.resolveToken(ctx, host)
-			if err != nil {
-				fmt.Fprintf(a.stdout, "  Not logged in: %s\n", a.explain(err, "run 'errtrack status' again"))
-				return reported{err}
-			}
-			fmt.Fprintf(a.stdout, "  Token:   from the %s\n", source)
-			c, err := apiclient.New(host, token, g.clientOptions()...)
+			var st workflow.TokenStatus
 			if err == nil {
-				var ac *authCheck
-				if ac, err = checkToken(ctx, c); err == nil {
-					ac.describe(a.stdout, time.Now())
-					return nil
+				out.Source = source
+				var c *apiclient.Client
+				if c, err = apiclient.New(host, token, g.clientOptions()...); err == nil {
+					st, err = workflow.CheckToken(ctx, c)
 				}
 			}
-			fmt.Fprintf(a.stdout, "  Problem: %s\n", a.explain(err, "run 'errtrack status' again"))
-			return reported{err}
+			if g.jsonOut {
+				return a.printStatusJSON(out, st, err)
+			}
+			fmt.Fprintf(a.stdout, "%s\n", host)
+			switch {
+			case out.Source == "":
+				fmt.Fprintf(a.stdout, "  Not logged in: %s\n", a.explain(err, "run 'errtrack status' again"))
+				return reported{err}
+			case err != nil:
+				fmt.Fprintf(a.stdout, "  Token:   from the %s\n  Problem: %s\n", source, a.explain(err, "run 'errtrack status' again"))
+				return reported{err}
+			}
+			a.rememberHost(host)
+			fmt.Fprintf(a.stdout, "  Token:   from the %s\n", source)
+			describeToken(a.stdout, st, a.now())
+			return nil
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
+	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "print the status as JSON")
 	return cmd
+}
+
+// printStatusJSON prints status as one JSON document; a problem is reported
+// in it (and on stderr) with exit status 1.
+func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error) error {
+	if err != nil {
+		out.Error = a.explain(err, "run 'errtrack status' again")
+		_ = writeJSON(a.stdout, out)
+		fmt.Fprintf(a.stderr, "errtrack: %s\n", out.Error)
+		return reported{err}
+	}
+	out.LoggedIn = true
+	out.User, out.Name = st.User.Username, st.User.Name
+	if st.Token != nil {
+		out.Scopes = st.Token.Scopes
+		out.ReadOnly = st.ReadOnly()
+		if d, ok := st.DaysLeft(a.now()); ok {
+			exp := st.Token.ExpiresAt
+			out.ExpiresAt, out.DaysLeft = &exp, &d
+		}
+	}
+	a.rememberHost(out.Host)
+	return writeJSON(a.stdout, out)
 }
 
 func (a *app) authCmd() *cobra.Command {

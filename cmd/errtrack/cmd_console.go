@@ -153,8 +153,11 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 	if err != nil {
 		return tui.Deps{}, nil, fmt.Errorf("starting the demo server: %w", err)
 	}
+	// The demo keeps nothing, so it need not wait: a graceful shutdown would
+	// wait up to its whole timeout for a connection the client dialled but
+	// never used, delaying the exit after a signal.
 	cleanup := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		_ = run.Close(ctx)
 	}
@@ -166,6 +169,6 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 	return tui.Deps{
 		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project,
 		Recent:         []string{"demo/web-shop"},
-		RequestTimeout: 30 * time.Second,
+		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil
 }

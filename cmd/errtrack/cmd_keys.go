@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func (a *app) keysCmd() *cobra.Command {
@@ -108,17 +109,17 @@ func (a *app) keysCmd() *cobra.Command {
 			listed := false
 			if !delYes {
 				lctx, cancel := a.deadline(ctx, g)
-				keys, _, err := c.ListClientKeys(lctx, ref)
+				proj, keys, err := workflow.ProjectKeys(lctx, c, ref)
 				cancel()
 				if err != nil {
 					return err
 				}
-				k, ok := findKey(keys, id)
+				k, ok := workflow.FindKey(keys, id)
 				if !ok {
-					return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", ref, id, ref)
+					return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", proj.Name(), id, ref)
 				}
 				listed = true
-				ok, err = a.confirm(ctx, fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting. [y/N] ", keyLabel(k), ref))
+				ok, err = a.confirm(ctx, fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting. [y/N] ", workflow.KeyLabel(k), proj.Name()))
 				switch {
 				case err != nil:
 					return fmt.Errorf("%w: nothing was deleted", err)
@@ -148,7 +149,7 @@ func (a *app) keysCmd() *cobra.Command {
 				fmt.Fprintf(a.stdout, "Deleted client key %d: the server no longer has it (the first attempt went through before its answer was lost).\n", id)
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "Deleted client key %s.\n", keyLabel(*k))
+			fmt.Fprintf(a.stdout, "Deleted client key %s.\n", workflow.KeyLabel(*k))
 			return nil
 		},
 	}
@@ -170,15 +171,6 @@ func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag)
 		return ref, nil, host, err
 	}
 	return ref, c, host, nil
-}
-
-func findKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
-	for _, k := range keys {
-		if k.ID == id {
-			return k, true
-		}
-	}
-	return apiclient.ClientKey{}, false
 }
 
 // createFailed adds the one thing a user must know after a failed create:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // rotation is what `keys rotate --json` prints.
@@ -43,80 +44,67 @@ old key is left in place and the new one is printed, so nothing is lost.`,
 			}
 			pctx, cancel := a.deadline(ctx, g)
 			defer cancel()
-			before, _, err := c.ListClientKeys(pctx, ref)
-			if err != nil {
+			r, err := workflow.PlanRotation(pctx, c, ref, old)
+			var amb *workflow.AmbiguousError
+			switch {
+			case errors.As(err, &amb) && amb.Count > 1:
+				return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, ref)
+			case err != nil:
 				return err
 			}
-			var oldKey apiclient.ClientKey
-			switch {
-			case old != 0:
-				k, ok := findKey(before, old)
-				if !ok {
-					return fmt.Errorf("project %s has no client key %d: nothing was changed (see 'errtrack keys list -p %s')", ref, old, ref)
-				}
-				oldKey = k
-			case len(before) == 1:
-				oldKey = before[0]
-			default:
-				return usagef("project %s has %d client keys: name the one to replace with --old KEY_ID", ref, len(before))
-			}
+			name := r.Project.Name()
+			// deleteLater is how to finish by hand when the old key stays.
+			deleteLater := fmt.Sprintf("Delete the old key once its clients use the new DSN: 'errtrack keys delete --project %s %d'.", ref, r.Old.ID)
 
-			created, _, err := c.CreateClientKey(pctx, ref)
+			r, err = r.Create(pctx, c)
 			if err != nil {
-				if apiclient.OutcomeUnknown(err) {
-					return reportedf(a, "%s The new key may have been created anyway; old key %s is untouched. Check with 'errtrack keys list -p %s' before trying again.", a.explain(err, "check"), keyLabel(oldKey), ref)
+				if words, ok := workflow.CreateOutcomeUnknown(err, fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)); ok {
+					return reportedf(a, "%s %s Old key %s is untouched.", a.explain(err, "check"), words, workflow.KeyLabel(r.Old))
 				}
-				return reportedf(a, "creating the new key failed, so nothing was changed (old key %s is untouched): %s", keyLabel(oldKey), a.explain(err, "run the command again"))
+				return reportedf(a, "creating the new key failed, so nothing was changed: %s", a.explain(err, "run the command again"))
 			}
 			a.rememberHost(host)
-			fmt.Fprintf(a.stderr, "Created client key %s.\nNew DSN: %s\n", keyLabel(*created), explain.Text(created.DSN))
+			fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), name, explain.Text(r.New.DSN))
 
-			// kept reports the state when the old key stays: both keys exist
-			// and the new DSN is printed, so nothing is lost.
-			kept := func(why string) error {
-				fmt.Fprintf(a.stderr, "errtrack: %s\nBoth keys exist: new key %d is in place, old key %s was kept. Delete the old key once its clients use the new DSN: 'errtrack keys delete --project %s %d'.\n",
-					explain.Text(why), created.ID, keyLabel(oldKey), ref, oldKey.ID)
-				a.printRotation(g, rotation{Created: created})
+			// stopped reports a rotation that ends with both keys: the state
+			// and the new DSN, so nothing is lost.
+			stopped := func(why string) error {
+				fmt.Fprintf(a.stderr, "errtrack: %s\n%s %s\n", explain.Text(why), r.State(), deleteLater)
+				a.printRotation(g, r)
 				return reported{errors.New(why)}
 			}
-			after, _, err := c.ListClientKeys(pctx, ref)
-			if err != nil {
-				return kept("the new key was created but could not be checked in the key list: " + a.explain(err, "check with 'errtrack keys list'"))
-			}
-			if _, ok := findKey(after, created.ID); !ok {
-				return kept(fmt.Sprintf("the new key %d is not in the project's key list, so the old key is not deleted", created.ID))
+			if r, err = r.Check(pctx, c); err != nil {
+				var nl *workflow.NotListedError
+				if errors.As(err, &nl) {
+					return stopped(err.Error() + ", so the old key is not deleted")
+				}
+				return stopped("the new key could not be checked in the key list: " + a.explain(err, "check with 'errtrack keys list'"))
 			}
 			if !yes {
-				ok, err := a.confirm(ctx, fmt.Sprintf("Delete the old client key %s? Clients still using its DSN will stop reporting. [y/N] ", keyLabel(oldKey)))
+				ok, err := a.confirm(ctx, fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting. [y/N] ", workflow.KeyLabel(r.Old), name))
 				switch {
 				case err != nil:
-					return kept(fmt.Sprintf("%v at the question", err))
+					return stopped(fmt.Sprintf("%v at the question", err))
 				case !ok:
-					fmt.Fprintf(a.stderr, "Old key %s kept; new key %d is in place. Delete the old key later with 'errtrack keys delete --project %s %d'.\n", keyLabel(oldKey), created.ID, ref, oldKey.ID)
-					a.printRotation(g, rotation{Created: created})
+					fmt.Fprintf(a.stderr, "%s %s\n", r.State(), deleteLater)
+					a.printRotation(g, r)
 					return nil
 				}
 			}
 			dctx, dcancel := a.deadline(ctx, g)
 			defer dcancel()
-			deleted, resp, err := c.DeleteClientKey(dctx, ref, oldKey.ID)
+			r, err = r.DeleteOld(dctx, c)
 			switch {
-			case errors.Is(err, apiclient.ErrKeyNotFound):
-				fmt.Fprintf(a.stderr, "Old client key %s was already gone (deleted elsewhere).\n", keyLabel(oldKey))
-				deleted = &apiclient.ClientKey{ID: oldKey.ID}
 			case err != nil && apiclient.OutcomeUnknown(err):
-				fmt.Fprintf(a.stderr, "errtrack: the new key %d is in place, but deleting old key %s may or may not have happened: %s\nCheck with 'errtrack keys list -p %s'; if key %d is still listed, delete it once its clients use the new DSN: 'errtrack keys delete --project %s %d'.\n",
-					created.ID, keyLabel(oldKey), a.explain(err, "check"), ref, oldKey.ID, ref, oldKey.ID)
-				a.printRotation(g, rotation{Created: created})
+				fmt.Fprintf(a.stderr, "errtrack: deleting old key %s may or may not have happened: %s\nNew key %d is in place. Check with 'errtrack keys list -p %s'; if key %d is still listed, %s\n",
+					workflow.KeyLabel(r.Old), a.explain(err, "check"), r.New.ID, ref, r.Old.ID, deleteLater)
+				a.printRotation(g, r)
 				return reported{err}
 			case err != nil:
-				return kept("deleting the old key failed: " + a.explain(err, "delete it again"))
-			case resp.AlreadyGone:
-				fmt.Fprintf(a.stderr, "Deleted old client key %d: the server no longer has it (the first attempt went through before its answer was lost).\n", oldKey.ID)
-			default:
-				fmt.Fprintf(a.stderr, "Deleted old client key %s.\n", keyLabel(*deleted))
+				return stopped("deleting the old key failed: " + a.explain(err, "delete it again"))
 			}
-			a.printRotation(g, rotation{Created: created, Deleted: deleted})
+			fmt.Fprintln(a.stderr, r.State())
+			a.printRotation(g, r)
 			return nil
 		},
 	}
@@ -128,10 +116,15 @@ old key is left in place and the new one is printed, so nothing is lost.`,
 
 // printRotation prints the outcome on stdout: the JSON record, or the new
 // DSN alone so `DSN=$(errtrack keys rotate …)` works.
-func (a *app) printRotation(g *globalFlags, r rotation) {
+func (a *app) printRotation(g *globalFlags, r workflow.Rotation) {
 	if g.jsonOut {
-		_ = writeJSON(a.stdout, r)
+		out := rotation{Created: r.New}
+		if r.Deleted {
+			old := r.Old
+			out.Deleted = &old
+		}
+		_ = writeJSON(a.stdout, out)
 		return
 	}
-	fmt.Fprintln(a.stdout, explain.Text(r.Created.DSN))
+	fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
 }

@@ -86,8 +86,3 @@ func printKey(w io.Writer, k *apiclient.ClientKey) {
 	fmt.Fprintf(tw, "DSN:\t%s\n", safetext.Clean(k.DSN))
 	tw.Flush()
 }
-
-// keyLabel names a key for confirmations: "12 (glet_abc…)".
-func keyLabel(k apiclient.ClientKey) string {
-	return fmt.Sprintf("%d (%s)", k.ID, safetext.Clean(k.PublicKey))
-}

@@ -1,0 +1,166 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {
+	t.Helper()
+	srv, err := mockserver.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(ts.URL, token, apiclient.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
+}
+
+func TestCheckToken(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenExpiring)
+	st, err := CheckToken(context.Background(), c)
+	if err != nil || st.User.Username != "demo-maintainer" || st.Token == nil || st.ReadOnly() {
+		t.Fatalf("%+v %v", st, err)
+	}
+	if !st.ExpiresSoon(time.Now()) || st.Expiry(time.Now()) != "expires in 3 days" {
+		t.Fatalf("expiry %q", st.Expiry(time.Now()))
+	}
+	_, c = mock(t, mockserver.Options{}, mockserver.TokenReadOnly)
+	if st, _ := CheckToken(context.Background(), c); !st.ReadOnly() {
+		t.Fatal("read_api token not read-only")
+	}
+	_, c = mock(t, mockserver.Options{}, mockserver.TokenRevoked)
+	if _, err := CheckToken(context.Background(), c); !errors.Is(err, apiclient.ErrTokenRevoked) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// GitLab stops a token at 00:00 UTC on its expiry date: the day count is
+// taken on UTC dates, so it is the same wherever and whenever it is asked
+// within one UTC day, including local times on either side of midnight.
+func TestDaysLeftIsOneRule(t *testing.T) {
+	st := TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: "2026-11-25"}}
+	east := time.FixedZone("UTC+9", 9*3600)
+	west := time.FixedZone("UTC-8", -8*3600)
+	for _, now := range []time.Time{
+		time.Date(2026, 11, 22, 0, 0, 1, 0, time.UTC),
+		time.Date(2026, 11, 22, 23, 59, 59, 0, time.UTC),
+		time.Date(2026, 11, 23, 8, 30, 0, 0, east), // 22 Nov 23:30 UTC, already the 23rd locally
+		time.Date(2026, 11, 21, 16, 30, 0, 0, west), // 22 Nov 00:30 UTC, still the 21st locally
+	} {
+		if d, ok := st.DaysLeft(now); !ok || d != 3 {
+			t.Errorf("DaysLeft(%v) = %d, %v; want 3", now, d, ok)
+		}
+	}
+	for days, want := range map[int]string{-1: "has expired", 0: "has expired", 1: "expires tomorrow", 2: "expires in 2 days"} {
+		now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC).AddDate(0, 0, -days)
+		if got := st.Expiry(now); got != want {
+			t.Errorf("%d days: %q, want %q", days, got, want)
+		}
+	}
+	if (TokenStatus{Token: &apiclient.TokenInfo{}}).Expiry(time.Now()) != "never expires" {
+		t.Error("a token without expiry")
+	}
+}
+
+type memStore map[string]string
+
+func (m memStore) Set(_ context.Context, host, token string) error { m[host] = token; return nil }
+
+type brokenStore struct{}
+
+func (brokenStore) Set(context.Context, string, string) error { return errors.New("locked") }
+
+func TestLogin(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	store := memStore{}
+	st, err := Login(context.Background(), c, store, "https://h", mockserver.TokenMaintainer)
+	if err != nil || st.User == nil || store["https://h"] != mockserver.TokenMaintainer {
+		t.Fatal(st, err, store)
+	}
+	_, bad := mock(t, mockserver.Options{}, "wrong")
+	store = memStore{}
+	if _, err := Login(context.Background(), bad, store, "https://h", "wrong"); !errors.Is(err, apiclient.ErrUnauthorized) || len(store) != 0 {
+		t.Fatalf("refused token: %v, stored %v", err, store)
+	}
+	var ns *NotStoredError
+	if _, err := Login(context.Background(), c, brokenStore{}, "https://h", "x"); !errors.As(err, &ns) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestResolveProject(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	p, err := ResolveProject(context.Background(), c, apiclient.ProjectID(3))
+	if err != nil || p.Path != "demo/legacy-api" || p.ID != 3 || p.Name() != "demo/legacy-api" {
+		t.Fatal(p, err)
+	}
+	ref, _ := apiclient.ParseProjectRef("demo/paused")
+	if p, _ := ResolveProject(context.Background(), c, ref); p.ID != 5 {
+		t.Fatal(p)
+	}
+	if _, err := ResolveProject(context.Background(), c, apiclient.ProjectID(6)); !errors.Is(err, apiclient.ErrProjectNotFound) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestRotationSteps(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	if _, err := PlanRotation(ctx, c, apiclient.ProjectID(1), 0); !strings.Contains(errString(err), "has 2 client keys") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := PlanRotation(ctx, c, apiclient.ProjectID(1), 99); !strings.Contains(errString(err), "no client key 99") {
+		t.Fatalf("err = %v", err)
+	}
+	r, err := PlanRotation(ctx, c, apiclient.ProjectID(5), 0)
+	if err != nil || r.Old.ID != 3 || r.Project.Path != "demo/paused" {
+		t.Fatal(r, err)
+	}
+	if !strings.Contains(r.State(), "untouched") {
+		t.Fatal(r.State())
+	}
+	if r, err = r.Create(ctx, c); err != nil || r.New == nil {
+		t.Fatal(r, err)
+	}
+	if !strings.Contains(r.State(), "Both keys exist") {
+		t.Fatal(r.State())
+	}
+	if r, err = r.Check(ctx, c); err != nil || !r.Listed {
+		t.Fatal(r, err)
+	}
+	if r, err = r.DeleteOld(ctx, c); err != nil || !r.Deleted || r.OldGone {
+		t.Fatal(r, err)
+	}
+	if !strings.Contains(r.State(), "which is deleted") {
+		t.Fatal(r.State())
+	}
+	if keys := srv.Keys(5); len(keys) != 1 || keys[0].ID != r.New.ID {
+		t.Fatalf("keys %v", keys)
+	}
+	// The old key deleted elsewhere in between is still a rotation done.
+	r2, _ := PlanRotation(ctx, c, apiclient.ProjectID(5), 0)
+	r2, _ = r2.Create(ctx, c)
+	c.DeleteClientKey(ctx, apiclient.ProjectID(5), r2.Old.ID)
+	if r2, err = r2.DeleteOld(ctx, c); err != nil || !r2.OldGone || !strings.Contains(r2.State(), "already gone") {
+		t.Fatal(r2, err)
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

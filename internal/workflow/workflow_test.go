@@ -56,7 +56,7 @@ func TestDaysLeftIsOneRule(t *testing.T) {
 	for _, now := range []time.Time{
 		time.Date(2026, 11, 22, 0, 0, 1, 0, time.UTC),
 		time.Date(2026, 11, 22, 23, 59, 59, 0, time.UTC),
-		time.Date(2026, 11, 23, 8, 30, 0, 0, east), // 22 Nov 23:30 UTC, already the 23rd locally
+		time.Date(2026, 11, 23, 8, 30, 0, 0, east),  // 22 Nov 23:30 UTC, already the 23rd locally
 		time.Date(2026, 11, 21, 16, 30, 0, 0, west), // 22 Nov 00:30 UTC, still the 21st locally
 	} {
 		if d, ok := st.DaysLeft(now); !ok || d != 3 {

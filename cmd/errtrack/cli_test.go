@@ -404,3 +404,89 @@ func TestHostileServerOutputIsSafe(t *testing.T) {
 		t.Fatalf("JSON does not round-trip: %v %q", err, r.stdout)
 	}
 }
+
+// A mistyped command is an error with a suggestion, not a help page and exit 0.
+func TestMistypedCommands(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "lsit").must(t, 2, `unknown command "lsit" for "errtrack keys"`, "did you mean list?")
+	c.run("", "keys", "lsit", "-p", "1").must(t, 2, `unknown command "lsit"`, "did you mean list?")
+	c.run("", "key", "list", "-p", "1").must(t, 2, `unknown command "key" for "errtrack"`, "did you mean keys?")
+	c.run("", "auth", "stauts").must(t, 2, "did you mean status?")
+	c.run("", "settings").must(t, 0, "Available Commands")
+}
+
+// Flag values are checked with words, not strconv's.
+func TestFlagValueWords(t *testing.T) {
+	c := newCLI(t, nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"settings", "create", "-p", "2", "--active=yes", "--integrated=true"}, `--active takes true or false, not "yes"`},
+		{[]string{"keys", "list", "-p", "1", "--timeout", "soon"}, `--timeout takes a duration such as 30s`},
+		{[]string{"keys", "rotate", "-p", "1", "--old", "abc"}, `--old takes a whole number, not "abc"`},
+	} {
+		r := c.run("", tc.args...)
+		r.must(t, 2, tc.want)
+		if strings.Contains(r.stderr, "strconv") {
+			t.Fatalf("strconv's words: %s", r.stderr)
+		}
+	}
+}
+
+// A project URL names its GitLab: its host is used when none is given, and
+// a different --host or GITLAB_HOST is refused rather than acting on a
+// same-named project elsewhere.
+func TestProjectURLHost(t *testing.T) {
+	c := newCLI(t, nil)
+	delete(c.env, "GITLAB_HOST")
+	c.run("", "keys", "list", "-p", c.url+"/demo/web-shop/-/settings/monitor").must(t, 0, "glet_")
+	c.run("", "keys", "list", "-p", c.url+"/demo/web-shop", "--host", "https://gitlab.example.com").must(t, 2,
+		"names a project on "+c.url, "--host is https://gitlab.example.com")
+	c.env["GITLAB_HOST"] = "https://other.example.com"
+	c.run("", "keys", "rotate", "-p", c.url+"/demo/paused", "--yes").must(t, 2, "GITLAB_HOST is https://other.example.com")
+	if c.server.KeyCount(5) != 1 {
+		t.Fatal("a refused rotate changed keys")
+	}
+	c.env["GITLAB_HOST"] = c.url
+	c.run("", "settings", "get", "-p", c.url+"/demo/web-shop").must(t, 0, "Active:")
+}
+
+// The host is remembered only after a request to it worked: a mistyped
+// --host does not become the default of later commands.
+func TestMistypedHostNotRemembered(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "list", "-p", "1").must(t, 0)
+	c.run("", "keys", "list", "-p", "1", "--host", "http://127.0.0.1:1").must(t, 1, "Could not reach the server")
+	delete(c.env, "GITLAB_HOST")
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+}
+
+func TestStatusJSON(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["GITLAB_TOKEN"] = mockserver.TokenExpiring
+	r := c.run("", "status", "--json")
+	r.must(t, 0)
+	var st map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st["user"] != "demo-maintainer" || st["days_left"].(float64) != 3 || st["logged_in"] != true {
+		t.Fatalf("%s: %v", r.stdout, err)
+	}
+	c.env["GITLAB_TOKEN"] = mockserver.TokenRevoked
+	r = c.run("", "status", "--json")
+	r.must(t, 1, "revoked")
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st["logged_in"] != false || st["error"] == nil {
+		t.Fatalf("%s: %v", r.stdout, err)
+	}
+}
+
+// With GITLAB_TOKEN set, token errors say to change the variable: logging
+// in changes nothing while it is set.
+func TestEnvTokenErrorsNameTheVariable(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["GITLAB_TOKEN"] = mockserver.TokenExpired
+	r := c.run("", "keys", "list", "-p", "1")
+	r.must(t, 1, "GITLAB_TOKEN", "logging in changes nothing while it is set")
+	if strings.Contains(r.stderr, "errtrack login") {
+		t.Fatalf("advises login: %s", r.stderr)
+	}
+}

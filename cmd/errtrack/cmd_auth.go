@@ -238,7 +238,8 @@ func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error
 }
 
 func (a *app) authCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "auth", Short: "Log in, log out and show the token status", Args: noArgs}
+	cmd := &cobra.Command{Use: "auth", Short: "Log in, log out and show the token status", Args: noArgs,
+		Example: "  errtrack auth login --host gitlab.example.com\n  errtrack auth status"}
 	cmd.AddCommand(a.loginCmd(), a.logoutCmd(), a.statusCmd())
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -34,7 +35,7 @@ var errNeedsTerminal = usagef("the console needs a terminal; the subcommands wor
 // handleSignals); the program runs on ctx, so its event loop ends at once
 // and the terminal is restored on the way out.
 func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
-	if opts.project != "" {
+	if opts.project != "" && !strings.Contains(opts.project, "://") {
 		if _, err := apiclient.ParseProjectRef(opts.project); err != nil {
 			return usageError{err}
 		}
@@ -69,11 +70,6 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 
 func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, func(), error) {
 	nothing := func() {}
-	if opts.project != "" {
-		if _, err := apiclient.ParseProjectRef(opts.project); err != nil {
-			return tui.Deps{}, nothing, usageError{err}
-		}
-	}
 	if opts.demo {
 		return a.demoDeps(opts)
 	}
@@ -81,6 +77,11 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	// the console, where the user will see it.
 	cfg, cfgPath, notice := a.loadConfigQuietly()
 	host, err := a.resolveHost(opts.flags.host)
+	if opts.project != "" {
+		var ref apiclient.ProjectRef
+		ref, host, err = a.resolveProject(opts.flags.host, opts.project)
+		opts.project = ref.String()
+	}
 	if err != nil {
 		return tui.Deps{}, nothing, err
 	}

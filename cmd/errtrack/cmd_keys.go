@@ -17,9 +17,10 @@ import (
 func (a *app) keysCmd() *cobra.Command {
 	g := &globalFlags{}
 	cmd := &cobra.Command{
-		Use:   "keys",
-		Short: "List, create, delete and rotate a project's client keys",
-		Args:  noArgs,
+		Use:     "keys",
+		Short:   "List, create, delete and rotate a project's client keys",
+		Example: "  errtrack keys list --project group/web-shop\n  errtrack keys rotate --project group/web-shop",
+		Args:    noArgs,
 	}
 	addHostFlags(cmd.PersistentFlags(), g)
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON instead of a table")
@@ -160,17 +161,17 @@ func (a *app) keysCmd() *cobra.Command {
 	return cmd
 }
 
-// projectClient parses --project and builds the client.
+// projectClient reads --project and builds the client for its host.
 func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, string, error) {
-	ref, err := p.ref()
+	if p.raw == "" {
+		return apiclient.ProjectRef{}, nil, "", errNoProject
+	}
+	ref, host, err := a.resolveProject(g.host, p.raw)
 	if err != nil {
 		return ref, nil, "", err
 	}
-	c, host, err := a.client(ctx, g)
-	if err != nil {
-		return ref, nil, host, err
-	}
-	return ref, c, host, nil
+	c, err := a.clientFor(ctx, g, host)
+	return ref, c, host, err
 }
 
 // createFailed adds the one thing a user must know after a failed create:

@@ -10,40 +10,28 @@ import (
 type projectFlag struct{ raw string }
 
 func (p *projectFlag) add(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID or full path, e.g. 42 or group/project (required)")
+	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID, full path or URL, e.g. 42, group/project (required)")
 }
 
-func (p *projectFlag) ref() (apiclient.ProjectRef, error) {
-	if p.raw == "" {
-		return apiclient.ProjectRef{}, usagef("--project is required: give a project ID or a path such as group/project")
-	}
-	ref, err := apiclient.ParseProjectRef(p.raw)
-	if err != nil {
-		return ref, usageError{err}
-	}
-	return ref, nil
-}
+var errNoProject = usagef("--project is required: give a project ID, a path such as group/project, or its URL")
 
 func (a *app) settingsCmd() *cobra.Command {
 	g := &globalFlags{}
 	cmd := &cobra.Command{
-		Use:   "settings",
-		Short: "Read and change a project's error tracking settings",
-		Args:  noArgs,
+		Use:     "settings",
+		Short:   "Read and change a project's error tracking settings",
+		Example: "  errtrack settings get --project group/web-shop\n  errtrack settings disable --project group/web-shop",
+		Args:    noArgs,
 	}
 	addHostFlags(cmd.PersistentFlags(), g)
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON object instead of a record")
 
 	// show runs one settings call and prints the record it returns.
 	show := func(cmd *cobra.Command, p *projectFlag, call func(*apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
-		ref, err := p.ref()
-		if err != nil {
-			return err
-		}
 		ctx, cancel := a.deadline(cmd.Context(), g)
 		defer cancel()
 		cmd.SetContext(ctx)
-		c, host, err := a.client(ctx, g)
+		ref, c, host, err := a.projectClient(ctx, g, p)
 		if err != nil {
 			return err
 		}

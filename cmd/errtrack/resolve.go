@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -96,6 +98,52 @@ func (a *app) resolveHost(flag string) (string, error) {
 	return h, nil
 }
 
+// resolveProject reads --project and the host it is on. A project URL names
+// its GitLab: with no --host or GITLAB_HOST its host is used (before the
+// last host used), and a different --host or GITLAB_HOST is refused, naming
+// both, rather than acting on a same-named project of another instance.
+// A --host with a path (a GitLab under a relative URL root) must prefix the URL.
+func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string, error) {
+	if !strings.Contains(raw, "://") {
+		ref, err := apiclient.ParseProjectRef(raw)
+		if err != nil {
+			return ref, "", usageError{err}
+		}
+		host, err := a.resolveHost(hostFlag)
+		return ref, host, err
+	}
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return apiclient.ProjectRef{}, "", usagef("%q is not a project URL", raw)
+	}
+	urlHost, err := hosturl.Normalize(u.Scheme + "://" + u.Host)
+	if err != nil {
+		return apiclient.ProjectRef{}, "", usageError{err}
+	}
+	given, from := hostFlag, "--host"
+	if given == "" {
+		given, from = a.getenv("GITLAB_HOST"), "GITLAB_HOST"
+	}
+	host, path := urlHost, u.EscapedPath()
+	if given != "" {
+		h, err := hosturl.Normalize(given)
+		if err != nil {
+			return apiclient.ProjectRef{}, "", usageError{err}
+		}
+		prefix := strings.TrimPrefix(h, urlHost)
+		if !strings.HasPrefix(h, urlHost) || (prefix != "" && !strings.HasPrefix(path, prefix+"/")) {
+			return apiclient.ProjectRef{}, "", usagef("--project names a project on %s, but %s is %s: give one host, or make them agree", urlHost, from, h)
+		}
+		host, path = h, strings.TrimPrefix(path, prefix)
+	}
+	ref, err := apiclient.ParseProjectRef(urlHost + path)
+	if err != nil {
+		return ref, "", usageError{err}
+	}
+	a.lastHost = host
+	return ref, host, nil
+}
+
 // resolveToken reads GITLAB_TOKEN (as read at start), else the keyring entry of host.
 func (a *app) resolveToken(ctx context.Context, host string) (token, source string, err error) {
 	if a.envToken != "" {
@@ -119,21 +167,13 @@ func (g *globalFlags) clientOptions() []apiclient.Option {
 	return opts
 }
 
-// client builds an API client for the resolved host and token.
-func (a *app) client(ctx context.Context, g *globalFlags) (*apiclient.Client, string, error) {
-	host, err := a.resolveHost(g.host)
-	if err != nil {
-		return nil, "", err
-	}
+// clientFor builds an API client for host with its token.
+func (a *app) clientFor(ctx context.Context, g *globalFlags, host string) (*apiclient.Client, error) {
 	token, _, err := a.resolveToken(ctx, host)
 	if err != nil {
-		return nil, host, err
+		return nil, err
 	}
-	c, err := apiclient.New(host, token, g.clientOptions()...)
-	if err != nil {
-		return nil, host, err
-	}
-	return c, host, nil
+	return apiclient.New(host, token, g.clientOptions()...)
 }
 
 // rememberHost records host as the last one used; failures only warn.

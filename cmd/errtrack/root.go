@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -20,9 +23,9 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		Example: `  errtrack --demo                      # try it against a built-in mock GitLab
   errtrack --host gitlab.example.com --project group/web-shop
   errtrack keys rotate --project group/web-shop`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q for errtrack", args[0])
+				return unknownCommand(cmd, args)
 			}
 			return nil
 		},
@@ -33,7 +36,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			return a.runConsole(cmd.Context(), opts)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagWords(cmd, err)} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
@@ -45,10 +48,71 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		},
 		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
 	)
+	guardGroups(root)
 	// The completion command captures its writer when created, so set them first.
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 	root.InitDefaultCompletionCmd()
 	return root
+}
+
+// guardGroups makes a command group (keys, settings, auth) refuse an unknown
+// subcommand: cobra would print the group's help and exit 0, or stop at a
+// flag of the mistyped command ("unknown shorthand flag 'p'").
+func guardGroups(cmd *cobra.Command) {
+	for _, sub := range cmd.Commands() {
+		guardGroups(sub)
+	}
+	if cmd.HasParent() && cmd.HasSubCommands() && cmd.RunE == nil && cmd.Run == nil {
+		cmd.Args = cobra.ArbitraryArgs
+		cmd.FParseErrWhitelist.UnknownFlags = true
+		cmd.DisableFlagsInUseLine = true
+		cmd.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return unknownCommand(cmd, args)
+		}
+	}
+}
+
+// unknownCommand names the mistyped command and suggests the near ones.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	cmd.SuggestionsMinimumDistance = 2
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError{errors.New(msg)}
+}
+
+var invalidFlag = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag`)
+
+// flagWords rewords pflag's parse errors ("strconv.ParseBool: parsing …")
+// into what the flag takes.
+func flagWords(cmd *cobra.Command, err error) error {
+	m := invalidFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name := m[1], m[2]
+	f := cmd.Flags().Lookup(strings.TrimPrefix(name, "--"))
+	if f == nil {
+		return err
+	}
+	var takes string
+	switch f.Value.Type() {
+	case "bool":
+		takes = "true or false"
+	case "duration":
+		takes = "a duration such as 30s, 2m or 1h"
+	case "int", "int64":
+		takes = "a whole number"
+	case "float64":
+		takes = "a number"
+	default:
+		return err
+	}
+	return fmt.Errorf("%s takes %s, not %q", name, takes, value)
 }

@@ -3,7 +3,7 @@
 //
 // It reaches GitLab only through the API interface below, and the keyring and
 // config file only through Deps callbacks, so every screen can be tested
-// with fakes and no network.
+// against an in-process mock server, with fakes only to inject failures.
 package tui
 
 import (
@@ -18,12 +18,19 @@ type API interface {
 	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
 	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
+	GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error)
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
 	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
 	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
+}
+
+// RecentProject is a project opened before, known by ID and path.
+type RecentProject struct {
+	ID   int64
+	Path string
 }
 
 // Deps is everything the console gets from outside.
@@ -36,7 +43,7 @@ type Deps struct {
 	// Project, when set, is opened directly ("42" or "group/project").
 	Project string
 	// Recent projects of this host, most recent first.
-	Recent []string
+	Recent []RecentProject
 	// Connect, when API is nil, finds the token (the keyring may be slow or
 	// locked) and returns an API for it. It runs inside a tea.Cmd so the first
 	// frame never waits on it; its error is shown on the login screen.
@@ -48,10 +55,17 @@ type Deps struct {
 	// Login checks token against host, stores it, and returns an API for it.
 	// It runs inside a tea.Cmd.
 	Login func(ctx context.Context, host, token string) (API, error)
-	// ProjectOpened records a recently opened project; runs inside a tea.Cmd.
-	ProjectOpened func(host, project string)
-	// Now is the clock, for token expiry warnings.
-	Now func() time.Time
+	// TokenEnv names the environment variable the token comes from, when it
+	// does: a refused token is then fixed there, not by logging in.
+	TokenEnv string
+	// HostWorked records host as the last one used, once a request to it
+	// succeeded; ProjectOpened records a project opened successfully and
+	// ForgetRecent removes one from the recent list. They run inside tea.Cmds.
+	HostWorked    func(host string)
+	ProjectOpened func(host string, p RecentProject)
+	ForgetRecent  func(host string, p RecentProject)
+	// Clock tells the time and runs timers; nil is the real clock.
+	Clock Clock
 	// RequestTimeout bounds each API call made from the console.
 	RequestTimeout time.Duration
 }

@@ -5,49 +5,59 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// screen is one page of the console. The root owns size, global keys,
-// the status bar and dialogs; a screen knows only its own state.
-type screen interface {
-	Init() tea.Cmd
-	Update(msg tea.Msg) (screen, tea.Cmd)
-	View(width, height int) string
-	Help() helpMap
-	// Title names the screen in the status bar ("demo/web-shop").
-	Title() string
-	// Busy reports a request in flight, for the spinner.
-	Busy() bool
-	// Capturing reports a focused text field: keys go to it, not to global bindings.
-	Capturing() bool
-}
-
-// shared is what every screen reads from the root.
+// shared is what every screen reads from the root. Only the root changes it.
 type shared struct {
-	deps   Deps
-	api    API
-	styles Styles
-	keys   KeyMap
+	deps    Deps
+	api     API
+	styles  Styles
+	keys    KeyMap
+	clock   Clock
+	token   workflow.TokenStatus
+	pending map[uint64]write // writes in flight, by id
 }
 
 func (sh *shared) explain(err error) string {
-	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: "press r to retry", Login: "log in again"})
+	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: "press r to retry", Login: "log in again", TokenEnv: sh.deps.TokenEnv})
+}
+
+// readOnly: the token can read but not write (a read_api token).
+func (sh *shared) readOnly() bool { return sh.token.ReadOnly() }
+
+// failed reports err in the status line, or sends a 401 to the login screen.
+func (sh *shared) failed(err error) tea.Cmd {
+	if errors.Is(err, apiclient.ErrUnauthorized) {
+		return msgCmd(authFailedMsg{err})
+	}
+	return statusCmd(statusError, sh.explain(err))
+}
+
+// failedOnce reports a failed load once: a pane with nothing earlier to show
+// draws the error itself, so only a 401 needs more.
+func (sh *shared) failedOnce(err error, paneShows bool) tea.Cmd {
+	if paneShows && !errors.Is(err, apiclient.ErrUnauthorized) {
+		return nil
+	}
+	return sh.failed(err)
 }
 
 const statusTTL = 5 * time.Second
 
-// Model is the root of the console.
+// Model is the root of the console: it owns the screens, the dialogs, the
+// status line, the window size and the writes in flight.
 type Model struct {
 	sh      *shared
 	stack   []screen
@@ -57,28 +67,24 @@ type Model struct {
 	isDark        bool
 	noColor       bool
 
-	user  *apiclient.User
-	token *apiclient.TokenInfo
-
 	status    statusMsg
 	statusSeq int
 
-	spinner  spinner.Model
+	spin     spinner
 	help     help.Model
 	showHelp bool
 }
 
 // New builds the console. With no API it opens on the login screen.
 func New(deps Deps) Model {
-	if deps.Now == nil {
-		deps.Now = time.Now
+	if deps.Clock == nil {
+		deps.Clock = realClock{}
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
-	sh := &shared{deps: deps, api: deps.API, keys: DefaultKeyMap(), styles: NewStyles(true, noColor)}
+	sh := &shared{deps: deps, api: deps.API, keys: DefaultKeyMap(), styles: NewStyles(true, noColor), clock: deps.Clock, pending: map[uint64]write{}}
 	m := Model{sh: sh, isDark: true, noColor: noColor, width: 80, height: 24}
 	m.help = help.New()
 	m.help.Styles = sh.styles.Help
-	m.spinner = spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(sh.styles.Spinner))
 	if deps.Notice != "" {
 		m.status = statusMsg{text: deps.Notice, kind: statusInfo}
 	}
@@ -90,15 +96,18 @@ func New(deps Deps) Model {
 	default:
 		m.stack = []screen{newLoginScreen(sh, deps.LoginReason)}
 	}
+	m.resize()
 	return m
 }
 
 // startWith makes api the console's and opens its first screens.
-func (m Model) startWith(api API) (tea.Model, tea.Cmd) {
+func (m Model) startWith(api API) (Model, tea.Cmd) {
 	m.sh.api = api
-	m.user, m.token, m.dialogs = nil, nil, nil
+	m.sh.token = workflow.TokenStatus{}
+	m.dialogs = nil
 	m.openStart()
-	cmds := []tea.Cmd{loadUserCmd(api, m.sh.deps.RequestTimeout)}
+	m.resize()
+	cmds := []tea.Cmd{loadTokenCmd(api, m.sh.deps.RequestTimeout)}
 	for _, s := range m.stack {
 		cmds = append(cmds, s.Init())
 	}
@@ -122,24 +131,27 @@ func (m Model) top() screen { return m.stack[len(m.stack)-1] }
 // PendingWrites says what the writes still waiting for the server's answer
 // were doing, for the program to report when the console ends under them.
 func (m Model) PendingWrites() []string {
-	var out []string
-	for _, s := range m.stack {
-		if w, ok := s.(interface{ pendingWrites() []string }); ok {
-			out = append(out, w.pendingWrites()...)
-		}
+	ids := make([]uint64, 0, len(m.sh.pending))
+	for id := range m.sh.pending {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = m.sh.pending[id].pending()
 	}
 	return out
 }
 
-// Init starts the spinner, asks the terminal's background colour, and
-// loads the user and the first screen's data together.
+// Init asks the terminal's background colour, starts the spinner, and loads
+// the token's status and the first screens' data together.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.spinner.Tick}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.sh.clock.After(spinnerInterval, spinnerTickMsg{})}
 	if m.sh.api == nil && m.sh.deps.Connect != nil {
 		cmds = append(cmds, connectCmd(m.sh.deps.Connect, m.sh.deps.RequestTimeout))
 	}
 	if m.sh.api != nil {
-		cmds = append(cmds, loadUserCmd(m.sh.api, m.sh.deps.RequestTimeout))
+		cmds = append(cmds, loadTokenCmd(m.sh.api, m.sh.deps.RequestTimeout))
 	}
 	for _, s := range m.stack {
 		cmds = append(cmds, s.Init())
@@ -147,29 +159,35 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update routes: size and colours, then the dialog, then a focused text
-// field, then global keys, then the active screen.
+// Update routes: size and colours, results for the root (writes, token,
+// login), then keys through the dialog, the help page and global keys to the
+// top screen; other results go to every screen, each dropping answers to
+// requests it did not make.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.SetWidth(msg.Width)
+		m.resize()
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
 		m.sh.styles = NewStyles(m.isDark, m.noColor)
 		m.help.Styles = m.sh.styles.Help
-		m.spinner.Style = m.sh.styles.Spinner
 		return m, nil
-	case spinner.TickMsg:
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
-		return m, cmd
-	case userLoadedMsg:
-		if msg.err != nil {
+	case spinnerTickMsg:
+		m.spin.tick()
+		return m, m.sh.clock.After(spinnerInterval, spinnerTickMsg{})
+	case tokenLoadedMsg:
+		// Only a refused token is news here: the screens show any other
+		// failure where it happens, once.
+		if errors.Is(msg.err, apiclient.ErrUnauthorized) {
 			return m.handleAuthError(msg.err)
 		}
-		m.user, m.token = msg.user, msg.token
+		if msg.err != nil {
+			return m, nil
+		}
+		m.sh.token = msg.st
+		m.resize() // a read-only note takes a line
 		return m, nil
 	case statusMsg:
 		return m.setStatus(msg)
@@ -179,24 +197,40 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clearStatusMsg:
 		if msg.seq == m.statusSeq {
 			m.status = statusMsg{}
+			m.resize()
 		}
 		return m, nil
 	case openDialogMsg:
 		m.dialogs = append(m.dialogs, msg.d)
 		return m, nil
+	case showHelpMsg:
+		m.showHelp = true
+		return m, nil
 	case openProjectMsg:
 		s := newProjectScreen(m.sh, msg.ref, msg.name)
 		m.stack = append(m.stack, s)
-		m.status = statusMsg{}
-		return m, tea.Batch(s.Init(), m.recordRecent(msg.ref, msg.name))
+		m.resize()
+		return m, s.Init()
 	case backMsg:
-		return m.back()
+		if len(m.stack) > 1 {
+			m.stack = m.stack[:len(m.stack)-1]
+		}
+		return m, nil
+	case startWriteMsg:
+		return m.startWrite(msg.w)
+	case writeDoneMsg:
+		next, cmd := m.writeDone(msg)
+		all, screens := next.updateAll(msg)
+		return all, tea.Batch(cmd, screens)
+	case rotationKeptMsg:
+		return m.setStatus(statusMsg{text: msg.r.State() + " Delete the old key with d once its clients use the new DSN.", kind: statusInfo})
 	case authFailedMsg:
 		return m.handleAuthError(msg.err)
 	case connectedMsg:
 		if msg.err != nil {
 			ls := newLoginScreen(m.sh, m.sh.explain(msg.err))
 			m.stack = []screen{ls}
+			m.resize()
 			return m, ls.Init()
 		}
 		return m.startWith(msg.api)
@@ -204,8 +238,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			m.sh.deps.Host = msg.host
 			next, start := m.startWith(msg.api)
-			next, status := next.(Model).setStatus(statusMsg{text: "Logged in to " + msg.host + ".", kind: statusSuccess})
-			return next, tea.Batch(start, status)
+			next, status := next.setStatus(statusMsg{text: "Logged in to " + msg.host + ".", kind: statusSuccess})
+			return next, tea.Batch(start, status, m.hostWorked(msg.host))
 		}
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -216,9 +250,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // updateAll hands a result to every open screen: a screen below the top may
-// be waiting for it (the project list loading while a project is open), and
-// each screen drops answers to requests it did not make.
-func (m Model) updateAll(msg tea.Msg) (tea.Model, tea.Cmd) {
+// be waiting for it (the project list loading while a project is open).
+func (m Model) updateAll(msg tea.Msg) (Model, tea.Cmd) {
 	cmds := make([]tea.Cmd, 0, len(m.stack))
 	for i, s := range m.stack {
 		next, cmd := s.Update(msg)
@@ -228,7 +261,7 @@ func (m Model) updateAll(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-func (m Model) updateTop(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) updateTop(msg tea.Msg) (Model, tea.Cmd) {
 	s, cmd := m.top().Update(msg)
 	m.stack[len(m.stack)-1] = s
 	return m, cmd
@@ -236,7 +269,7 @@ func (m Model) updateTop(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.sh.keys
-	if msg.String() == "ctrl+c" {
+	if key.Matches(msg, k.ForceQuit) {
 		return m, tea.Quit
 	}
 	if n := len(m.dialogs); n > 0 {
@@ -267,53 +300,52 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m.updateTop(msg)
 }
 
-func (m Model) back() (tea.Model, tea.Cmd) {
-	if len(m.stack) > 1 {
-		m.stack = m.stack[:len(m.stack)-1]
-		m.status = statusMsg{}
-	}
-	return m, nil
-}
-
-func (m Model) setStatus(msg statusMsg) (tea.Model, tea.Cmd) {
+func (m Model) setStatus(msg statusMsg) (Model, tea.Cmd) {
 	m.status = msg
 	m.statusSeq++
+	m.resize()
 	if msg.kind == statusError {
 		return m, nil // errors stay until something replaces them
 	}
-	seq, ttl := m.statusSeq, msg.ttl
+	ttl := msg.ttl
 	if ttl <= 0 {
 		ttl = statusTTL
 	}
-	return m, after(ttl, func(time.Time) tea.Msg { return clearStatusMsg{seq: seq} })
+	return m, m.sh.clock.After(ttl, clearStatusMsg{seq: m.statusSeq})
 }
 
-// handleAuthError sends a 401 to the login screen when one is available.
-func (m Model) handleAuthError(err error) (tea.Model, tea.Cmd) {
-	if !errors.Is(err, apiclient.ErrUnauthorized) || m.sh.deps.Login == nil {
+// handleAuthError sends a 401 to the login screen when logging in can help.
+// A token from GITLAB_TOKEN is fixed in the environment, so the error says so
+// and stays on screen instead.
+func (m Model) handleAuthError(err error) (Model, tea.Cmd) {
+	if !errors.Is(err, apiclient.ErrUnauthorized) || m.sh.deps.Login == nil || m.sh.deps.TokenEnv != "" {
 		return m.setStatus(statusMsg{text: m.sh.explain(err), kind: statusError})
 	}
 	m.sh.api = nil
-	m.user, m.token = nil, nil
+	m.sh.token = workflow.TokenStatus{}
 	m.dialogs = nil
 	ls := newLoginScreen(m.sh, m.sh.explain(err))
 	m.stack = []screen{ls}
 	m.status = statusMsg{}
+	m.resize()
 	return m, ls.Init()
 }
 
-// recordRecent remembers the project by path when it is known, since a
-// path reads better in the list than an ID.
-func (m Model) recordRecent(ref apiclient.ProjectRef, name string) tea.Cmd {
-	f, host := m.sh.deps.ProjectOpened, m.sh.deps.Host
-	if f == nil {
-		return nil
+func (m Model) hostWorked(host string) tea.Cmd {
+	if f := m.sh.deps.HostWorked; f != nil {
+		return sideEffect(func() { f(host) })
 	}
-	project := ref.String()
-	if p, err := apiclient.ParseProjectRef(name); err == nil && p.Path != "" {
-		project = p.Path
+	return nil
+}
+
+// resize gives every screen the lines left between the status message and
+// the two bars at the bottom.
+func (m *Model) resize() {
+	w, h := max(m.width, 20), max(m.height, 4)
+	bodyH := h - 2 - len(m.messageLines(w, h))
+	for _, s := range m.stack {
+		s.SetSize(w, bodyH)
 	}
-	return func() tea.Msg { f(host, project); return nil }
 }
 
 // View draws the active screen, or a dialog or the full help over it,
@@ -333,14 +365,15 @@ func (m Model) render() string {
 	switch {
 	case len(m.dialogs) > 0:
 		d := m.dialogs[len(m.dialogs)-1]
-		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, d.view(m.sh.styles, w))
+		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, d.view(m.sh.styles, w, bodyH))
 	case m.showHelp:
 		full := m.help
 		full.ShowAll = true
+		full.SetWidth(w - 4)
 		txt := m.sh.styles.Title.Render("Keys") + "\n\n" + full.View(m.fullHelp())
 		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, m.sh.styles.Dialog.Render(txt))
 	default:
-		body = m.top().View(w, bodyH)
+		body = m.top().View()
 	}
 	out := fitLines(body, w, bodyH)
 	for _, l := range msg {
@@ -349,8 +382,8 @@ func (m Model) render() string {
 	return out + "\n" + m.helpBar(w) + "\n" + m.statusBar(w)
 }
 
-// messageLines is the status message, wrapped to at most 3 lines above the
-// help bar: error advice is often longer than one line.
+// messageLines is the status message, wrapped between words to at most 3
+// lines above the help bar: error advice is often longer than one line.
 func (m Model) messageLines(w, h int) []string {
 	if m.status.text == "" || h < 8 {
 		return nil
@@ -363,42 +396,71 @@ func (m Model) messageLines(w, h int) []string {
 	case statusSuccess:
 		style = st.Success
 	}
-	wrapped := lipgloss.NewStyle().Width(w - 2).Render(clean(m.status.text))
-	lines := strings.Split(wrapped, "\n")
+	lines := wrap(clean(m.status.text), w-2)
 	if len(lines) > 3 {
 		lines = lines[:3]
 		lines[2] = truncate(lines[2]+" …", w-2)
 	}
 	for i, l := range lines {
-		lines[i] = " " + style.Render(strings.TrimRight(l, " "))
+		lines[i] = " " + style.Render(l)
 	}
 	return lines
 }
 
+// helpBar shows the keys that act now. When they do not fit, the screen's
+// last ones go first: "? help" and the way to quit always show.
 func (m Model) helpBar(w int) string {
-	var hm helpMap
+	k := m.sh.keys
+	var keys []key.Binding
 	switch {
 	case len(m.dialogs) > 0:
-		hm = m.dialogs[len(m.dialogs)-1].help(m.sh.keys)
+		keys = m.dialogs[len(m.dialogs)-1].help(k).short
 	case m.showHelp:
-		hm = helpMap{short: []key.Binding{key.NewBinding(key.WithKeys("?"), key.WithHelp("?/esc", "close help"))}}
+		keys = []key.Binding{key.NewBinding(key.WithKeys("?"), key.WithHelp("?/esc", "close help"))}
 	default:
-		hm = m.top().Help()
-		if !m.top().Capturing() {
-			hm.short = append(append([]key.Binding{}, hm.short...), m.sh.keys.Help, m.sh.keys.Quit)
+		keys = m.top().Help().short
+		switch {
+		case !m.top().Capturing():
+			keys = append(append([]key.Binding{}, keys...), k.Help, k.Quit)
+		case m.isProjects():
+			keys = append(append([]key.Binding{}, keys...), k.Help, k.ForceQuit)
+		default:
+			keys = append(append([]key.Binding{}, keys...), k.ForceQuit)
 		}
 	}
-	hb := m.help
-	hb.ShowAll = false
-	hb.SetWidth(w)
-	return truncate(hb.View(hm), w)
+	st := m.sh.styles.Help
+	item := func(b key.Binding) string {
+		return st.ShortKey.Render(b.Help().Key) + " " + st.ShortDesc.Render(b.Help().Desc)
+	}
+	sep := st.ShortSeparator.Render(" • ")
+	fixed := min(2, len(keys)) // help and quit, kept whatever the width
+	screenKeys, tail := keys[:len(keys)-fixed], keys[len(keys)-fixed:]
+	for n := len(screenKeys); ; n-- {
+		parts := make([]string, 0, n+fixed)
+		for _, b := range append(screenKeys[:n:n], tail...) {
+			parts = append(parts, item(b))
+		}
+		line := strings.Join(parts, sep)
+		if lipgloss.Width(line) <= w || n == 0 {
+			return truncate(line, w)
+		}
+	}
+}
+
+func (m Model) isProjects() bool {
+	_, ok := m.top().(*projectsScreen)
+	return ok
 }
 
 func (m Model) fullHelp() helpMap {
 	k := m.sh.keys
 	hm := m.top().Help()
 	full := append([][]key.Binding{}, hm.full...)
-	full = append(full, []key.Binding{k.Help, k.Back, k.Quit})
+	quit := k.Quit
+	if m.top().Capturing() {
+		quit = k.ForceQuit
+	}
+	full = append(full, []key.Binding{k.Help, k.Back, quit})
 	return helpMap{full: full}
 }
 
@@ -409,14 +471,14 @@ func (m Model) statusBar(w int) string {
 	if t := m.top().Title(); t != "" {
 		parts = append(parts, clean(t))
 	}
-	if m.user != nil {
-		parts = append(parts, "@"+clean(m.user.Username))
+	if u := m.sh.token.User; u != nil {
+		parts = append(parts, "@"+clean(u.Username))
 	}
 	parts = append(parts, m.sh.deps.Host)
 	left := strings.Join(parts, " │ ")
 	var right []string
-	if m.top().Busy() {
-		right = append(right, m.spinner.View())
+	if m.top().Busy() || len(m.sh.pending) > 0 {
+		right = append(right, m.spin.view())
 	}
 	if m.sh.deps.Demo {
 		right = append(right, st.StatusDemo.Render("DEMO (mock server)"))
@@ -431,26 +493,14 @@ func (m Model) statusBar(w int) string {
 	return st.StatusBar.Render(pad(line, w))
 }
 
-// tokenWarning is set when the token expires within 7 days.
+// tokenWarning is set when the token expires within workflow.WarnDays; the
+// words are the ones `errtrack status` uses.
 func (m Model) tokenWarning() string {
-	if m.token == nil {
+	now := m.sh.clock.Now()
+	if !m.sh.token.ExpiresSoon(now) {
 		return ""
 	}
-	exp, ok := m.token.Expiry()
-	if !ok {
-		return ""
-	}
-	now := m.sh.deps.Now()
-	days := int(exp.Sub(time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
-	switch {
-	case days > 7:
-		return ""
-	case days <= 0:
-		return "⚠ token expires today"
-	case days == 1:
-		return "⚠ token expires tomorrow"
-	}
-	return fmt.Sprintf("⚠ token expires in %d days", days)
+	return "⚠ token " + m.sh.token.Expiry(now)
 }
 
 func retryText(n RetryNotice) string {

@@ -8,22 +8,32 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
 func TestQuitKeys(t *testing.T) {
-	for _, k := range []string{"q", "ctrl+c"} {
-		h := newHarness(t, Deps{API: newFakeAPI()})
-		h.key(k)
-		if !h.sentType("QuitMsg") {
-			t.Fatalf("%s did not quit", k)
-		}
+	h, _ := console(t, "1")
+	h.key("q")
+	if !h.sentType("QuitMsg") {
+		t.Fatal("q did not quit the project screen")
+	}
+	// On the project list letters are filter text: only ctrl+c quits.
+	h, _ = console(t, "")
+	h.key("q")
+	if h.sentType("QuitMsg") {
+		t.Fatal("q quit from the project list, where it is a letter of a path")
+	}
+	h.key("ctrl+c")
+	if !h.sentType("QuitMsg") {
+		t.Fatal("ctrl+c did not quit")
 	}
 }
 
 func TestHelpToggle(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Project: "1"})
+	h, _ := console(t, "1")
 	h.mustSee("n new", "d delete", "tab settings", "? help", "q quit")
 	h.key("?")
 	h.mustSee("Keys", "page down", "copy DSN", "rotate")
@@ -31,47 +41,73 @@ func TestHelpToggle(t *testing.T) {
 	h.key("?")
 	h.mustNotSee("page down")
 	h.mustSee("Client keys (2)")
+	// On the project list, ? is help too: no path or name holds one.
+	h, _ = console(t, "")
+	h.key("?")
+	h.mustSee("Keys", "forget recent")
 }
 
 func TestStatusBar(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Project: "demo/web-shop", Demo: true})
-	h.mustSee("https://gitlab.example.com", "@alice", "demo/web-shop", "DEMO")
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "demo/web-shop", Demo: true})
+	h.mustSee(g.url, "@demo-maintainer", "demo/web-shop", "DEMO")
 }
 
+// The console warns with the same words `errtrack status` uses.
 func TestTokenExpiryWarning(t *testing.T) {
-	api := newFakeAPI()
-	api.token = &apiclient.TokenInfo{Scopes: []string{"api"}, ExpiresAt: "2026-11-25"}
-	h := newHarness(t, Deps{API: api})
-	h.mustSee("token expires in 3 days")
-	api.token.ExpiresAt = "2027-11-25"
-	h = newHarness(t, Deps{API: api})
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenExpiring)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.mustSee("⚠ token expires in 3 days")
+	g = demoGitLab(t)
+	h = newHarness(t, Deps{API: g.api, Host: g.url})
 	h.mustNotSee("token expires")
 }
 
+// Timers run through the console's clock: the status message goes when its
+// time is up, not before.
 func TestStatusMessageExpires(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Project: "1"})
+	h, _ := console(t, "1")
 	h.key("c")
 	h.mustSee("Copied the DSN")
-	h.send(clearStatusMsg{seq: h.m.statusSeq - 1}) // an older timer: ignored
+	h.advance(statusTTL - time.Second)
 	h.mustSee("Copied the DSN")
-	h.send(clearStatusMsg{seq: h.m.statusSeq})
+	h.advance(2 * time.Second)
 	h.mustNotSee("Copied the DSN")
+	// An error stays until something replaces it.
+	h.send(statusMsg{text: "boom", kind: statusError})
+	h.advance(time.Minute)
+	h.mustSee("boom")
+}
+
+func TestSpinnerTurnsWhileBusy(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
+	cmd := h.holdWrite("n") // the create waits
+	before := h.view()
+	h.advance(spinnerInterval)
+	if h.view() == before {
+		t.Fatal("the spinner did not move")
+	}
+	h.run(cmd)
+	h.mustSee("Created client key 4")
 }
 
 func TestBadProjectFlag(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Project: "not a project"})
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "not a project"})
 	h.mustSee("Projects you maintain", "not a project")
 }
 
 func TestLightBackgroundAndNoColor(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Project: "1"})
+	h, _ := console(t, "1")
 	dark := h.m.View().Content
 	h.send(tea.BackgroundColorMsg{Color: lightGray{}})
 	if h.m.isDark || h.m.View().Content == dark {
 		t.Fatal("styles not rebuilt for a light background")
 	}
 	t.Setenv("NO_COLOR", "1")
-	h = newHarness(t, Deps{API: newFakeAPI(), Project: "1"})
+	h, _ = console(t, "1")
 	if v := h.m.View().Content; strings.Contains(v, "38;2;") || strings.Contains(v, "48;2;") {
 		t.Fatal("colours drawn under NO_COLOR")
 	}
@@ -85,40 +121,40 @@ type lightGray struct{}
 func (lightGray) RGBA() (r, g, b, a uint32) { return 0xeeee, 0xeeee, 0xeeee, 0xffff }
 
 func TestLoginScreen(t *testing.T) {
-	const secret = "fake-secret-token-123"
+	g := demoGitLab(t)
 	var gotHost, gotToken string
-	api := newFakeAPI()
-	login := func(_ context.Context, host, token string) (API, error) {
+	login := func(ctx context.Context, host, token string) (API, error) {
 		gotHost, gotToken = host, token
-		if token != secret {
-			return nil, &apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrUnauthorized}
+		c, err := apiclient.New(g.url, token, apiclient.WithRetries(0, 0))
+		if err != nil {
+			return nil, err
 		}
-		return api, nil
+		if _, _, err := c.CurrentUser(ctx); err != nil {
+			return nil, err
+		}
+		return c, nil
 	}
-	h := newHarness(t, Deps{Login: login, Host: "https://gitlab.example.com", LoginReason: "No token for https://gitlab.example.com yet."})
-	h.mustSee("Log in to GitLab", "No token for", "Host:  https://gitlab.example.com", "Token:")
+	h := newHarness(t, Deps{Login: login, Host: g.url, LoginReason: "No token for " + g.url + " yet."})
+	h.mustSee("Log in to GitLab", "No token for", "Host:  "+g.url, "Token:")
 	h.key("q") // typed into the token field, not quit
 	if h.sentType("QuitMsg") {
 		t.Fatal("q quit from a text field")
 	}
-	h.key("backspace")
-	h.key("enter")
+	h.key("backspace", "enter")
 	h.mustSee("Type or paste a personal access token")
-	for _, r := range "wrong" {
-		h.key(string(r))
-	}
+	h.typeText("wrong")
 	h.mustNotSee("wrong")
 	h.key("enter")
 	h.mustSee("did not accept your token")
-	h.send(tea.PasteMsg{Content: secret})
-	h.mustNotSee(secret)
+	h.send(tea.PasteMsg{Content: mockserver.TokenMaintainer})
+	h.mustNotSee(mockserver.TokenMaintainer)
 	h.mustSee("•••")
 	h.key("enter")
-	if gotHost != "https://gitlab.example.com" || gotToken != secret {
+	if gotHost != g.url || gotToken != mockserver.TokenMaintainer {
 		t.Fatalf("login got %q, %q", gotHost, gotToken)
 	}
-	h.mustSee("Projects you maintain", "Logged in", "@alice")
-	if strings.Contains(h.m.View().Content, secret) {
+	h.mustSee("Projects you maintain", "Logged in", "@demo-maintainer")
+	if strings.Contains(h.m.View().Content, mockserver.TokenMaintainer) {
 		t.Fatal("token drawn")
 	}
 }
@@ -126,19 +162,38 @@ func TestLoginScreen(t *testing.T) {
 func TestLoginHostValidation(t *testing.T) {
 	h := newHarness(t, Deps{Login: func(context.Context, string, string) (API, error) { return nil, errors.New("unused") }})
 	h.key("tab", "ctrl+u") // from the token field to the host field, cleared
-	for _, r := range "ftp://x" {
-		h.key(string(r))
-	}
+	h.typeText("ftp://x")
 	h.key("tab")
 	h.send(tea.PasteMsg{Content: "tok"})
 	h.key("enter")
 	h.mustSee("not supported")
 }
 
+// A 401 sends the user to the login screen, and a new token carries on.
+func TestUnauthorizedGoesToLogin(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenRevoked)
+	good := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Login: func(context.Context, string, string) (API, error) { return good.api, nil }})
+	h.mustSee("Log in to GitLab", "revoked")
+	h.send(tea.PasteMsg{Content: "x"})
+	h.key("enter")
+	h.mustSee("Projects you maintain", "demo/web-shop")
+}
+
+// With the token in GITLAB_TOKEN, logging in would not last: the console
+// says to change the variable and does not offer the login screen.
+func TestEnvTokenRefused(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenExpired)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, TokenEnv: "GITLAB_TOKEN", Login: func(context.Context, string, string) (API, error) { return nil, errors.New("unused") }})
+	h.mustSee("GITLAB_TOKEN", "logging in changes nothing")
+	h.mustNotSee("Log in to GitLab", "errtrack login")
+}
+
 func TestDialogKeys(t *testing.T) {
 	k := DefaultKeyMap()
 	d := confirmDialog("t", nil, "Yes", "confirmed")
-	if _, cmd, done := d.update(keyMsg("enter"), k); !done || cmd != nil {
+	d.onNo = "declined"
+	if _, cmd, done := d.update(keyMsg("enter"), k); !done || cmd() != "declined" {
 		t.Fatal("enter on the default must be No")
 	}
 	d2, _, _ := d.update(keyMsg("tab"), k)
@@ -148,29 +203,32 @@ func TestDialogKeys(t *testing.T) {
 	if _, cmd, done := d.update(keyMsg("y"), k); !done || cmd() != "confirmed" {
 		t.Fatal("y must confirm")
 	}
+	if _, cmd, done := d.update(keyMsg("esc"), k); !done || cmd() != "declined" {
+		t.Fatal("esc must decline")
+	}
 	if _, _, done := d.update(keyMsg("x"), k); done {
 		t.Fatal("unbound key closed the dialog")
 	}
 }
 
 func TestConnectInsideTheConsole(t *testing.T) {
-	api := newFakeAPI()
-	h := newHarness(t, Deps{Connect: func(context.Context) (API, error) { return api, nil }, Project: "1", Notice: "config file was unreadable"})
-	h.mustSee("Client keys (2)", "@alice", "config file was unreadable")
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{Connect: func(context.Context) (API, error) { return g.api, nil }, Host: g.url, Project: "1", Notice: "config file was unreadable"})
+	h.mustSee("Client keys (2)", "@demo-maintainer", "config file was unreadable")
 
-	m := New(Deps{Connect: func(context.Context) (API, error) { return api, nil }, Host: "https://h"})
+	m := New(Deps{Connect: func(context.Context) (API, error) { return g.api, nil }, Host: "https://h"})
 	if !strings.Contains(m.View().Content, "Reading the access token") {
 		t.Fatal("no start screen while the keyring is read")
 	}
 
 	h = newHarness(t, Deps{Connect: func(context.Context) (API, error) {
 		return nil, errors.New("no token for https://h yet: log in below, or set GITLAB_TOKEN")
-	}, Login: func(context.Context, string, string) (API, error) { return api, nil }})
+	}, Login: func(context.Context, string, string) (API, error) { return g.api, nil }})
 	h.mustSee("Log in to GitLab", "No token for https://h yet")
 }
 
 func TestRetryNoticeShown(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI()})
+	h, _ := console(t, "")
 	h.send(RetryNotice{Wait: 2500 * time.Millisecond, StatusCode: 429, RateLimited: true})
 	h.mustSee("Rate limited by the server; retrying in 3 s")
 	h.send(RetryNotice{Wait: time.Second, StatusCode: 503})
@@ -189,8 +247,84 @@ func TestLoginCheckingState(t *testing.T) {
 	if strings.Contains(m.View().Content, "fake-token") {
 		t.Fatal("token drawn")
 	}
-	next, _ = m.Update(keyMsg("enter")) // a second enter does not log in twice
-	if _, cmd2 := next.Update(keyMsg("enter")); cmd2 != nil {
+	if _, cmd2 := m.Update(keyMsg("enter")); cmd2 != nil {
 		t.Fatal("second login started while the first runs")
+	}
+}
+
+// frameFits checks that a frame has exactly h lines of at most w cells.
+func frameFits(t *testing.T, frame string, w, h int) {
+	t.Helper()
+	lines := strings.Split(frame, "\n")
+	if len(lines) != h {
+		t.Fatalf("frame has %d lines, want %d", len(lines), h)
+	}
+	for _, l := range lines {
+		if lipgloss.Width(l) > w {
+			t.Fatalf("line wider than %d: %q", w, l)
+		}
+	}
+}
+
+// At 80x24 the help bar keeps "? help" and "q quit", whatever else it drops.
+func TestHelpBarKeepsHelpAndQuit(t *testing.T) {
+	h, _ := console(t, "1")
+	for _, size := range [][2]int{{80, 24}, {60, 15}, {40, 10}} {
+		h.resize(size[0], size[1])
+		h.mustSee("? help", "q quit")
+		frameFits(t, h.m.View().Content, size[0], size[1])
+	}
+	h.key("tab")
+	h.resize(80, 24)
+	h.mustSee("? help", "q quit")
+}
+
+// Boxes are never cut: their corners and buttons show down to 40x10.
+func TestDialogsFitSmallTerminals(t *testing.T) {
+	for _, size := range [][2]int{{60, 15}, {40, 10}} {
+		h, _ := console(t, "1")
+		h.resize(size[0], size[1])
+		h.key("d")
+		checkBox(t, h, size, "Delete")
+		h.key("esc", "R")
+		checkBox(t, h, size, "Delete old key")
+		h.key("n", "enter")
+		checkBox(t, h, size, "OK")
+		h.key("esc", "?")
+		frameFits(t, h.m.View().Content, size[0], size[1])
+	}
+}
+
+func checkBox(t *testing.T, h *harness, size [2]int, button string) {
+	t.Helper()
+	v := h.view()
+	frameFits(t, h.m.View().Content, size[0], size[1])
+	if !strings.Contains(v, button) || strings.Count(v, "╭") != 1 || strings.Count(v, "╯") != 1 {
+		t.Fatalf("%dx%d: box cut or button %q missing:\n%s", size[0], size[1], button, v)
+	}
+}
+
+// View draws and changes nothing: two draws of one state are the same,
+// and drawing does not move the list.
+func TestViewChangesNothing(t *testing.T) {
+	h, _ := console(t, "1")
+	s := h.m.top().(*projectScreen)
+	before := s.keys.list
+	a, b := h.m.View().Content, h.m.View().Content
+	if a != b || s.keys.list != before {
+		t.Fatal("View changed the state")
+	}
+}
+
+// The harness waits for every command, however slow: against a server that
+// takes 150 ms per request, the flows behave as they do at full speed.
+func TestSlowServerFlows(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{Latency: 150 * time.Millisecond}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.mustSee("Client keys (2)", "@demo-maintainer")
+	h.key("R", "y")
+	h.mustSee("Rotated: new key 4 replaces key 1")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
+		t.Fatalf("keys %v", ids)
 	}
 }

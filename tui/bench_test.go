@@ -7,28 +7,27 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
-// keysModel is a root model showing a project with n keys at 120x40.
-func keysModel(b testing.TB, n int) Model {
-	api := newFakeAPI()
-	keys := make([]apiclient.ClientKey, n)
-	for i := range keys {
-		keys[i] = fakeKey(1, int64(i+1))
+// keysModel is the console showing a project of the mock server with n
+// keys at 120x40, loaded as a user would load it.
+func keysModel(b *testing.B, n int) Model {
+	g := newGitLab(b, mockserver.Options{ScaleKeys: n - 2}, mockserver.TokenMaintainer)
+	h := newHarness(b, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.resize(120, 40)
+	if got := len(h.m.top().(*projectScreen).keys.keys()); got != n {
+		b.Fatalf("%d keys loaded, want %d", got, n)
 	}
-	m := New(Deps{API: api, Project: "1", Host: "https://gitlab.example.com"})
-	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = next.(Model)
-	s := m.top().(*projectScreen)
-	s.keysID, s.settingsID = 1, 2
-	next, _ = m.Update(keysLoadedMsg{id: 1, keys: keys})
-	next, _ = next.Update(settingsLoadedMsg{id: 2, settings: &apiclient.Settings{Active: true, Integrated: true}})
-	return next.(Model)
+	return h.m
 }
 
-func projectsModel(b testing.TB, n int) Model {
-	api := newFakeAPI()
-	m := New(Deps{API: api, Host: "https://gitlab.example.com"})
+// projectsModel is the project list with n projects loaded. Paging 10,000
+// projects 50 at a time is not what is measured, so the pages arrive as
+// one answer.
+func projectsModel(b *testing.B, n int) Model {
+	g := demoGitLab(b)
+	m := New(Deps{API: g.api, Host: g.url, Clock: &manualClock{now: testNow}})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
 	s := m.top().(*projectsScreen)
@@ -83,16 +82,15 @@ func BenchmarkProjectsView10k(b *testing.B) {
 // projects: refilter plus the frame.
 func BenchmarkProjectsFilterKeystroke10k(b *testing.B) {
 	m := projectsModel(b, 10000)
-	next, _ := m.Update(keyMsg("/"))
-	benchKeystrokes(b, next.(Model), keyMsg("7"), keyMsg("backspace"))
+	benchKeystrokes(b, m, keyMsg("7"), keyMsg("backspace"))
 }
 
 // BenchmarkFirstFrame is building the console and drawing its first frame.
 func BenchmarkFirstFrame(b *testing.B) {
-	api := newFakeAPI()
+	g := demoGitLab(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		m := New(Deps{API: api, Host: "https://gitlab.example.com"})
+		m := New(Deps{API: g.api, Host: g.url})
 		_ = m.Init()
 		_ = m.View()
 	}

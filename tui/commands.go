@@ -2,42 +2,36 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Cmd factories: each copies what it needs, calls the API off the UI
-// goroutine, and returns one typed message.
+// goroutine within the request timeout, and returns one typed message.
 
 const projectsPerPage = 50
 
-func withTimeout(d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		d = 60 * time.Second
-	}
-	return context.WithTimeout(context.Background(), d)
-}
-
 // apiCmd runs call off the UI goroutine with a deadline.
 func apiCmd(timeout time.Duration, call func(ctx context.Context) tea.Msg) tea.Cmd {
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
 	return func() tea.Msg {
-		ctx, cancel := withTimeout(timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		return call(ctx)
 	}
 }
 
-func loadUserCmd(api API, timeout time.Duration) tea.Cmd {
+func loadTokenCmd(api API, timeout time.Duration) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		u, _, err := api.CurrentUser(ctx)
-		if err != nil {
-			return userLoadedMsg{err: err}
-		}
-		t, _, _ := api.TokenInfo(ctx) // optional: OAuth tokens and old GitLab cannot tell
-		return userLoadedMsg{user: u, token: t}
+		st, err := workflow.CheckToken(ctx, api)
+		return tokenLoadedMsg{st: st, err: err}
 	})
 }
 
@@ -55,10 +49,20 @@ func loadProjectsCmd(api API, timeout time.Duration, id uint64, search string, p
 	})
 }
 
+func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.ProjectRef) tea.Cmd {
+	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		p, err := workflow.ResolveProject(ctx, api, ref)
+		return projectLoadedMsg{id: id, project: p, err: err}
+	})
+}
+
 func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		s, _, err := api.GetSettings(ctx, p)
-		return settingsLoadedMsg{id: id, settings: s, err: err}
+		if errors.Is(err, apiclient.ErrSettingsNotFound) {
+			return settingsLoadedMsg{id: id, val: settings{missing: true}}
+		}
+		return settingsLoadedMsg{id: id, val: settings{s: s}, err: err}
 	})
 }
 
@@ -66,34 +70,6 @@ func loadKeysCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectR
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		keys, _, err := api.ListClientKeys(ctx, p)
 		return keysLoadedMsg{id: id, keys: keys, err: err}
-	})
-}
-
-func createSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, active, integrated bool) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		s, _, err := api.CreateSettings(ctx, p, active, integrated)
-		return settingsChangedMsg{id: id, what: "created", settings: s, err: err}
-	})
-}
-
-func updateSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, what string, active bool, integrated *bool) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		s, _, err := api.UpdateSettings(ctx, p, active, integrated)
-		return settingsChangedMsg{id: id, what: what, settings: s, err: err}
-	})
-}
-
-func createKeyCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, rotating *apiclient.ClientKey) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		k, _, err := api.CreateClientKey(ctx, p)
-		return keyCreatedMsg{id: id, key: k, rotating: rotating, err: err}
-	})
-}
-
-func deleteKeyCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, asked apiclient.ClientKey) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		k, resp, err := api.DeleteClientKey(ctx, p, asked.ID)
-		return keyDeletedMsg{id: id, asked: asked, key: k, gone: err == nil && resp != nil && resp.AlreadyGone, err: err}
 	})
 }
 
@@ -111,12 +87,14 @@ func connectCmd(connect func(context.Context) (API, error), timeout time.Duratio
 	})
 }
 
+// sideEffect runs f (a config write) off the UI goroutine.
+func sideEffect(f func()) tea.Cmd {
+	return func() tea.Msg { f(); return nil }
+}
+
 // msgCmd wraps a message as a command.
 func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 
 func statusCmd(kind statusKind, text string) tea.Cmd {
 	return msgCmd(statusMsg{text: text, kind: kind})
 }
-
-// after schedules a message; a variable so tests can run without waiting.
-var after = tea.Tick

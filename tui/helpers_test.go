@@ -2,8 +2,9 @@ package tui
 
 import (
 	"context"
-	"fmt"
+	"net/http/httptest"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -13,232 +14,226 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
-// fakeAPI is an in-memory GitLab for screen tests: fixed data, injectable errors.
-type fakeAPI struct {
-	mu       sync.Mutex
-	user     apiclient.User
-	token    *apiclient.TokenInfo
-	projects []apiclient.Project
-	settings map[int64]*apiclient.Settings
-	keys     map[int64][]apiclient.ClientKey
-	nextKey  int64
-	// errs makes the named method fail once per entry, in order.
-	errs  map[string][]error
-	calls map[string]int
-	// searches records ListProjects search terms.
-	searches []string
+// The console's tests run against the mock server in process, through a
+// real API client. faultAPI wraps the client only to inject failures or
+// hold a call; it never answers by itself.
+
+// testNow is the clock's start: the demo tokens' expiry dates are relative
+// to the real date, so the manual clock starts at the real time.
+var testNow = time.Now()
+
+// gitlab is a mock GitLab and a client for it.
+type gitlab struct {
+	srv *mockserver.Server
+	api *apiclient.Client
+	url string
 }
 
-func newFakeAPI() *fakeAPI {
-	str := func(s string) *string { return &s }
-	f := &fakeAPI{
-		user:  apiclient.User{ID: 1, Username: "alice", Name: "Alice"},
-		token: &apiclient.TokenInfo{Scopes: []string{"api"}, ExpiresAt: "2027-06-01"},
-		projects: []apiclient.Project{
-			{ID: 1, Name: "Web Shop", PathWithNamespace: "demo/web-shop"},
-			{ID: 2, Name: "Mobile App", PathWithNamespace: "demo/mobile-app"},
-			{ID: 3, Name: "Legacy API", PathWithNamespace: "demo/legacy-api"},
-		},
-		settings: map[int64]*apiclient.Settings{
-			1: {Active: true, Integrated: true},
-			3: {Active: true, Integrated: false, ProjectName: str("Legacy API"), ExternalURL: str("https://sentry.example.com/demo/legacy-api/"), APIURL: str("https://sentry.example.com/api/0/projects/demo/legacy-api/")},
-		},
-		keys: map[int64][]apiclient.ClientKey{
-			1: {fakeKey(1, 1), fakeKey(1, 2)},
-		},
-		nextKey: 2,
-		errs:    map[string][]error{},
-		calls:   map[string]int{},
+func newGitLab(t testing.TB, opts mockserver.Options, token string) gitlab {
+	t.Helper()
+	srv, err := mockserver.New(opts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return f
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(ts.URL, token, apiclient.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gitlab{srv: srv, api: c, url: ts.URL}
 }
 
-func fakeKey(project, id int64) apiclient.ClientKey {
-	pk := fmt.Sprintf("glet_%032x", id)
-	return apiclient.ClientKey{ID: id, Active: true, PublicKey: pk,
-		DSN: fmt.Sprintf("https://%s@errors.example.com:443/errortracking/api/v1/projects/%d", pk, project)}
+func demoGitLab(t testing.TB) gitlab {
+	return newGitLab(t, mockserver.Options{}, mockserver.TokenMaintainer)
 }
 
-func (f *fakeAPI) fail(method string, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.errs[method] = append(f.errs[method], err)
-}
-
-func (f *fakeAPI) enter(method string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls[method]++
-	if q := f.errs[method]; len(q) > 0 {
-		f.errs[method] = q[1:]
-		return q[0]
-	}
-	return nil
-}
-
-func (f *fakeAPI) count(method string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[method]
-}
-
-func (f *fakeAPI) CurrentUser(context.Context) (*apiclient.User, *apiclient.Response, error) {
-	if err := f.enter("CurrentUser"); err != nil {
-		return nil, nil, err
-	}
-	u := f.user
-	return &u, nil, nil
-}
-
-func (f *fakeAPI) TokenInfo(context.Context) (*apiclient.TokenInfo, *apiclient.Response, error) {
-	if err := f.enter("TokenInfo"); err != nil {
-		return nil, nil, err
-	}
-	return f.token, nil, nil
-}
-
-func (f *fakeAPI) ListProjects(_ context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error) {
-	if err := f.enter("ListProjects"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var all []apiclient.Project
-	for _, p := range f.projects {
-		if opt.Search == "" || strings.Contains(strings.ToLower(p.PathWithNamespace), strings.ToLower(opt.Search)) {
-			all = append(all, p)
-		}
-	}
-	if opt.Search != "" {
-		f.searches = append(f.searches, opt.Search)
-	}
-	per := opt.PerPage
-	if per == 0 {
-		per = 100
-	}
-	page := max(opt.Page, 1)
-	start := min((page-1)*per, len(all))
-	end := min(start+per, len(all))
-	resp := &apiclient.Response{Page: page, PerPage: per}
-	if end < len(all) {
-		resp.NextPage = page + 1
-	}
-	return all[start:end], resp, nil
-}
-
-func (f *fakeAPI) GetSettings(_ context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error) {
-	if err := f.enter("GetSettings"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s, ok := f.settings[p.ID]
-	if !ok {
-		return nil, nil, &apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrSettingsNotFound, Message: "404 Error Tracking Setting Not Found"}
-	}
-	c := *s
-	return &c, nil, nil
-}
-
-func (f *fakeAPI) CreateSettings(_ context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error) {
-	if err := f.enter("CreateSettings"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.settings[p.ID] = &apiclient.Settings{Active: active, Integrated: integrated}
-	c := *f.settings[p.ID]
-	return &c, nil, nil
-}
-
-func (f *fakeAPI) UpdateSettings(_ context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error) {
-	if err := f.enter("UpdateSettings"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s := f.settings[p.ID]
-	s.Active = active
-	if integrated != nil {
-		s.Integrated = *integrated
-	}
-	c := *s
-	return &c, nil, nil
-}
-
-func (f *fakeAPI) ListClientKeys(_ context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("ListClientKeys"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]apiclient.ClientKey(nil), f.keys[p.ID]...), nil, nil
-}
-
-func (f *fakeAPI) CreateClientKey(_ context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("CreateClientKey"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.nextKey++
-	k := fakeKey(p.ID, f.nextKey)
-	f.keys[p.ID] = append(f.keys[p.ID], k)
-	return &k, nil, nil
-}
-
-func (f *fakeAPI) DeleteClientKey(_ context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("DeleteClientKey"); err != nil {
-		return nil, nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i, k := range f.keys[p.ID] {
-		if k.ID == id {
-			f.keys[p.ID] = append(f.keys[p.ID][:i:i], f.keys[p.ID][i+1:]...)
-			return &k, nil, nil
-		}
-	}
-	return nil, nil, &apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrKeyNotFound, Message: "404 Not found"}
-}
-
-func (f *fakeAPI) keyIDs(project int64) []int64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+func (g gitlab) keyIDs(project int64) []int64 {
 	var ids []int64
-	for _, k := range f.keys[project] {
+	for _, k := range g.srv.Keys(project) {
 		ids = append(ids, k.ID)
 	}
 	return ids
 }
 
-// harness drives a root Model synchronously: it runs the commands Update
-// returns and feeds their messages back, skipping timers and animations.
-type harness struct {
-	t    testing.TB
-	m    Model
-	sent []tea.Msg // every message a command produced, for assertions
+// faultAPI passes every call to the mock server unless a failure was queued
+// for it, and can hold a call until the test releases it.
+type faultAPI struct {
+	API
+	mu    sync.Mutex
+	errs  map[string][]error
+	holds map[string]chan struct{}
+	calls map[string]int
 }
 
-func init() {
-	// Timers (status expiry, search debounce) never fire by themselves in tests.
-	after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+func faulty(api API) *faultAPI {
+	return &faultAPI{API: api, errs: map[string][]error{}, holds: map[string]chan struct{}{}, calls: map[string]int{}}
 }
+
+// fail makes the next call of method fail with err, before it reaches the server.
+func (f *faultAPI) fail(method string, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.errs[method] = append(f.errs[method], err)
+}
+
+func (f *faultAPI) count(method string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[method]
+}
+
+func (f *faultAPI) enter(method string) error {
+	f.mu.Lock()
+	f.calls[method]++
+	hold := f.holds[method]
+	var err error
+	if q := f.errs[method]; len(q) > 0 {
+		f.errs[method], err = q[1:], q[0]
+	}
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
+	}
+	return err
+}
+
+func (f *faultAPI) CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error) {
+	if err := f.enter("CurrentUser"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.CurrentUser(ctx)
+}
+
+func (f *faultAPI) ListProjects(ctx context.Context, o apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error) {
+	if err := f.enter("ListProjects"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.ListProjects(ctx, o)
+}
+
+func (f *faultAPI) GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error) {
+	if err := f.enter("GetProject"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.GetProject(ctx, p)
+}
+
+func (f *faultAPI) GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error) {
+	if err := f.enter("GetSettings"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.GetSettings(ctx, p)
+}
+
+func (f *faultAPI) UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error) {
+	if err := f.enter("UpdateSettings"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.UpdateSettings(ctx, p, active, integrated)
+}
+
+func (f *faultAPI) ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error) {
+	if err := f.enter("ListClientKeys"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.ListClientKeys(ctx, p)
+}
+
+func (f *faultAPI) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
+	if err := f.enter("CreateClientKey"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.CreateClientKey(ctx, p)
+}
+
+func (f *faultAPI) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
+	if err := f.enter("DeleteClientKey"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.DeleteClientKey(ctx, p, id)
+}
+
+// manualClock runs the console's timers when the test says time has passed.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []timer
+}
+
+type timer struct {
+	at  time.Time
+	seq int
+	msg tea.Msg
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) After(d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.timers = append(c.timers, timer{at: c.now.Add(d), seq: len(c.timers), msg: msg})
+		return nil
+	}
+}
+
+// next pops the earliest timer due by until, moving the clock to it.
+func (c *manualClock) next(until time.Time) (tea.Msg, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sort.SliceStable(c.timers, func(i, j int) bool { return c.timers[i].at.Before(c.timers[j].at) })
+	if len(c.timers) == 0 || c.timers[0].at.After(until) {
+		c.now = until
+		return nil, false
+	}
+	t := c.timers[0]
+	c.timers = c.timers[1:]
+	c.now = t.at
+	return t.msg, true
+}
+
+// harness drives a root Model as a program would, one message at a time:
+// every command runs to its end and its messages are delivered. A command
+// that does not finish fails the test; none is dropped.
+type harness struct {
+	t     testing.TB
+	m     Model
+	clock *manualClock
+	sent  []tea.Msg // every message a command produced, for assertions
+}
+
+// cmdLimit is how long one command may take before the test fails.
+const cmdLimit = 20 * time.Second
 
 func newHarness(t testing.TB, deps Deps) *harness {
 	t.Helper()
 	if deps.Host == "" {
 		deps.Host = "https://gitlab.example.com"
 	}
-	if deps.Now == nil {
-		deps.Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	clock := &manualClock{now: testNow}
+	if deps.Clock == nil {
+		deps.Clock = clock
 	}
-	h := &harness{t: t, m: New(deps)}
+	h := &harness{t: t, m: New(deps), clock: clock}
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.run(h.m.Init())
 	return h
+}
+
+// console is a harness on the mock server's demo data, logged in as the
+// maintainer, optionally opened on a project.
+func console(t testing.TB, project string) (*harness, gitlab) {
+	t.Helper()
+	g := demoGitLab(t)
+	return newHarness(t, Deps{API: g.api, Host: g.url, Project: project}), g
 }
 
 // send delivers msg and everything its commands produce.
@@ -249,17 +244,26 @@ func (h *harness) send(msg tea.Msg) {
 	h.run(cmd)
 }
 
+// sendOnly delivers msg and returns its command without running it: the
+// request stays "in flight" until the test runs it.
+func (h *harness) sendOnly(msg tea.Msg) tea.Cmd {
+	next, cmd := h.m.Update(msg)
+	h.m = next.(Model)
+	return cmd
+}
+
 func (h *harness) run(cmd tea.Cmd) {
 	h.t.Helper()
-	for _, msg := range h.collect(cmd, 0) {
+	for _, msg := range h.collect(cmd) {
 		h.send(msg)
 	}
 }
 
-// collect executes cmd, expanding batches, and drops the messages of
-// animations and terminal queries, which need a real program.
-func (h *harness) collect(cmd tea.Cmd, depth int) []tea.Msg {
-	if cmd == nil || depth > 20 {
+// collect runs cmd and returns the messages to deliver. Bubble Tea's own
+// messages (quit, clipboard, terminal queries) are recorded, not delivered.
+func (h *harness) collect(cmd tea.Cmd) []tea.Msg {
+	h.t.Helper()
+	if cmd == nil {
 		return nil
 	}
 	done := make(chan tea.Msg, 1)
@@ -267,8 +271,8 @@ func (h *harness) collect(cmd tea.Cmd, depth int) []tea.Msg {
 	var msg tea.Msg
 	select {
 	case msg = <-done:
-	case <-time.After(100 * time.Millisecond):
-		return nil // a timer or blink: not part of the flow under test
+	case <-time.After(cmdLimit):
+		h.t.Fatalf("a command did not finish within %v", cmdLimit)
 	}
 	if msg == nil {
 		return nil
@@ -276,16 +280,28 @@ func (h *harness) collect(cmd tea.Cmd, depth int) []tea.Msg {
 	if b, ok := msg.(tea.BatchMsg); ok {
 		var out []tea.Msg
 		for _, c := range b {
-			out = append(out, h.collect(c, depth+1)...)
+			out = append(out, h.collect(c)...)
 		}
 		return out
 	}
-	name := reflect.TypeOf(msg).String()
 	h.sent = append(h.sent, msg)
-	if strings.Contains(name, "TickMsg") || strings.Contains(name, "Blink") || strings.Contains(name, "Clipboard") || strings.Contains(name, "backgroundColor") || strings.HasPrefix(name, "tea.") {
+	if reflect.TypeOf(msg).PkgPath() == "charm.land/bubbletea/v2" {
 		return nil
 	}
 	return []tea.Msg{msg}
+}
+
+// advance lets d pass on the console's clock, delivering the timers due.
+func (h *harness) advance(d time.Duration) {
+	h.t.Helper()
+	until := h.clock.Now().Add(d)
+	for {
+		msg, ok := h.clock.next(until)
+		if !ok {
+			return
+		}
+		h.send(msg)
+	}
 }
 
 func (h *harness) key(keys ...string) {
@@ -294,6 +310,16 @@ func (h *harness) key(keys ...string) {
 		h.send(keyMsg(k))
 	}
 }
+
+// typeText types s one key at a time.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *harness) resize(w, ht int) { h.send(tea.WindowSizeMsg{Width: w, Height: ht}) }
 
 // namedKeys are the non-printing keys tests press by name.
 var namedKeys = map[string]tea.KeyPressMsg{
@@ -312,6 +338,8 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"space":     {Code: tea.KeySpace, Text: " "},
 	"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
 	"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
+	"ctrl+r":    {Code: 'r', Mod: tea.ModCtrl},
+	"ctrl+x":    {Code: 'x', Mod: tea.ModCtrl},
 }
 
 func keyMsg(k string) tea.KeyPressMsg {
@@ -344,7 +372,38 @@ func (h *harness) mustNotSee(bad ...string) {
 	}
 }
 
-// quitRequested reports whether a command returned tea.Quit.
+// mustSay checks for sentences that may wrap over lines: spaces and line
+// breaks count as one space on both sides.
+func (h *harness) mustSay(want ...string) {
+	h.t.Helper()
+	v := strings.Join(strings.Fields(h.view()), " ")
+	for _, w := range want {
+		if !strings.Contains(v, strings.Join(strings.Fields(w), " ")) {
+			h.t.Fatalf("screen does not say %q:\n%s", w, h.view())
+		}
+	}
+}
+
+// holdWrite presses k, which starts a write (a create, a delete confirmed
+// with y, a settings change), and returns the write's request without
+// running it: the write is in flight until the test runs the command.
+func (h *harness) holdWrite(k string) tea.Cmd {
+	h.t.Helper()
+	start := h.sendOnly(keyMsg(k))
+	if start == nil {
+		h.t.Fatalf("%s started nothing", k)
+	}
+	msg, ok := start().(startWriteMsg)
+	if !ok {
+		h.t.Fatalf("%s did not start a write", k)
+	}
+	return h.sendOnly(msg)
+}
+
+// count is how many times text shows on the screen.
+func (h *harness) count(text string) int { return strings.Count(h.view(), text) }
+
+// sentType reports whether a command produced a message of that type.
 func (h *harness) sentType(name string) bool {
 	for _, m := range h.sent {
 		if strings.Contains(reflect.TypeOf(m).String(), name) {
@@ -352,6 +411,17 @@ func (h *harness) sentType(name string) bool {
 		}
 	}
 	return false
+}
+
+// copied returns what the commands put on the clipboard.
+func (h *harness) copied() []string {
+	var out []string
+	for _, m := range h.sent {
+		if strings.Contains(reflect.TypeOf(m).String(), "setClipboardMsg") {
+			out = append(out, reflect.ValueOf(m).String())
+		}
+	}
+	return out
 }
 
 var errServer502 = &apiclient.APIError{StatusCode: 502, Kind: apiclient.ErrServer}

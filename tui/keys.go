@@ -2,58 +2,95 @@ package tui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap holds every binding of the console. Screens enable the ones that
-// work in their current state, so the help bar only shows keys that act.
+// KeyMap holds every binding of the console. Screens list the ones that act
+// in their current state, so the help bar only shows keys that work.
 type KeyMap struct {
-	Quit, Help, Back key.Binding
+	Quit, ForceQuit, Help, Back key.Binding
 
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Open, Filter, Refresh                   key.Binding
+	// Nav moves lists where letters are commands; TextNav where letters are
+	// text (the projects list types what it is given).
+	Up, Down, PageUp, PageDown, Top, Bottom                         key.Binding
+	TextUp, TextDown, TextPageUp, TextPageDown, TextTop, TextBottom key.Binding
+	// Move only names the arrows in the help bar.
+	Move key.Binding
 
-	Tab, NewKey, Delete, Show, Copy, Rotate key.Binding
-	ToggleActive, ToggleIntegrated          key.Binding
-	CreateSettings                          key.Binding
+	Open, Refresh, TextRefresh, Forget, ClearFilter key.Binding
 
-	Yes, No, Confirm, SwitchChoice key.Binding
+	Tab, NewKey, Delete, Show, Copy, Rotate, FilterKeys key.Binding
+	ToggleActive, ToggleIntegrated, CreateSettings      key.Binding
+
+	Yes, No, Confirm, SwitchChoice, Close key.Binding
 
 	NextField, Submit key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
 func DefaultKeyMap() KeyMap {
-	return KeyMap{
-		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter or type a path")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-
-		Tab:              key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "settings/keys")),
-		NewKey:           key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
-		Delete:           key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d", "delete")),
-		Show:             key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show")),
-		Copy:             key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy DSN")),
-		Rotate:           key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rotate")),
-		ToggleActive:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "toggle active")),
-		ToggleIntegrated: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "toggle integrated")),
-		CreateSettings:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create settings")),
-
-		Yes:          key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes")),
-		No:           key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "no")),
-		Confirm:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		SwitchChoice: key.NewBinding(key.WithKeys("left", "right", "h", "l", "tab"), key.WithHelp("←/→", "switch")),
-
-		NextField: key.NewBinding(key.WithKeys("tab", "shift+tab", "up", "down"), key.WithHelp("tab", "next field")),
-		Submit:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "log in")),
+	b := func(keys []string, helpKey, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 	}
+	return KeyMap{
+		Quit:      b([]string{"q", "ctrl+c"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+		Help:      b([]string{"?"}, "?", "help"),
+		Back:      b([]string{"esc"}, "esc", "back"),
+
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+f"}, "pgdn", "page down"),
+		Top:      b([]string{"home", "g"}, "g/home", "top"),
+		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
+
+		TextUp:       b([]string{"up"}, "↑", "up"),
+		TextDown:     b([]string{"down"}, "↓", "down"),
+		TextPageUp:   b([]string{"pgup"}, "pgup", "page up"),
+		TextPageDown: b([]string{"pgdown"}, "pgdn", "page down"),
+		TextTop:      b([]string{"home"}, "home", "top"),
+		TextBottom:   b([]string{"end"}, "end", "bottom"),
+		Move:         b([]string{"up", "down"}, "↑/↓", "move"),
+
+		Open:        b([]string{"enter"}, "enter", "open"),
+		Refresh:     b([]string{"r"}, "r", "refresh"),
+		TextRefresh: b([]string{"ctrl+r"}, "ctrl+r", "refresh"),
+		Forget:      b([]string{"ctrl+x"}, "ctrl+x", "forget recent"),
+		ClearFilter: b([]string{"esc"}, "esc", "clear"),
+
+		Tab:              b([]string{"tab", "shift+tab"}, "tab", "settings/keys"),
+		NewKey:           b([]string{"n"}, "n", "new"),
+		Delete:           b([]string{"d", "delete"}, "d", "delete"),
+		Show:             b([]string{"enter"}, "enter", "show"),
+		Copy:             b([]string{"c"}, "c", "copy DSN"),
+		Rotate:           b([]string{"R"}, "R", "rotate"),
+		FilterKeys:       b([]string{"/"}, "/", "filter"),
+		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
+		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),
+		CreateSettings:   b([]string{"enter"}, "enter", "create settings"),
+
+		Yes:          b([]string{"y", "Y"}, "y", "yes"),
+		No:           b([]string{"n", "N", "esc"}, "n/esc", "no"),
+		Confirm:      b([]string{"enter"}, "enter", "choose"),
+		SwitchChoice: b([]string{"left", "right", "h", "l", "tab"}, "←/→", "switch"),
+		Close:        b([]string{"enter", "esc", "q"}, "enter/esc", "close"),
+
+		NextField: b([]string{"tab", "shift+tab", "up", "down"}, "tab", "next field"),
+		Submit:    b([]string{"enter"}, "enter", "log in"),
+	}
+}
+
+func (k KeyMap) nav() navKeys {
+	return navKeys{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
+func (k KeyMap) textNav() navKeys {
+	return navKeys{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom}
+}
+
+// with returns b with other help words, for a binding whose meaning depends
+// on the state ("tab settings" / "tab keys").
+func with(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }
 
 // helpMap adapts a list of bindings to help.KeyMap.

@@ -1,22 +1,16 @@
 package tui
 
 import (
-	"sync/atomic"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// Every request carries an id; a screen keeps the id it waits for and drops
-// any other answer, so a slow, stale reply never overwrites newer data.
-var lastRequestID atomic.Uint64
-
-func nextRequestID() uint64 { return lastRequestID.Add(1) }
-
-type userLoadedMsg struct {
-	user  *apiclient.User
-	token *apiclient.TokenInfo
-	err   error
+// tokenLoadedMsg answers the check of the token in use (user and scopes).
+type tokenLoadedMsg struct {
+	st  workflow.TokenStatus
+	err error
 }
 
 type projectsLoadedMsg struct {
@@ -29,41 +23,29 @@ type projectsLoadedMsg struct {
 	err      error
 }
 
+// projectLoadedMsg answers GET /projects/:id, which names the project.
+type projectLoadedMsg struct {
+	id      uint64
+	project workflow.Project
+	err     error
+}
+
+// settings is what the server says about a project's settings: nil with
+// missing set when none are configured.
+type settings struct {
+	s       *apiclient.Settings
+	missing bool
+}
+
 type settingsLoadedMsg struct {
-	id       uint64
-	settings *apiclient.Settings
-	err      error
+	id  uint64
+	val settings
+	err error
 }
 
 type keysLoadedMsg struct {
 	id   uint64
 	keys []apiclient.ClientKey
-	err  error
-}
-
-// settingsChangedMsg answers a PUT or PATCH.
-type settingsChangedMsg struct {
-	id       uint64
-	what     string // "created", "enabled", ...
-	settings *apiclient.Settings
-	err      error
-}
-
-type keyCreatedMsg struct {
-	id  uint64
-	key *apiclient.ClientKey
-	// rotating is the key being replaced when the create is a rotation's first step.
-	rotating *apiclient.ClientKey
-	err      error
-}
-
-type keyDeletedMsg struct {
-	id uint64
-	// asked is the key the user confirmed; key is the server's answer.
-	asked apiclient.ClientKey
-	key   *apiclient.ClientKey
-	// gone: a retry found the key deleted by the first attempt.
-	gone bool
 	err  error
 }
 
@@ -79,13 +61,14 @@ type loginDoneMsg struct {
 	err  error
 }
 
-// Messages screens send to the root.
+// Messages screens and dialogs send to the root.
 type (
 	openProjectMsg struct {
 		ref  apiclient.ProjectRef
 		name string
 	}
 	backMsg       struct{}
+	showHelpMsg   struct{}
 	openDialogMsg struct{ d dialog }
 	statusMsg     struct {
 		text string
@@ -100,6 +83,8 @@ type (
 		seq   int
 		query string
 	}
+	// rotationKeptMsg: the user chose to keep the old key of a rotation.
+	rotationKeptMsg struct{ r workflow.Rotation }
 )
 
 type statusKind int

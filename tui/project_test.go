@@ -8,21 +8,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
-func openProject(t *testing.T, api *fakeAPI, project string) *harness {
-	t.Helper()
-	return newHarness(t, Deps{API: api, Project: project})
-}
-
 func TestProjectLoadingState(t *testing.T) {
-	api := newFakeAPI()
-	m := New(Deps{API: api, Project: "1", Host: "https://h"})
+	g := demoGitLab(t)
+	m := New(Deps{API: g.api, Project: "1", Host: "https://h"})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = next.(Model)
-	m.Init() // starts both loads; no answer delivered yet
-	v := m.View().Content
-	if !strings.Contains(v, "Loading client keys…") {
+	m.Init() // starts the loads; no answer delivered yet
+	if v := m.View().Content; !strings.Contains(v, "Loading client keys…") {
 		t.Fatalf("no loading state:\n%s", v)
 	}
 	if !m.top().Busy() {
@@ -31,36 +26,72 @@ func TestProjectLoadingState(t *testing.T) {
 }
 
 func TestProjectShowsKeysAndSettings(t *testing.T) {
-	h := openProject(t, newFakeAPI(), "1")
-	h.mustSee("Client keys (2)", "Settings (active)", "glet_00000000000000000000000000000001", "https://glet_")
+	h, g := console(t, "1")
+	keys := g.srv.Keys(1)
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "https://glet_", "1/2")
 	h.key("tab")
-	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a: disable")
+	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {
 		t.Fatal("busy after loads finished")
 	}
 }
 
-func TestProjectSettingsEmptyStateCreates(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "2")
+// PUT on a project without settings: the server creates the first key
+// with them, and the console says so.
+func TestCreateSettingsNamesTheFirstKey(t *testing.T) {
+	h, g := console(t, "2")
 	h.key("tab")
 	h.mustSee("not configured for this project yet", "[x] active", "[x] integrated", "Settings (none)")
-	h.key("a") // choose inactive
-	h.mustSee("[ ] active")
+	h.key("a", "a") // off and on again
+	h.mustSee("[x] active")
 	h.key("enter")
-	h.mustSee("Active        no", "Integrated    yes", "settings created")
-	if api.count("CreateSettings") != 1 {
-		t.Fatal("PUT not sent once")
+	h.mustSee("Active        yes", "Integrated    yes")
+	h.mustSay("settings created for demo/mobile-app", "GitLab created the first client key, 4")
+	h.mustSee("Client keys (1)")
+	if g.srv.KeyCount(2) != 1 {
+		t.Fatal("the server has no first key")
 	}
 }
 
+// Turning integrated tracking back on (a PATCH) also names the key it creates.
+func TestEnablingIntegratedNamesTheFirstKey(t *testing.T) {
+	h, g := console(t, "3") // Sentry configured, no keys
+	h.key("tab")
+	h.mustSee("Integrated    no", "i use integrated")
+	h.key("i")
+	h.mustSee("Integrated    yes")
+	h.mustSay("GitLab created the first client key")
+	if g.srv.KeyCount(3) != 1 {
+		t.Fatal("no key on the server")
+	}
+	// With a Sentry configured, switching back is offered.
+	h.mustSee("i use Sentry")
+	h.key("i")
+	h.mustSee("Stop using integrated error tracking?", "sentry.example.com")
+	h.key("y")
+	h.mustSee("Integrated    no", "switched to the external tracker")
+}
+
+// Without a Sentry configured, switching integrated off would be refused by
+// the server: it is not offered, and the screen says where it is set up.
+func TestExternalTrackerOnlyWhereConfigured(t *testing.T) {
+	h, _ := console(t, "1")
+	h.key("tab")
+	h.mustNotSee("i use Sentry", "i toggle")
+	h.mustSay("configure it in GitLab's web UI: Settings > Monitor > Error Tracking")
+	h.key("i")
+	h.mustSay("No external tracker is configured", "Settings > Monitor > Error Tracking")
+	h.mustSee("Integrated    yes")
+}
+
 func TestDisableAsksFirstAndShowsServerRecord(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
 	h.key("tab", "a")
 	h.mustSee("Disable error tracking?", "No", "Disable")
 	h.key("n")
-	if api.count("UpdateSettings") != 0 {
+	if f.count("UpdateSettings") != 0 {
 		t.Fatal("PATCH sent after No")
 	}
 	h.mustSee("Active        yes")
@@ -68,118 +99,208 @@ func TestDisableAsksFirstAndShowsServerRecord(t *testing.T) {
 	h.mustSee("Active        no", "settings disabled")
 	h.key("a") // enabling needs no confirmation
 	h.mustSee("Active        yes", "settings enabled")
-	if api.count("UpdateSettings") != 2 {
-		t.Fatalf("PATCH count %d", api.count("UpdateSettings"))
+	if f.count("UpdateSettings") != 2 {
+		t.Fatalf("PATCH count %d", f.count("UpdateSettings"))
 	}
 }
 
+// A read_api token reads: nothing that writes is offered, and the screen says why.
+func TestReadOnlyToken(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenReadOnly)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.mustSee("Read-only token", "Client keys (2)")
+	h.mustNotSee("n new", "d delete", "R rotate")
+	h.key("n", "d", "R")
+	h.mustNotSee("Delete client key", "Created")
+	if g.srv.KeyCount(1) != 2 {
+		t.Fatal("a read-only token changed keys")
+	}
+	h.key("tab")
+	h.mustSee("Read-only token (read_api)")
+	h.mustNotSee("a disable")
+	h.key("a")
+	h.mustNotSee("Disable error tracking?")
+}
+
 func TestCreateKey(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+	h, g := console(t, "1")
 	h.key("n")
-	h.mustSee("Client keys (3)", "Created client key 3.")
-	if api.count("CreateClientKey") != 1 {
-		t.Fatal("POST not sent once")
+	h.mustSee("Client keys (3)", "Created client key 4 in demo/web-shop.")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("no key on the server")
 	}
 }
 
 func TestDeleteDefaultsToNoAndNamesTheKey(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+	h, g := console(t, "1")
+	first := g.srv.Keys(1)[0]
 	h.key("d")
-	h.mustSee("Delete client key 1?", "glet_00000000000000000000000000000001")
+	h.mustSee("Delete client key 1 of demo/web-shop?", first.PublicKey)
 	h.key("enter") // the highlighted choice is No
-	if api.count("DeleteClientKey") != 0 {
-		t.Fatal("enter on the default deleted the key")
-	}
 	h.key("d", "esc")
 	h.key("d", "n")
-	if api.count("DeleteClientKey") != 0 {
-		t.Fatal("esc/n deleted the key")
+	if g.srv.KeyCount(1) != 2 {
+		t.Fatal("a key was deleted without a yes")
 	}
 	h.key("d", "right", "enter")
-	if got := api.keyIDs(1); len(got) != 1 || got[0] != 2 {
-		t.Fatalf("keys after delete: %v", got)
+	if ids := g.keyIDs(1); len(ids) != 1 || ids[0] != 2 {
+		t.Fatalf("keys after delete: %v", ids)
 	}
 	h.mustSee("Deleted client key 1", "Client keys (1)")
 }
 
-func TestDeleteActsOnConfirmedKeyEvenIfListChanged(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+// The delete acts on the key the user confirmed, even if the list changed
+// under the dialog.
+func TestDeleteActsOnConfirmedKey(t *testing.T) {
+	h, g := console(t, "1")
 	h.key("down", "d") // asks about key 2
-	h.mustSee("Delete client key 2?")
-	// While the dialog is open the list refreshes with a new key first.
-	s := h.m.top().(*projectScreen)
-	s.keys = append([]apiclient.ClientKey{fakeKey(1, 9)}, s.keys...)
+	h.mustSee("Delete client key 2 of demo/web-shop?")
+	p := h.m.top().(*projectScreen)
+	p.keys.setKeys(append([]apiclient.ClientKey{{ID: 1}, {ID: 9}}, p.keys.keys()...))
 	h.key("y")
-	if got := api.keyIDs(1); len(got) != 1 || got[0] != 1 {
-		t.Fatalf("keys after delete: %v; want key 2 gone", got)
+	if ids := g.keyIDs(1); len(ids) != 1 || ids[0] != 1 {
+		t.Fatalf("keys after delete: %v; want key 2 gone", ids)
 	}
 }
 
 func TestKeyAlreadyGone(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
-	api.fail("DeleteClientKey", &apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrKeyNotFound})
+	h, g := console(t, "1")
+	g.api.DeleteClientKey(context.Background(), apiclient.ProjectID(1), 1) // deleted elsewhere
 	h.key("d", "y")
-	h.mustSee("already gone", "Client keys (2)")
+	h.mustSee("Client key 1 of demo/web-shop is already gone: it was deleted elsewhere.", "Client keys (1)")
 }
 
 func TestRotate(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+	h, g := console(t, "1")
 	h.key("R")
-	h.mustSee("New key 3 created. Delete old key 1?", "copied to the clipboard")
-	if !h.sentType("Clipboard") {
-		t.Fatal("new DSN not copied")
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "copied to the clipboard")
+	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
+		t.Fatalf("copied %v", c)
 	}
 	h.key("y")
-	if got := api.keyIDs(1); len(got) != 2 || got[0] != 2 || got[1] != 3 {
-		t.Fatalf("keys after rotate: %v", got)
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 2 || ids[1] != 4 {
+		t.Fatalf("keys after rotate: %v", ids)
 	}
-	h.mustSee("Deleted client key 1")
+	h.mustSee("Rotated: new key 4 replaces key 1", "which is deleted")
 }
 
-func TestRotateKeepOld(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
+// After a rotation whose old key is kept, the status says so.
+func TestRotateKeepOldSaysSo(t *testing.T) {
+	h, g := console(t, "1")
 	h.key("R", "n")
-	if got := api.keyIDs(1); len(got) != 3 {
-		t.Fatalf("keys: %v", got)
+	h.mustSay("Both keys exist: new key 4 is in place, old key 1", "was kept")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("the old key was touched")
 	}
 }
 
-func TestCopyAndShow(t *testing.T) {
-	h := openProject(t, newFakeAPI(), "1")
-	h.key("c")
-	h.mustSee("Copied the DSN of key 1")
-	if !h.sentType("Clipboard") {
-		t.Fatal("no OSC 52 command")
-	}
-	h.key("down", "enter")
-	h.mustSee("Client key 2", "https://glet_00000000000000000000000000000002@errors.example.com:443/errortr")
+// Press R (or n, d, a settings change) and leave before the answer: the
+// result reaches the user on whatever screen is open.
+func TestWriteResultsReachTheUserAfterEsc(t *testing.T) {
+	h, g := console(t, "1")
+	rotate := h.holdWrite("R") // the rotation is in flight
 	h.key("esc")
-	h.mustNotSee("Public key: ")
+	h.mustSee("Projects you maintain")
+	h.run(rotate)
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "https://glet_")
+	h.key("y")
+	h.mustSee("Rotated: new key 4 replaces key 1")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
+		t.Fatalf("keys %v", ids)
+	}
+
+	h, _ = console(t, "1")
+	create := h.holdWrite("n")
+	h.key("esc")
+	h.run(create)
+	h.mustSee("Created client key 4 in demo/web-shop.")
+
+	h, _ = console(t, "1")
+	h.key("d")
+	del := h.holdWrite("y")
+	h.key("esc")
+	h.run(del)
+	h.mustSee("Deleted client key 1 (glet_")
+
+	h, _ = console(t, "1")
+	h.key("tab", "a")
+	disable := h.holdWrite("y")
+	h.key("esc")
+	h.run(disable)
+	h.mustSee("Error tracking settings disabled for demo/web-shop.")
+	// Reopened later, the project shows what the write did.
+	h.typeText("web")
+	h.key("enter", "tab")
+	h.mustSee("Active        no")
+}
+
+// A project reopened while its write is in flight gets the result too.
+func TestReopenedProjectGetsTheResult(t *testing.T) {
+	h, _ := console(t, "1")
+	create := h.holdWrite("n")
+	h.key("esc")
+	h.typeText("web")
+	h.key("enter")
+	h.mustSee("Client keys (2)")
+	h.run(create)
+	h.mustSee("Client keys (3)", "Created client key 4")
+}
+
+func TestOneCreateAtATime(t *testing.T) {
+	h, g := console(t, "1")
+	first := h.holdWrite("n")
+	h.key("n")
+	h.mustSee("already under way")
+	h.run(first)
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatalf("%d keys: two creates ran", g.srv.KeyCount(1))
+	}
 }
 
 func TestFailedRequestLeavesScreen(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
-	api.fail("CreateClientKey", &apiclient.APIError{StatusCode: 502, Kind: apiclient.ErrServer})
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
+	f.fail("CreateClientKey", errServer502)
 	h.key("n")
-	h.mustSee("HTTP 502", "press r to refresh", "Client keys (2)")
-	api.fail("UpdateSettings", &apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrInsufficientScope})
+	h.mustSee("HTTP 502", "press r to refresh the list before creating another", "Client keys (2)")
+	f.fail("UpdateSettings", &apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrInsufficientScope})
 	h.key("tab", "a", "y")
 	h.mustSee("lacks the api scope", "Active        yes")
-	api.fail("ListClientKeys", &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer})
+	f.fail("ListClientKeys", &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer})
 	h.key("r")
 	h.key("tab")
-	h.mustSee("HTTP 503", "glet_00000000000000000000000000000001")
+	h.mustSee("HTTP 503", g.srv.Keys(1)[0].PublicKey)
+}
+
+// A failed load shows in the pane, once, wrapped between words.
+func TestErrorsShownOnce(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	f.fail("ListClientKeys", &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer})
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
+	h.resize(60, 20)
+	h.mustSee("Could not load the client keys.")
+	if n := h.count("HTTP 503"); n != 1 {
+		t.Fatalf("the error shows %d times:\n%s", n, h.view())
+	}
+	for _, l := range strings.Split(h.view(), "\n") {
+		if l := strings.TrimSpace(l); strings.HasSuffix(l, "fai") || strings.HasSuffix(l, "Wai") {
+			t.Fatalf("wrapped inside a word: %q", l)
+		}
+	}
+}
+
+// r says it refreshed, once everything is back.
+func TestRefreshSaysSo(t *testing.T) {
+	h, g := console(t, "1")
+	g.api.CreateClientKey(context.Background(), apiclient.ProjectID(1)) // made elsewhere
+	h.key("r")
+	h.mustSee("Refreshed.", "Client keys (3)")
 }
 
 func TestErrorWords(t *testing.T) {
-	cases := []struct {
+	for _, tc := range []struct {
 		err  error
 		want string
 	}{
@@ -187,128 +308,122 @@ func TestErrorWords(t *testing.T) {
 		{&apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrProjectNotFound}, "Project not found"},
 		{&apiclient.APIError{StatusCode: 429, Kind: apiclient.ErrRateLimited, RetryAfter: 3e9}, "Wait 3 s"},
 		{&apiclient.APIError{Kind: apiclient.ErrNetwork, Message: "could not reach the server: connection refused"}, "Could not reach the server"},
-	}
-	for _, tc := range cases {
-		api := newFakeAPI()
-		api.fail("ListClientKeys", tc.err)
-		h := openProject(t, api, "1")
+	} {
+		g := demoGitLab(t)
+		f := faulty(g.api)
+		f.fail("ListClientKeys", tc.err)
+		h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
 		h.mustSee(tc.want)
 	}
 }
 
 func TestIntegratedUnavailable(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "2")
-	api.fail("CreateSettings", &apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrIntegratedUnavailable})
+	h, _ := console(t, "4") // demo/on-prem: integrated error tracking is off here
 	h.key("tab", "enter")
 	h.mustSee("not available on this GitLab instance", "not configured for this project yet")
 }
 
-func TestOneCreateAtATime(t *testing.T) {
-	api := newFakeAPI()
-	m := New(Deps{API: api, Project: "1", Host: "https://h"})
-	next, _ := m.Update(keyMsg("n"))
-	next, cmd2 := next.Update(keyMsg("n"))
-	m = next.(Model)
-	if s := m.top().(*projectScreen); s.createID == 0 {
-		t.Fatal("no create in flight")
-	}
-	if msg := cmd2(); msg == nil {
-		t.Fatal("second press gave no feedback")
-	} else if st, ok := msg.(statusMsg); !ok || !strings.Contains(st.text, "already") {
-		t.Fatalf("second press: %#v", msg)
-	}
-}
-
+// A slow, stale answer never overwrites a newer one.
 func TestStaleResultsIgnored(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
-	s := h.m.top().(*projectScreen)
-	_, reload := s.Update(keyMsg("r")) // a newer load starts, not yet answered
-	inFlight := s.keysID
+	h, _ := console(t, "1")
+	p := h.m.top().(*projectScreen)
+	reload := h.sendOnly(keyMsg("r")) // a newer load starts, not yet answered
+	inFlight := p.keys.data.req
 	h.send(keysLoadedMsg{id: inFlight - 1, keys: nil}) // an older answer arrives late
 	h.send(keysLoadedMsg{id: 0, keys: nil})
 	h.mustSee("Client keys (2)")
 	h.run(reload)
 	h.mustSee("Client keys (2)")
-	if s.Busy() {
+	if p.Busy() {
 		t.Fatal("still busy after the current answer")
 	}
 }
 
-func TestUnauthorizedGoesToLogin(t *testing.T) {
-	api := newFakeAPI()
-	api.fail("ListClientKeys", &apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrTokenExpired})
-	h := newHarness(t, Deps{API: api, Project: "1", Login: func(context.Context, string, string) (API, error) { return api, nil }})
-	h.mustSee("Log in to GitLab", "Your token has expired")
-}
-
-func TestHostileServerTextIsSanitized(t *testing.T) {
-	api := newFakeAPI()
-	evil := "\x1b]0;pwned\x07\x1b[2Jglet_evil\x1b[31m"
-	api.keys[1] = []apiclient.ClientKey{{ID: 1, Active: true, PublicKey: evil, DSN: "https://x\x1bc@h/\x07"}}
-	name := "\x1b]2;retitled\x07Evil"
-	api.settings[1].ProjectName = &name
-	h := openProject(t, api, "1")
-	raw := h.m.View().Content
-	for _, bad := range []string{"\x1b]0;", "\x1b]2;", "\x1b[2J", "\x1bc", "\x07"} {
-		if strings.Contains(raw, bad) {
-			t.Fatalf("escape %q reached the screen", bad)
-		}
+// A key created while a refresh is in flight is not lost when the older
+// list arrives.
+func TestCreateDuringRefreshIsKept(t *testing.T) {
+	h, _ := console(t, "1")
+	reload := h.sendOnly(keyMsg("r"))
+	stale := h.collect(reload) // read before the create
+	h.key("n")
+	h.mustSee("Client keys (3)")
+	for _, m := range stale {
+		h.send(m)
 	}
-	h.mustSee("glet_evil")
-	h.key("tab")
-	if raw := h.m.View().Content; strings.Contains(raw, "\x1b]2;") || !strings.Contains(ansiStrip(raw), "Evil") {
-		t.Fatal("project name not sanitized")
-	}
-}
-
-func TestSmallAndLargeTerminals(t *testing.T) {
-	h := openProject(t, newFakeAPI(), "1")
-	for _, size := range [][2]int{{80, 24}, {200, 60}, {40, 10}} {
-		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		lines := strings.Split(h.view(), "\n")
-		if len(lines) != size[1] {
-			t.Fatalf("%dx%d: %d lines", size[0], size[1], len(lines))
-		}
-		for _, l := range lines {
-			if w := len([]rune(l)); w > size[0] {
-				t.Fatalf("%dx%d: line of %d cells: %q", size[0], size[1], w, l)
-			}
-		}
-	}
+	h.mustSee("Client keys (3)")
 }
 
 func TestKeysTabWarnsWhenTrackingIsOff(t *testing.T) {
-	api := newFakeAPI()
-	api.settings[1].Active = false
-	h := openProject(t, api, "1")
-	h.mustSee("Error tracking is disabled for this project", "glet_00000000000000000000000000000002")
-	h = openProject(t, newFakeAPI(), "2")
+	h, _ := console(t, "5") // demo/paused
+	h.mustSee("Error tracking is disabled for this project")
+	h, _ = console(t, "2")
 	h.mustSee("not configured for this project yet (tab")
-	h = openProject(t, newFakeAPI(), "1")
+	h, _ = console(t, "1")
 	h.mustNotSee("Error tracking is disabled", "not configured")
 }
 
-func TestLongDSNKeepsHostInView(t *testing.T) {
-	h := openProject(t, newFakeAPI(), "1")
-	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	h.mustSee("https://glet_…@errors.exam…")
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 24})
-	h.mustSee("https://glet_00000000000000000000000000000001@errors.example.com:443/errortracking/api/v1/projects/1")
+// "/" filters keys by id, public key or DSN; the header shows the position.
+func TestKeysFilterAndPosition(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleKeys: 150}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.mustSee("Client keys (152)", "1/152")
+	h.key("down", "down")
+	h.mustSee("3/152")
+	h.key("G")
+	h.mustSee("152/152")
+	pk := g.srv.Keys(1)[100].PublicKey
+	h.key("/")
+	h.mustSee("enter done", "esc clear") // filter mode: letters type
+	h.mustNotSee("q quit")
+	h.typeText(pk[5:15])
+	h.mustSee("1/1", pk)
+	h.key("enter") // leave the field, keep the filter
+	h.key("enter") // show the key
+	h.mustSee("Client key 102 of demo/web-shop")
+	h.key("esc", "esc") // closes the box, then clears the filter
+	h.mustSee("1/152")
+	h.key("/")
+	h.typeText("no such key")
+	h.mustSee("No key matches the filter")
+	h.key("esc")
+	h.mustSee("Client keys (152)")
 }
 
-func TestCreateDuringRefreshIsKept(t *testing.T) {
-	api := newFakeAPI()
-	h := openProject(t, api, "1")
-	s := h.m.top().(*projectScreen)
-	_, reload := s.Update(keyMsg("r")) // list requested, answer not yet delivered
-	stale := reload                    // it will have been read before the create
-	staleMsgs := h.collect(stale, 0)
-	h.key("n") // the create completes while the list is in flight
-	h.mustSee("Client keys (3)")
-	for _, m := range staleMsgs {
-		h.send(m)
+// The key view shows the DSN whole on one line whenever the terminal is
+// wide enough.
+func TestKeyViewShowsTheDSNWhole(t *testing.T) {
+	h, g := console(t, "1")
+	dsn := "https://" + g.srv.Keys(1)[0].PublicKey + "@" + strings.TrimPrefix(g.url, "http://") + "/errortracking/api/v1/projects/1"
+	for _, w := range []int{120, 200} {
+		h.resize(w, 30)
+		h.key("enter")
+		found := false
+		for _, l := range strings.Split(h.view(), "\n") {
+			found = found || strings.Contains(l, dsn)
+		}
+		if !found {
+			t.Fatalf("at %d columns the DSN is not on one line:\n%s", w, h.view())
+		}
+		h.key("esc")
 	}
-	h.mustSee("Client keys (3)", "glet_00000000000000000000000000000003")
+}
+
+func TestHostileServerTextIsSanitized(t *testing.T) {
+	ts := hostileServer(t)
+	c, _ := apiclient.New(ts, "fake-token-x", apiclient.WithRetries(0, 0))
+	h := newHarness(t, Deps{API: c, Host: ts, Project: "1"})
+	checkSafe(t, h.m.View().Content)
+	h.mustSee("glet_")
+	h.key("tab")
+	checkSafe(t, h.m.View().Content)
+	h.mustSee("Project name")
+}
+
+func TestLongDSNKeepsHostInView(t *testing.T) {
+	h, g := console(t, "1")
+	host := strings.TrimPrefix(g.url, "http://")
+	h.resize(80, 24)
+	h.mustSee("https://glet_…@" + host[:6])
+	h.resize(200, 24)
+	h.mustSee("https://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
 }

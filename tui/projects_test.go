@@ -1,155 +1,229 @@
 package tui
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
 func TestProjectsListAndOpen(t *testing.T) {
-	api := newFakeAPI()
-	h := newHarness(t, Deps{API: api})
-	h.mustSee("Projects you maintain", "demo/web-shop", "Web Shop", "demo/legacy-api", "@alice")
-	h.key("down", "enter") // the list is ordered as the server sent it
+	h, _ := console(t, "")
+	h.mustSee("Projects you maintain", "demo/web-shop", "Web Shop", "demo/legacy-api", "@demo-maintainer")
+	h.key("down", "enter") // the list is in the server's order (by path)
 	h.mustSee("demo/mobile-app", "Settings (none)")
 	h.key("esc")
 	h.mustSee("Projects you maintain")
 }
 
 func TestProjectsEmptyAndError(t *testing.T) {
-	api := newFakeAPI()
-	api.projects = nil
-	h := newHarness(t, Deps{API: api})
+	g := newGitLab(t, mockserver.Options{Seed: "empty"}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.mustSee("You maintain no projects here")
 
-	api = newFakeAPI()
-	api.fail("ListProjects", &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer})
-	h = newHarness(t, Deps{API: api})
+	d := demoGitLab(t)
+	f := faulty(d.api)
+	f.fail("ListProjects", &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer})
+	h = newHarness(t, Deps{API: f, Host: d.url})
 	h.mustSee("Could not load projects", "HTTP 503")
-	h.key("r")
+	if n := h.count("HTTP 503"); n != 1 {
+		t.Fatalf("the error is shown %d times", n)
+	}
+	h.key("ctrl+r")
 	h.mustSee("demo/web-shop")
 }
 
+// The screen says "type to filter, or type a project ID or group/project
+// path": whatever is typed is that text, letters that are keys elsewhere
+// (q, g, G, j, k, r) included.
+func TestProjectsTypeWhatTheScreenPromises(t *testing.T) {
+	for _, text := range []string{"qa/tests", "group/web-shop", "k8s/app", "42", "GjKr/x"} {
+		h, _ := console(t, "")
+		h.typeText(text)
+		if got := h.m.stack[0].(*projectsScreen).filter.Value(); got != text {
+			t.Fatalf("typed %q, the filter holds %q", text, got)
+		}
+		if h.sentType("QuitMsg") {
+			t.Fatalf("typing %q quit", text)
+		}
+		if strings.Contains(text, "/") || text == "42" {
+			h.mustSee("→ open " + text)
+		}
+	}
+}
+
 func TestProjectsTypeToFilter(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI()})
-	h.key("l", "e", "g")
+	h, _ := console(t, "")
+	h.typeText("leg")
 	h.mustSee("demo/legacy-api")
 	h.mustNotSee("demo/web-shop", "demo/mobile-app")
 	h.key("enter")
 	h.mustSee("demo/legacy-api", "Settings (active)")
 }
 
-func TestProjectsTypedPath(t *testing.T) {
-	api := newFakeAPI()
-	h := newHarness(t, Deps{API: api})
-	h.key("/")
-	for _, r := range "other/project" {
-		h.key(string(r))
-	}
-	h.mustSee("→ open other/project")
+func TestProjectsTypedPathAndID(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url})
+	h.typeText("demo/paused")
+	h.mustSee("→ open demo/paused")
 	h.key("enter")
-	h.mustSee("other/project")
-	if api.count("GetSettings") != 1 || api.count("ListClientKeys") != 1 {
-		t.Fatal("settings and keys not loaded together on open")
+	h.mustSee("demo/paused", "Settings (inactive)", "Client keys (1)")
+	if f.count("GetProject") != 1 || f.count("GetSettings") != 1 || f.count("ListClientKeys") != 1 {
+		t.Fatal("project, settings and keys not loaded together on open")
 	}
-}
-
-func TestProjectsTypedID(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI()})
-	h.key("3")
+	h.key("esc", "esc")
+	h.typeText("3")
 	h.mustSee("→ open 3")
 	h.key("enter")
-	h.mustSee("Settings (active)", "Client keys (0)")
+	// Opened by ID, known by its path (GET /projects/3).
+	h.mustSee(" demo/legacy-api", "Settings (active)", "Client keys (0)")
+	h.mustNotSee(" 3 │")
 }
 
 func TestProjectsBadTypedPath(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI()})
-	h.key("/", "a", "/", "/", "enter")
+	h, _ := console(t, "")
+	h.typeText("a//")
+	h.key("enter")
 	h.mustSee("is not a project")
 }
 
+func TestProjectNotFound(t *testing.T) {
+	h, _ := console(t, "")
+	h.typeText("private/secret")
+	h.key("enter")
+	h.mustSee("Could not open the project", "Project not found")
+	if n := h.count("Project not found"); n != 1 {
+		t.Fatalf("the error shows %d times", n)
+	}
+}
+
 func TestProjectsRecentFirst(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI(), Recent: []string{"demo/legacy-api"}})
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Recent: []RecentProject{{ID: 3, Path: "demo/legacy-api"}}})
 	v := h.view()
 	if strings.Index(v, "demo/legacy-api") > strings.Index(v, "demo/web-shop") {
 		t.Fatalf("recent project not first:\n%s", v)
 	}
-	h.mustSee("(recent)", "Legacy API  (recent)")
+	h.mustSee("Legacy API  (recent)")
 	if strings.Count(v, "demo/legacy-api") != 1 {
 		t.Fatal("recent project listed twice")
 	}
 }
 
-func manyProjects(n int) []apiclient.Project {
-	ps := make([]apiclient.Project, n)
-	for i := range ps {
-		ps[i] = apiclient.Project{ID: int64(i + 1), Name: fmt.Sprintf("Project %05d", i+1), PathWithNamespace: fmt.Sprintf("scale/project-%05d", i+1)}
+// A project joins the recent list only once it opened, by ID and path,
+// never twice; ctrl+x forgets one.
+func TestRecentProjects(t *testing.T) {
+	g := demoGitLab(t)
+	var opened []RecentProject
+	var forgot []RecentProject
+	h := newHarness(t, Deps{API: g.api, Host: g.url,
+		ProjectOpened: func(_ string, p RecentProject) { opened = append(opened, p) },
+		ForgetRecent:  func(_ string, p RecentProject) { forgot = append(forgot, p) },
+	})
+	h.typeText("nope/nothing")
+	h.key("enter")
+	h.mustSee("Project not found")
+	if len(opened) != 0 {
+		t.Fatalf("a project that did not open was recorded: %v", opened)
 	}
-	return ps
+	h.key("esc", "esc")
+	h.typeText("4")
+	h.key("enter")
+	h.mustSee(" demo/on-prem")
+	h.key("esc", "esc")
+	h.typeText("demo/on-prem")
+	h.key("enter")
+	h.key("esc", "esc")
+	if len(opened) != 2 || opened[0] != (RecentProject{4, "demo/on-prem"}) || opened[1] != opened[0] {
+		t.Fatalf("recorded %v", opened)
+	}
+	h.mustSee("On Prem  (recent)")
+	if n := h.count("demo/on-prem"); n != 1 {
+		t.Fatalf("demo/on-prem listed %d times", n)
+	}
+	h.key("ctrl+x")
+	h.mustSee("Removed demo/on-prem from the recent projects")
+	h.mustNotSee("(recent)")
+	if len(forgot) != 1 || forgot[0].ID != 4 {
+		t.Fatalf("forgot %v", forgot)
+	}
 }
 
 func TestProjectsLoadMoreOnScroll(t *testing.T) {
-	api := newFakeAPI()
-	api.projects = manyProjects(120)
-	h := newHarness(t, Deps{API: api})
+	g := newGitLab(t, mockserver.Options{ScaleProjects: 115}, mockserver.TokenMaintainer)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url})
 	h.mustSee("(50 loaded)")
-	if api.count("ListProjects") != 1 {
-		t.Fatalf("%d pages fetched before scrolling", api.count("ListProjects"))
+	if f.count("ListProjects") != 1 {
+		t.Fatalf("%d pages fetched before scrolling", f.count("ListProjects"))
 	}
 	for i := 0; i < 30; i++ {
 		h.key("down")
 	}
 	h.mustSee("(100 loaded)")
-	h.key("G") // loads the last page
-	h.key("G")
-	h.mustSee("(120)", "scale/project-00120")
+	h.key("end", "end") // loads the last page
+	h.mustSee("(120)", "scale/project-00115")
 }
 
+// While the list is incomplete, typing asks the server too, once typing
+// stops (the debounce runs on the console's clock).
 func TestProjectsServerSearchWhenIncomplete(t *testing.T) {
-	api := newFakeAPI()
-	api.projects = manyProjects(120)
-	h := newHarness(t, Deps{API: api})
-	h.key("0", "1", "1", "5")
-	h.mustNotSee("scale/project-00115") // not loaded yet
-	s := h.m.top().(*projectsScreen)
-	if !s.Busy() {
+	g := newGitLab(t, mockserver.Options{ScaleProjects: 115}, mockserver.TokenMaintainer)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url})
+	h.typeText("0110")
+	h.mustNotSee("scale/project-00110") // not loaded yet
+	if !h.m.top().Busy() {
 		t.Fatal("no search scheduled")
 	}
-	// The debounce timer fires once typing stops; a stale tick is ignored.
-	h.send(searchTickMsg{seq: s.searchSeq - 1, query: "011"})
-	h.send(searchTickMsg{seq: s.searchSeq, query: "0115"})
-	h.mustSee("scale/project-00115")
-	if len(api.searches) != 1 || api.searches[0] != "0115" {
-		t.Fatalf("searches %v", api.searches)
+	pages := f.count("ListProjects")
+	h.advance(searchDebounce / 2)
+	if f.count("ListProjects") != pages {
+		t.Fatal("searched before typing stopped")
+	}
+	h.advance(searchDebounce)
+	h.mustSee("scale/project-00110")
+	if f.count("ListProjects") != pages+1 {
+		t.Fatalf("%d searches for one stop in typing", f.count("ListProjects")-pages)
 	}
 }
 
-func TestProjectsEscClearsFilter(t *testing.T) {
-	h := newHarness(t, Deps{API: newFakeAPI()})
-	h.key("w", "e", "b")
+// Back from a project opened through the filter, one esc shows the whole list.
+func TestBackAndOneEscClearsTheFilter(t *testing.T) {
+	h, _ := console(t, "")
+	h.typeText("web")
+	h.key("enter")
+	h.mustSee("Client keys (2)")
+	h.key("esc")
 	h.mustNotSee("demo/legacy-api")
-	h.key("esc") // leaves the filter field
-	h.key("esc") // clears the filter
-	h.mustSee("demo/legacy-api", "demo/web-shop")
+	h.key("esc")
+	h.mustSee("demo/legacy-api", "demo/web-shop", "demo/mobile-app")
+}
+
+// The help bar says what keys do here: arrows move, letters type.
+func TestProjectsHelpBarIsTrue(t *testing.T) {
+	h, _ := console(t, "")
+	h.mustSee("↑/↓ move", "ctrl+r refresh", "? help", "ctrl+c quit")
+	h.mustNotSee("q quit", "j/k", "↓/j")
+	h.typeText("j")
+	h.mustSee("esc clear")
 }
 
 func TestProjectsHostileNames(t *testing.T) {
-	api := newFakeAPI()
-	api.projects = []apiclient.Project{{ID: 9, Name: "\x1b]0;owned\x07Evil\x1b[2J", PathWithNamespace: "evil/\x1bcproj"}}
-	h := newHarness(t, Deps{API: api})
-	raw := h.m.View().Content
-	if strings.Contains(raw, "\x1b]0;") || strings.Contains(raw, "\x1b[2J") || strings.Contains(raw, "\x1bc") {
-		t.Fatal("escape sequence drawn")
-	}
-	h.mustSee("Evil", "evil/proj")
+	ts := hostileServer(t)
+	c, _ := apiclient.New(ts, "fake-token-x", apiclient.WithRetries(0, 0))
+	h := newHarness(t, Deps{API: c, Host: ts})
+	checkSafe(t, h.m.View().Content)
+	h.mustSee("grp/shop")
 }
 
 func TestProjectsLoadingState(t *testing.T) {
-	m := New(Deps{API: newFakeAPI(), Host: "https://h"})
+	g := demoGitLab(t)
+	m := New(Deps{API: g.api, Host: "https://h"})
 	m.Init() // the first page is requested, not yet answered
-	if v := ansiStrip(m.View().Content); !strings.Contains(v, "Loading projects…") || !m.top().Busy() {
+	if v := m.View().Content; !strings.Contains(v, "Loading projects…") || !m.top().Busy() {
 		t.Fatalf("no loading state:\n%s", v)
 	}
 }

@@ -13,23 +13,20 @@ import (
 // loginScreen asks for a host and a token. The token field is masked and
 // its value is never drawn, logged or kept after the attempt.
 type loginScreen struct {
-	sh          *shared
-	host, token textinput.Model
-	focus       int // 0 host, 1 token
-	reason      string
-	checking    bool
-	err         string
+	sh            *shared
+	host, token   textinput.Model
+	focus         int // 0 host, 1 token
+	reason        string
+	checking      bool
+	err           string
+	width, height int
 }
 
 func newLoginScreen(sh *shared, reason string) *loginScreen {
-	h := textinput.New()
-	h.Prompt = "Host:  "
-	h.Placeholder = hosturl.Default
+	h := newTextInput("Host:  ", hosturl.Default)
 	h.CharLimit = 255
 	h.SetValue(sh.deps.Host)
-	t := textinput.New()
-	t.Prompt = "Token: "
-	t.Placeholder = "personal access token with the api scope"
+	t := newTextInput("Token: ", "personal access token with the api scope")
 	t.EchoMode = textinput.EchoPassword
 	t.EchoCharacter = '•'
 	t.CharLimit = 4096
@@ -47,14 +44,20 @@ func (s *loginScreen) Init() tea.Cmd {
 	return s.token.Focus()
 }
 
-func (s *loginScreen) Title() string   { return "log in" }
+func (s *loginScreen) Title() string { return "log in" }
+
+func (s *loginScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.host.SetWidth(max(w-12, 10))
+	s.token.SetWidth(max(w-12, 10))
+}
+
 func (s *loginScreen) Busy() bool      { return s.checking }
 func (s *loginScreen) Capturing() bool { return true }
 
 func (s *loginScreen) Help() helpMap {
 	k := s.sh.keys
-	quit := key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))
-	return helpMap{short: []key.Binding{k.Submit, k.NextField, quit}, full: [][]key.Binding{{k.Submit, k.NextField, quit}}}
+	return helpMap{short: []key.Binding{k.Submit, k.NextField}, full: [][]key.Binding{{k.Submit, k.NextField}}}
 }
 
 func (s *loginScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
@@ -119,25 +122,28 @@ func (s *loginScreen) submit() tea.Cmd {
 	return loginCmd(s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
 }
 
-func (s *loginScreen) View(width, height int) string {
+func (s *loginScreen) View() string {
 	st := s.sh.styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render(" Log in to GitLab") + "\n\n")
 	if s.reason != "" {
-		b.WriteString(" " + st.Warning.Render(s.reason) + "\n\n")
+		for _, l := range wrap(s.reason, s.width-2) {
+			b.WriteString(" " + st.Warning.Render(l) + "\n")
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(" errtrack needs a personal access token with the api scope. Create one at\n")
 	b.WriteString(st.Subtle.Render("   <host>/-/user_settings/personal_access_tokens") + "\n")
 	b.WriteString(" It is checked with the server, then kept in the system keyring, never in a file.\n\n")
-	s.host.SetWidth(max(width-12, 10))
-	s.token.SetWidth(max(width-12, 10))
 	b.WriteString(" " + s.host.View() + "\n")
 	b.WriteString(" " + s.token.View() + "\n\n")
 	switch {
 	case s.checking:
 		b.WriteString(st.Subtle.Render(" Checking the token…"))
 	case s.err != "":
-		b.WriteString(st.Error.Render(" " + s.err))
+		for _, l := range wrap(s.err, s.width-2) {
+			b.WriteString(" " + st.Error.Render(l) + "\n")
+		}
 	}
 	return b.String()
 }

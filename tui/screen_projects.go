@@ -60,9 +60,11 @@ type row struct {
 	idx  int
 }
 
-// projectsScreen lists the projects the user maintains. The first page shows
-// at once and more pages load as the cursor nears the end; typing filters
-// what is loaded and, while the list is incomplete, asks the server too.
+// projectsScreen lists the projects the user maintains. Everything typed is
+// filter text, as the screen promises ("type to filter, or type a project
+// ID or path"): q, j or r are letters of a path here. The first page shows
+// at once and more pages load as the cursor nears the end; while the list
+// is incomplete, the server is searched too.
 type projectsScreen struct {
 	sh *shared
 
@@ -72,14 +74,13 @@ type projectsScreen struct {
 
 	listID   uint64 // request in flight for the paged list
 	nextPage int
-	pages    int // pages loaded
+	pages    int
 	complete bool
 	listErr  error
 
-	filter    textinput.Model
-	filtering bool
-	query     string // lower-cased filter text
-	typed     *apiclient.ProjectRef
+	filter textinput.Model
+	query  string // lower-cased filter text
+	typed  *apiclient.ProjectRef
 
 	searchSeq     int
 	searchID      uint64
@@ -87,25 +88,39 @@ type projectsScreen struct {
 	found         []projectItem
 	searchPending bool
 
-	rows           []row
-	cursor, offset int
-	height         int
+	rows          []row
+	list          listView
+	width, height int
 }
 
 func newProjectsScreen(sh *shared) *projectsScreen {
-	ti := textinput.New()
-	ti.Prompt = "/ "
-	ti.Placeholder = "filter, or type an ID or group/project"
-	ti.CharLimit = 255
-	s := &projectsScreen{sh: sh, filter: ti, ids: map[int64]bool{}, nextPage: 1}
+	s := &projectsScreen{sh: sh, filter: newTextInput("/ ", "type to filter, or a project ID or group/project path"), ids: map[int64]bool{}, nextPage: 1}
+	s.filter.CharLimit = 255
+	s.filter.Focus()
 	for _, r := range sh.deps.Recent {
-		if ref, err := apiclient.ParseProjectRef(r); err == nil {
-			p := clean(ref.String())
-			s.recent = append(s.recent, projectItem{path: p, lower: strings.ToLower(p), recent: true})
+		if r.Path == "" && r.ID == 0 {
+			continue
 		}
+		p := clean(r.Path)
+		if p == "" {
+			p = fmt.Sprint(r.ID)
+		}
+		s.recent = append(s.recent, projectItem{id: r.ID, path: p, lower: strings.ToLower(p), recent: true})
 	}
 	s.rebuild()
 	return s
+}
+
+// newTextInput is a text field with a steady cursor: a blinking one needs a
+// timer running for as long as the field has focus.
+func newTextInput(prompt, placeholder string) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
+	st := ti.Styles()
+	st.Cursor.Blink = false
+	ti.SetStyles(st)
+	return ti
 }
 
 func (s *projectsScreen) Init() tea.Cmd { return s.loadPage() }
@@ -118,20 +133,29 @@ func (s *projectsScreen) loadPage() tea.Cmd {
 	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.listID, "", s.nextPage)
 }
 
-func (s *projectsScreen) Title() string { return "projects" }
+func (s *projectsScreen) Title() string   { return "projects" }
+func (s *projectsScreen) Busy() bool      { return s.listID != 0 || s.searchID != 0 || s.searchPending }
+func (s *projectsScreen) Capturing() bool { return true }
 
-func (s *projectsScreen) Busy() bool { return s.listID != 0 || s.searchID != 0 || s.searchPending }
-
-func (s *projectsScreen) Capturing() bool { return s.filtering }
+func (s *projectsScreen) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.filter.SetWidth(max(w-4, 10))
+	s.list.setHeight(h - 3)
+}
 
 func (s *projectsScreen) Help() helpMap {
 	k := s.sh.keys
-	if s.filtering {
-		done := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop filtering"))
-		return helpMap{short: []key.Binding{k.Open, done, k.Up, k.Down}}
+	short := []key.Binding{k.Open, k.Move, k.TextRefresh}
+	if s.query != "" {
+		short = append(short, k.ClearFilter)
 	}
-	short := []key.Binding{k.Open, k.Filter, k.Up, k.Down, k.Refresh}
-	return helpMap{short: short, full: [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Open, k.Filter, k.Refresh}}}
+	if it, ok := s.selected(); ok && it.recent {
+		short = append(short, k.Forget)
+	}
+	return helpMap{short: short, full: [][]key.Binding{
+		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},
+		{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom},
+	}}
 }
 
 func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
@@ -139,17 +163,18 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	case projectsLoadedMsg:
 		return s, s.onLoaded(msg)
 	case searchTickMsg:
-		if msg.seq != s.searchSeq || s.complete {
+		if msg.seq != s.searchSeq || s.complete || s.sh.api == nil {
 			return s, nil
 		}
 		s.searchPending = false
 		s.searchID = nextRequestID()
 		return s, loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.searchID, msg.query, 1)
-	case tea.PasteMsg:
-		if !s.filtering {
-			s.filtering = true
-			s.filter.Focus()
+	case projectLoadedMsg:
+		// A project opened: it joins the recent list, first, once.
+		if msg.err == nil {
+			s.addRecent(projectItem{id: msg.project.ID, path: clean(msg.project.Name()), recent: true})
 		}
+	case tea.PasteMsg:
 		var cmd tea.Cmd
 		s.filter, cmd = s.filter.Update(msg)
 		return s, tea.Batch(cmd, s.filterChanged())
@@ -165,7 +190,10 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 		s.listID = 0
 		if msg.err != nil {
 			s.listErr = msg.err
-			return s.failed(msg.err)
+			if len(s.items) == 0 && !errors.Is(msg.err, apiclient.ErrUnauthorized) {
+				return nil // the pane shows it
+			}
+			return s.sh.failed(msg.err)
 		}
 		s.listErr = nil
 		added := 0
@@ -177,9 +205,10 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 			s.ids[p.ID] = true
 			it := itemFrom(p)
 			s.items = append(s.items, it)
-			for i := range s.recent { // recent entries know only their path until now
-				if s.recent[i].path == it.path {
-					s.recent[i].id, s.recent[i].name, s.recent[i].lower = it.id, it.name, it.lower
+			for i := range s.recent { // recent entries may know only their path or ID
+				r := &s.recent[i]
+				if r.path == it.path || (r.id != 0 && r.id == it.id) {
+					r.id, r.path, r.name, r.lower = it.id, it.path, it.name, it.lower
 				}
 			}
 		}
@@ -195,7 +224,7 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 	case awaited(msg.id, s.searchID):
 		s.searchID = 0
 		if msg.err != nil {
-			return s.failed(msg.err)
+			return s.sh.failed(msg.err)
 		}
 		s.searchQuery = msg.search
 		s.found = s.found[:0]
@@ -207,64 +236,32 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 	return nil
 }
 
-func (s *projectsScreen) failed(err error) tea.Cmd {
-	if errors.Is(err, apiclient.ErrUnauthorized) {
-		return msgCmd(authFailedMsg{err})
-	}
-	return statusCmd(statusError, s.sh.explain(err))
-}
-
 func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.sh.keys
-	if s.filtering {
-		switch {
-		case msg.String() == "esc":
-			s.filtering = false
-			s.filter.Blur()
-			return nil
-		case key.Matches(msg, k.Open):
-			return s.open()
-		case msg.String() == "up" || msg.String() == "down" || msg.String() == "pgup" || msg.String() == "pgdown":
-			return s.move(msg)
-		}
-		var cmd tea.Cmd
-		s.filter, cmd = s.filter.Update(msg)
-		return tea.Batch(cmd, s.filterChanged())
-	}
 	switch {
 	case key.Matches(msg, k.Open):
 		return s.open()
-	case key.Matches(msg, k.Filter):
-		s.filtering = true
-		return s.filter.Focus()
-	case key.Matches(msg, k.Refresh):
-		s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID = nil, map[int64]bool{}, 1, 0, false, 0
+	case key.Matches(msg, k.ClearFilter):
+		if s.filter.Value() == "" {
+			return nil
+		}
+		s.filter.SetValue("")
+		return s.filterChanged()
+	case key.Matches(msg, k.TextRefresh):
+		s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID, s.listErr = nil, map[int64]bool{}, 1, 0, false, 0, nil
 		s.found, s.searchQuery = nil, ""
 		s.rebuild()
-		return tea.Batch(s.loadPage(), s.filterChanged())
-	case key.Matches(msg, k.Back):
-		if s.query != "" {
-			s.filter.SetValue("")
-			return s.filterChanged()
-		}
-		return nil
-	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
-		return s.move(msg)
+		return tea.Batch(s.loadPage(), s.search())
+	case key.Matches(msg, k.Forget):
+		return s.forget()
+	case key.Matches(msg, k.Help):
+		return msgCmd(showHelpMsg{}) // no project path or name holds a '?'
+	case s.list.move(msg, k.textNav()):
+		return s.maybeLoadMore()
 	}
-	// Type to filter: a printable key that is not bound starts the filter.
-	if txt := msg.Text; txt != "" && msg.Mod == 0 && !strings.ContainsAny(txt, "\x00\x1b") {
-		s.filtering = true
-		focus := s.filter.Focus()
-		s.filter.SetValue(s.filter.Value() + txt)
-		s.filter.CursorEnd()
-		return tea.Batch(focus, s.filterChanged())
-	}
-	return nil
-}
-
-func (s *projectsScreen) move(msg tea.KeyPressMsg) tea.Cmd {
-	s.cursor = moveCursor(msg, s.sh.keys, s.cursor, len(s.rows), s.height-1)
-	return s.maybeLoadMore()
+	var cmd tea.Cmd
+	s.filter, cmd = s.filter.Update(msg)
+	return tea.Batch(cmd, s.filterChanged())
 }
 
 // maybeLoadMore fetches the next page when the cursor nears the end.
@@ -272,7 +269,7 @@ func (s *projectsScreen) maybeLoadMore() tea.Cmd {
 	if s.complete || s.listID != 0 || s.listErr != nil {
 		return nil
 	}
-	if s.query == "" && s.cursor < len(s.rows)-max(s.height, 10) {
+	if s.query == "" && !s.list.nearEnd() {
 		return nil
 	}
 	return s.loadPage()
@@ -292,16 +289,19 @@ func (s *projectsScreen) filterChanged() tea.Cmd {
 			s.typed = &ref
 		}
 	}
-	s.cursor, s.offset = 0, 0
+	s.list.selectIndex(0)
 	s.rebuild()
+	return s.search()
+}
+
+func (s *projectsScreen) search() tea.Cmd {
 	s.searchSeq++
-	if q == "" || s.complete {
+	if s.query == "" || s.complete {
 		s.searchPending = false
 		return nil
 	}
 	s.searchPending = true
-	seq, query := s.searchSeq, strings.TrimSpace(s.filter.Value())
-	return after(searchDebounce, func(time.Time) tea.Msg { return searchTickMsg{seq: seq, query: query} })
+	return s.sh.clock.After(searchDebounce, searchTickMsg{seq: s.searchSeq, query: strings.TrimSpace(s.filter.Value())})
 }
 
 func isDigits(s string) bool {
@@ -344,7 +344,7 @@ func (s *projectsScreen) rebuild() {
 			}
 		}
 	}
-	s.cursor = max(min(s.cursor, len(s.rows)-1), 0)
+	s.list.setTotal(len(s.rows))
 }
 
 func (s *projectsScreen) item(r row) projectItem {
@@ -359,6 +359,17 @@ func (s *projectsScreen) item(r row) projectItem {
 	return projectItem{path: clean(s.typed.String())}
 }
 
+func (s *projectsScreen) selected() (projectItem, bool) {
+	if len(s.rows) == 0 {
+		return projectItem{}, false
+	}
+	r := s.rows[s.list.cursor]
+	if r.kind == rowTyped {
+		return projectItem{}, false
+	}
+	return s.item(r), true
+}
+
 func (s *projectsScreen) open() tea.Cmd {
 	if len(s.rows) == 0 {
 		if q := strings.TrimSpace(s.filter.Value()); q != "" {
@@ -368,7 +379,7 @@ func (s *projectsScreen) open() tea.Cmd {
 		}
 		return nil
 	}
-	r := s.rows[s.cursor]
+	r := s.rows[s.list.cursor]
 	if r.kind == rowTyped {
 		return msgCmd(openProjectMsg{ref: *s.typed, name: clean(s.typed.String())})
 	}
@@ -376,7 +387,56 @@ func (s *projectsScreen) open() tea.Cmd {
 	return msgCmd(openProjectMsg{ref: it.ref(), name: it.path})
 }
 
-func (s *projectsScreen) View(width, height int) string {
+// addRecent puts it first in the recent list, replacing an entry for the
+// same project (by ID or path).
+func (s *projectsScreen) addRecent(it projectItem) {
+	if it.id == 0 && it.path == "" {
+		return
+	}
+	out := []projectItem{it}
+	for _, r := range s.recent {
+		if (it.id != 0 && r.id == it.id) || r.path == it.path {
+			if it.name == "" {
+				out[0].name = r.name
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	for _, p := range s.items {
+		if p.id == it.id && it.id != 0 {
+			out[0].name, out[0].lower = p.name, p.lower
+		}
+	}
+	if out[0].lower == "" {
+		out[0].lower = strings.ToLower(out[0].path + " " + out[0].name)
+	}
+	s.recent = out
+	s.rebuild()
+}
+
+// forget removes the selected recent project from the list and the config.
+func (s *projectsScreen) forget() tea.Cmd {
+	it, ok := s.selected()
+	if !ok || !it.recent {
+		return nil
+	}
+	for i, r := range s.recent {
+		if r.path == it.path {
+			s.recent = append(s.recent[:i:i], s.recent[i+1:]...)
+			break
+		}
+	}
+	s.rebuild()
+	cmds := []tea.Cmd{statusCmd(statusInfo, "Removed "+it.path+" from the recent projects.")}
+	if f, host := s.sh.deps.ForgetRecent, s.sh.deps.Host; f != nil {
+		p := RecentProject{ID: it.id, Path: it.path}
+		cmds = append(cmds, sideEffect(func() { f(host, p) }))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (s *projectsScreen) View() string {
 	st := s.sh.styles
 	var b strings.Builder
 	count := fmt.Sprintf("%d loaded", len(s.items))
@@ -384,28 +444,19 @@ func (s *projectsScreen) View(width, height int) string {
 		count = fmt.Sprintf("%d", len(s.items))
 	}
 	b.WriteString(st.Title.Render(" Projects you maintain") + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+count+")") + "\n")
-	if s.filtering || s.query != "" {
-		s.filter.SetWidth(max(width-4, 10))
-		b.WriteString(" " + s.filter.View() + "\n")
-	} else {
-		b.WriteString(st.Subtle.Render(" type to filter, or type a project ID or group/project path") + "\n")
-	}
-	listH := height - 3
-	s.height = listH
-	s.offset = scrollWindow(s.cursor, s.offset, listH, len(s.rows))
+	b.WriteString(" " + s.filter.View() + "\n")
 	switch {
 	case len(s.rows) == 0 && s.listID != 0 && len(s.items) == 0:
 		b.WriteString(st.Subtle.Render(" Loading projects…"))
 	case len(s.rows) == 0 && s.listErr != nil:
-		b.WriteString(st.Error.Render(" Could not load projects: "+s.sh.explain(s.listErr)) + "\n")
 	case len(s.rows) == 0 && s.query != "":
 		b.WriteString(st.Subtle.Render(" No project matches. Type a full path (group/project) or an ID to open it directly."))
 	case len(s.rows) == 0:
 		b.WriteString(st.Subtle.Render(" You maintain no projects here. Type a project ID or path to open one."))
 	}
-	pathW := min(max(width/2, 20), 60)
-	end := min(s.offset+listH, len(s.rows))
-	for i := s.offset; i < end; i++ {
+	pathW := min(max(s.width/2, 20), 60)
+	start, end := s.list.window()
+	for i := start; i < end; i++ {
 		r := s.rows[i]
 		var line string
 		switch r.kind {
@@ -419,8 +470,8 @@ func (s *projectsScreen) View(width, height int) string {
 			}
 			line = "  " + pad(it.path, pathW) + " " + it.name + tag
 		}
-		line = pad(line, width)
-		if i == s.cursor {
+		line = pad(line, s.width)
+		if i == s.list.cursor {
 			line = st.Selected.Render(line)
 		}
 		b.WriteString(line + "\n")
@@ -428,5 +479,13 @@ func (s *projectsScreen) View(width, height int) string {
 	if end == len(s.rows) && !s.complete && s.listID != 0 && len(s.rows) > 0 {
 		b.WriteString(st.Subtle.Render("  loading more…"))
 	}
+	if s.listErr != nil && len(s.items) == 0 && s.listID == 0 {
+		for _, l := range wrap("Could not load projects: "+s.sh.explain(s.listErr), s.width-2) {
+			b.WriteString(" " + st.Error.Render(l) + "\n")
+		}
+	}
 	return b.String()
 }
+
+// awaited reports an answer to the request in flight; 0 means none is.
+func awaited(id, want uint64) bool { return id != 0 && id == want }

@@ -39,15 +39,12 @@ func (o soakObserved) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if o.Model.status.kind == statusError && o.Model.status.text != "" {
 		o.errors.Add(1)
 	}
-	st := keyState{busy: o.Model.top().Busy(), dialog: len(o.Model.dialogs) > 0}
-	st.debug = o.Model.top().Title()
-	if ps, ok := o.Model.top().(*projectsScreen); ok {
-		st.debug += " " + strings.Join([]string{ps.query}, ",") + " list=" + strconv.FormatUint(ps.listID, 10) + " search=" + strconv.FormatUint(ps.searchID, 10) + " pending=" + strconv.FormatBool(ps.searchPending)
-	}
+	st := keyState{busy: o.Model.top().Busy() || len(o.Model.sh.pending) > 0, dialog: len(o.Model.dialogs) > 0}
+	st.debug = o.Model.top().Title() + " pending=" + strings.Join(o.Model.PendingWrites(), ";")
 	if s, ok := o.Model.top().(*projectScreen); ok {
-		st.debug += " " + strconv.FormatUint(s.settingsID, 10) + "/" + strconv.FormatUint(s.keysID, 10) + "/" + strconv.FormatUint(s.createID, 10) + "/" + strconv.FormatUint(s.deleteID, 10) + "/" + strconv.FormatUint(s.changeID, 10)
-		st.loaded = s.keysLoaded
-		for _, k := range s.keys {
+		st.debug += " loads=" + strconv.FormatUint(s.info.req, 10) + "/" + strconv.FormatUint(s.settings.data.req, 10) + "/" + strconv.FormatUint(s.keys.data.req, 10)
+		st.loaded = s.keys.data.has
+		for _, k := range s.keys.keys() {
 			st.ids = append(st.ids, k.ID)
 		}
 	}
@@ -61,10 +58,7 @@ func (o soakObserved) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // Failures must show an error and the list must stay consistent: after a
 // successful refresh the screen shows exactly the server's keys.
 func TestConsoleUnderFaults(t *testing.T) {
-	// Real timers here: the search debounce and status expiry run as in use.
-	saved := after
-	after = tea.Tick
-	defer func() { after = saved }()
+	// The real clock here: the status expiry runs as in use.
 	zero := 0
 	srv, err := mockserver.New(mockserver.Options{FailRate: 0.3, FailSeed: 9, FaultRetryAfter: &zero})
 	if err != nil {

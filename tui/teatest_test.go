@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -25,7 +26,7 @@ func (o observed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := o.Model.Update(msg)
 	o.Model = m.(Model)
 	screen := ansi.Strip(o.Model.View().Content)
-	if o.Model.top().Busy() {
+	if o.Model.top().Busy() || len(o.Model.sh.pending) > 0 {
 		screen += "\n<busy>" // lets waitFor wait for requests to finish
 	}
 	o.screen.Store(screen)
@@ -39,8 +40,6 @@ type program struct {
 
 func startProgram(t *testing.T, deps Deps) program {
 	t.Helper()
-	deps.Host = "https://gitlab.example.com"
-	deps.Now = func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 	screen := &atomic.Value{}
 	screen.Store("")
 	tm := teatest.NewTestModel(t, observed{Model: New(deps), screen: screen},
@@ -61,46 +60,55 @@ func waitFor(t *testing.T, p program, text string) {
 	t.Fatalf("the screen never showed %q with no request in flight; last screen:\n%s", text, p.screen.Load())
 }
 
-func finalView(t *testing.T, p program) []byte {
+// finalView is the last frame, with what changes from run to run (the
+// mock server's port, its random public keys) replaced by placeholders.
+func finalView(t *testing.T, p program, g gitlab) []byte {
 	t.Helper()
 	fm := p.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(observed)
-	lines := strings.Split(ansi.Strip(fm.View().Content), "\n")
+	v := ansi.Strip(fm.View().Content)
+	v = strings.ReplaceAll(v, strings.TrimPrefix(g.url, "http://"), "127.0.0.1:PORT")
+	v = publicKey.ReplaceAllStringFunc(v, func(k string) string { return "glet_" + strings.Repeat("x", len(k)-5) })
+	lines := strings.Split(v, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
+var publicKey = regexp.MustCompile(`glet_[0-9a-f]{8,32}`)
+
 // TestFlowCreateAndDeleteKey opens a project from the list, creates a key,
 // cancels one delete and confirms another, through a real Bubble Tea program.
 func TestFlowCreateAndDeleteKey(t *testing.T) {
-	api := newFakeAPI()
-	tm := startProgram(t, Deps{API: api})
+	g := demoGitLab(t)
+	tm := startProgram(t, Deps{API: g.api, Host: g.url})
 	waitFor(t, tm, "demo/web-shop")
+	tm.Type("web")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "Client keys (2)")
 	tm.Type("n")
-	waitFor(t, tm, "Created client key 3")
+	waitFor(t, tm, "Created client key 4")
 	tm.Type("d")
-	waitFor(t, tm, "Delete client key 3?")
+	waitFor(t, tm, "Delete client key 4 of demo/web-shop?")
 	tm.Type("n")
 	tm.Type("k")
 	tm.Type("d")
-	waitFor(t, tm, "Delete client key 2?")
+	waitFor(t, tm, "Delete client key 2 of demo/web-shop?")
 	tm.Type("y")
 	waitFor(t, tm, "Deleted client key 2")
 	tm.Type("q")
-	got := finalView(t, tm)
-	if ids := api.keyIDs(1); len(ids) != 2 || ids[0] != 1 || ids[1] != 3 {
-		t.Fatalf("server keys %v, want [1 3]", ids)
+	got := finalView(t, tm, g)
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 1 || ids[1] != 4 {
+		t.Fatalf("server keys %v, want [1 4]", ids)
 	}
 	golden.RequireEqual(t, got)
 }
 
-// TestFlowSettings creates settings for a project that has none, then disables them.
+// TestFlowSettings creates settings for a project that has none (the server
+// creates its first key), then disables them.
 func TestFlowSettings(t *testing.T) {
-	api := newFakeAPI()
-	tm := startProgram(t, Deps{API: api, Project: "2"})
+	g := demoGitLab(t)
+	tm := startProgram(t, Deps{API: g.api, Host: g.url, Project: "2"})
 	waitFor(t, tm, "Client keys (0)")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 	waitFor(t, tm, "not configured")
@@ -111,20 +119,22 @@ func TestFlowSettings(t *testing.T) {
 	tm.Type("y")
 	waitFor(t, tm, "settings disabled")
 	tm.Type("q")
-	golden.RequireEqual(t, finalView(t, tm))
+	golden.RequireEqual(t, finalView(t, tm, g))
 }
 
 // TestFlowFailureKeepsScreen shows a failed create and a retry.
 func TestFlowFailureKeepsScreen(t *testing.T) {
-	api := newFakeAPI()
-	api.fail("CreateClientKey", errServer502)
-	tm := startProgram(t, Deps{API: api, Project: "1"})
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	f.fail("CreateClientKey", errServer502)
+	tm := startProgram(t, Deps{API: f, Host: g.url, Project: "1"})
 	waitFor(t, tm, "Client keys (2)")
 	tm.Type("n")
 	waitFor(t, tm, "HTTP 502")
 	tm.Type("r")
+	waitFor(t, tm, "Refreshed.")
 	tm.Type("n")
-	waitFor(t, tm, "Created client key 3")
+	waitFor(t, tm, "Created client key 4")
 	tm.Type("q")
-	golden.RequireEqual(t, finalView(t, tm))
+	golden.RequireEqual(t, finalView(t, tm, g))
 }

@@ -3,9 +3,6 @@ package tui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,11 +32,28 @@ func pad(s string, width int) string {
 	return s
 }
 
+// wrap breaks plain text into lines of at most width cells, between words
+// where it can, inside a word only when the word alone is wider.
+func wrap(s string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		w := ansi.Wrap(para, width, "")
+		out = append(out, strings.Split(w, "\n")...)
+	}
+	for i, l := range out {
+		out[i] = strings.TrimRight(l, " ")
+	}
+	return out
+}
+
 // fitLines makes text exactly height lines of at most width cells.
 func fitLines(text string, width, height int) string {
 	lines := strings.Split(text, "\n")
 	if len(lines) > height {
-		lines = lines[:height]
+		lines = lines[:max(height, 0)]
 	}
 	for i, l := range lines {
 		lines[i] = truncate(l, width)
@@ -50,37 +64,9 @@ func fitLines(text string, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// scrollWindow keeps cursor visible in a window of height rows.
-func scrollWindow(cursor, offset, height, total int) int {
-	if height <= 0 {
-		return 0
+func yesNo(b bool) string {
+	if b {
+		return "yes"
 	}
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+height {
-		offset = cursor - height + 1
-	}
-	return max(min(offset, total-height), 0)
-}
-
-// moveCursor applies a movement key to a cursor over total rows, moving page
-// rows at a time for page up and down.
-func moveCursor(msg tea.KeyPressMsg, k KeyMap, cursor, total, page int) int {
-	page = max(page, 1)
-	switch {
-	case key.Matches(msg, k.Up):
-		cursor--
-	case key.Matches(msg, k.Down):
-		cursor++
-	case key.Matches(msg, k.PageUp):
-		cursor -= page
-	case key.Matches(msg, k.PageDown):
-		cursor += page
-	case key.Matches(msg, k.Top):
-		cursor = 0
-	case key.Matches(msg, k.Bottom):
-		cursor = total - 1
-	}
-	return max(min(cursor, total-1), 0)
+	return "no"
 }

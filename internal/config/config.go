@@ -20,7 +20,33 @@ const MaxRecent = 10
 // Config is the file's content.
 type Config struct {
 	LastHost string              `json:"last_host,omitempty"`
-	Recent   map[string][]string `json:"recent_projects,omitempty"`
+	Recent   map[string][]Recent `json:"recent_projects,omitempty"`
+}
+
+// Recent is a project opened before, known by ID and path.
+type Recent struct {
+	ID   int64  `json:"id,omitempty"`
+	Path string `json:"path,omitempty"`
+}
+
+// UnmarshalJSON also reads the first format, a bare path.
+func (r *Recent) UnmarshalJSON(b []byte) error {
+	var path string
+	if json.Unmarshal(b, &path) == nil {
+		*r = Recent{Path: path}
+		return nil
+	}
+	type plain Recent
+	return json.Unmarshal(b, (*plain)(r))
+}
+
+// same reports two entries for one project: the same ID, or the same path
+// when either lacks an ID.
+func (r Recent) same(o Recent) bool {
+	if r.ID != 0 && o.ID != 0 {
+		return r.ID == o.ID
+	}
+	return r.Path != "" && r.Path == o.Path
 }
 
 // DefaultPath is errtrack/config.json in the user config directory
@@ -99,15 +125,31 @@ func (c *Config) Save(path string) error {
 	return nil
 }
 
-// AddRecent puts project first in host's recent list.
-func (c *Config) AddRecent(host, project string) {
+// AddRecent puts p first in host's recent list, once.
+func (c *Config) AddRecent(host string, p Recent) {
 	if c.Recent == nil {
-		c.Recent = map[string][]string{}
+		c.Recent = map[string][]Recent{}
 	}
-	list := []string{project}
-	for _, p := range c.Recent[host] {
-		if p != project && len(list) < MaxRecent {
-			list = append(list, p)
+	list := []Recent{p}
+	for _, o := range c.Recent[host] {
+		switch {
+		case o.same(p) || (o.Path != "" && o.Path == p.Path):
+			if list[0].ID == 0 {
+				list[0].ID = o.ID // keep what was known
+			}
+		case len(list) < MaxRecent:
+			list = append(list, o)
+		}
+	}
+	c.Recent[host] = list
+}
+
+// ForgetRecent removes p from host's recent list.
+func (c *Config) ForgetRecent(host string, p Recent) {
+	list := c.Recent[host][:0:0]
+	for _, o := range c.Recent[host] {
+		if !o.same(p) && !(o.Path != "" && o.Path == p.Path) {
+			list = append(list, o)
 		}
 	}
 	c.Recent[host] = list

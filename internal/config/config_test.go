@@ -16,9 +16,9 @@ func TestRoundTrip(t *testing.T) {
 	}
 	c.LastHost = "https://gitlab.example.com"
 	for i := 0; i < 12; i++ {
-		c.AddRecent(c.LastHost, "g/p"+string(rune('a'+i)))
+		c.AddRecent(c.LastHost, Recent{ID: int64(i + 1), Path: "g/p" + string(rune('a'+i))})
 	}
-	c.AddRecent(c.LastHost, "g/pc")
+	c.AddRecent(c.LastHost, Recent{ID: 3, Path: "g/pc"})
 	if err := c.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,35 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(got, err)
 	}
 	r := got.Recent[c.LastHost]
-	if len(r) != MaxRecent || r[0] != "g/pc" || r[1] != "g/pl" {
+	if len(r) != MaxRecent || r[0] != (Recent{3, "g/pc"}) || r[1].Path != "g/pl" {
 		t.Fatalf("recent %v", r)
+	}
+}
+
+// A project is recorded once, by ID and path: opened by ID, then by path
+// (or renamed), it stays one entry.
+func TestRecentOnce(t *testing.T) {
+	c := &Config{}
+	c.AddRecent("h", Recent{ID: 3, Path: "demo/legacy-api"})
+	c.AddRecent("h", Recent{ID: 1, Path: "demo/web-shop"})
+	c.AddRecent("h", Recent{ID: 3, Path: "demo/legacy-api-renamed"})
+	c.AddRecent("h", Recent{Path: "demo/web-shop"})
+	if r := c.Recent["h"]; len(r) != 2 || r[0] != (Recent{1, "demo/web-shop"}) || r[1] != (Recent{3, "demo/legacy-api-renamed"}) {
+		t.Fatalf("recent %v", r)
+	}
+	c.ForgetRecent("h", Recent{ID: 3})
+	if r := c.Recent["h"]; len(r) != 1 {
+		t.Fatalf("recent %v", r)
+	}
+}
+
+// The first format kept bare paths; they still load.
+func TestOldRecentFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	os.WriteFile(path, []byte(`{"last_host":"https://h","recent_projects":{"https://h":["g/a",{"id":4,"path":"g/b"}]}}`), 0o600)
+	c, err := Load(path)
+	if err != nil || len(c.Recent["https://h"]) != 2 || c.Recent["https://h"][0] != (Recent{Path: "g/a"}) || c.Recent["https://h"][1].ID != 4 {
+		t.Fatal(c, err)
 	}
 }
 

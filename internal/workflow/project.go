@@ -22,18 +22,13 @@ func (p Project) Name() string {
 	return p.Ref.String()
 }
 
-// ResolveProject reads the project's ID and path. A server that cannot show
-// the project record (a token without read access to it, an old GitLab)
-// still leaves the reference usable: the error is returned only when the
-// project does not exist for this user.
+// ResolveProject reads the project's ID and path. On failure the returned
+// Project still names the reference given.
 func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRef) (Project, error) {
 	p := Project{Ref: ref, ID: ref.ID, Path: ref.Path}
 	rec, _, err := api.GetProject(ctx, ref)
-	switch {
-	case errors.Is(err, apiclient.ErrProjectNotFound), errors.Is(err, apiclient.ErrUnauthorized):
+	if err != nil {
 		return p, err
-	case err != nil:
-		return p, nil
 	}
 	if rec.ID > 0 {
 		p.ID = rec.ID
@@ -44,7 +39,9 @@ func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRe
 	return p, nil
 }
 
-// ProjectKeys resolves the project and lists its keys at once: one round trip.
+// ProjectKeys resolves the project and lists its keys at once: one round
+// trip. The keys decide: when only the project record failed (a server
+// error), the reference names the project.
 func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
 	var p Project
 	var keys []apiclient.ClientKey
@@ -55,7 +52,7 @@ func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Pr
 		keys, _, err = api.ListClientKeys(ctx, ref)
 		return err
 	})
-	if perr != nil {
+	if errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized) {
 		return p, nil, perr
 	}
 	return p, keys, kerr

@@ -1,0 +1,364 @@
+package tui
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// keysPane lists a project's client keys and acts on the selected one.
+// Only the rows that fit are drawn, so 10,000 keys draw as fast as ten.
+type keysPane struct {
+	sh   *shared
+	data loadable[[]apiclient.ClientKey]
+	// createdDuringLoad holds keys created while a list was in flight: that
+	// list may have been read before they existed.
+	createdDuringLoad []apiclient.ClientKey
+
+	filter    textinput.Model
+	filtering bool
+	query     string
+	rows      []int // indices into data.val of the keys shown
+	list      listView
+
+	// tracking warns that keys collect nothing while error tracking is off.
+	tracking      string
+	width, height int
+}
+
+func newKeysPane(sh *shared) *keysPane {
+	p := &keysPane{sh: sh, filter: newTextInput("/ ", "filter by id, public key or DSN")}
+	p.filter.CharLimit = 200
+	return p
+}
+
+func (p *keysPane) setSize(w, h int) {
+	p.width, p.height = w, h
+	p.filter.SetWidth(max(w-4, 10))
+	p.layout()
+}
+
+// layout sizes the list to the lines the table has.
+func (p *keysPane) layout() {
+	h := p.height - 1 // header
+	if p.tracking != "" {
+		h -= len(wrap(p.tracking, p.width-2))
+	}
+	if p.filtering || p.query != "" {
+		h--
+	}
+	if p.sh.readOnly() {
+		h--
+	}
+	p.list.setHeight(h)
+}
+
+func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
+
+func (p *keysPane) ids() []int64 {
+	ids := make([]int64, len(p.data.val))
+	for i, k := range p.data.val {
+		ids[i] = k.ID
+	}
+	return ids
+}
+
+func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		had := p.data.has
+		p.data.fail(msg.err)
+		return p.sh.failedOnce(msg.err, !had)
+	}
+	p.setKeys(mergeCreated(msg.keys, p.createdDuringLoad))
+	p.createdDuringLoad = nil
+	return nil
+}
+
+// written applies a write's result to the list.
+func (p *keysPane) written(msg writeDoneMsg) tea.Cmd {
+	switch {
+	case msg.w.kind == writeCreateKey && msg.err == nil:
+		p.added(*msg.key)
+	case msg.w.kind == writeRotateCreate && msg.rot.New != nil:
+		p.added(*msg.rot.New)
+	case msg.w.kind == writeDeleteKey && (msg.err == nil || errors.Is(msg.err, apiclient.ErrKeyNotFound)):
+		p.removed(msg.w.key.ID)
+	case msg.w.kind == writeRotateDelete && msg.err == nil:
+		p.removed(msg.rot.Old.ID)
+	case (msg.w.kind == writeCreateSettings || msg.w.kind == writeUpdateSettings) && msg.keys != nil:
+		p.setKeys(msg.keys)
+	}
+	return nil
+}
+
+func (p *keysPane) added(k apiclient.ClientKey) {
+	p.setKeys(mergeCreated(p.data.val, []apiclient.ClientKey{k}))
+	p.selectKey(k.ID)
+	if p.data.loading() {
+		p.createdDuringLoad = append(p.createdDuringLoad, k)
+	}
+}
+
+func (p *keysPane) removed(id int64) {
+	keys := slices.DeleteFunc(slices.Clone(p.data.val), func(k apiclient.ClientKey) bool { return k.ID == id })
+	p.setKeys(keys)
+}
+
+// mergeCreated adds the keys created while the list was loading that the
+// list does not have, keeping ascending id order.
+func mergeCreated(list, created []apiclient.ClientKey) []apiclient.ClientKey {
+	for _, c := range created {
+		if !slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return k.ID == c.ID }) {
+			list = append(list, c)
+		}
+	}
+	slices.SortStableFunc(list, func(a, b apiclient.ClientKey) int { return cmp.Compare(a.ID, b.ID) })
+	return list
+}
+
+// setKeys replaces the list, keeping the cursor on the same key when it is
+// still there.
+func (p *keysPane) setKeys(keys []apiclient.ClientKey) {
+	cur, had := p.selected()
+	p.data.set(keys)
+	p.refilter()
+	if had {
+		p.selectKey(cur.ID)
+	}
+}
+
+func (p *keysPane) selectKey(id int64) {
+	for i, idx := range p.rows {
+		if p.data.val[idx].ID == id {
+			p.list.selectIndex(i)
+			return
+		}
+	}
+}
+
+func (p *keysPane) refilter() {
+	p.rows = p.rows[:0]
+	q := strings.ToLower(p.query)
+	for i, k := range p.data.val {
+		if q == "" || strings.Contains(strconv.FormatInt(k.ID, 10), q) || strings.Contains(strings.ToLower(k.PublicKey), q) || strings.Contains(strings.ToLower(k.DSN), q) {
+			p.rows = append(p.rows, i)
+		}
+	}
+	p.list.setTotal(len(p.rows))
+}
+
+func (p *keysPane) selected() (apiclient.ClientKey, bool) {
+	if len(p.rows) == 0 || p.list.cursor >= len(p.rows) {
+		return apiclient.ClientKey{}, false
+	}
+	return p.data.val[p.rows[p.list.cursor]], true
+}
+
+// setTracking follows the settings: keys collect nothing while error
+// tracking is off or not set up.
+func (p *keysPane) setTracking(s loadable[settings]) {
+	p.tracking = ""
+	switch {
+	case !s.has:
+	case s.val.missing:
+		p.tracking = "Error tracking is not configured for this project yet (tab to set it up)."
+	case !s.val.s.Active:
+		p.tracking = "Error tracking is disabled for this project: events sent with these keys are not collected (tab, then a)."
+	}
+	p.layout()
+}
+
+func (p *keysPane) badge() string {
+	if !p.data.has {
+		return ""
+	}
+	return fmt.Sprintf(" (%d)", len(p.data.val))
+}
+
+func (p *keysPane) help() helpMap {
+	k := p.sh.keys
+	if p.filtering {
+		done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
+		return helpMap{short: []key.Binding{done, k.ClearFilter, k.Move}}
+	}
+	var acts []key.Binding
+	if !p.sh.readOnly() {
+		acts = append(acts, k.NewKey)
+	}
+	if _, ok := p.selected(); ok {
+		if !p.sh.readOnly() {
+			acts = append(acts, k.Delete, k.Rotate)
+		}
+		acts = append(acts, k.Copy, k.Show)
+	}
+	if p.data.has && len(p.data.val) > 0 {
+		acts = append(acts, k.FilterKeys)
+	}
+	// The one-line bar keeps to what fits; ? lists the rest.
+	short := acts[:min(len(acts), 4)]
+	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
+}
+
+func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
+	k := p.sh.keys
+	if p.filtering {
+		if km, ok := msg.(tea.KeyPressMsg); ok {
+			switch {
+			case key.Matches(km, k.ClearFilter):
+				p.filtering, p.query = false, ""
+				p.filter.SetValue("")
+				p.filter.Blur()
+				p.refilter()
+				p.layout()
+				return nil
+			case key.Matches(km, k.Show): // enter: keep the filter, act on the list
+				p.filtering = false
+				p.filter.Blur()
+				p.layout()
+				return nil
+			case p.list.move(km, k.textNav()):
+				return nil
+			}
+		}
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		if q := strings.TrimSpace(p.filter.Value()); q != p.query {
+			p.query = q
+			p.refilter()
+			p.list.selectIndex(0)
+		}
+		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case p.list.move(km, k.nav()):
+		return nil
+	case key.Matches(km, k.FilterKeys) && p.data.has:
+		p.filtering = true
+		p.layout()
+		return p.filter.Focus()
+	case key.Matches(km, k.ClearFilter) && p.query != "":
+		p.query = ""
+		p.filter.SetValue("")
+		p.refilter()
+		p.layout()
+		return nil
+	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.data.has:
+		return msgCmd(startWriteMsg{write{kind: writeCreateKey, project: project}})
+	}
+	sel, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(km, k.Delete) && !p.sh.readOnly():
+		return msgCmd(openDialogMsg{confirmDialog(fmt.Sprintf("Delete client key %d of %s?", sel.ID, clean(project.Name())),
+			[]string{"Public key " + clean(sel.PublicKey), "Clients that send errors with its DSN will stop reporting. This cannot be undone."},
+			"Delete", startWriteMsg{write{kind: writeDeleteKey, project: project, key: sel}})})
+	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
+		return msgCmd(startWriteMsg{write{kind: writeRotateCreate, project: project, rot: workflow.Rotation{Project: project, Old: sel}}})
+	case key.Matches(km, k.Show):
+		return msgCmd(openDialogMsg{infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
+			"Active:     " + yesNo(sel.Active),
+			"Public key: " + clean(sel.PublicKey),
+			"DSN:",
+			clean(sel.DSN),
+		})})
+	case key.Matches(km, k.Copy):
+		return copyDSN(sel)
+	}
+	return nil
+}
+
+// copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
+// http(s) URL: the screen shows a cleaned DSN, and a server could make the
+// raw one a URL, a newline and a shell command (ending bracketed paste).
+func copyDSN(k apiclient.ClientKey) tea.Cmd {
+	if err := dsn.Check(k.DSN); err != nil {
+		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %d is not safe to paste (%s). Check the server's answer before using it.", k.ID, err))
+	}
+	return tea.Batch(tea.SetClipboard(k.DSN),
+		statusCmd(statusSuccess, fmt.Sprintf("Copied the DSN of key %d to the clipboard (OSC 52; in tmux it needs set-clipboard on).", k.ID)))
+}
+
+func (p *keysPane) view() string {
+	st := p.sh.styles
+	var b strings.Builder
+	if p.tracking != "" {
+		for _, l := range wrap(p.tracking, p.width-2) {
+			b.WriteString(" " + st.Warning.Render(l) + "\n")
+		}
+	}
+	if p.sh.readOnly() {
+		b.WriteString(" " + st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", p.width-2)) + "\n")
+	}
+	switch {
+	case !p.data.has && p.data.err != nil:
+		for _, l := range wrap("Could not load the client keys. "+p.sh.explain(p.data.err), p.width-2) {
+			b.WriteString(" " + st.Error.Render(l) + "\n")
+		}
+		return b.String()
+	case !p.data.has:
+		return b.String() + st.Subtle.Render(" Loading client keys…")
+	case len(p.data.val) == 0:
+		if p.sh.readOnly() {
+			return b.String() + " No client keys."
+		}
+		return b.String() + " No client keys yet. Press n to create one."
+	}
+	if p.filtering || p.query != "" {
+		b.WriteString(" " + p.filter.View() + "\n")
+	}
+	keys := p.data.val
+	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
+	const activeW, keyW = 6, 37
+	dsnW := max(p.width-(2+idW+2+activeW+2+keyW+2), 8)
+	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW) + "  DSN"
+	pos := p.list.position()
+	b.WriteString(st.Header.Render(pad(header, max(p.width-lipgloss.Width(pos)-1, 0))+pos) + "\n")
+	if len(p.rows) == 0 {
+		b.WriteString(st.Subtle.Render(" No key matches the filter (esc clears it)."))
+		return b.String()
+	}
+	start, end := p.list.window()
+	for i := start; i < end; i++ {
+		k := keys[p.rows[i]]
+		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " +
+			pad(clean(k.PublicKey), keyW) + "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
+		line = pad(line, p.width)
+		if i == p.list.cursor {
+			line = st.Selected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// fitDSN fits a DSN in width cells. The public key inside it repeats the
+// column beside it, so when the DSN is too long that part is elided first,
+// keeping the host and project in view; then the end is cut.
+func fitDSN(dsn, publicKey string, width int) string {
+	if lipgloss.Width(dsn) <= width {
+		return dsn
+	}
+	if len(publicKey) > 8 {
+		dsn = strings.Replace(dsn, publicKey+"@", publicKey[:5]+"…@", 1)
+	}
+	return truncate(dsn, width)
+}

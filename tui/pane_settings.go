@@ -1,0 +1,196 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// webUISettings is where GitLab configures what its API cannot.
+const webUISettings = "GitLab's web UI: Settings > Monitor > Error Tracking"
+
+// settingsPane shows a project's error tracking settings and changes them.
+// It offers only what the server can do: the external tracker (Sentry) is
+// configured in the web UI, so switching to it is offered only where one is
+// configured, and a read-only token changes nothing.
+type settingsPane struct {
+	sh   *shared
+	data loadable[settings]
+	// newActive is the create form's choice when none are configured.
+	newActive     bool
+	width, height int
+}
+
+func (p *settingsPane) setSize(w, h int) { p.width, p.height = w, h }
+
+func (p *settingsPane) loaded(msg settingsLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		had := p.data.has
+		p.data.fail(msg.err)
+		return p.sh.failedOnce(msg.err, !had)
+	}
+	p.data.set(msg.val)
+	return nil
+}
+
+// written takes the settings a change returned.
+func (p *settingsPane) written(msg writeDoneMsg) tea.Cmd {
+	if msg.err == nil && msg.settings != nil {
+		p.data.set(settings{s: msg.settings})
+	}
+	return nil
+}
+
+func (p *settingsPane) badge() string {
+	switch s := p.data.val; {
+	case !p.data.has:
+		return ""
+	case s.missing:
+		return " (none)"
+	case s.s.Active:
+		return " (active)"
+	}
+	return " (inactive)"
+}
+
+// canUseExternal: the project has a Sentry configured (in the web UI), so
+// integrated can be switched off without the server refusing.
+func (p *settingsPane) canUseExternal() bool {
+	s := p.data.val.s
+	return s != nil && s.APIURL != nil && *s.APIURL != ""
+}
+
+func (p *settingsPane) help() helpMap {
+	k := p.sh.keys
+	var acts []key.Binding
+	s := p.data.val
+	switch {
+	case !p.data.has || p.sh.readOnly():
+	case s.missing:
+		acts = []key.Binding{k.CreateSettings, with(k.ToggleActive, "active on/off")}
+	case s.s.Active:
+		acts = append(acts, with(k.ToggleActive, "disable"))
+	default:
+		acts = append(acts, with(k.ToggleActive, "enable"))
+	}
+	if p.data.has && !s.missing && !p.sh.readOnly() {
+		switch {
+		case !s.s.Integrated:
+			acts = append(acts, with(k.ToggleIntegrated, "use integrated"))
+		case p.canUseExternal():
+			acts = append(acts, with(k.ToggleIntegrated, "use Sentry"))
+		}
+	}
+	return helpMap{short: acts, full: [][]key.Binding{acts}}
+}
+
+func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, keysBefore []int64) tea.Cmd {
+	if !p.data.has || p.sh.readOnly() {
+		return nil
+	}
+	k := p.sh.keys
+	change := func(kind writeKind, what string, active bool, integrated *bool) tea.Msg {
+		return startWriteMsg{write{kind: kind, project: project, what: what, active: active, integrated: integrated, keysBefore: keysBefore}}
+	}
+	yes, no := true, false
+	if p.data.val.missing {
+		switch {
+		case key.Matches(msg, k.ToggleActive):
+			p.newActive = !p.newActive
+		case key.Matches(msg, k.CreateSettings):
+			return msgCmd(change(writeCreateSettings, "created", p.newActive, &yes))
+		case key.Matches(msg, k.ToggleIntegrated):
+			return statusCmd(statusInfo, "An external tracker (Sentry) is configured in "+webUISettings+"; errtrack creates integrated settings.")
+		}
+		return nil
+	}
+	cur := p.data.val.s
+	switch {
+	case key.Matches(msg, k.ToggleActive):
+		if cur.Active {
+			return msgCmd(openDialogMsg{confirmDialog("Disable error tracking?",
+				[]string{"Error tracking for " + clean(project.Name()) + " will be switched off: errors sent with its DSNs are no longer collected."},
+				"Disable", change(writeUpdateSettings, "disabled", false, nil))})
+		}
+		return msgCmd(change(writeUpdateSettings, "enabled", true, nil))
+	case key.Matches(msg, k.ToggleIntegrated):
+		switch {
+		case !cur.Integrated:
+			return msgCmd(change(writeUpdateSettings, "switched to integrated error tracking", cur.Active, &yes))
+		case p.canUseExternal():
+			return msgCmd(openDialogMsg{confirmDialog("Stop using integrated error tracking?",
+				[]string{"The project will report to its external Sentry (" + orDash(cur.APIURL) + ") instead of GitLab's integrated backend."},
+				"Switch", change(writeUpdateSettings, "switched to the external tracker", cur.Active, &no))})
+		}
+		return statusCmd(statusInfo, "No external tracker is configured for this project: one is set up in "+webUISettings+".")
+	}
+	return nil
+}
+
+func orDash(s *string) string {
+	if s == nil || *s == "" {
+		return "—"
+	}
+	return clean(*s)
+}
+
+func check(b bool) string {
+	if b {
+		return "[x]"
+	}
+	return "[ ]"
+}
+
+// view draws every field of the record the server returned.
+func (p *settingsPane) view() string {
+	st := p.sh.styles
+	var b strings.Builder
+	line := func(style func(...string) string, text string) {
+		for _, l := range wrap(text, p.width-2) {
+			b.WriteString(" " + style(l) + "\n")
+		}
+	}
+	plain := func(s ...string) string { return strings.Join(s, "") }
+	switch s := p.data.val; {
+	case !p.data.has && p.data.err != nil:
+		line(st.Error.Render, "Could not load the settings. "+p.sh.explain(p.data.err))
+	case !p.data.has:
+		b.WriteString(st.Subtle.Render(" Loading settings…"))
+	case s.missing:
+		line(plain, "Error tracking is not configured for this project yet.")
+		b.WriteString("\n")
+		if p.sh.readOnly() {
+			line(st.Warning.Render, readOnlyNote)
+			break
+		}
+		line(plain, "Create the settings with:")
+		b.WriteString("   " + check(p.newActive) + " active       (a to change)\n")
+		b.WriteString("   [x] integrated   GitLab's own error tracking backend\n\n")
+		line(st.Subtle.Render, "An external tracker (Sentry) is configured in "+webUISettings+" instead.")
+		b.WriteString("\n")
+		line(st.Subtle.Render, "Press enter to create them.")
+	default:
+		set := s.s
+		row := func(label, value string) {
+			b.WriteString(" " + pad(label, 14) + truncate(value, max(p.width-16, 10)) + "\n")
+		}
+		row("Active", yesNo(set.Active))
+		row("Integrated", yesNo(set.Integrated))
+		row("Project name", orDash(set.ProjectName))
+		row("External URL", orDash(set.ExternalURL))
+		row("API URL", orDash(set.APIURL))
+		b.WriteString("\n")
+		switch {
+		case p.sh.readOnly():
+			line(st.Warning.Render, readOnlyNote)
+		case set.Integrated && !p.canUseExternal():
+			line(st.Subtle.Render, "To report to an external Sentry instead, configure it in "+webUISettings+".")
+		}
+	}
+	return b.String()
+}
+
+const readOnlyNote = "Read-only token (read_api): changes are disabled. Log in with a token that has the api scope to change settings or keys."

@@ -1,5 +1,0 @@
-package tui
-
-import "github.com/charmbracelet/x/ansi"
-
-func ansiStrip(s string) string { return ansi.Strip(s) }

@@ -20,9 +20,6 @@ import (
 	"github.com/errtrack/errtrack/keyring"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // tokenStore is the keyring as the commands need it.
 type tokenStore interface {
 	Get(ctx context.Context, host string) (string, error)
@@ -95,7 +92,7 @@ func (a *app) run(args []string) (code int) {
 			code = exitFailure
 		}
 	}()
-	apiclient.Version = version
+	apiclient.Version = appVersion()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := a.rootCmd()

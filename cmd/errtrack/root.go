@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +24,8 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			}
 			return nil
 		},
+		// Setting Version gives the root --version and -v.
+		Version:       appVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -33,16 +33,14 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			return a.runConsole(cmd.Context(), opts)
 		},
 	}
+	root.SetVersionTemplate(versionTemplate)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
 
 	root.AddCommand(
-		&cobra.Command{
-			Use: "version", Short: "Print the version", Args: noArgs,
-			Run: func(cmd *cobra.Command, _ []string) { fmt.Fprintf(a.stdout, "errtrack %s\n", version) },
-		},
+		a.versionCmd(),
 		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
 	)
 	// The completion command captures its writer when created, so set them first.

@@ -24,8 +24,6 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			}
 			return nil
 		},
-		// Setting Version gives the root --version and -v.
-		Version:       appVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -33,7 +31,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			return a.runConsole(cmd.Context(), opts)
 		},
 	}
-	root.SetVersionTemplate(versionTemplate)
+	a.addVersionFlag(root)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")

@@ -39,7 +39,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 
 	root.AddCommand(
 		a.versionCmd(),
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
+		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(), a.manCmd(),
 	)
 	// The completion command captures its writer when created, so set them first.
 	root.SetIn(a.stdin)

@@ -15,7 +15,7 @@ PLATFORMS     := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 CROSS_CHECK   := darwin/arm64 windows/amd64
 # Dates in man pages and archives come from the last commit, for reproducible releases.
 SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
-# go install's own rule for $$GOBIN; ~/.local/bin instead of ~/go/bin when it is unset.
+# $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
 .PHONY: build test demo bench lint fuzz fuzz-short clean man completions dist cross-check install

@@ -8,10 +8,70 @@ STATICCHECK_VERSION := v0.8.2
 
 SHELL := /bin/bash
 
-.PHONY: build test demo bench lint fuzz fuzz-short clean
+# Release builds: no local paths in the binary, no symbol table or DWARF.
+RELEASE_FLAGS := -trimpath -ldflags "-s -w $(LDFLAGS)"
+PLATFORMS     := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+# What CI cross-builds: another OS on another CPU, and the one without Unix syscalls.
+CROSS_CHECK   := darwin/arm64 windows/amd64
+# Dates in man pages and archives come from the last commit, for reproducible releases.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+# $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
+INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
+
+.PHONY: build test demo bench lint fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
+
+# One page per command, generated from the commands (errtrack man).
+man: build
+	rm -rf bin/man
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) ./$(BIN) man bin/man/man1
+
+completions: build
+	rm -rf bin/completions && mkdir -p bin/completions
+	./$(BIN) completion bash >bin/completions/errtrack.bash
+	./$(BIN) completion zsh >bin/completions/_errtrack
+	./$(BIN) completion fish >bin/completions/errtrack.fish
+	./$(BIN) completion powershell >bin/completions/errtrack.ps1
+
+# Release archives for every platform in dist/, with SHA256SUMS. The same
+# release as .goreleaser.yaml, without goreleaser; needs GNU tar and zip.
+dist: man completions
+	rm -rf dist && mkdir -p dist
+	@set -e; v=$(patsubst v%,%,$(VERSION)); \
+	for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; exe=; [ $$os = windows ] && exe=.exe; \
+		name=errtrack_$${v}_$${os}_$${arch}; stage=dist/$$name; \
+		echo "dist $$name"; \
+		mkdir -p $$stage/man; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(RELEASE_FLAGS) -o $$stage/errtrack$$exe ./cmd/errtrack; \
+		cp README.md LICENSE $$stage/; cp -R bin/completions $$stage/; cp -R bin/man/man1 $$stage/man/; \
+		find $$stage -exec touch -d @$(SOURCE_DATE_EPOCH) {} +; \
+		if [ $$os = windows ]; then \
+			(cd dist && find $$name | LC_ALL=C sort | TZ=UTC zip -q -X -@ $$name.zip); \
+		else \
+			tar -C dist --sort=name --owner=0 --group=0 --numeric-owner --mtime=@$(SOURCE_DATE_EPOCH) -cf - $$name | gzip -n >dist/$$name.tar.gz; \
+		fi; \
+		rm -rf $$stage; \
+	done
+	cd dist && { command -v sha256sum >/dev/null && sha256sum *.tar.gz *.zip || shasum -a 256 *.tar.gz *.zip; } >SHA256SUMS
+	@ls -l dist
+
+# Compiles every package, tests included, for the platforms in CROSS_CHECK
+# and links the binary, so a file that only builds on Linux is caught.
+cross-check:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for p in $(CROSS_CHECK); do \
+		echo "cross-check $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./...; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -o "$$tmp/" ./cmd/errtrack; \
+	done
+
+install:
+	mkdir -p "$(INSTALL_DIR)"
+	$(GO) build $(RELEASE_FLAGS) -o "$(INSTALL_DIR)/errtrack" ./cmd/errtrack
+	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH";; esac
 
 # Every test, under the race detector, with a real Secret Service for the
 # keyring tests (.ci/with-keyring) and a real terminal (tmux) for the end-to-end test.
@@ -62,4 +122,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -20,9 +20,6 @@ import (
 	"github.com/errtrack/errtrack/keyring"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // tokenStore is the keyring as the commands need it.
 type tokenStore interface {
 	Get(ctx context.Context, host string) (string, error)
@@ -157,7 +154,7 @@ func (a *app) run(args []string) (code int) {
 			code = exitFailure
 		}
 	}()
-	apiclient.Version = version
+	apiclient.Version = appVersion()
 	if t := strings.TrimSpace(a.getenv(tokenEnv)); t != "" {
 		a.envToken = t
 		a.unsetenv(tokenEnv)

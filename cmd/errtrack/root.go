@@ -36,17 +36,15 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 			return a.runConsole(cmd.Context(), opts)
 		},
 	}
+	a.addVersionFlag(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagWords(cmd, err)} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
 
 	root.AddCommand(
-		&cobra.Command{
-			Use: "version", Short: "Print the version", Args: noArgs,
-			Run: func(cmd *cobra.Command, _ []string) { fmt.Fprintf(a.stdout, "errtrack %s\n", version) },
-		},
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(),
+		a.versionCmd(),
+		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.mockServerCmd(), a.manCmd(),
 	)
 	guardGroups(root)
 	// The completion command captures its writer when created, so set them first.

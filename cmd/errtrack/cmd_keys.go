@@ -177,8 +177,8 @@ func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag)
 // createFailed adds the one thing a user must know after a failed create:
 // the key may exist anyway when the answer was lost.
 func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
-	if apiclient.OutcomeUnknown(err) {
-		return reportedf(a, "%s The key may have been created anyway: check with 'errtrack keys list -p %s' before trying again.", a.explain(err, "check"), ref)
+	if words, ok := workflow.CreateOutcomeUnknown(err, fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)); ok {
+		return reportedf(a, "%s %s", a.explain(err, "check"), words)
 	}
 	return err
 }

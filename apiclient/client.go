@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errtrack/errtrack/internal/capread"
@@ -52,6 +53,9 @@ type Client struct {
 	timeout     time.Duration
 	sleep       func(context.Context, time.Duration) error
 	onRetry     func(RetryEvent)
+
+	versionMu sync.Mutex
+	version   *ServerVersion // cached once read
 }
 
 // RetryEvent describes a retry about to happen, for a front end to show

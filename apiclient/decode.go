@@ -101,6 +101,8 @@ func errorFromResponse(method, path string, resp *http.Response, body []byte) *A
 			e.Kind = ErrInsufficientScope
 			e.Scope = safetext.Excerpt(eb.Scope, 60)
 		}
+	case code == http.StatusNotFound && isJSON && len(eb.Message) == 0 && eb.Error == "404 Not Found":
+		e.Kind = ErrRouteMissing // the catch-all route: key "error", not "message"
 	case code == http.StatusNotFound:
 		e.Kind = notFoundKind(method, path, e.Message)
 	case code == http.StatusBadRequest || code == http.StatusUnprocessableEntity:

@@ -42,6 +42,9 @@ var (
 	ErrCanceled = errors.New("cancelled")
 	// ErrBadToken: the token cannot be sent in a header (a stray newline).
 	ErrBadToken = errors.New("malformed token")
+	// ErrRouteMissing: GitLab's catch-all 404 ({"error":"404 Not Found"}),
+	// the answer of a release that does not have the endpoint.
+	ErrRouteMissing = errors.New("no such API route")
 )
 
 // APIError is a failed request. Message is the server's own text (or the
@@ -57,6 +60,9 @@ type APIError struct {
 	RetryAfter time.Duration
 	// Scope is the scope the server asked for on insufficient_scope.
 	Scope string
+	// ServerVersion is the GitLab release, looked up when the endpoint
+	// answered ErrRouteMissing ("" when it could not be read).
+	ServerVersion string
 }
 
 // Error is cleaned once more, so an APIError printed with %v anywhere is
@@ -102,7 +108,7 @@ func (e *APIError) Is(target error) bool {
 		return e.Kind == ErrInsufficientScope
 	case ErrNotFound:
 		switch e.Kind {
-		case ErrProjectNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound:
+		case ErrProjectNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound, ErrRouteMissing:
 			return true
 		}
 	}

@@ -56,7 +56,7 @@ func TestHugeNumbers(t *testing.T) {
 }
 
 func TestMissingRequiredFields(t *testing.T) {
-	for _, body := range []string{`{}`, `{"active":true}`, `null`} {
+	for _, body := range []string{`{}`, `{"integrated":true}`, `null`} {
 		c := setup(t, func(w http.ResponseWriter, r *http.Request) { jsonReply(w, 200, body) })
 		if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); !errors.Is(err, ErrBadResponse) {
 			t.Errorf("%s: err = %v", body, err)

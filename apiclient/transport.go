@@ -93,6 +93,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 				continue
 			}
 		}
+		c.noteVersion(ctx, r, apiErr)
 		return out, apiErr
 	}
 }

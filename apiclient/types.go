@@ -13,6 +13,23 @@ type Settings struct {
 	ExternalURL *string `json:"errtracker_external_url"`
 	APIURL      *string `json:"api_url"`
 	Integrated  bool    `json:"integrated"`
+	// NoIntegrated: the server sent no integrated field (GitLab before 14.2,
+	// which predates integrated error tracking); Integrated is then false.
+	NoIntegrated bool `json:"-"`
+}
+
+// MarshalJSON leaves out integrated when the server did not send it.
+func (s Settings) MarshalJSON() ([]byte, error) {
+	type plain Settings
+	if !s.NoIntegrated {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Active      bool    `json:"active"`
+		ProjectName *string `json:"project_name"`
+		ExternalURL *string `json:"errtracker_external_url"`
+		APIURL      *string `json:"api_url"`
+	}{s.Active, s.ProjectName, s.ExternalURL, s.APIURL})
 }
 
 // UnmarshalJSON accepts errtracker_external_url or sentry_external_url.
@@ -28,10 +45,15 @@ func (s *Settings) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	if w.Active == nil || w.Integrated == nil {
-		return errMissingField("settings", "active or integrated")
+	if w.Active == nil {
+		return errMissingField("settings", "active")
 	}
-	*s = Settings{Active: *w.Active, ProjectName: w.ProjectName, ExternalURL: w.ExternalURL, APIURL: w.APIURL, Integrated: *w.Integrated}
+	*s = Settings{Active: *w.Active, ProjectName: w.ProjectName, ExternalURL: w.ExternalURL, APIURL: w.APIURL}
+	if w.Integrated != nil {
+		s.Integrated = *w.Integrated
+	} else {
+		s.NoIntegrated = true
+	}
 	if s.ExternalURL == nil {
 		s.ExternalURL = w.SentryURL
 	}

@@ -17,6 +17,7 @@ import (
 type API interface {
 	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
 	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
+	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
 	GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error)
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)

@@ -474,7 +474,11 @@ func (m Model) statusBar(w int) string {
 	if u := m.sh.token.User; u != nil {
 		parts = append(parts, "@"+clean(u.Username))
 	}
-	parts = append(parts, m.sh.deps.Host)
+	host := m.sh.deps.Host
+	if v := m.sh.token.Version; v != nil {
+		host += " (GitLab " + clean(v.Short()) + ")"
+	}
+	parts = append(parts, host)
 	left := strings.Join(parts, " │ ")
 	var right []string
 	if m.top().Busy() || len(m.sh.pending) > 0 {

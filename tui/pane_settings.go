@@ -76,7 +76,7 @@ func (p *settingsPane) help() helpMap {
 	default:
 		acts = append(acts, with(k.ToggleActive, "enable"))
 	}
-	if p.data.has && !s.missing && !p.sh.readOnly() {
+	if p.data.has && !s.missing && !p.sh.readOnly() && !s.s.NoIntegrated {
 		switch {
 		case !s.s.Integrated:
 			acts = append(acts, with(k.ToggleIntegrated, "use integrated"))
@@ -118,6 +118,8 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		return msgCmd(change(writeUpdateSettings, "enabled", true, nil))
 	case key.Matches(msg, k.ToggleIntegrated):
 		switch {
+		case cur.NoIntegrated:
+			return statusCmd(statusInfo, "This GitLab predates integrated error tracking (added in 14.2): its settings use an external Sentry, configured in "+webUISettings+".")
 		case !cur.Integrated:
 			return msgCmd(change(writeUpdateSettings, "switched to integrated error tracking", cur.Active, &yes))
 		case p.canUseExternal():
@@ -178,7 +180,11 @@ func (p *settingsPane) view() string {
 			b.WriteString(" " + pad(label, 14) + truncate(value, max(p.width-16, 10)) + "\n")
 		}
 		row("Active", yesNo(set.Active))
-		row("Integrated", yesNo(set.Integrated))
+		if set.NoIntegrated {
+			row("Integrated", "— (this GitLab predates integrated error tracking, added in 14.2)")
+		} else {
+			row("Integrated", yesNo(set.Integrated))
+		}
 		row("Project name", orDash(set.ProjectName))
 		row("External URL", orDash(set.ExternalURL))
 		row("API URL", orDash(set.APIURL))

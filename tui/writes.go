@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -186,7 +187,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 			}
 		}
 		if w.integrated != nil && *w.integrated && !msg.settings.Integrated {
-			text += " The server kept integrated error tracking off: it is not available on this instance."
+			text += " The server kept integrated error tracking off. " + explain.IntegratedUnavailable
 		}
 		return status(statusSuccess, text)
 

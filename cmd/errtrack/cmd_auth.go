@@ -19,8 +19,12 @@ import (
 
 const maxTokenLen = 4096
 
-// describeToken writes the user, scopes and expiry, with warnings.
+// describeToken writes the server's release, the user, scopes and expiry,
+// with warnings.
 func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time) {
+	if st.Version != nil {
+		fmt.Fprintf(w, "  GitLab:  %s\n", safetext.Clean(st.Version.Version))
+	}
 	fmt.Fprintf(w, "  User:    %s (%s)\n", safetext.Clean(st.User.Username), safetext.Clean(st.User.Name))
 	if st.Token == nil {
 		fmt.Fprintln(w, "  Scopes:  unknown (the server does not describe this kind of token)")
@@ -44,6 +48,7 @@ func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time) {
 // statusJSON is what `status --json` prints.
 type statusJSON struct {
 	Host      string   `json:"host"`
+	Version   string   `json:"gitlab_version,omitempty"`
 	Source    string   `json:"token_source"`
 	LoggedIn  bool     `json:"logged_in"`
 	User      string   `json:"user,omitempty"`
@@ -225,6 +230,9 @@ func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error
 	}
 	out.LoggedIn = true
 	out.User, out.Name = st.User.Username, st.User.Name
+	if st.Version != nil {
+		out.Version = st.Version.Version
+	}
 	if st.Token != nil {
 		out.Scopes = st.Token.Scopes
 		out.ReadOnly = st.ReadOnly()

@@ -58,7 +58,11 @@ func printSettings(w io.Writer, project string, s *apiclient.Settings) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Project:\t%s\n", safetext.Clean(project))
 	fmt.Fprintf(tw, "Active:\t%s\n", yesNo(s.Active))
-	fmt.Fprintf(tw, "Integrated:\t%s\n", yesNo(s.Integrated))
+	if s.NoIntegrated {
+		fmt.Fprintf(tw, "Integrated:\t- (this GitLab predates integrated error tracking, added in 14.2)\n")
+	} else {
+		fmt.Fprintf(tw, "Integrated:\t%s\n", yesNo(s.Integrated))
+	}
 	fmt.Fprintf(tw, "Project name:\t%s\n", orDash(s.ProjectName))
 	fmt.Fprintf(tw, "External URL:\t%s\n", orDash(s.ExternalURL))
 	fmt.Fprintf(tw, "API URL:\t%s\n", orDash(s.APIURL))

@@ -90,8 +90,10 @@ func words(err error, c Context) string {
 		return "Project not found, or not visible to you. Check the project path or ID, and that you are a member."
 	case errors.Is(err, apiclient.ErrSettingsNotFound):
 		return "Error tracking is not configured for this project yet. Create the settings first."
+	case errors.Is(err, apiclient.ErrRouteMissing):
+		return missingRoute(apiErr)
 	case errors.Is(err, apiclient.ErrIntegratedUnavailable):
-		return "Integrated error tracking is not available on this GitLab instance (it is offered on GitLab.com, or an administrator has not enabled it)."
+		return IntegratedUnavailable
 	case errors.Is(err, apiclient.ErrKeyNotFound):
 		return "The server has no such client key. Refresh the list to see the current keys."
 	case errors.Is(err, apiclient.ErrNotFound):
@@ -127,6 +129,55 @@ func words(err error, c Context) string {
 		return "The server's answer is not what GitLab sends: " + apiErr.Message + ". Check the host URL points at a GitLab instance."
 	}
 	return capitalize(apiErr.Error()) + "."
+}
+
+// IntegratedUnavailable explains a GitLab where integrated error tracking is
+// off, the default of self-managed instances, and what still works there.
+const IntegratedUnavailable = "Integrated error tracking is not available on this GitLab instance: it is a GitLab.com feature, " +
+	"which self-managed instances have behind the integrated_error_tracking feature flag (off by default). " +
+	"What still works: an external Sentry, whose settings errtrack reads and enables or disables here and which is " +
+	"configured in the web UI (Settings > Monitor > Error Tracking); client keys can still be listed and created."
+
+// feature names what an endpoint does and the release that added it
+// (gitlab-api.md §12).
+type feature struct {
+	method, suffix, what, since, instead string
+}
+
+var features = []feature{
+	{"PUT", "/error_tracking/settings", "API to create error tracking settings", "15.10",
+		"create them in the web UI, Settings > Monitor > Error Tracking, then enable or disable them here"},
+	{"PATCH", "/error_tracking/settings", "API to enable or disable error tracking settings", "12.8",
+		"change them in the web UI, Settings > Monitor > Error Tracking"},
+	{"GET", "/error_tracking/settings", "API for error tracking settings", "12.7",
+		"use the web UI, Settings > Monitor > Error Tracking"},
+	{"", "/error_tracking/client_keys", "client keys for error tracking", "14.3",
+		"client keys need GitLab 14.3 or later"},
+	{"GET", "/personal_access_tokens/self", "API to describe the token in use", "15.5",
+		"its scopes and expiry show in the web UI, Access Tokens"},
+}
+
+// missingRoute words a catch-all 404: which release lacks what, since when,
+// and what to do instead. A release that should have the route means the
+// host URL does not point at GitLab's API.
+func missingRoute(e *apiclient.APIError) string {
+	server := "This GitLab"
+	v := apiclient.ServerVersion{Version: e.ServerVersion}
+	if e.ServerVersion != "" {
+		server = "GitLab " + v.Short()
+	}
+	for _, f := range features {
+		if (f.method != "" && f.method != e.Method) || !strings.Contains(e.Path, f.suffix) {
+			continue
+		}
+		var maj, min int
+		fmt.Sscanf(f.since, "%d.%d", &maj, &min)
+		if e.ServerVersion != "" && v.AtLeast(maj, min) {
+			break
+		}
+		return fmt.Sprintf("%s has no %s (added in %s): %s.", server, f.what, f.since, f.instead)
+	}
+	return fmt.Sprintf("%s has no API route %s %s. Check that the host URL points at GitLab (with its path, for an instance under a relative URL root).", server, e.Method, e.Path)
 }
 
 func keyringWords(e *keyring.Error, c Context) string {

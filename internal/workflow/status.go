@@ -17,24 +17,29 @@ type TokenStatus struct {
 	// Token is nil when the server cannot describe this kind of token (an
 	// OAuth token, or GitLab before 15.5).
 	Token *apiclient.TokenInfo
+	// Version is the server's release, nil when it did not say.
+	Version *apiclient.ServerVersion
 }
 
-// CheckToken asks who the token belongs to and what it may do, both at once:
-// one round trip. Only the user lookup must succeed; a token the server
-// cannot describe leaves Token nil.
+// CheckToken asks who the token belongs to, what it may do and which
+// release the server runs, all at once: one round trip. Only the user
+// lookup must succeed; a token the server cannot describe leaves Token nil.
 func CheckToken(ctx context.Context, api TokenAPI) (TokenStatus, error) {
 	var st TokenStatus
-	userErr, _ := both(func() (err error) {
+	err := together(func() (err error) {
 		st.User, _, err = api.CurrentUser(ctx)
 		return err
-	}, func() error {
+	}, func() {
 		if t, _, err := api.TokenInfo(ctx); err == nil {
 			st.Token = t
 		}
-		return nil
+	}, func() {
+		if v, err := api.ServerVersion(ctx); err == nil {
+			st.Version = v
+		}
 	})
-	if userErr != nil {
-		return TokenStatus{}, userErr
+	if err != nil {
+		return TokenStatus{}, err
 	}
 	return st, nil
 }

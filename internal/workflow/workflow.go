@@ -16,6 +16,7 @@ import (
 type TokenAPI interface {
 	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
 	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
+	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
 }
 
 // ProjectAPI is what resolving a project needs.
@@ -37,4 +38,17 @@ func both(a, b func() error) (error, error) {
 	go func() { ch <- b() }()
 	ea := a()
 	return ea, <-ch
+}
+
+// together runs fns at once and returns the first one's error.
+func together(first func() error, rest ...func()) error {
+	done := make(chan struct{}, len(rest))
+	for _, f := range rest {
+		go func() { f(); done <- struct{}{} }()
+	}
+	err := first()
+	for range rest {
+		<-done
+	}
+	return err
 }

@@ -53,6 +53,7 @@ type Client struct {
 	timeout     time.Duration
 	sleep       func(context.Context, time.Duration) error
 	onRetry     func(RetryEvent)
+	observer    func(Exchange)
 
 	versionMu sync.Mutex
 	version   *ServerVersion // cached once read
@@ -183,5 +184,5 @@ func (c *Client) redact(s string) string {
 	if len(c.token) < 8 {
 		return s // too short to replace without mangling ordinary text
 	}
-	return strings.ReplaceAll(s, c.token, "[REDACTED]")
+	return strings.ReplaceAll(s, c.token, "[redacted]")
 }

@@ -18,7 +18,7 @@ const excerptLen = 120
 // {"status":"error","message":...} when the update was refused; that is an error.
 func decodeBody(method, path string, resp *http.Response, body []byte, v any) error {
 	if v == nil {
-		return nil
+		return nil // a raw call: the caller reads the body itself
 	}
 	if !looksJSON(resp, body) {
 		return badResponse(method, path, resp, body, "the server did not answer with JSON")

@@ -23,30 +23,36 @@ type request struct {
 	path   string // below /api/v4, already escaped, e.g. "projects/a%2Fb/error_tracking/settings"
 	query  url.Values
 	body   any
+	// raw, when set, receives the answer's body (token removed), whatever
+	// its status.
+	raw *[]byte
+	// noRetry: never send twice.
+	noRetry bool
 }
 
 func (r request) displayPath() string { return "/api/v4/" + r.path }
 
-func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, error) {
+// newHTTPRequest builds the request and returns the body it carries.
+func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, []byte, error) {
 	raw := c.base.String() + r.displayPath()
 	if len(r.query) > 0 {
 		raw += "?" + r.query.Encode()
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("building request URL: %w", err)
+		return nil, nil, fmt.Errorf("building request URL: %w", err)
 	}
 	var body io.Reader
+	var b []byte
 	if r.body != nil {
-		b, err := json.Marshal(r.body)
-		if err != nil {
-			return nil, err
+		if b, err = json.Marshal(r.body); err != nil {
+			return nil, nil, err
 		}
 		body = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// NewRequest re-parses the string; keep the encoded path exactly.
 	req.URL = u
@@ -58,21 +64,23 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 	if c.token != "" {
 		req.Header.Set("PRIVATE-TOKEN", c.token)
 	}
-	return req, nil
+	return req, b, nil
 }
 
 // do sends r, retrying when that is safe, and decodes a 2xx JSON body into v.
 func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {
-		req, err := c.newHTTPRequest(ctx, r)
+		req, reqBody, err := c.newHTTPRequest(ctx, r)
 		if err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		resp, body, err := c.send(req)
 		if err != nil {
 			apiErr := c.transportError(ctx, r, err)
-			if wait, ok := c.retryWait(ctx, r.method, attempt, waited, nil, err); ok {
+			c.observe(req, reqBody, start, attempt+1, nil, nil, apiErr)
+			if wait, ok := c.retryWait(ctx, r, attempt, waited, nil, err); ok {
 				waited += wait
 				c.notifyRetry(r, attempt, wait, 0)
 				if c.sleep(ctx, wait) == nil {
@@ -82,11 +90,17 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			return nil, apiErr
 		}
 		out := newResponse(resp, attempt+1, int64(len(body)))
+		if r.raw != nil {
+			*r.raw = body
+		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			return out, decodeBody(r.method, r.displayPath(), resp, body, v)
+			derr := decodeBody(r.method, r.displayPath(), resp, body, v)
+			c.observe(req, reqBody, start, attempt+1, resp, body, derr)
+			return out, derr
 		}
 		apiErr := errorFromResponse(r.method, r.displayPath(), resp, body)
-		if wait, ok := c.retryWait(ctx, r.method, attempt, waited, resp, nil); ok {
+		c.observe(req, reqBody, start, attempt+1, resp, body, apiErr)
+		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, nil); ok {
 			waited += wait
 			c.notifyRetry(r, attempt, wait, resp.StatusCode)
 			if c.sleep(ctx, wait) == nil {
@@ -130,7 +144,7 @@ func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
 		return nil, nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody)
 	}
 	if len(c.token) >= 8 {
-		body = bytes.ReplaceAll(body, []byte(c.token), []byte("[REDACTED]"))
+		body = bytes.ReplaceAll(body, []byte(c.token), []byte("[redacted]"))
 	}
 	return resp, body, nil
 }
@@ -231,8 +245,8 @@ func isTimeout(err error) bool {
 
 // retryWait decides whether to retry and how long to wait first. Only
 // idempotent methods are retried: a retried POST could mint a second key.
-func (c *Client) retryWait(ctx context.Context, method string, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
-	if method == http.MethodPost || attempt >= c.maxRetries || ctx.Err() != nil {
+func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
+	if r.method == http.MethodPost || r.noRetry || attempt >= c.maxRetries || ctx.Err() != nil {
 		return 0, false
 	}
 	if err != nil {

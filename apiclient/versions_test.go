@@ -86,3 +86,66 @@ func TestSettingsWithoutIntegrated(t *testing.T) {
 		t.Fatalf("%s", b)
 	}
 }
+
+// The request log sees every exchange, retries included, with the token
+// replaced; its curl repeats the request with $GITLAB_TOKEN.
+func TestObserverAndCurl(t *testing.T) {
+	var seen []Exchange
+	var calls atomic.Int32
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			jsonReply(w, 503, `{"message":"busy"}`)
+			return
+		}
+		jsonReply(w, 200, `{"active":false,"integrated":true,"echo":"`+fakeToken+`"}`)
+	}, WithObserver(func(e Exchange) { seen = append(seen, e) }))
+	ref, _ := ParseProjectRef("demo/web-shop")
+	if _, _, err := c.UpdateSettings(context.Background(), ref, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0].Status != 503 || seen[0].Attempt != 1 || seen[1].Attempt != 2 || seen[1].Status != 200 || seen[1].Err != nil {
+		t.Fatalf("%+v", seen)
+	}
+	e := seen[1]
+	if !strings.HasSuffix(e.URL, "/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false") || e.Method != "PATCH" {
+		t.Fatalf("url %s", e.URL)
+	}
+	if e.RequestHeader.Get("PRIVATE-TOKEN") != "[redacted]" || strings.Contains(string(e.ResponseBody), fakeToken) {
+		t.Fatal("the token is in the exchange")
+	}
+	want := `curl --request PATCH --header "PRIVATE-TOKEN: $GITLAB_TOKEN" '` + e.URL + `'`
+	if got := e.Curl(); got != want || strings.Contains(got, fakeToken) {
+		t.Fatalf("curl\n%s\nwant\n%s", got, want)
+	}
+	if q := shellQuote("it's"); q != `'it'\''s'` {
+		t.Fatal(q)
+	}
+}
+
+func TestRaw(t *testing.T) {
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v4/projects/7/variables" && r.Method == "POST" {
+			b := make([]byte, 100)
+			n, _ := r.Body.Read(b)
+			jsonReply(w, 201, string(b[:n]))
+			return
+		}
+		jsonReply(w, 404, `{"message":"404 Variable Not Found"}`)
+	})
+	_, body, err := c.Raw(context.Background(), "post", "/api/v4/projects/7/variables", nil, map[string]string{"key": "K"})
+	if err != nil || string(body) != `{"key":"K"}` {
+		t.Fatalf("%s %v", body, err)
+	}
+	_, body, err = c.Raw(context.Background(), "GET", "projects/7/variables/X?filter[environment_scope]=*", nil, nil)
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(string(body), "Variable Not Found") {
+		t.Fatalf("%s %v", body, err)
+	}
+	for _, bad := range []string{"https://evil.example/api/v4/user", "//evil/x", "projects/../../x", ""} {
+		if _, _, err := c.Raw(context.Background(), "GET", bad, nil, nil); !errors.Is(err, ErrValidation) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if _, _, err := c.Raw(context.Background(), "TRACE", "user", nil, nil); !errors.Is(err, ErrValidation) {
+		t.Error("TRACE accepted")
+	}
+}

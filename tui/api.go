@@ -65,6 +65,9 @@ type Deps struct {
 	HostWorked    func(host string)
 	ProjectOpened func(host string, p RecentProject)
 	ForgetRecent  func(host string, p RecentProject)
+	// Log holds the requests the API client made (its observer adds to
+	// them), for the request log pane; nil leaves the pane empty.
+	Log *RequestLog
 	// Clock tells the time and runs timers; nil is the real clock.
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.

@@ -73,6 +73,8 @@ type Model struct {
 	spin     spinner
 	help     help.Model
 	showHelp bool
+	// log, when open, is the request log drawn over the screens.
+	log *logPane
 }
 
 // New builds the console. With no API it opens on the login screen.
@@ -206,6 +208,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showHelpMsg:
 		m.showHelp = true
 		return m, nil
+	case RequestLogged:
+		if m.log != nil {
+			m.log.refresh()
+		}
+		return m, nil
 	case openProjectMsg:
 		s := newProjectScreen(m.sh, msg.ref, msg.name)
 		m.stack = append(m.stack, s)
@@ -287,6 +294,18 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.log != nil {
+		cmd, done := m.log.update(msg)
+		if done {
+			m.log = nil
+		}
+		return m, cmd
+	}
+	if key.Matches(msg, k.TextRequestLog) || (!m.top().Capturing() && key.Matches(msg, k.RequestLog)) {
+		w, h := max(m.width, 20), max(m.height, 4)
+		m.log = newLogPane(m.sh, w, h-2-len(m.messageLines(w, h)))
+		return m, nil
+	}
 	if m.top().Capturing() {
 		return m.updateTop(msg)
 	}
@@ -346,6 +365,9 @@ func (m *Model) resize() {
 	for _, s := range m.stack {
 		s.SetSize(w, bodyH)
 	}
+	if m.log != nil {
+		m.log.setSize(w, bodyH)
+	}
 }
 
 // View draws the active screen, or a dialog or the full help over it,
@@ -366,6 +388,8 @@ func (m Model) render() string {
 	case len(m.dialogs) > 0:
 		d := m.dialogs[len(m.dialogs)-1]
 		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, d.view(m.sh.styles, w, bodyH))
+	case m.log != nil:
+		body = m.log.view()
 	case m.showHelp:
 		full := m.help
 		full.ShowAll = true
@@ -417,6 +441,8 @@ func (m Model) helpBar(w int) string {
 		keys = m.dialogs[len(m.dialogs)-1].help(k).short
 	case m.showHelp:
 		keys = []key.Binding{key.NewBinding(key.WithKeys("?"), key.WithHelp("?/esc", "close help"))}
+	case m.log != nil:
+		keys = append(m.log.help().short, k.ForceQuit)
 	default:
 		keys = m.top().Help().short
 		switch {
@@ -460,7 +486,11 @@ func (m Model) fullHelp() helpMap {
 	if m.top().Capturing() {
 		quit = k.ForceQuit
 	}
-	full = append(full, []key.Binding{k.Help, k.Back, quit})
+	reqLog := k.RequestLog
+	if m.top().Capturing() {
+		reqLog = k.TextRequestLog
+	}
+	full = append(full, []key.Binding{k.Help, k.Back, reqLog, quit})
 	return helpMap{full: full}
 }
 

@@ -32,7 +32,7 @@ type gitlab struct {
 	url string
 }
 
-func newGitLab(t testing.TB, opts mockserver.Options, token string) gitlab {
+func newGitLab(t testing.TB, opts mockserver.Options, token string, clientOpts ...apiclient.Option) gitlab {
 	t.Helper()
 	srv, err := mockserver.New(opts)
 	if err != nil {
@@ -40,7 +40,7 @@ func newGitLab(t testing.TB, opts mockserver.Options, token string) gitlab {
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, token, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, token, append([]apiclient.Option{apiclient.WithRetries(0, 0)}, clientOpts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,6 +340,7 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"ctrl+u":    {Code: 'u', Mod: tea.ModCtrl},
 	"ctrl+r":    {Code: 'r', Mod: tea.ModCtrl},
 	"ctrl+x":    {Code: 'x', Mod: tea.ModCtrl},
+	"ctrl+l":    {Code: 'l', Mod: tea.ModCtrl},
 }
 
 func keyMsg(k string) tea.KeyPressMsg {

@@ -22,6 +22,9 @@ type KeyMap struct {
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
 
 	NextField, Submit key.Binding
+
+	// RequestLog opens the request log; TextRequestLog where L is a letter.
+	RequestLog, TextRequestLog key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
@@ -75,6 +78,9 @@ func DefaultKeyMap() KeyMap {
 
 		NextField: b([]string{"tab", "shift+tab", "up", "down"}, "tab", "next field"),
 		Submit:    b([]string{"enter"}, "enter", "log in"),
+
+		RequestLog:     b([]string{"L", "ctrl+l"}, "L", "request log"),
+		TextRequestLog: b([]string{"ctrl+l"}, "ctrl+l", "request log"),
 	}
 }
 

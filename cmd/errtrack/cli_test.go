@@ -497,3 +497,36 @@ func TestEnvTokenErrorsNameTheVariable(t *testing.T) {
 		t.Fatalf("advises login: %s", r.stderr)
 	}
 }
+
+// --debug prints every request and answer with headers, the token as
+// [redacted]; ERRTRACK_DEBUG=api does the same.
+func TestDebugOutput(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("", "settings", "disable", "-p", "demo/web-shop", "--debug")
+	r.must(t, 0, "> PATCH "+c.url+"/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false",
+		"> Private-Token: [redacted]", "< 200 OK", `< {"active":false`)
+	c.env["ERRTRACK_DEBUG"] = "api"
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "> GET "+c.url+"/api/v4/projects/1/error_tracking/client_keys?page=1&per_page=100", "< X-Total: 2")
+	delete(c.env, "ERRTRACK_DEBUG")
+	if r := c.run("", "keys", "list", "-p", "1"); strings.Contains(r.stderr, "> GET") {
+		t.Fatal("debug output without --debug")
+	}
+}
+
+// errtrack api: a raw call with the stored credentials and errtrack's rules.
+func TestAPICommand(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("", "api", "GET", "projects/demo%2Fweb-shop/error_tracking/settings")
+	r.must(t, 0, `"active": true`, `"integrated": true`)
+	c.run("", "api", "patch", "/api/v4/projects/1/error_tracking/settings", "-F", "active=false").must(t, 0, `"active": false`)
+	c.run("", "settings", "get", "-p", "1").must(t, 0, "Active:        no")
+	c.run("", "api", "GET", "projects/6/error_tracking/settings").must(t, 1, `"message": "404 Project Not Found"`, "Project not found")
+	c.run("", "api", "GET", "https://evil.example/api/v4/user").must(t, 1, "not a URL")
+	c.run("", "api", "GET").must(t, 2, "takes a METHOD and a PATH")
+	c.run("", "api", "GET", "user", "-f", "novalue").must(t, 2, "-f takes key=value")
+	r = c.run("", "api", "GET", "projects", "-f", "search=paused", "-f", "membership=true")
+	r.must(t, 0, "demo/paused")
+	if strings.Contains(r.stdout, "demo/web-shop") {
+		t.Fatal("-f did not reach the query")
+	}
+}

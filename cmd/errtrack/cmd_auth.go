@@ -83,7 +83,7 @@ The token is never taken as a command-line argument.`,
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
 			words := explain.Context{Host: host, Login: "run 'errtrack login' again", Retry: "run 'errtrack login' again"}
-			c, err := apiclient.New(host, token, g.clientOptions()...)
+			c, err := apiclient.New(host, token, a.clientOptions(g)...)
 			if err != nil {
 				return fmt.Errorf("the token was not stored: %s", explain.Error(err, words))
 			}
@@ -192,7 +192,7 @@ func (a *app) statusCmd() *cobra.Command {
 			if err == nil {
 				out.Source = source
 				var c *apiclient.Client
-				if c, err = apiclient.New(host, token, g.clientOptions()...); err == nil {
+				if c, err = apiclient.New(host, token, a.clientOptions(g)...); err == nil {
 					st, err = workflow.CheckToken(ctx, c)
 				}
 			}

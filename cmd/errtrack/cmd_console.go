@@ -99,7 +99,8 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	if a.envToken != "" {
 		deps.TokenEnv = tokenEnv
 	}
-	clientOpts := append(opts.flags.clientOptions(), a.retryNotice())
+	deps.Log = a.requestLog()
+	clientOpts := append(a.clientOptions(opts.flags), a.retryNotice(), apiclient.WithObserver(deps.Log.Add))
 	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
 		c, err := apiclient.New(host, token, clientOpts...)
 		if err != nil {
@@ -144,6 +145,16 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	return deps, nothing, nil
 }
 
+// requestLog collects the console's requests for its request log pane and
+// wakes the console when one is added.
+func (a *app) requestLog() *tui.RequestLog {
+	return &tui.RequestLog{OnChange: func() {
+		if p := a.program.Load(); p != nil {
+			go p.Send(tui.RequestLogged{})
+		}
+	}}
+}
+
 // retryNotice shows the client's automatic retries in the console's status
 // line ("rate limited; retrying in 3 s").
 func (a *app) retryNotice() apiclient.Option {
@@ -173,13 +184,14 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		defer cancel()
 		_ = run.Close(ctx)
 	}
-	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice())
+	log := a.requestLog()
+	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add))
 	if err != nil {
 		cleanup()
 		return tui.Deps{}, nil, err
 	}
 	return tui.Deps{
-		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project,
+		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log,
 		Recent:         []tui.RecentProject{{ID: 1, Path: "demo/web-shop"}},
 		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil

@@ -30,6 +30,7 @@ type globalFlags struct {
 	jsonOut  bool
 	insecure bool
 	timeout  time.Duration
+	debug    bool
 }
 
 // addHostFlags adds --host, --ca-file, --allow-insecure-http and --timeout to fs.
@@ -38,6 +39,7 @@ func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
 	fs.StringVar(&g.caFile, "ca-file", "", "PEM file of extra CA certificates, for a self-managed GitLab with a private CA")
 	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
 	fs.DurationVar(&g.timeout, "timeout", DefaultTimeout, "give up when the server has not finished within this long (time at a prompt does not count)")
+	fs.BoolVar(&g.debug, "debug", false, "print every request and response, with headers, to stderr (the token shown as [redacted]); also ERRTRACK_DEBUG=api")
 }
 
 // deadline bounds one exchange with the server by --timeout. Retries and
@@ -156,8 +158,12 @@ func (a *app) resolveToken(ctx context.Context, host string) (token, source stri
 	return t, sourceKeyring, nil
 }
 
-func (g *globalFlags) clientOptions() []apiclient.Option {
+// clientOptions turns the flags into client options.
+func (a *app) clientOptions(g *globalFlags) []apiclient.Option {
 	var opts []apiclient.Option
+	if g.debug || a.getenv("ERRTRACK_DEBUG") == "api" {
+		opts = append(opts, apiclient.WithObserver(a.debugExchange))
+	}
 	if g.caFile != "" {
 		opts = append(opts, apiclient.WithCAFile(g.caFile))
 	}
@@ -173,7 +179,7 @@ func (a *app) clientFor(ctx context.Context, g *globalFlags, host string) (*apic
 	if err != nil {
 		return nil, err
 	}
-	return apiclient.New(host, token, g.clientOptions()...)
+	return apiclient.New(host, token, a.clientOptions(g)...)
 }
 
 // rememberHostQuietly records host as the last one used, saying nothing:

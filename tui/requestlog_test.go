@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// loggedConsole is a console whose client records its requests.
+func loggedConsole(t *testing.T, project string) (*harness, gitlab) {
+	log := &RequestLog{}
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenMaintainer, apiclient.WithObserver(log.Add))
+	return newHarness(t, Deps{API: g.api, Host: g.url, Project: project, Log: log}), g
+}
+
+// L shows one line per request, newest last: time, method, the path as sent
+// (a project path URL-encoded), status and duration. enter shows one in
+// full, c copies it as curl with $GITLAB_TOKEN, never the token.
+func TestRequestLog(t *testing.T) {
+	h, g := loggedConsole(t, "demo/web-shop")
+	h.resize(160, 30)
+	h.key("tab", "a", "y") // PATCH active=false
+	h.key("L")
+	h.mustSee("Request log", "newest last", "GET     200", "/api/v4/projects/demo%2Fweb-shop/error_tracking/client_keys?page=1&per_page=100")
+	lines := strings.Split(h.view(), "\n")
+	var last string
+	for _, l := range lines {
+		if strings.Contains(l, "/api/v4/") {
+			last = l
+		}
+	}
+	if !strings.Contains(last, "PATCH   200") || !strings.Contains(last, "/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false") {
+		t.Fatalf("the newest line is not last:\n%s", h.view())
+	}
+	h.key("enter")
+	h.mustSee("PATCH "+g.url+"/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false", "Private-Token: [redacted]", "200 OK", `"active": false`)
+	h.mustNotSee(mockserver.TokenMaintainer)
+	h.key("c")
+	want := `curl --request PATCH --header "PRIVATE-TOKEN: $GITLAB_TOKEN" '` + g.url + `/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false'`
+	if c := h.copied(); len(c) != 1 || c[0] != want {
+		t.Fatalf("copied %q\nwant %q", c, want)
+	}
+	h.key("esc", "esc")
+	h.mustSee("Settings (inactive)")
+}
+
+// A failed request shows its error kind; a retried one, the retry.
+func TestRequestLogFailures(t *testing.T) {
+	log := &RequestLog{}
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenDeveloper, apiclient.WithObserver(log.Add))
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", Log: log})
+	h.key("L")
+	h.mustSee("403", "[forbidden]")
+	log.Add(apiclient.Exchange{Method: "GET", URL: g.url + "/api/v4/user", Status: 200, Attempt: 2})
+	h.send(RequestLogged{})
+	h.mustSee("(retry 1)")
+}
+
+// On the project list L is a letter of a path; ctrl+l opens the log there.
+func TestRequestLogKeyOnTheProjectList(t *testing.T) {
+	h, _ := loggedConsole(t, "")
+	h.typeText("L")
+	h.mustNotSee("Request log")
+	h.key("ctrl+l")
+	h.mustSee("Request log", "/api/v4/projects?")
+	h.key("esc")
+	h.mustSee("Projects you maintain")
+}
+
+// The log keeps the last 500 requests.
+func TestRequestLogBounded(t *testing.T) {
+	log := &RequestLog{}
+	for i := 0; i < 600; i++ {
+		log.Add(apiclient.Exchange{Method: "GET", URL: "https://h/api/v4/user", Status: 200, Attempt: 1})
+	}
+	if e, total := log.snapshot(); len(e) != logSize || total != 600 {
+		t.Fatalf("%d kept, %d total", len(e), total)
+	}
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", Log: log})
+	h.key("L")
+	h.mustSee("last 500 of 600")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 )
 
@@ -37,4 +38,23 @@ func (c *Client) DeleteClientKey(ctx context.Context, p ProjectRef, id int64) (*
 		return &ClientKey{ID: id}, resp, nil
 	}
 	return k, resp, err
+}
+
+// CountClientKeys counts a project's keys with one request for a page of
+// one, read from X-Total. GitLab leaves X-Total out above 10,000 rows: known
+// is then false and n is the least the server showed there are.
+func (c *Client) CountClientKeys(ctx context.Context, p ProjectRef) (n int, known bool, err error) {
+	q := url.Values{"page": {"1"}, "per_page": {"1"}}
+	var keys []ClientKey
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: keysPath(p), query: q}, &keys)
+	if err != nil {
+		return 0, false, err
+	}
+	if resp.HasTotal {
+		return resp.Total, true, nil
+	}
+	if resp.NextPage > 0 {
+		return 10000, false, nil
+	}
+	return len(keys), true, nil
 }

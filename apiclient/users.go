@@ -47,6 +47,19 @@ func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]P
 	return ps, resp, err
 }
 
+// ListAllProjects returns every project the user maintains
+// (min_access_level=40), ordered by path, within the bounds of any listing.
+func (c *Client) ListAllProjects(ctx context.Context) ([]Project, *Response, error) {
+	q := url.Values{
+		"min_access_level": {strconv.Itoa(MaintainerAccess)},
+		"membership":       {"true"},
+		"simple":           {"true"},
+		"order_by":         {"path"},
+		"sort":             {"asc"},
+	}
+	return listAll[Project](ctx, c, "projects", q)
+}
+
 // GetProject reads one project, with the user's access level.
 func (c *Client) GetProject(ctx context.Context, p ProjectRef) (*Project, *Response, error) {
 	return doOne[Project](ctx, c, request{method: http.MethodGet, path: "projects/" + p.escaped()})

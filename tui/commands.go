@@ -56,6 +56,12 @@ func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.Pro
 	})
 }
 
+func loadOverviewCmd(api API, timeout time.Duration, gen int, id int64) tea.Cmd {
+	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		return overviewLoadedMsg{gen: gen, id: id, o: workflow.ProjectOverview(ctx, api, apiclient.ProjectID(id))}
+	})
+}
+
 func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		s, _, err := api.GetSettings(ctx, p)

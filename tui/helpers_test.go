@@ -129,6 +129,13 @@ func (f *faultAPI) GetSettings(ctx context.Context, p apiclient.ProjectRef) (*ap
 	return f.API.GetSettings(ctx, p)
 }
 
+func (f *faultAPI) CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error) {
+	if err := f.enter("CountClientKeys"); err != nil {
+		return 0, false, err
+	}
+	return f.API.CountClientKeys(ctx, p)
+}
+
 func (f *faultAPI) UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error) {
 	if err := f.enter("UpdateSettings"); err != nil {
 		return nil, nil, err

@@ -30,6 +30,13 @@ type projectLoadedMsg struct {
 	err     error
 }
 
+// overviewLoadedMsg answers the overview of one project of the list.
+type overviewLoadedMsg struct {
+	gen int
+	id  int64
+	o   workflow.Overview
+}
+
 // settings is what the server says about a project's settings: nil with
 // missing set when none are configured.
 type settings struct {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
@@ -70,7 +72,7 @@ func TestProjectsTypedPathAndID(t *testing.T) {
 	h.mustSee("→ open demo/paused")
 	h.key("enter")
 	h.mustSee("demo/paused", "Settings (inactive)", "Client keys (1)")
-	if f.count("GetProject") != 1 || f.count("GetSettings") != 1 || f.count("ListClientKeys") != 1 {
+	if f.count("GetProject") != 1 || f.count("ListClientKeys") != 1 {
 		t.Fatal("project, settings and keys not loaded together on open")
 	}
 	h.key("esc", "esc")
@@ -225,5 +227,51 @@ func TestProjectsLoadingState(t *testing.T) {
 	m.Init() // the first page is requested, not yet answered
 	if v := m.View().Content; !strings.Contains(v, "Loading projects…") || !m.top().Busy() {
 		t.Fatalf("no loading state:\n%s", v)
+	}
+}
+
+// Each row on screen says how the project's error tracking is set up.
+func TestProjectsOverview(t *testing.T) {
+	h, _ := console(t, "")
+	h.mustSee("integrated · on · 2 keys", "Sentry · on", "not set up", "integrated · off · 1 key")
+	g := newGitLab(t, mockserver.Options{}, mockserver.TokenDeveloper)
+	// A Developer sees no maintainable project, but may open one by path.
+	h = newHarness(t, Deps{API: g.api, Host: g.url, Recent: []RecentProject{{ID: 1, Path: "demo/web-shop"}}})
+	h.mustSee("no access (Maintainer role")
+}
+
+// Overviews load for the rows on screen only, a few at a time, and are
+// kept: scrolling back asks nothing; ctrl+r asks again.
+func TestProjectsOverviewRequestPattern(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleProjects: 115}, mockserver.TokenMaintainer)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url})
+	visible := h.m.stack[0].(*projectsScreen).list.height
+	if n := f.count("GetSettings"); n != visible {
+		t.Fatalf("%d overviews loaded for %d rows on screen", n, visible)
+	}
+	// A batch of overview requests never holds more than the limit.
+	s := h.m.stack[0].(*projectsScreen)
+	s.overviews, s.inFlight = map[int64]overview{}, 0
+	if cmd := s.loadOverviews(); cmd == nil {
+		t.Fatal("nothing to load")
+	} else if b, ok := cmd().(tea.BatchMsg); !ok || len(b) != overviewConcurrency {
+		t.Fatalf("a batch of %d, want %d", len(b), overviewConcurrency)
+	}
+	s.overviewGen++ // drop what that batch would answer
+	s.overviews, s.inFlight = map[int64]overview{}, 0
+	h.key("down")
+	h.key("pgdown")
+	after := f.count("GetSettings")
+	if after <= visible {
+		t.Fatal("scrolling loaded no new overviews")
+	}
+	h.key("home")
+	if f.count("GetSettings") != after {
+		t.Fatal("overviews loaded again for rows already shown")
+	}
+	h.key("ctrl+r")
+	if f.count("GetSettings") <= after {
+		t.Fatal("ctrl+r did not reload the overviews")
 	}
 }

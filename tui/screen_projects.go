@@ -12,6 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 const (
@@ -20,6 +21,8 @@ const (
 	maxProjectPages = 2000
 	// maxField cuts a project's path or name: a server could send megabytes.
 	maxField = 300
+	// overviewConcurrency is how many project overviews load at once.
+	overviewConcurrency = 3
 )
 
 // projectItem is one pickable project.
@@ -91,10 +94,21 @@ type projectsScreen struct {
 	rows          []row
 	list          listView
 	width, height int
+
+	// overviews says how each project's error tracking is set up, loaded
+	// for the rows on screen, a few at a time, and kept until a refresh.
+	overviews   map[int64]overview
+	overviewGen int
+	inFlight    int
+}
+
+type overview struct {
+	loading bool
+	o       workflow.Overview
 }
 
 func newProjectsScreen(sh *shared) *projectsScreen {
-	s := &projectsScreen{sh: sh, filter: newTextInput("/ ", "type to filter, or a project ID or group/project path"), ids: map[int64]bool{}, nextPage: 1}
+	s := &projectsScreen{sh: sh, filter: newTextInput("/ ", "type to filter, or a project ID or group/project path"), ids: map[int64]bool{}, nextPage: 1, overviews: map[int64]overview{}}
 	s.filter.CharLimit = 255
 	s.filter.Focus()
 	for _, r := range sh.deps.Recent {
@@ -174,6 +188,20 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if msg.err == nil {
 			s.addRecent(projectItem{id: msg.project.ID, path: clean(msg.project.Name()), recent: true})
 		}
+	case overviewLoadedMsg:
+		if msg.gen != s.overviewGen {
+			return s, nil
+		}
+		s.inFlight--
+		s.overviews[msg.id] = overview{o: msg.o}
+		return s, s.loadOverviews()
+	case writeDoneMsg:
+		// A change makes the project's overview old: read it again.
+		if id := msg.w.project.ID; id != 0 {
+			if _, ok := s.overviews[id]; ok && !s.overviews[id].loading {
+				delete(s.overviews, id)
+			}
+		}
 	case tea.PasteMsg:
 		var cmd tea.Cmd
 		s.filter, cmd = s.filter.Update(msg)
@@ -220,7 +248,7 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 			s.complete = true
 		}
 		s.rebuild()
-		return s.maybeLoadMore()
+		return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
 	case awaited(msg.id, s.searchID):
 		s.searchID = 0
 		if msg.err != nil {
@@ -232,8 +260,32 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 			s.found = append(s.found, itemFrom(p))
 		}
 		s.rebuild()
+		return s.loadOverviews()
 	}
 	return nil
+}
+
+// loadOverviews starts the overviews of the rows on screen that have none,
+// up to overviewConcurrency at once; each answer starts the next.
+func (s *projectsScreen) loadOverviews() tea.Cmd {
+	if s.sh.api == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	start, end := s.list.window()
+	for i := start; i < end && s.inFlight < overviewConcurrency; i++ {
+		it := s.item(s.rows[i])
+		if s.rows[i].kind == rowTyped || it.id == 0 {
+			continue
+		}
+		if _, ok := s.overviews[it.id]; ok {
+			continue
+		}
+		s.overviews[it.id] = overview{loading: true}
+		s.inFlight++
+		cmds = append(cmds, loadOverviewCmd(s.sh.api, s.sh.deps.RequestTimeout, s.overviewGen, it.id))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -250,18 +302,19 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.TextRefresh):
 		s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID, s.listErr = nil, map[int64]bool{}, 1, 0, false, 0, nil
 		s.found, s.searchQuery = nil, ""
+		s.overviews, s.overviewGen, s.inFlight = map[int64]overview{}, s.overviewGen+1, 0
 		s.rebuild()
-		return tea.Batch(s.loadPage(), s.search())
+		return tea.Batch(s.loadPage(), s.search(), s.loadOverviews())
 	case key.Matches(msg, k.Forget):
 		return s.forget()
 	case key.Matches(msg, k.Help):
 		return msgCmd(showHelpMsg{}) // no project path or name holds a '?'
 	case s.list.move(msg, k.textNav()):
-		return s.maybeLoadMore()
+		return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
 	}
 	var cmd tea.Cmd
 	s.filter, cmd = s.filter.Update(msg)
-	return tea.Batch(cmd, s.filterChanged())
+	return tea.Batch(cmd, s.filterChanged(), s.loadOverviews())
 }
 
 // maybeLoadMore fetches the next page when the cursor nears the end.
@@ -454,23 +507,26 @@ func (s *projectsScreen) View() string {
 	case len(s.rows) == 0:
 		b.WriteString(st.Subtle.Render(" You maintain no projects here. Type a project ID or path to open one."))
 	}
-	pathW := min(max(s.width/2, 20), 60)
+	stateW := min(30, max(s.width/3, 12))
+	pathW := min(max((s.width-stateW)/2, 20), 50)
+	nameW := max(s.width-2-pathW-1-stateW-1, 0)
 	start, end := s.list.window()
 	for i := start; i < end; i++ {
 		r := s.rows[i]
-		var line string
+		var line, state string
 		switch r.kind {
 		case rowTyped:
 			line = "  → open " + clean(s.typed.String())
 		default:
 			it := s.item(r)
-			tag := ""
+			name := it.name
 			if r.kind == rowRecent {
-				tag = "  (recent)"
+				name += "  (recent)"
 			}
-			line = "  " + pad(it.path, pathW) + " " + it.name + tag
+			line = "  " + pad(it.path, pathW) + " " + pad(name, nameW) + " "
+			state = s.overviewText(it.id)
 		}
-		line = pad(line, s.width)
+		line = pad(pad(line, s.width-stateW)+state, s.width)
 		if i == s.list.cursor {
 			line = st.Selected.Render(line)
 		}
@@ -485,6 +541,18 @@ func (s *projectsScreen) View() string {
 		}
 	}
 	return b.String()
+}
+
+// overviewText is the state column of a row.
+func (s *projectsScreen) overviewText(id int64) string {
+	o, ok := s.overviews[id]
+	switch {
+	case !ok || id == 0:
+		return ""
+	case o.loading:
+		return "…"
+	}
+	return o.o.Summary()
 }
 
 // awaited reports an answer to the request in flight; 0 means none is.

@@ -530,3 +530,21 @@ func TestAPICommand(t *testing.T) {
 		t.Fatal("-f did not reach the query")
 	}
 }
+
+func TestProjectsList(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "projects", "list").must(t, 0, "ERROR TRACKING", "demo/web-shop", "integrated · on · 2 keys", "Sentry · on", "not set up")
+	r := c.run("", "projects", "list", "--json")
+	var ps []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &ps); err != nil || len(ps) != 5 {
+		t.Fatalf("%s: %v", r.stdout, err)
+	}
+	for _, p := range ps {
+		if p["path"] == "demo/web-shop" {
+			et := p["error_tracking"].(map[string]any)
+			if et["keys"].(float64) != 2 || et["integrated"] != true || et["configured"] != true {
+				t.Fatalf("%v", et)
+			}
+		}
+	}
+}

@@ -44,7 +44,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 
 	root.AddCommand(
 		a.versionCmd(),
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
+		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
 	)
 	guardGroups(root)
 	// The completion command captures its writer when created, so set them first.

@@ -164,3 +164,23 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+func TestProjectOverview(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	for id, want := range map[int64]string{
+		1: "integrated · on · 2 keys",
+		2: "not set up",
+		3: "Sentry · on",
+		5: "integrated · off · 1 key",
+		6: "not found",
+	} {
+		if got := ProjectOverview(ctx, c, apiclient.ProjectID(id)).Summary(); got != want {
+			t.Errorf("project %d: %q, want %q", id, got, want)
+		}
+	}
+	_, dev := mock(t, mockserver.Options{}, mockserver.TokenDeveloper)
+	if got := ProjectOverview(ctx, dev, apiclient.ProjectID(1)).Summary(); got != "no access (Maintainer role needed)" {
+		t.Errorf("developer: %q", got)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// overviewConcurrency is how many projects are read at once.
+const overviewConcurrency = 4
+
+// projectJSON is one project of `projects list --json`.
+type projectJSON struct {
+	ID            int64        `json:"id"`
+	Path          string       `json:"path"`
+	Name          string       `json:"name"`
+	ErrorTracking trackingJSON `json:"error_tracking"`
+}
+
+type trackingJSON struct {
+	Summary    string `json:"summary"`
+	Configured bool   `json:"configured"`
+	Active     bool   `json:"active"`
+	Integrated bool   `json:"integrated"`
+	Keys       *int   `json:"keys"` // null when not counted
+	KeysKnown  bool   `json:"keys_known"`
+	Error      string `json:"error,omitempty"`
+}
+
+func (a *app) projectsCmd() *cobra.Command {
+	g := &globalFlags{}
+	cmd := &cobra.Command{
+		Use:     "projects",
+		Short:   "List the projects you maintain and how their error tracking is set up",
+		Example: "  errtrack projects list\n  errtrack projects list --json | jq '.[] | select(.error_tracking.configured | not) | .path'",
+		Args:    noArgs,
+	}
+	addHostFlags(cmd.PersistentFlags(), g)
+	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print JSON instead of a table")
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List the projects you maintain, with their error tracking state",
+		Example: "  errtrack projects list\n  errtrack projects list --json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			host, err := a.resolveHost(g.host)
+			if err != nil {
+				return err
+			}
+			c, err := a.clientFor(ctx, g, host)
+			if err != nil {
+				return err
+			}
+			projects, _, err := c.ListAllProjects(ctx)
+			if err != nil {
+				return err
+			}
+			overviews := overviewAll(ctx, c, projects)
+			a.rememberHost(host)
+			if g.jsonOut {
+				out := make([]projectJSON, len(projects))
+				for i, p := range projects {
+					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i])}
+				}
+				return writeJSON(a.stdout, out)
+			}
+			if len(projects) == 0 {
+				fmt.Fprintln(a.stdout, "You maintain no projects on "+host+".")
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tPATH\tNAME\tERROR TRACKING")
+			for i, p := range projects {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, explain.Text(p.PathWithNamespace), explain.Text(p.Name), overviews[i].Summary())
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.AddCommand(list)
+	return cmd
+}
+
+// overviewAll reads every project's overview, a few at a time.
+func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.Project) []workflow.Overview {
+	out := make([]workflow.Overview, len(projects))
+	sem := make(chan struct{}, overviewConcurrency)
+	var wg sync.WaitGroup
+	for i, p := range projects {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = workflow.ProjectOverview(ctx, c, apiclient.ProjectID(p.ID))
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func (a *app) trackingJSON(o workflow.Overview) trackingJSON {
+	t := trackingJSON{Summary: o.Summary(), Configured: o.Settings != nil, KeysKnown: o.KeysKnown}
+	if o.Settings != nil {
+		t.Active, t.Integrated = o.Settings.Active, o.Settings.Integrated
+	}
+	if o.Err == nil {
+		n := o.Keys
+		t.Keys = &n
+	} else {
+		t.Error = a.explain(o.Err, "run the command again")
+	}
+	return t
+}

@@ -1,0 +1,92 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// OverviewAPI is what a project's overview needs.
+type OverviewAPI interface {
+	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
+	CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error)
+}
+
+// Overview is how a project's error tracking is set up.
+type Overview struct {
+	Settings  *apiclient.Settings // nil when none are configured (Missing) or on error
+	Missing   bool
+	Keys      int
+	KeysKnown bool // false above 10,000 keys, where GitLab stops counting
+	Err       error
+}
+
+// ProjectOverview reads a project's settings and counts its keys, at once:
+// one round trip.
+func ProjectOverview(ctx context.Context, api OverviewAPI, ref apiclient.ProjectRef) Overview {
+	var o Overview
+	var kerr error
+	serr, _ := both(func() (err error) {
+		o.Settings, _, err = api.GetSettings(ctx, ref)
+		return err
+	}, func() error {
+		o.Keys, o.KeysKnown, kerr = api.CountClientKeys(ctx, ref)
+		return nil
+	})
+	switch {
+	case errors.Is(serr, apiclient.ErrSettingsNotFound):
+		o.Missing = true
+	case serr != nil:
+		o.Err = serr
+	}
+	if kerr != nil && o.Err == nil && !errors.Is(kerr, apiclient.ErrRouteMissing) {
+		o.Err = kerr
+	}
+	return o
+}
+
+// Integrated reports settings on GitLab's integrated backend.
+func (o Overview) Integrated() bool {
+	return o.Settings != nil && o.Settings.Integrated
+}
+
+// Summary words the overview in a few words: "integrated · on · 2 keys",
+// "Sentry · off", "not set up", or why it is unknown.
+func (o Overview) Summary() string {
+	switch {
+	case errors.Is(o.Err, apiclient.ErrForbidden):
+		return "no access (Maintainer role needed)"
+	case errors.Is(o.Err, apiclient.ErrProjectNotFound):
+		return "not found"
+	case errors.Is(o.Err, apiclient.ErrRouteMissing):
+		return "not available on this GitLab"
+	case o.Err != nil:
+		var e *apiclient.APIError
+		if errors.As(o.Err, &e) && e.StatusCode != 0 {
+			return fmt.Sprintf("unknown (HTTP %d)", e.StatusCode)
+		}
+		if errors.As(o.Err, &e) && e.Kind != nil {
+			return "unknown (" + e.Kind.Error() + ")"
+		}
+		return "unknown"
+	case o.Missing:
+		return "not set up"
+	}
+	state := "off"
+	if o.Settings.Active {
+		state = "on"
+	}
+	if !o.Settings.Integrated {
+		return "Sentry · " + state
+	}
+	keys := fmt.Sprintf("%d keys", o.Keys)
+	switch {
+	case !o.KeysKnown:
+		keys = fmt.Sprintf("%d+ keys", o.Keys)
+	case o.Keys == 1:
+		keys = "1 key"
+	}
+	return "integrated · " + state + " · " + keys
+}

@@ -250,6 +250,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.MouseClickMsg:
+		return m.mouse(msg.Mouse(), false)
+	case tea.MouseWheelMsg:
+		return m.mouse(msg.Mouse(), true)
 	case tea.PasteMsg:
 		return m.updateTop(msg)
 	}
@@ -319,6 +323,21 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m.updateTop(msg)
 }
 
+// mouse hands a click or a wheel turn to what is drawn: the request log, or
+// the active screen. Dialogs and the help page take keys only.
+func (m Model) mouse(ev tea.Mouse, wheel bool) (tea.Model, tea.Cmd) {
+	if len(m.dialogs) > 0 || m.showHelp || (!wheel && ev.Button != tea.MouseLeft) {
+		return m, nil
+	}
+	if m.log != nil {
+		return m, m.log.mouse(ev, wheel)
+	}
+	if s, ok := m.top().(mouser); ok {
+		return m, s.mouse(ev, wheel)
+	}
+	return m, nil
+}
+
 func (m Model) setStatus(msg statusMsg) (Model, tea.Cmd) {
 	m.status = msg
 	m.statusSeq++
@@ -375,6 +394,9 @@ func (m *Model) resize() {
 func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	// Clicks and the wheel only: a drag with Shift held still selects text
+	// in most terminals.
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "errtrack"
 	return v
 }

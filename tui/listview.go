@@ -46,6 +46,25 @@ func (l *listView) move(msg tea.KeyPressMsg, k navKeys) bool {
 	return true
 }
 
+// scroll moves the window by n rows (the mouse wheel), keeping the cursor in it.
+func (l *listView) scroll(n int) {
+	l.offset = max(min(l.offset+n, l.total-l.height), 0)
+	l.cursor = max(min(l.cursor, l.offset+l.height-1), l.offset)
+	l.cursor = max(min(l.cursor, l.total-1), 0)
+}
+
+// click selects the row at line y of the window; it reports whether the row
+// was already selected (a second click opens it) and whether y held a row.
+func (l *listView) click(y int) (again, ok bool) {
+	i := l.offset + y
+	if y < 0 || y >= l.height || i >= l.total {
+		return false, false
+	}
+	again = i == l.cursor
+	l.cursor = i
+	return again, true
+}
+
 func (l *listView) clamp() {
 	l.cursor = max(min(l.cursor, l.total-1), 0)
 	if l.cursor < l.offset {

@@ -286,6 +286,35 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 	return nil
 }
 
+// top is the lines drawn above the rows: notes, the filter, the header.
+func (p *keysPane) top() int {
+	n := 1
+	if p.tracking != "" {
+		n += len(wrap(p.tracking, p.width-2))
+	}
+	if p.sh.readOnly() {
+		n++
+	}
+	if p.filtering || p.query != "" {
+		n++
+	}
+	return n
+}
+
+func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea.Cmd {
+	if !p.data.has {
+		return nil
+	}
+	if wheel {
+		p.list.scroll(wheelDelta(ev))
+		return nil
+	}
+	if again, ok := p.list.click(ev.Y - p.top()); ok && again {
+		return p.update(tea.KeyPressMsg{Code: tea.KeyEnter}, project)
+	}
+	return nil
+}
+
 // copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
 // http(s) URL: the screen shows a cleaned DSN, and a server could make the
 // raw one a URL, a newline and a shell command (ending bracketed paste).

@@ -100,6 +100,24 @@ func (p *logPane) update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+func (p *logPane) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
+	view := &p.list
+	if p.detail != nil {
+		view = &p.detailView
+	}
+	if wheel {
+		view.scroll(wheelDelta(ev))
+		return nil
+	}
+	if p.detail == nil {
+		if again, ok := p.list.click(ev.Y - 2); ok && again {
+			cmd, _ := p.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			return cmd
+		}
+	}
+	return nil
+}
+
 func (p *logPane) selected() (apiclient.Exchange, bool) {
 	if len(p.entries) == 0 {
 		return apiclient.Exchange{}, false

@@ -20,3 +20,23 @@ type screen interface {
 	// filter or a form), not global commands such as q.
 	Capturing() bool
 }
+
+// mouser is a screen (or pane) the mouse acts on: the wheel scrolls, a
+// click selects a row, a click on the selected row opens it. y counts from
+// the top of what the screen draws.
+type mouser interface {
+	mouse(ev tea.Mouse, wheel bool) tea.Cmd
+}
+
+// wheelStep is how many rows a turn of the wheel scrolls.
+const wheelStep = 3
+
+func wheelDelta(ev tea.Mouse) int {
+	switch ev.Button {
+	case tea.MouseWheelUp:
+		return -wheelStep
+	case tea.MouseWheelDown:
+		return wheelStep
+	}
+	return 0
+}

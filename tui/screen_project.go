@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -196,6 +197,25 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.settings.update(msg, s.project, s.keys.ids())
 	}
 	return s.keys.update(msg, s.project)
+}
+
+// projectHeader is the lines above a pane: the title, the tabs and a blank.
+const projectHeader = 3
+
+func (s *projectScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
+	if !wheel && ev.Y == 1 { // the tabs
+		if ev.X < lipgloss.Width(" Settings"+s.settings.badge()+" ") {
+			s.tab = tabSettings
+		} else {
+			s.tab = tabKeys
+		}
+		return nil
+	}
+	if s.tab != tabKeys {
+		return nil
+	}
+	ev.Y -= projectHeader
+	return s.keys.mouse(ev, wheel, s.project)
 }
 
 func (s *projectScreen) View() string {

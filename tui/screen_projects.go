@@ -543,6 +543,24 @@ func (s *projectsScreen) View() string {
 	return b.String()
 }
 
+// projectsHeader is the lines above the rows: the title and the filter.
+const projectsHeader = 2
+
+func (s *projectsScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
+	if wheel {
+		s.list.scroll(wheelDelta(ev))
+		return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
+	}
+	again, ok := s.list.click(ev.Y - projectsHeader)
+	switch {
+	case !ok:
+		return nil
+	case again:
+		return s.open()
+	}
+	return s.loadOverviews()
+}
+
 // overviewText is the state column of a row.
 func (s *projectsScreen) overviewText(id int64) string {
 	o, ok := s.overviews[id]

@@ -42,20 +42,30 @@ type app struct {
 	readLine   func(ctx context.Context, prompt string) (string, error)
 	// signals delivers SIGINT, SIGTERM and SIGHUP; nil means the process's own.
 	signals chan os.Signal
+	// dir is where git looks for the clone's remotes; "" is the working directory.
+	dir string
 	now     func() time.Time
 
-	// envToken is GITLAB_TOKEN, read once at start and then removed from the
-	// environment so no child process inherits it.
-	envToken string
+	// envToken is GITLAB_TOKEN (or GITLAB_ACCESS_TOKEN, as glab reads it),
+	// read once at start and then removed from the environment so no child
+	// process inherits it; envTokenName says which.
+	envToken, envTokenName string
 	// timeout bounds each command's exchanges with the server (--timeout).
 	timeout time.Duration
 	// lastHost is the host the failing command talked to, for error advice.
 	lastHost string
+	// caFileUsed is the --ca-file given, remembered for the host once a
+	// request to it worked.
+	caFileUsed string
 	// program is the running console, for messages from outside its loop.
 	program atomic.Pointer[tea.Program]
 }
 
-const tokenEnv = "GITLAB_TOKEN"
+// tokenEnvs are the variables a token is read from, first set first.
+var tokenEnvs = []string{"GITLAB_TOKEN", "GITLAB_ACCESS_TOKEN"}
+
+// hostEnvs are the variables a host is read from, as glab reads them.
+var hostEnvs = []string{"GITLAB_HOST", "GITLAB_URI", "GL_HOST"}
 
 func newApp() *app {
 	a := &app{
@@ -155,9 +165,11 @@ func (a *app) run(args []string) (code int) {
 		}
 	}()
 	apiclient.Version = appVersion()
-	if t := strings.TrimSpace(a.getenv(tokenEnv)); t != "" {
-		a.envToken = t
-		a.unsetenv(tokenEnv)
+	for _, name := range tokenEnvs {
+		if t := strings.TrimSpace(a.getenv(name)); t != "" && a.envToken == "" {
+			a.envToken, a.envTokenName = t, name
+		}
+		a.unsetenv(name)
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
@@ -198,9 +210,7 @@ func (a *app) run(args []string) (code int) {
 // explain words err for this command line.
 func (a *app) explain(err error, retry string) string {
 	c := explain.Context{Host: a.lastHost, Retry: retry}
-	if a.envToken != "" {
-		c.TokenEnv = tokenEnv
-	}
+	c.TokenEnv = a.envTokenName
 	s := explain.Error(err, c)
 	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
 		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -66,6 +67,8 @@ type cli struct {
 	signals chan os.Signal
 	// now, when set, is the commands' clock.
 	now time.Time
+	// dir is where git looks for remotes; "" is a directory with none.
+	dir string
 }
 
 type result struct {
@@ -110,6 +113,10 @@ func (c *cli) run(stdin string, args ...string) result {
 		c.signals = make(chan os.Signal, 2)
 	}
 	a.signals = c.signals
+	a.dir = c.dir
+	if a.dir == "" {
+		a.dir = c.t.TempDir() // not a clone: the tests' own checkout has remotes
+	}
 	if !c.now.IsZero() {
 		now := c.now
 		a.now = func() time.Time { return now }
@@ -547,4 +554,51 @@ func TestProjectsList(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The variables glab users have: GITLAB_URI and GL_HOST name the host,
+// GITLAB_ACCESS_TOKEN holds the token; ERRTRACK_CONFIG_DIR moves the config.
+func TestGlabVariables(t *testing.T) {
+	c := newCLI(t, nil)
+	delete(c.env, "GITLAB_HOST")
+	delete(c.env, "GITLAB_TOKEN")
+	c.env["GITLAB_URI"] = c.url
+	c.env["GITLAB_ACCESS_TOKEN"] = mockserver.TokenMaintainer
+	c.run("", "status").must(t, 0, c.url, "environment (GITLAB_ACCESS_TOKEN)")
+	delete(c.env, "GITLAB_URI")
+	c.env["GL_HOST"] = c.url
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+	c.env["GITLAB_ACCESS_TOKEN"] = mockserver.TokenExpired
+	c.run("", "keys", "list", "-p", "1").must(t, 1, "GITLAB_ACCESS_TOKEN")
+
+	dir := t.TempDir()
+	c.cfg = ""
+	c.env["ERRTRACK_CONFIG_DIR"] = dir
+	c.env["GITLAB_ACCESS_TOKEN"] = mockserver.TokenMaintainer
+	c.run("", "keys", "list", "-p", "1").must(t, 0)
+	if b, err := os.ReadFile(filepath.Join(dir, "config.json")); err != nil || !strings.Contains(string(b), c.url) {
+		t.Fatalf("config in ERRTRACK_CONFIG_DIR: %s %v", b, err)
+	}
+}
+
+// A --ca-file that worked for a host is remembered: a self-managed GitLab
+// with a private CA needs it once.
+func TestCAFileRemembered(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	ts := httptest.NewTLSServer(srv)
+	defer ts.Close()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o600)
+	c := newCLI(t, nil)
+	c.env["GITLAB_HOST"] = ts.URL
+	c.run("", "keys", "list", "-p", "1").must(t, 1, "certificate", "--ca-file")
+	c.run("", "keys", "list", "-p", "1", "--ca-file", ca).must(t, 0, "glet_")
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+	// A CA file that did not work is not remembered.
+	other := newCLI(t, nil)
+	other.env["GITLAB_HOST"] = ts.URL
+	junk := filepath.Join(t.TempDir(), "junk.pem")
+	os.WriteFile(junk, []byte("junk"), 0o600)
+	other.run("", "keys", "list", "-p", "1", "--ca-file", junk).must(t, 1)
+	other.run("", "keys", "list", "-p", "1").must(t, 1, "certificate")
 }

@@ -83,7 +83,7 @@ The token is never taken as a command-line argument.`,
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
 			words := explain.Context{Host: host, Login: "run 'errtrack login' again", Retry: "run 'errtrack login' again"}
-			c, err := apiclient.New(host, token, a.clientOptions(g)...)
+			c, err := apiclient.New(host, token, a.clientOptions(g, host)...)
 			if err != nil {
 				return fmt.Errorf("the token was not stored: %s", explain.Error(err, words))
 			}
@@ -99,7 +99,7 @@ The token is never taken as a command-line argument.`,
 			fmt.Fprintf(a.stdout, "Logged in to %s; the token is stored in the system keyring.\n", host)
 			describeToken(a.stdout, st, a.now())
 			if a.envToken != "" {
-				fmt.Fprintln(a.stdout, "  Note: GITLAB_TOKEN is set and takes precedence over the keyring while it is.")
+				fmt.Fprintf(a.stdout, "  Note: %s is set and takes precedence over the keyring while it is.\n", a.envTokenName)
 			}
 			return nil
 		},
@@ -163,7 +163,7 @@ func (a *app) logoutCmd() *cobra.Command {
 				fmt.Fprintf(a.stdout, "Logged out of %s: its token is removed from the system keyring.\n", host)
 			}
 			if a.envToken != "" {
-				fmt.Fprintln(a.stdout, "Note: GITLAB_TOKEN is still set in this environment.")
+				fmt.Fprintf(a.stdout, "Note: %s is still set in this environment.\n", a.envTokenName)
 			}
 			return nil
 		},
@@ -192,7 +192,7 @@ func (a *app) statusCmd() *cobra.Command {
 			if err == nil {
 				out.Source = source
 				var c *apiclient.Client
-				if c, err = apiclient.New(host, token, a.clientOptions(g)...); err == nil {
+				if c, err = apiclient.New(host, token, a.clientOptions(g, host)...); err == nil {
 					st, err = workflow.CheckToken(ctx, c)
 				}
 			}

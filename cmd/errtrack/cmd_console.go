@@ -79,7 +79,12 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	// the console, where the user will see it.
 	cfg, cfgPath, notice := a.loadConfigQuietly()
 	host, err := a.resolveHost(opts.flags.host)
-	if opts.project != "" {
+	if opts.project == "" {
+		if ref, h, why, ok := a.projectFromRemote(ctx, opts.flags.host); ok {
+			opts.project, host, err = ref.String(), h, nil
+			notice = strings.TrimSpace(notice + " Opened " + why + ".")
+		}
+	} else {
 		var ref apiclient.ProjectRef
 		ref, host, err = a.resolveProject(opts.flags.host, opts.project)
 		opts.project = ref.String()
@@ -96,13 +101,13 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	for _, r := range cfg.Recent[host] {
 		deps.Recent = append(deps.Recent, tui.RecentProject{ID: r.ID, Path: r.Path})
 	}
-	if a.envToken != "" {
-		deps.TokenEnv = tokenEnv
-	}
+	deps.TokenEnv = a.envTokenName
 	deps.Log = a.requestLog()
-	clientOpts := append(a.clientOptions(opts.flags), a.retryNotice(), apiclient.WithObserver(deps.Log.Add))
+	clientOpts := func(host string) []apiclient.Option {
+		return append(a.clientOptions(opts.flags, host), a.retryNotice(), apiclient.WithObserver(deps.Log.Add))
+	}
 	deps.Login = func(ctx context.Context, host, token string) (tui.API, error) {
-		c, err := apiclient.New(host, token, clientOpts...)
+		c, err := apiclient.New(host, token, clientOpts(host)...)
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +141,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		case err != nil:
 			return nil, err
 		}
-		c, err := apiclient.New(host, token, clientOpts...)
+		c, err := apiclient.New(host, token, clientOpts(host)...)
 		if err != nil {
 			return nil, err
 		}

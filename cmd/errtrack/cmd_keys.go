@@ -162,12 +162,20 @@ func (a *app) keysCmd() *cobra.Command {
 }
 
 // projectClient reads --project and builds the client for its host.
+// Without --project, the git remote's project is used, saying so on stderr.
 func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, string, error) {
+	var ref apiclient.ProjectRef
+	var host string
+	var err error
 	if p.raw == "" {
-		return apiclient.ProjectRef{}, nil, "", errNoProject
-	}
-	ref, host, err := a.resolveProject(g.host, p.raw)
-	if err != nil {
+		var why string
+		var ok bool
+		if ref, host, why, ok = a.projectFromRemote(ctx, g.host); !ok {
+			return ref, nil, "", errNoProject
+		}
+		a.lastHost = host
+		fmt.Fprintf(a.stderr, "errtrack: using %s\n", explain.Text(why))
+	} else if ref, host, err = a.resolveProject(g.host, p.raw); err != nil {
 		return ref, nil, "", err
 	}
 	c, err := a.clientFor(ctx, g, host)

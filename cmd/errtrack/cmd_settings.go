@@ -10,10 +10,10 @@ import (
 type projectFlag struct{ raw string }
 
 func (p *projectFlag) add(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID, full path or URL, e.g. 42, group/project (required)")
+	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID, full path or URL, e.g. 42, group/project (default: the git remote's project)")
 }
 
-var errNoProject = usagef("--project is required: give a project ID, a path such as group/project, or its URL")
+var errNoProject = usagef("--project is required here (no git remote of this directory names a GitLab project errtrack has a token for): give a project ID, a path such as group/project, or its URL")
 
 func (a *app) settingsCmd() *cobra.Command {
 	g := &globalFlags{}

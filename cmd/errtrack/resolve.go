@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,11 +15,8 @@ import (
 	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
-// Token sources, as status reports them.
-const (
-	sourceEnv     = "environment (GITLAB_TOKEN)"
-	sourceKeyring = "system keyring"
-)
+// sourceKeyring names the keyring as a token source, as status reports it.
+const sourceKeyring = "system keyring"
 
 // DefaultTimeout bounds a command's exchanges with the server.
 const DefaultTimeout = 60 * time.Second
@@ -35,7 +33,7 @@ type globalFlags struct {
 
 // addHostFlags adds --host, --ca-file, --allow-insecure-http and --timeout to fs.
 func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
-	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, else the last host used, else https://gitlab.com)")
+	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, $GITLAB_URI or $GL_HOST, else the git remote's GitLab, else the last host used, else https://gitlab.com)")
 	fs.StringVar(&g.caFile, "ca-file", "", "PEM file of extra CA certificates, for a self-managed GitLab with a private CA")
 	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
 	fs.DurationVar(&g.timeout, "timeout", DefaultTimeout, "give up when the server has not finished within this long (time at a prompt does not count)")
@@ -65,7 +63,7 @@ func (a *app) loadConfig() (*config.Config, string) {
 func (a *app) loadConfigQuietly() (*config.Config, string, string) {
 	path := a.configPath
 	if path == "" {
-		p, err := config.DefaultPath()
+		p, err := config.DefaultPath(a.getenv("ERRTRACK_CONFIG_DIR"))
 		if err != nil {
 			return &config.Config{}, "", ""
 		}
@@ -78,11 +76,22 @@ func (a *app) loadConfigQuietly() (*config.Config, string, string) {
 	return c, path, ""
 }
 
-// resolveHost picks --host, then GITLAB_HOST, then the last host used, then gitlab.com.
+// envHost is the host a variable names, and the variable.
+func (a *app) envHost() (string, string) {
+	for _, name := range hostEnvs {
+		if v := strings.TrimSpace(a.getenv(name)); v != "" {
+			return v, name
+		}
+	}
+	return "", ""
+}
+
+// resolveHost picks --host, then GITLAB_HOST (or GITLAB_URI, GL_HOST), then
+// the last host used, then gitlab.com.
 func (a *app) resolveHost(flag string) (string, error) {
 	raw := flag
 	if raw == "" {
-		raw = a.getenv("GITLAB_HOST")
+		raw, _ = a.envHost()
 	}
 	if raw == "" {
 		if c, _ := a.loadConfig(); c.LastHost != "" {
@@ -124,7 +133,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	}
 	given, from := hostFlag, "--host"
 	if given == "" {
-		given, from = a.getenv("GITLAB_HOST"), "GITLAB_HOST"
+		given, from = a.envHost()
 	}
 	host, path := urlHost, u.EscapedPath()
 	if given != "" {
@@ -149,7 +158,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 // resolveToken reads GITLAB_TOKEN (as read at start), else the keyring entry of host.
 func (a *app) resolveToken(ctx context.Context, host string) (token, source string, err error) {
 	if a.envToken != "" {
-		return a.envToken, sourceEnv, nil
+		return a.envToken, "environment (" + a.envTokenName + ")", nil
 	}
 	t, err := a.keyring.Get(ctx, host)
 	if err != nil {
@@ -158,14 +167,23 @@ func (a *app) resolveToken(ctx context.Context, host string) (token, source stri
 	return t, sourceKeyring, nil
 }
 
-// clientOptions turns the flags into client options.
-func (a *app) clientOptions(g *globalFlags) []apiclient.Option {
+// clientOptions turns the flags into client options for host. Without
+// --ca-file, the CA file that worked for host before is used.
+func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 	var opts []apiclient.Option
 	if g.debug || a.getenv("ERRTRACK_DEBUG") == "api" {
 		opts = append(opts, apiclient.WithObserver(a.debugExchange))
 	}
-	if g.caFile != "" {
+	switch {
+	case g.caFile != "":
 		opts = append(opts, apiclient.WithCAFile(g.caFile))
+		if abs, err := filepath.Abs(g.caFile); err == nil {
+			a.caFileUsed = abs // remembered for host once a request worked
+		}
+	default:
+		if c, _, _ := a.loadConfigQuietly(); c.CAFiles[host] != "" {
+			opts = append(opts, apiclient.WithCAFile(c.CAFiles[host]))
+		}
 	}
 	if g.insecure {
 		opts = append(opts, apiclient.WithInsecureHTTP())
@@ -179,28 +197,32 @@ func (a *app) clientFor(ctx context.Context, g *globalFlags, host string) (*apic
 	if err != nil {
 		return nil, err
 	}
-	return apiclient.New(host, token, a.clientOptions(g)...)
+	return apiclient.New(host, token, a.clientOptions(g, host)...)
 }
 
-// rememberHostQuietly records host as the last one used, saying nothing:
-// the console's screen is not the place for a config warning.
-func (a *app) rememberHostQuietly(host string) {
-	c, path, _ := a.loadConfigQuietly()
-	if path == "" || c.LastHost == host {
-		return
-	}
-	c.LastHost = host
-	_ = c.Save(path)
-}
+// rememberHostQuietly is rememberHost saying nothing: the console's screen
+// is not the place for a config warning.
+func (a *app) rememberHostQuietly(host string) { _ = a.remember(host) }
 
-// rememberHost records host as the last one used; failures only warn.
+// rememberHost records host as the last one used, after a request to it
+// worked, with the --ca-file that made it work; failures only warn.
 func (a *app) rememberHost(host string) {
-	c, path := a.loadConfig()
-	if path == "" || c.LastHost == host {
-		return
-	}
-	c.LastHost = host
-	if err := c.Save(path); err != nil {
+	if err := a.remember(host); err != nil {
 		fmt.Fprintf(a.stderr, "errtrack: warning: %v\n", err)
 	}
+}
+
+func (a *app) remember(host string) error {
+	c, path, _ := a.loadConfigQuietly()
+	if path == "" || (c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed)) {
+		return nil
+	}
+	c.LastHost = host
+	if a.caFileUsed != "" {
+		if c.CAFiles == nil {
+			c.CAFiles = map[string]string{}
+		}
+		c.CAFiles[host] = a.caFileUsed
+	}
+	return c.Save(path)
 }

@@ -21,6 +21,8 @@ const MaxRecent = 10
 type Config struct {
 	LastHost string              `json:"last_host,omitempty"`
 	Recent   map[string][]Recent `json:"recent_projects,omitempty"`
+	// CAFiles is the --ca-file that worked for a host, used when none is given.
+	CAFiles map[string]string `json:"ca_files,omitempty"`
 }
 
 // Recent is a project opened before, known by ID and path.
@@ -49,14 +51,19 @@ func (r Recent) same(o Recent) bool {
 	return r.Path != "" && r.Path == o.Path
 }
 
-// DefaultPath is errtrack/config.json in the user config directory
-// ($XDG_CONFIG_HOME or ~/.config on Linux).
-func DefaultPath() (string, error) {
-	dir, err := os.UserConfigDir()
+// DefaultPath is config.json in dir (ERRTRACK_CONFIG_DIR) when it is set,
+// else errtrack/config.json in the user config directory: $XDG_CONFIG_HOME
+// or ~/.config on Linux, ~/Library/Application Support on macOS, %AppData%
+// on Windows.
+func DefaultPath(dir string) (string, error) {
+	if dir != "" {
+		return filepath.Join(dir, "config.json"), nil
+	}
+	base, err := os.UserConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("no user config directory: %w", err)
 	}
-	return filepath.Join(dir, "errtrack", "config.json"), nil
+	return filepath.Join(base, "errtrack", "config.json"), nil
 }
 
 // CorruptError says a config file could not be read and was set aside.

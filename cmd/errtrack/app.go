@@ -44,7 +44,7 @@ type app struct {
 	signals chan os.Signal
 	// dir is where git looks for the clone's remotes; "" is the working directory.
 	dir string
-	now     func() time.Time
+	now func() time.Time
 
 	// envToken is GITLAB_TOKEN (or GITLAB_ACCESS_TOKEN, as glab reads it),
 	// read once at start and then removed from the environment so no child

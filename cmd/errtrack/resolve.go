@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -213,7 +214,11 @@ func (a *app) rememberHost(host string) {
 }
 
 func (a *app) remember(host string) error {
-	c, path, _ := a.loadConfigQuietly()
+	c, path, notice := a.loadConfigQuietly()
+	if notice != "" {
+		// An unreadable config file (a FIFO, say) is left as it is.
+		return errors.New(notice)
+	}
 	if path == "" || (c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed)) {
 		return nil
 	}

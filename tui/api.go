@@ -69,6 +69,11 @@ type Deps struct {
 	// Log holds the requests the API client made (its observer adds to
 	// them), for the request log pane; nil leaves the pane empty.
 	Log *RequestLog
+	// Clipboard is the system clipboard; nil copies with OSC 52 only.
+	Clipboard Clipboard
+	// Remote: the console runs over SSH, where the system clipboard is the
+	// remote machine's: OSC 52 reaches the user's terminal instead.
+	Remote bool
 	// Clock tells the time and runs timers; nil is the real clock.
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.

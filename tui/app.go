@@ -229,6 +229,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next, cmd := m.writeDone(msg)
 		all, screens := next.updateAll(msg)
 		return all, tea.Batch(cmd, screens)
+	case osc52Msg:
+		return m, osc52(msg)
 	case rotationKeptMsg:
 		return m.setStatus(statusMsg{text: msg.r.State() + " Delete the old key with d once its clients use the new DSN.", kind: statusInfo})
 	case authFailedMsg:

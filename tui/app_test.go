@@ -68,11 +68,11 @@ func TestTokenExpiryWarning(t *testing.T) {
 func TestStatusMessageExpires(t *testing.T) {
 	h, _ := console(t, "1")
 	h.key("c")
-	h.mustSee("Copied the DSN")
+	h.mustSee("Sent the DSN of key 1")
 	h.advance(statusTTL - time.Second)
-	h.mustSee("Copied the DSN")
+	h.mustSee("Sent the DSN of key 1")
 	h.advance(2 * time.Second)
-	h.mustNotSee("Copied the DSN")
+	h.mustNotSee("Sent the DSN")
 	// An error stays until something replaces it.
 	h.send(statusMsg{text: "boom", kind: statusError})
 	h.advance(time.Minute)

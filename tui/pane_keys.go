@@ -76,13 +76,14 @@ func (p *keysPane) ids() []int64 {
 }
 
 func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
+	created := p.createdDuringLoad
+	p.createdDuringLoad = nil // they are on screen; a later list has them
 	if msg.err != nil {
 		had := p.data.has
 		p.data.fail(msg.err)
 		return p.sh.failedOnce(msg.err, !had)
 	}
-	p.setKeys(mergeCreated(msg.keys, p.createdDuringLoad))
-	p.createdDuringLoad = nil
+	p.setKeys(mergeCreated(msg.keys, created))
 	return nil
 }
 
@@ -112,8 +113,9 @@ func (p *keysPane) added(k apiclient.ClientKey) {
 }
 
 func (p *keysPane) removed(id int64) {
-	keys := slices.DeleteFunc(slices.Clone(p.data.val), func(k apiclient.ClientKey) bool { return k.ID == id })
-	p.setKeys(keys)
+	gone := func(k apiclient.ClientKey) bool { return k.ID == id }
+	p.createdDuringLoad = slices.DeleteFunc(p.createdDuringLoad, gone)
+	p.setKeys(slices.DeleteFunc(slices.Clone(p.data.val), gone))
 }
 
 // mergeCreated adds the keys created while the list was loading that the
@@ -281,7 +283,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			clean(sel.DSN),
 		})})
 	case key.Matches(km, k.Copy):
-		return copyDSN(sel)
+		return copyDSN(p.sh, sel)
 	}
 	return nil
 }
@@ -318,12 +320,11 @@ func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea
 // copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
 // http(s) URL: the screen shows a cleaned DSN, and a server could make the
 // raw one a URL, a newline and a shell command (ending bracketed paste).
-func copyDSN(k apiclient.ClientKey) tea.Cmd {
+func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
 	if err := dsn.Check(k.DSN); err != nil {
 		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %d is not safe to paste (%s). Check the server's answer before using it.", k.ID, err))
 	}
-	return tea.Batch(tea.SetClipboard(k.DSN),
-		statusCmd(statusSuccess, fmt.Sprintf("Copied the DSN of key %d to the clipboard (OSC 52; in tmux it needs set-clipboard on).", k.ID)))
+	return sh.copyText(k.DSN, fmt.Sprintf("the DSN of key %d", k.ID))
 }
 
 func (p *keysPane) view() string {

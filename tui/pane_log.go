@@ -86,7 +86,7 @@ func (p *logPane) update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case key.Matches(msg, k.Copy) && ok:
-		return copyCurl(sel), false
+		return copyCurl(p.sh, sel), false
 	case p.detail != nil:
 		p.detailView.move(msg, k.nav())
 	case key.Matches(msg, k.Show) && ok:
@@ -127,12 +127,12 @@ func (p *logPane) selected() (apiclient.Exchange, bool) {
 
 // copyCurl copies a curl command that repeats the request; the token is
 // always the $GITLAB_TOKEN variable, never its value.
-func copyCurl(e apiclient.Exchange) tea.Cmd {
+func copyCurl(sh *shared, e apiclient.Exchange) tea.Cmd {
 	c := e.Curl()
 	if safetext.Clean(c) != c {
 		return statusCmd(statusError, "Not copied: the request holds characters that are not safe to paste.")
 	}
-	return tea.Batch(tea.SetClipboard(c), statusCmd(statusSuccess, "Copied the request as a curl command (the token is $GITLAB_TOKEN)."))
+	return sh.copyText(c, "the request as a curl command (the token is $GITLAB_TOKEN)")
 }
 
 func (p *logPane) view() string {

@@ -173,7 +173,7 @@ func TestKeyAlreadyGone(t *testing.T) {
 func TestRotate(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("R")
-	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "copied to the clipboard")
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "The new DSN (copied, see the status line)")
 	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
 		t.Fatalf("copied %v", c)
 	}
@@ -426,4 +426,23 @@ func TestLongDSNKeepsHostInView(t *testing.T) {
 	h.mustSee("https://glet_…@" + host[:6])
 	h.resize(200, 24)
 	h.mustSee("https://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
+}
+
+// A key created while a list was in flight, then deleted before it
+// arrived, does not come back with that list.
+func TestCreatedThenDeletedDuringRefresh(t *testing.T) {
+	h, g := console(t, "1")
+	reload := h.sendOnly(keyMsg("r"))
+	stale := h.collect(reload) // read before the create
+	h.key("n")                 // key 4
+	h.mustSee("Client keys (3)")
+	h.key("G", "d", "y") // and deleted again
+	h.mustSee("Deleted client key 4", "Client keys (2)")
+	for _, m := range stale {
+		h.send(m)
+	}
+	h.mustSee("Client keys (2)")
+	if ids := g.keyIDs(1); len(ids) != 2 {
+		t.Fatalf("server keys %v", ids)
+	}
 }

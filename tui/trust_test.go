@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -175,4 +176,43 @@ func TestHostileTransportTextInEveryPane(t *testing.T) {
 	h.key("enter")
 	h.mustSee("certificate")
 	checkSafe(t, h.m.View().Content)
+}
+
+// fakeClipboard is a system clipboard that works or does not.
+type fakeClipboard struct {
+	got  []string
+	fail bool
+}
+
+func (c *fakeClipboard) WriteAll(s string) error {
+	if c.fail {
+		return errors.New("no clipboard tool")
+	}
+	c.got = append(c.got, s)
+	return nil
+}
+
+// The system clipboard first; OSC 52 over SSH or when it does not work; the
+// status says which, and never claims what it cannot know.
+func TestClipboardChoice(t *testing.T) {
+	g := demoGitLab(t)
+	cb := &fakeClipboard{}
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", Clipboard: cb})
+	h.key("c")
+	h.mustSee("Copied the DSN of key 1 to the system clipboard.")
+	if len(cb.got) != 1 || len(h.copied()) != 0 {
+		t.Fatalf("system %v, OSC 52 %v", cb.got, h.copied())
+	}
+	cb.fail = true
+	h.key("c")
+	h.mustSay("Sent the DSN of key 1 to the terminal's clipboard (OSC 52)")
+	if len(h.copied()) != 1 {
+		t.Fatal("no OSC 52 after the system clipboard failed")
+	}
+	cb = &fakeClipboard{}
+	h = newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", Clipboard: cb, Remote: true})
+	h.key("c")
+	if len(cb.got) != 0 || len(h.copied()) != 1 {
+		t.Fatal("over SSH the system clipboard is the remote machine's: OSC 52 must be used")
+	}
 }

@@ -225,12 +225,12 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 // offerOldKeyDelete copies the new DSN (when it is safe to paste) and asks
 // whether to delete the old key now.
 func (m Model) offerOldKeyDelete(r workflow.Rotation) tea.Cmd {
-	copied := "The new DSN is copied to the clipboard:"
+	copied := "The new DSN (copied, see the status line):"
 	var copy tea.Cmd
 	if err := dsn.Check(r.New.DSN); err != nil {
 		copied = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	} else {
-		copy = tea.SetClipboard(r.New.DSN)
+		copy = m.sh.copyText(r.New.DSN, fmt.Sprintf("the DSN of the new key %d", r.New.ID))
 	}
 	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), []string{
 		copied,

@@ -52,6 +52,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 		return err
 	}
 	defer cleanup()
+	a.clipboardDeps(&deps)
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)
 	defer a.program.Store(nil)

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -601,4 +602,24 @@ func TestCAFileRemembered(t *testing.T) {
 	os.WriteFile(junk, []byte("junk"), 0o600)
 	other.run("", "keys", "list", "-p", "1", "--ca-file", junk).must(t, 1)
 	other.run("", "keys", "list", "-p", "1").must(t, 1, "certificate")
+}
+
+// Tab completes --project from the recent projects and the server's search,
+// and key IDs for keys delete.
+func TestCompletion(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "list", "-p", "demo/paused").must(t, 0) // remembers the host
+	r := c.run("", "__complete", "keys", "list", "--project", "demo/we")
+	r.must(t, 0, "demo/web-shop\tWeb Shop")
+	if strings.Contains(r.stdout, "demo/paused") {
+		t.Fatalf("a project that does not match: %s", r.stdout)
+	}
+	c.run("", "__complete", "settings", "get", "--project", "").must(t, 0, "demo/legacy-api", "demo/web-shop")
+	c.run("", "__complete", "keys", "delete", "--project", "1", "").must(t, 0, "1\tglet_", "2\tglet_")
+	// Without a token, the recent projects still complete.
+	c.env["GITLAB_TOKEN"] = ""
+	c.store.m = map[string]string{}
+	cfg := config.Config{Recent: map[string][]config.Recent{c.url: {{ID: 5, Path: "demo/paused"}}}, LastHost: c.url}
+	cfg.Save(c.cfg)
+	c.run("", "__complete", "keys", "list", "--project", "").must(t, 0, "demo/paused\trecent")
 }

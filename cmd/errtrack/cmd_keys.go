@@ -85,9 +85,10 @@ func (a *app) keysCmd() *cobra.Command {
 	var delP projectFlag
 	var delYes bool
 	del := &cobra.Command{
-		Use:     "delete --project P KEY_ID",
-		Short:   "Delete a client key (asks first)",
-		Example: "  errtrack keys delete --project group/web-shop 12\n  errtrack keys delete -p 42 12 --yes   # in a script",
+		Use:         "delete --project P KEY_ID",
+		Short:       "Delete a client key (asks first)",
+		Example:     "  errtrack keys delete --project group/web-shop 12\n  errtrack keys delete -p 42 12 --yes   # in a script",
+		Annotations: map[string]string{annotKeyArg: "yes"},
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("keys delete takes exactly one KEY_ID")

@@ -47,6 +47,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
 	)
 	guardGroups(root)
+	a.addCompletions(root)
 	// The completion command captures its writer when created, so set them first.
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)

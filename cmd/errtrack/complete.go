@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// completionTimeout bounds the server calls of a completion: a shell
+// waiting on Tab must not hang.
+const completionTimeout = 2 * time.Second
+
+// addCompletions completes --project on every command that takes it, and
+// key IDs for the commands that act on one key.
+func (a *app) addCompletions(root *cobra.Command) {
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if c.Flags().Lookup("project") != nil {
+			_ = c.RegisterFlagCompletionFunc("project", a.completeProject)
+		}
+		if c.Annotations[annotKeyArg] != "" {
+			c.ValidArgsFunction = a.completeKeyID
+		}
+	}
+	walk(root)
+}
+
+// annotKeyArg marks a command whose argument is a key ID.
+const annotKeyArg = "errtrack/key-arg"
+
+// completeProject offers the host's recent projects and, with a token at
+// hand, the server's search for what is typed.
+func (a *app) completeProject(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	host, err := a.resolveHost(flagValue(cmd, "host"))
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(path, desc string) {
+		if !seen[path] && strings.HasPrefix(strings.ToLower(path), strings.ToLower(toComplete)) {
+			seen[path] = true
+			out = append(out, path+"\t"+desc)
+		}
+	}
+	c, _, _ := a.loadConfigQuietly()
+	for _, r := range c.Recent[host] {
+		if r.Path != "" {
+			add(r.Path, "recent")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), completionTimeout)
+	defer cancel()
+	if api, err := a.clientFor(ctx, &globalFlags{host: host}, host); err == nil {
+		ps, _, err := api.ListProjects(ctx, apiclient.ListProjectsOptions{Search: lastSegment(toComplete), PerPage: 20})
+		if err == nil {
+			for _, p := range ps {
+				add(p.PathWithNamespace, p.Name)
+			}
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// lastSegment is what GitLab's project search can match: the part after
+// the last slash of a path being typed.
+func lastSegment(s string) string {
+	if i := strings.LastIndex(s, "/"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// completeKeyID offers the key IDs of the project given (or the git
+// remote's), with their public keys.
+func (a *app) completeKeyID(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), completionTimeout)
+	defer cancel()
+	g := &globalFlags{host: flagValue(cmd, "host")}
+	ref, c, _, err := a.projectClient(ctx, g, &projectFlag{raw: flagValue(cmd, "project")})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	keys, _, err := c.ListClientKeys(ctx, ref)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, k := range keys {
+		if id := fmt.Sprint(k.ID); strings.HasPrefix(id, toComplete) {
+			out = append(out, id+"\t"+k.PublicKey)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func flagValue(cmd *cobra.Command, name string) string {
+	if f := cmd.Flags().Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}

@@ -24,6 +24,9 @@ func paginate(c *call, total int, pathParams map[string]string) pageWindow {
 	perPage = min(perPage, maxPerPage)
 	page := max(atoiOr(q.Get("page"), 1), 1)
 	totalPages := max((total+perPage-1)/perPage, 1)
+	// A page far beyond the last is an empty page, and (page-1)*perPage
+	// must not overflow on ?page=9223372036854775807.
+	page = min(page, totalPages+1)
 
 	h := c.w.Header()
 	h.Set("X-Total", strconv.Itoa(total))

@@ -8,6 +8,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // loadState reads a state file; a missing file gives nil, nil.
@@ -30,16 +32,29 @@ func loadState(path string) (*state, error) {
 	return &st, nil
 }
 
-// removeStaleTemps deletes temporary files a killed server left beside its
-// state file; the state file itself is always whole.
+// removeStaleTemps deletes the temporary files a killed server of the same
+// state file left behind: named after the state file and the writer's PID,
+// they are removed only when that process is gone. Another server running
+// on the same file, or on another file in the folder, keeps its own.
 func removeStaleTemps(statePath string) {
-	old, _ := filepath.Glob(filepath.Join(filepath.Dir(statePath), tempPrefix+"*"))
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(statePath), tempPattern(statePath)+"*"))
 	for _, f := range old {
+		rest := strings.TrimPrefix(filepath.Base(f), tempPattern(statePath))
+		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
+		if err != nil || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
 		os.Remove(f)
 	}
 }
 
 const tempPrefix = ".mockserver-state-"
+
+// tempPattern is the start of this state file's temporary files; the PID
+// of the writer follows.
+func tempPattern(statePath string) string {
+	return tempPrefix + filepath.Base(statePath) + "-"
+}
 
 // persist writes the state atomically: a temporary file in the same folder,
 // synced, then renamed over the old one, so a crash leaves the old or the new
@@ -62,7 +77,7 @@ func (s *Server) persist() error {
 		return err
 	}
 	dir := filepath.Dir(s.opts.StatePath)
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	f, err := os.CreateTemp(dir, tempPattern(s.opts.StatePath)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}

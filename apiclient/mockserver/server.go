@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -125,9 +126,12 @@ func (s *Server) Keys(id int64) []ClientKey {
 
 // Running is a server listening on a port.
 type Running struct {
-	URL  string // http://host:port
-	srv  *http.Server
-	done chan error
+	URL string // http://host:port, an address a client can use
+	// Public: the server listens beyond loopback, where anyone who reaches
+	// it can use the demo tokens.
+	Public bool
+	srv    *http.Server
+	done   chan error
 }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the background.
@@ -136,16 +140,44 @@ func (s *Server) Start(addr string) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	// An unspecified address (0.0.0.0, ::) is no address to connect to: the
+	// URL names loopback, which reaches it from this machine.
+	host := tcp.IP
+	if host.IsUnspecified() {
+		host = net.IPv4(127, 0, 0, 1)
+		if tcp.IP.To4() == nil && !ipv4Available() {
+			host = net.IPv6loopback
+		}
+	}
+	hostport := net.JoinHostPort(host.String(), strconv.Itoa(tcp.Port))
 	if s.opts.DSNHost == "" {
-		s.opts.DSNHost = ln.Addr().String()
+		s.opts.DSNHost = hostport
 	}
 	r := &Running{
-		URL:  "http://" + ln.Addr().String(),
-		srv:  &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second},
+		URL:    "http://" + hostport,
+		Public: !tcp.IP.IsLoopback(),
+		srv: &http.Server{Handler: s,
+			// A client that never finishes its request must not hold a
+			// connection open; --latency adds to the answer, not the read.
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+		},
 		done: make(chan error, 1),
 	}
 	go func() { r.done <- r.srv.Serve(ln) }()
 	return r, nil
+}
+
+// ipv4Available reports whether this machine can reach 127.0.0.1.
+func ipv4Available() bool {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		return false
+	}
+	ln.Close()
+	return true
 }
 
 // Close stops accepting requests and waits up to the context's end for those in flight.

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -424,5 +426,80 @@ func TestFeatureFlagOffMasksIntegrated(t *testing.T) {
 	}
 	if got := do(t, ts, "PATCH", "/api/v4/projects/4/error_tracking/settings?active=false&integrated=true", TokenMaintainer); got.status != 200 || !strings.Contains(got.body, `"active":false,`) || !strings.Contains(got.body, `"integrated":false`) {
 		t.Fatalf("PATCH: %d %s", got.status, got.body)
+	}
+}
+
+// A page beyond any integer is an empty page, never a crash.
+func TestHugePageNumbers(t *testing.T) {
+	_, ts := newTest(t, Options{})
+	for _, q := range []string{"page=9223372036854775807", "page=9223372036854775807&per_page=100", "per_page=9223372036854775807", "page=99999999999999999999999"} {
+		r := do(t, ts, "GET", "/api/v4/projects/1/error_tracking/client_keys?"+q, TokenMaintainer)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", q, r.status, r.body)
+		}
+	}
+	r := do(t, ts, "GET", "/api/v4/projects/1/error_tracking/client_keys?page=9223372036854775807", TokenMaintainer)
+	if r.body != "[]" {
+		t.Fatalf("beyond the last page: %s", r.body)
+	}
+}
+
+// Start-up removes the temporary files a killed server of the same state
+// file left, and only those: another live server's stay.
+func TestStaleTempsOnlyOurs(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	dead := filepath.Join(dir, tempPattern(state)+"999999999-1")                   // no such process
+	live := filepath.Join(dir, tempPattern(state)+strconv.Itoa(os.Getppid())+"-1") // a running process
+	other := filepath.Join(dir, tempPattern(filepath.Join(dir, "other.json"))+"999999999-1")
+	for _, f := range []string{dead, live, other} {
+		os.WriteFile(f, []byte("{}"), 0o600)
+	}
+	if _, err := New(Options{StatePath: state}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); err == nil {
+		t.Fatal("a dead server's temporary file was kept")
+	}
+	for _, f := range []string{live, other} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s was removed: another server's acknowledged writes would be lost", filepath.Base(f))
+		}
+	}
+}
+
+// Listening on every address prints a URL a client can use.
+func TestListenAnyPrintsUsableURL(t *testing.T) {
+	s, _ := New(Options{})
+	r, err := s.Start("0.0.0.0:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	if !strings.HasPrefix(r.URL, "http://127.0.0.1:") || !r.Public {
+		t.Fatalf("URL %s public %v", r.URL, r.Public)
+	}
+	resp, err := http.Get(r.URL + "/api/v4/version?private_token=" + TokenMaintainer)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%v %v", resp, err)
+	}
+	resp.Body.Close()
+	r2, _ := s.Start("127.0.0.1:0")
+	defer r2.Close(context.Background())
+	if r2.Public {
+		t.Fatal("loopback is not public")
+	}
+}
+
+// A client that never sends its request headers is cut off.
+func TestServerTimeouts(t *testing.T) {
+	s, _ := New(Options{})
+	r, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close(context.Background())
+	if r.srv.ReadHeaderTimeout <= 0 || r.srv.ReadTimeout <= 0 || r.srv.IdleTimeout <= 0 {
+		t.Fatalf("timeouts %v %v %v", r.srv.ReadHeaderTimeout, r.srv.ReadTimeout, r.srv.IdleTimeout)
 	}
 }

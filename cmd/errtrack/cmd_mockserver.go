@@ -33,6 +33,9 @@ Stops cleanly on SIGINT or SIGTERM.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "listening on %s\n", run.URL)
+			if run.Public {
+				fmt.Fprintf(a.stderr, "errtrack: warning: the mock server listens beyond loopback (%s): anyone who reaches it can use the demo tokens below, which are public.\n", listen)
+			}
 			fmt.Fprintln(a.stdout, "tokens:")
 			for _, t := range s.Tokens() {
 				fmt.Fprintf(a.stdout, "  %s\n", t)

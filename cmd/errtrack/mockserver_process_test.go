@@ -107,3 +107,17 @@ func TestStateSurvivesKill9(t *testing.T) {
 		t.Fatalf("temporary files left after a restart: %v", matches)
 	}
 }
+
+// --listen 0.0.0.0:0 prints a URL errtrack accepts, and warns that the demo
+// tokens are public beyond loopback.
+func TestMockServerListenAnywhere(t *testing.T) {
+	cmd, url, stderr := startServerProcess(t, "--listen", "0.0.0.0:0")
+	c := newCLI(t, nil)
+	c.env["GITLAB_HOST"] = url
+	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait() // stderr is read once the process is done with it
+	if !strings.Contains(stderr.String(), "beyond loopback") {
+		t.Fatalf("no warning: %q", stderr.String())
+	}
+}

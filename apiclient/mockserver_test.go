@@ -51,7 +51,7 @@ func TestAgainstMockServer(t *testing.T) {
 			if err != nil || len(keys) != 2 {
 				t.Fatal(keys, err)
 			}
-			dsn := regexp.MustCompile(`^https://glet_[0-9a-f]{32}@127\.0\.0\.1:\d+/errortracking/api/v1/projects/1$`)
+			dsn := regexp.MustCompile(`^http://glet_[0-9a-f]{32}@127\.0\.0\.1:\d+/errortracking/api/v1/projects/1$`)
 			if !dsn.MatchString(keys[0].DSN) {
 				t.Fatalf("DSN %q", keys[0].DSN)
 			}

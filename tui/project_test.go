@@ -28,7 +28,7 @@ func TestProjectLoadingState(t *testing.T) {
 func TestProjectShowsKeysAndSettings(t *testing.T) {
 	h, g := console(t, "1")
 	keys := g.srv.Keys(1)
-	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "https://glet_", "1/2")
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "http://glet_", "1/2")
 	h.key("tab")
 	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {
@@ -202,7 +202,7 @@ func TestWriteResultsReachTheUserAfterEsc(t *testing.T) {
 	h.key("esc")
 	h.mustSee("Projects you maintain")
 	h.run(rotate)
-	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "https://glet_")
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "http://glet_")
 	h.key("y")
 	h.mustSee("Rotated: new key 4 replaces key 1")
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
@@ -393,7 +393,7 @@ func TestKeysFilterAndPosition(t *testing.T) {
 // wide enough.
 func TestKeyViewShowsTheDSNWhole(t *testing.T) {
 	h, g := console(t, "1")
-	dsn := "https://" + g.srv.Keys(1)[0].PublicKey + "@" + strings.TrimPrefix(g.url, "http://") + "/errortracking/api/v1/projects/1"
+	dsn := "http://" + g.srv.Keys(1)[0].PublicKey + "@" + strings.TrimPrefix(g.url, "http://") + "/errortracking/api/v1/projects/1"
 	for _, w := range []int{120, 200} {
 		h.resize(w, 30)
 		h.key("enter")
@@ -423,9 +423,9 @@ func TestLongDSNKeepsHostInView(t *testing.T) {
 	h, g := console(t, "1")
 	host := strings.TrimPrefix(g.url, "http://")
 	h.resize(80, 24)
-	h.mustSee("https://glet_…@" + host[:6])
+	h.mustSee("http://glet_…@" + host[:6])
 	h.resize(200, 24)
-	h.mustSee("https://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
+	h.mustSee("http://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
 }
 
 // A key created while a list was in flight, then deleted before it

@@ -1,7 +1,9 @@
 package mockserver
 
 import (
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,6 +25,21 @@ type settingsGitLab struct {
 	Integrated  bool    `json:"integrated"`
 }
 
+// Before 14.2 the entity had no integrated field.
+type settingsSpecOld struct {
+	Active      bool    `json:"active"`
+	ProjectName *string `json:"project_name"`
+	ExternalURL *string `json:"errtracker_external_url"`
+	APIURL      *string `json:"api_url"`
+}
+
+type settingsGitLabOld struct {
+	Active      bool    `json:"active"`
+	ProjectName *string `json:"project_name"`
+	ExternalURL *string `json:"sentry_external_url"`
+	APIURL      *string `json:"api_url"`
+}
+
 type keySpec struct {
 	ID        int64  `json:"id"`
 	Active    bool   `json:"active"`
@@ -39,6 +56,29 @@ type keyGitLab struct {
 
 var sentrySlug = regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`)
 
+// Releases where the API changed (gitlab-api.md §12).
+var (
+	sinceSettingsGet  = release{12, 7}
+	sinceSettingsPut  = release{15, 10}
+	sincePatch        = release{12, 8}
+	sinceIntegrated   = release{14, 2}
+	sinceClientKeys   = release{14, 3}
+	sinceValidateLast = release{15, 0} // 14.x looked the settings up before validating
+	sinceCurrentDSN   = release{16, 1} // the collector DSN before
+	sinceMetadata     = release{15, 2}
+	sinceTokenSelf    = release{15, 5}
+	sinceSelfRotation = release{16, 10}
+)
+
+func pathUnescape(s string) (string, error) { return url.PathUnescape(s) }
+
+// integratedOn reports the integrated_error_tracking feature flag for p: off
+// instance-wide (--integrated-error-tracking=false, the self-managed
+// default) or for one project.
+func (s *Server) integratedOn(p *Project) bool {
+	return !s.noIntegrated && !p.NoIntegrated
+}
+
 // settingsBody renders a setting row as GitLab's ProjectSetting entity.
 func (s *Server) settingsBody(p *Project) any {
 	st := p.Settings
@@ -54,8 +94,15 @@ func (s *Server) settingsBody(p *Project) any {
 			}
 		}
 	}
-	integrated := st.Integrated && !p.NoIntegrated // masked when the feature flag is off
-	if s.opts.FieldNames == "gitlab" {
+	gitlab := s.opts.FieldNames == "gitlab"
+	if !s.release.atLeast(sinceIntegrated) {
+		if gitlab {
+			return settingsGitLabOld{st.Enabled, name, ext, st.APIURL}
+		}
+		return settingsSpecOld{st.Enabled, name, ext, st.APIURL}
+	}
+	integrated := st.Integrated && s.integratedOn(p) // masked when the feature flag is off
+	if gitlab {
 		return settingsGitLab{st.Enabled, name, ext, st.APIURL, integrated}
 	}
 	return settingsSpec{st.Enabled, name, ext, st.APIURL, integrated}
@@ -69,12 +116,34 @@ func titleize(slug string) string {
 	return strings.Join(words, " ")
 }
 
-func (s *Server) keyBody(r *http.Request, p *Project, k ClientKey) any {
+// dsn is key's DSN as this server issues it: in the scheme it serves, at the
+// address it is reached on (or --dsn-host), so it can be checked against it.
+// From 16.1 the ingestion form with an explicit port; before, the collector
+// form on GitLab's own host, its port only when not the default.
+func (s *Server) dsn(r *http.Request, p *Project, k ClientKey) string {
+	scheme, port := "http", "80"
+	if s.tlsOn {
+		scheme, port = "https", "443"
+	}
 	host := s.opts.DSNHost
 	if host == "" {
 		host = r.Host
 	}
-	dsn := "https://" + k.PublicKey + "@" + host + "/errortracking/api/v1/projects/" + strconv.FormatInt(p.ID, 10)
+	id := strconv.FormatInt(p.ID, 10)
+	if !s.release.atLeast(sinceCurrentDSN) {
+		if h, pt, err := net.SplitHostPort(host); err == nil && pt == port {
+			host = h
+		}
+		return scheme + "://" + k.PublicKey + "@" + host + "/api/v4/error_tracking/collector/" + id
+	}
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), port)
+	}
+	return scheme + "://" + k.PublicKey + "@" + host + "/errortracking/api/v1/projects/" + id
+}
+
+func (s *Server) keyBody(r *http.Request, p *Project, k ClientKey) any {
+	dsn := s.dsn(r, p, k)
 	if s.opts.FieldNames == "gitlab" {
 		return keyGitLab{k.ID, k.Active, k.PublicKey, dsn}
 	}
@@ -83,7 +152,7 @@ func (s *Server) keyBody(r *http.Request, p *Project, k ClientKey) any {
 
 // settings serves GET, PUT and PATCH /projects/:id/error_tracking/settings.
 func (s *Server) settings(c *call) {
-	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead {
+	if c.method == http.MethodGet {
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 		p := s.project(c, true)
@@ -97,31 +166,48 @@ func (s *Server) settings(c *call) {
 		writeJSON(c.w, http.StatusOK, s.settingsBody(p))
 		return
 	}
-
-	ps := readParams(c)
+	put := c.method == http.MethodPut
 	s.mu.Lock()
 	p := s.project(c, true)
 	if p == nil {
 		s.mu.Unlock()
 		return
 	}
-	put := c.r.Method == http.MethodPut
-	active, _, p1 := boolParam(ps, "active", true, false)
-	integrated, hasIntegrated, p2 := boolParam(ps, "integrated", put, true)
-	if problems := joinProblems(p1, p2); problems != "" {
-		s.mu.Unlock()
-		writeError(c.w, http.StatusBadRequest, "error", problems)
-		return
+	status, body := s.changeSettings(c, p, put)
+	s.mu.Unlock()
+	if status == http.StatusOK {
+		s.persistQuietly()
 	}
-	if put && p.NoIntegrated {
-		s.mu.Unlock()
-		writeError(c.w, http.StatusNotFound, "message", "404 Not Found")
-		return
+	writeJSON(c.w, status, body)
+}
+
+// changeSettings applies a PUT or PATCH under s.mu, in GitLab's order:
+// parameters, the feature flag (PUT), the setting row, the model's
+// validations, then the save and its callback.
+func (s *Server) changeSettings(c *call, p *Project, put bool) (int, any) {
+	notFound := map[string]string{"message": "404 Error Tracking Setting Not Found"}
+	if !put && p.Settings == nil && !s.release.atLeast(sinceValidateLast) {
+		return http.StatusNotFound, notFound // 14.x looked the row up first
+	}
+	active, problems := activeParam(c.params)
+	var integrated, hasIntegrated bool
+	if s.release.atLeast(sinceIntegrated) { // before 14.2 PATCH ignores it
+		var more []string
+		integrated, hasIntegrated, more = integratedParam(c.params, put)
+		problems = append(problems, more...)
+	}
+	if len(problems) > 0 {
+		return http.StatusBadRequest, map[string]string{"error": strings.Join(problems, ", ")}
+	}
+	if put && !s.integratedOn(p) {
+		return http.StatusNotFound, map[string]string{"message": "404 Not Found"}
 	}
 	if !put && p.Settings == nil {
-		s.mu.Unlock()
-		writeError(c.w, http.StatusNotFound, "message", "404 Error Tracking Setting Not Found")
-		return
+		return http.StatusNotFound, notFound
+	}
+	if put && !hasIntegrated {
+		// integrated= passed validation as nil; the model refuses nil.
+		return http.StatusOK, map[string]string{"message": "Error tracking setting integrated is not included in the list", "status": "error"}
 	}
 	next := Settings{}
 	if p.Settings != nil {
@@ -141,36 +227,25 @@ func (s *Server) settings(c *call) {
 			missing = append(missing, "Error tracking setting token is a required field")
 		}
 		if len(missing) > 0 {
-			s.mu.Unlock()
-			writeJSON(c.w, http.StatusOK, map[string]string{"message": strings.Join(missing, " and "), "status": "error"})
-			return
+			return http.StatusOK, map[string]string{"message": strings.Join(missing, " and "), "status": "error"}
 		}
 	}
+	changed := p.Settings == nil || *p.Settings != next
 	p.Settings = &next
-	// after_save: an enabled, integrated setting gets a key if it has no active one.
-	if next.Enabled && next.Integrated && !p.hasActiveKey() {
+	// after_save runs only when something changed: an enabled, integrated
+	// setting then gets a key if it has no active one.
+	if changed && next.Enabled && next.Integrated && !p.hasActiveKey() && s.release.atLeast(sinceClientKeys) {
 		s.st.addKey(p)
 	}
-	s.version++
-	body := s.settingsBody(p)
-	s.mu.Unlock()
-	s.persistQuietly()
-	writeJSON(c.w, http.StatusOK, body)
-}
-
-func joinProblems(ps ...string) string {
-	var out []string
-	for _, p := range ps {
-		if p != "" {
-			out = append(out, p)
-		}
+	if changed {
+		s.version++
 	}
-	return strings.Join(out, ", ")
+	return http.StatusOK, s.settingsBody(p)
 }
 
 // clientKeys serves GET (paginated) and POST /projects/:id/error_tracking/client_keys.
 func (s *Server) clientKeys(c *call) {
-	if c.r.Method == http.MethodPost {
+	if c.method == http.MethodPost {
 		s.mu.Lock()
 		p := s.project(c, true)
 		if p == nil {
@@ -191,7 +266,11 @@ func (s *Server) clientKeys(c *call) {
 	if p == nil {
 		return
 	}
-	pg := paginate(c, len(p.Keys), map[string]string{"id": c.segs[1]})
+	id, _ := pathUnescape(c.segs[1])
+	pg, ok := paginate(c, len(p.Keys), map[string]string{"id": id})
+	if !ok {
+		return
+	}
 	out := make([]any, 0, pg.end-pg.start)
 	for _, k := range p.Keys[pg.start:pg.end] {
 		out = append(out, s.keyBody(c.r, p, k))

@@ -18,16 +18,22 @@ var (
 
 // call is one request on its way through the checks.
 type call struct {
-	w     http.ResponseWriter
-	r     *http.Request
-	segs  []string // path below /api/v4, split on '/', still escaped
-	token Token
-	user  User
+	w      http.ResponseWriter
+	r      *http.Request
+	segs   []string // path below /api/v4, split on '/', still escaped
+	method string   // HEAD is GET
+	params map[string]param
+	token  Token
+	user   User
 }
 
-// ServeHTTP answers in GitLab's order: route, authentication (with scope),
-// project, role, parameters, then the endpoint itself.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers in GitLab's order: the route (a path or method the
+// release lacks is the catch-all 404, before anything else), the request's
+// format and body (415, 400), authentication and scope, sudo, the project,
+// the role, the parameters, then the endpoint itself.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := s.logged(rw, r)
+	defer w.done()
 	h := w.Header()
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -44,24 +50,149 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.injectFault(w) {
 		return
 	}
-	path := r.URL.EscapedPath()
-	rest, ok := strings.CutPrefix(path, "/api/v4/")
-	if !ok {
-		writeError(w, http.StatusNotFound, "error", "404 Not Found")
+	if s.ingest(w, r) {
 		return
 	}
-	c := &call{w: w, r: r, segs: strings.Split(strings.TrimSuffix(rest, "/"), "/")}
-	s.route(c)
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v4/")
+	if !ok {
+		catchAll(w)
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	c := &call{w: w, r: r, segs: splitPath(rest), method: method}
+	if f := r.URL.Query().Get("format"); f != "" && f != "json" && f != "txt" {
+		writeError(w, http.StatusNotAcceptable, "error", "The requested format '"+f+"' is not supported.")
+		return
+	}
+	rt, ok := s.match(c.segs)
+	if !ok || (method != http.MethodOptions && !s.has(rt, method)) {
+		catchAll(w)
+		return
+	}
+	if !readParams(c) {
+		return
+	}
+	// Rotating with a token already rotated revokes its whole family.
+	if c.segs[len(c.segs)-1] == "rotate" && s.revokeFamily(tokenOf(c)) {
+		s.persistQuietly()
+		invalidToken(w, "Token was revoked. You have to re-authorize from the user.")
+		return
+	}
+	if !s.authenticate(c, rt) {
+		return
+	}
+	if c.sudo() {
+		writeError(w, http.StatusForbidden, "message", "403 Forbidden - Must be admin to use sudo")
+		return
+	}
+	if method == http.MethodOptions {
+		s.options(c, rt)
+		return
+	}
+	rt.handle(s, c)
 }
 
+// catchAll is GitLab's answer for a route a release does not have.
+func catchAll(w http.ResponseWriter) { writeError(w, http.StatusNotFound, "error", "404 Not Found") }
+
+// splitPath splits the path below /api/v4 as Grape's router sees it:
+// repeated and trailing slashes squeezed, and a .json or .txt format
+// suffix on the last segment dropped.
+func splitPath(rest string) []string {
+	var segs []string
+	for _, s := range strings.Split(rest, "/") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	if n := len(segs); n > 0 {
+		for _, ext := range []string{".json", ".txt"} {
+			if t := strings.TrimSuffix(segs[n-1], ext); t != segs[n-1] && t != "" {
+				segs[n-1] = t
+				break
+			}
+		}
+	}
+	return segs
+}
+
+// route is an endpoint: the release each method appeared in, its handler
+// and the token scopes it accepts.
 type route struct {
-	methods []string
+	methods map[string]release
 	handle  func(*Server, *call)
 	scopes  func(method string) []string
+	// project: the endpoint is on a project, so OPTIONS checks the role.
+	project bool
+}
+
+func (s *Server) match(segs []string) (route, bool) {
+	n := len(segs)
+	is := func(i int, v string) bool { return i < n && segs[i] == v }
+	switch {
+	case n == 1 && is(0, "user"):
+		return route{methods: map[string]release{"GET": {}}, handle: (*Server).getUser, scopes: userScopes}, true
+	case n == 2 && is(0, "personal_access_tokens") && is(1, "self"):
+		return route{methods: map[string]release{"GET": sinceTokenSelf}, handle: (*Server).getTokenSelf, scopes: anyScope}, true
+	case n == 3 && is(0, "personal_access_tokens") && is(1, "self") && is(2, "rotate"):
+		return route{methods: map[string]release{"POST": sinceSelfRotation}, handle: (*Server).rotateToken, scopes: rotateScopes}, true
+	case n == 1 && is(0, "version"):
+		return route{methods: map[string]release{"GET": {}}, handle: (*Server).getVersion, scopes: userScopes}, true
+	case n == 1 && is(0, "metadata"):
+		return route{methods: map[string]release{"GET": sinceMetadata}, handle: (*Server).getVersion, scopes: userScopes}, true
+	case n == 1 && is(0, "projects"):
+		return route{methods: map[string]release{"GET": {}}, handle: (*Server).listProjects, scopes: apiScopes}, true
+	case n == 2 && is(0, "projects"):
+		return route{methods: map[string]release{"GET": {}}, handle: (*Server).getProject, scopes: apiScopes}, true
+	case n == 4 && is(0, "projects") && is(2, "error_tracking") && is(3, "settings"):
+		return route{methods: map[string]release{"GET": sinceSettingsGet, "PATCH": sincePatch, "PUT": sinceSettingsPut}, handle: (*Server).settings, scopes: apiScopes, project: true}, true
+	case n == 4 && is(0, "projects") && is(2, "error_tracking") && is(3, "client_keys"):
+		return route{methods: map[string]release{"GET": sinceClientKeys, "POST": sinceClientKeys}, handle: (*Server).clientKeys, scopes: apiScopes, project: true}, true
+	case n == 5 && is(0, "projects") && is(2, "error_tracking") && is(3, "client_keys"):
+		return route{methods: map[string]release{"DELETE": sinceClientKeys}, handle: (*Server).deleteClientKey, scopes: apiScopes, project: true}, true
+	case n == 3 && is(0, "projects") && is(2, "variables"):
+		return route{methods: map[string]release{"GET": {}, "POST": {}}, handle: (*Server).variables, scopes: apiScopes, project: true}, true
+	case n == 4 && is(0, "projects") && is(2, "variables"):
+		return route{methods: map[string]release{"GET": {}, "PUT": {}, "DELETE": {}}, handle: (*Server).variable, scopes: apiScopes, project: true}, true
+	}
+	return route{}, false
+}
+
+// has reports a method the route has in this release.
+func (s *Server) has(rt route, method string) bool {
+	since, ok := rt.methods[method]
+	return ok && s.release.atLeast(since)
+}
+
+// options answers OPTIONS after authentication, as Grape does: the
+// project's role decides, then 204 with the methods.
+func (s *Server) options(c *call, rt route) {
+	if rt.project {
+		s.mu.RLock()
+		p := s.project(c, true)
+		s.mu.RUnlock()
+		if p == nil {
+			return
+		}
+	}
+	allow := []string{"OPTIONS"}
+	for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+		if s.has(rt, m) {
+			allow = append(allow, m)
+		}
+	}
+	if s.has(rt, "GET") {
+		allow = append(allow, "HEAD")
+	}
+	c.w.Header().Set("Allow", strings.Join(allow, ", "))
+	c.w.WriteHeader(http.StatusNoContent)
 }
 
 func apiScopes(method string) []string {
-	if method == http.MethodGet || method == http.MethodHead {
+	if method == http.MethodGet || method == http.MethodOptions {
 		return []string{"api", "read_api"}
 	}
 	return []string{"api"}
@@ -69,66 +200,35 @@ func apiScopes(method string) []string {
 
 func userScopes(string) []string { return []string{"api", "read_api", "read_user"} }
 
+func rotateScopes(string) []string { return []string{"api", "self_rotate"} }
+
 func anyScope(string) []string { return nil }
 
-func (s *Server) route(c *call) {
-	segs := c.segs
-	var rt route
-	switch {
-	case len(segs) == 1 && segs[0] == "user":
-		rt = route{[]string{"GET"}, (*Server).getUser, userScopes}
-	case len(segs) == 2 && segs[0] == "personal_access_tokens" && segs[1] == "self":
-		rt = route{[]string{"GET"}, (*Server).getTokenSelf, anyScope}
-	case len(segs) == 1 && (segs[0] == "version" || segs[0] == "metadata"):
-		rt = route{[]string{"GET"}, (*Server).getVersion, userScopes}
-	case len(segs) == 1 && segs[0] == "projects":
-		rt = route{[]string{"GET"}, (*Server).listProjects, apiScopes}
-	case len(segs) == 2 && segs[0] == "projects":
-		rt = route{[]string{"GET"}, (*Server).getProject, apiScopes}
-	case len(segs) == 4 && segs[0] == "projects" && segs[2] == "error_tracking" && segs[3] == "settings":
-		rt = route{[]string{"GET", "PUT", "PATCH"}, (*Server).settings, apiScopes}
-	case len(segs) == 4 && segs[0] == "projects" && segs[2] == "error_tracking" && segs[3] == "client_keys":
-		rt = route{[]string{"GET", "POST"}, (*Server).clientKeys, apiScopes}
-	case len(segs) == 5 && segs[0] == "projects" && segs[2] == "error_tracking" && segs[3] == "client_keys":
-		rt = route{[]string{"DELETE"}, (*Server).deleteClientKey, apiScopes}
-	default:
-		writeError(c.w, http.StatusNotFound, "error", "404 Not Found")
-		return
-	}
-	method := c.r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet
-	}
-	allowed := false
-	for _, m := range rt.methods {
-		allowed = allowed || m == method
-	}
-	if !allowed {
-		c.w.Header().Set("Allow", strings.Join(rt.methods, ", "))
-		writeError(c.w, http.StatusMethodNotAllowed, "error", "405 Not Allowed")
-		return
-	}
-	if !s.authenticate(c, rt.scopes(method)) {
-		return
-	}
-	rt.handle(s, c)
-}
-
-// authenticate finds the token in any place GitLab accepts one and checks it.
-func (s *Server) authenticate(c *call, scopes []string) bool {
+// tokenOf finds the token where GitLab looks, in its order: the
+// private_token parameter (query, then body), the PRIVATE-TOKEN header, a
+// Bearer header, then the access_token and bearer_token parameters.
+func tokenOf(c *call) string {
 	r := c.r
-	raw := r.Header.Get("PRIVATE-TOKEN")
-	if raw == "" {
-		raw = r.URL.Query().Get("private_token")
+	if p, ok := c.params["private_token"]; ok && p.str != "" {
+		return p.str
 	}
-	if raw == "" {
-		if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
-			raw = strings.TrimSpace(a[7:])
+	if t := r.Header.Get("PRIVATE-TOKEN"); t != "" {
+		return t
+	}
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	for _, name := range []string{"access_token", "bearer_token"} {
+		if v := r.URL.Query().Get(name); v != "" {
+			return v
 		}
 	}
-	if raw == "" {
-		raw = r.URL.Query().Get("access_token")
-	}
+	return ""
+}
+
+// authenticate finds the token and checks it, and its scope.
+func (s *Server) authenticate(c *call, rt route) bool {
+	raw := tokenOf(c)
 	s.mu.RLock()
 	tok, ok := s.st.Tokens[raw]
 	user, uok := s.st.users[tok.UserID]
@@ -145,16 +245,24 @@ func (s *Server) authenticate(c *call, scopes []string) bool {
 		invalidToken(c.w, "Token is expired. You can either do re-authorization or token refresh.")
 		return false
 	}
-	if scopes != nil && !hasAny(tok.Scopes, scopes) {
+	if scopes := rt.scopes(c.method); scopes != nil && !hasAny(tok.Scopes, scopes) {
 		writeJSON(c.w, http.StatusForbidden, map[string]string{
 			"error":             "insufficient_scope",
 			"error_description": "The request requires higher privileges than provided by the access token.",
-			"scope":             strings.Join(scopes, " "),
+			"scope":             strings.Join(rt.scopes(http.MethodGet), " "), // every scope the endpoint accepts
 		})
 		return false
 	}
 	c.token, c.user = tok, user
 	return true
+}
+
+// sudo: a sudo parameter or Sudo header, even empty, from a user who is
+// not an administrator (none of the demo users is).
+func (c *call) sudo() bool {
+	_, param := c.params["sudo"]
+	_, header := c.r.Header["Sudo"]
+	return param || header
 }
 
 func invalidToken(w http.ResponseWriter, desc string) {
@@ -175,6 +283,7 @@ func hasAny(have, want []string) bool {
 
 // project resolves segs[1] and checks visibility and, when needMaintainer,
 // the role. It writes the error and returns nil when the call must stop.
+// A path is looked up without regard to case, as GitLab falls back to.
 func (s *Server) project(c *call, needMaintainer bool) *Project {
 	ref, err := url.PathUnescape(c.segs[1])
 	var p *Project
@@ -184,7 +293,7 @@ func (s *Server) project(c *call, needMaintainer bool) *Project {
 			id, _ := strconv.ParseInt(ref, 10, 64)
 			p = s.st.byID[id]
 		case strings.Contains(ref, "/"):
-			p = s.st.byPath[ref]
+			p = s.st.byPath[strings.ToLower(ref)]
 		}
 	}
 	level := 0

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -9,51 +10,87 @@ import (
 const (
 	defaultPerPage = 20
 	maxPerPage     = 100
+	// countLimit is where GitLab stops counting rows for offset pagination:
+	// above it, no X-Total, X-Total-Pages or rel="last".
+	countLimit = 10000
+	// maxPage keeps page arithmetic far from overflow; beyond it every page
+	// is empty anyway.
+	maxPage = 1 << 40
 )
 
 type pageWindow struct{ start, end int }
 
-// paginate reads page/per_page as Kaminari does (junk falls back to the
-// defaults, per_page is clamped to 100) and sets GitLab's paging headers.
-func paginate(c *call, total int, pathParams map[string]string) pageWindow {
-	q := c.r.URL.Query()
-	perPage := atoiOr(q.Get("per_page"), defaultPerPage)
-	if perPage <= 0 {
-		perPage = defaultPerPage
+// rubyInt reads the leading digits of s as Ruby's to_i does ("2abc" is 2),
+// and reports whether s starts with a digit, which Kaminari requires.
+func rubyInt(s string) (int, bool) {
+	n, digits := 0, 0
+	for _, ch := range s {
+		if ch < '0' || ch > '9' {
+			break
+		}
+		digits++
+		if n < maxPage {
+			n = n*10 + int(ch-'0')
+		}
 	}
-	perPage = min(perPage, maxPerPage)
-	page := max(atoiOr(q.Get("page"), 1), 1)
+	return min(n, maxPage), digits > 0
+}
+
+// paginate reads page and per_page as Kaminari does and sets GitLab's paging
+// headers. per_page that does not start with a digit (abc, -1) is 20, above
+// 100 is 100, and 0 fails with a 500, as Kaminari's zero page size does; it
+// reports false when it answered.
+func paginate(c *call, total int, pathParams map[string]string) (pageWindow, bool) {
+	q := c.r.URL.Query()
+	perPage := defaultPerPage
+	if s := q.Get("per_page"); s != "" {
+		if n, ok := rubyInt(s); ok {
+			if n == 0 {
+				writeError(c.w, http.StatusInternalServerError, "message", "500 Internal Server Error")
+				return pageWindow{}, false
+			}
+			perPage = min(n, maxPerPage)
+		}
+	}
+	page := 1
+	if n, ok := rubyInt(q.Get("page")); ok && n > 0 {
+		page = n
+	}
 	totalPages := max((total+perPage-1)/perPage, 1)
-	// A page far beyond the last is an empty page, and (page-1)*perPage
-	// must not overflow on ?page=9223372036854775807.
-	page = min(page, totalPages+1)
+	counted := total <= countLimit
 
 	h := c.w.Header()
-	h.Set("X-Total", strconv.Itoa(total))
-	h.Set("X-Total-Pages", strconv.Itoa(totalPages))
+	if counted {
+		h.Set("X-Total", strconv.Itoa(total))
+		h.Set("X-Total-Pages", strconv.Itoa(totalPages))
+	}
 	h.Set("X-Per-Page", strconv.Itoa(perPage))
 	h.Set("X-Page", strconv.Itoa(page))
 	next, prev := "", ""
 	if page < totalPages {
 		next = strconv.Itoa(page + 1)
 	}
-	if page > 1 {
+	if page > 1 && page <= totalPages {
 		prev = strconv.Itoa(page - 1)
 	}
 	h.Set("X-Next-Page", next)
 	h.Set("X-Prev-Page", prev)
 
+	scheme := "http"
+	if c.r.TLS != nil {
+		scheme = "https"
+	}
 	link := func(p int, rel string) string {
 		v := url.Values{}
 		for k, vals := range q {
 			v[k] = vals
 		}
 		for k, val := range pathParams {
-			v.Set(k, val)
+			v.Set(k, val) // decoded: Encode encodes it once, id=demo%2Fweb-shop
 		}
 		v.Set("page", strconv.Itoa(p))
 		v.Set("per_page", strconv.Itoa(perPage))
-		return "<http://" + c.r.Host + c.r.URL.EscapedPath() + "?" + v.Encode() + `>; rel="` + rel + `"`
+		return "<" + scheme + "://" + c.r.Host + c.r.URL.EscapedPath() + "?" + v.Encode() + `>; rel="` + rel + `"`
 	}
 	var links []string
 	if prev != "" {
@@ -62,17 +99,15 @@ func paginate(c *call, total int, pathParams map[string]string) pageWindow {
 	if next != "" {
 		links = append(links, link(page+1, "next"))
 	}
-	links = append(links, link(1, "first"), link(totalPages, "last"))
+	links = append(links, link(1, "first"))
+	if counted {
+		links = append(links, link(totalPages, "last"))
+	}
 	h.Set("Link", strings.Join(links, ", "))
 
-	start := min((page-1)*perPage, total)
-	return pageWindow{start, min(start+perPage, total)}
-}
-
-func atoiOr(s string, def int) int {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return def
+	start := total
+	if page <= totalPages {
+		start = (page - 1) * perPage
 	}
-	return n
+	return pageWindow{start, min(start+perPage, total)}, true
 }

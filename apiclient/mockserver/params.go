@@ -1,9 +1,12 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"mime"
+	"mime/multipart"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -11,45 +14,74 @@ import (
 // param is one request parameter: a string from a query or form, or a JSON value.
 type param struct {
 	str    string
-	json   any
+	json   any // bool, json.Number, string, nil, []any or map[string]any
 	isJSON bool
+	array  bool // name[]=… in a query or form
 }
 
-// readParams merges the query string, a form body and a JSON body, later
-// sources winning, as Grape does.
-func readParams(c *call) map[string]param {
+// malformedJSON is Grape's answer to a JSON body it cannot parse.
+const malformedJSON = "\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying application/json as content-type, you must pass valid application/json in the request's body"
+
+// readParams merges the query string and a form or JSON body, the body
+// winning, as Grape does. Grape's formatter runs before authentication, so
+// a body of an unsupported type (415) or malformed JSON (400) is refused
+// here; it reports false when it answered.
+func readParams(c *call) bool {
 	out := map[string]param{}
-	for k, v := range c.r.URL.Query() {
-		out[k] = param{str: v[len(v)-1]}
+	c.params = out
+	addValues := func(vals url.Values) {
+		for k, v := range vals {
+			name, arr := strings.CutSuffix(k, "[]")
+			out[name] = param{str: v[len(v)-1], array: arr}
+		}
 	}
+	addValues(c.r.URL.Query())
 	if c.r.Body == nil {
-		return out
+		return true
 	}
-	mt, _, _ := mime.ParseMediaType(c.r.Header.Get("Content-Type"))
 	body, err := io.ReadAll(io.LimitReader(c.r.Body, 1<<20))
-	if err != nil || len(body) == 0 {
-		return out
+	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+		return true
+	}
+	ct := c.r.Header.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt = ct
 	}
 	switch mt {
-	case "application/x-www-form-urlencoded":
-		if vals, err := url.ParseQuery(string(body)); err == nil {
-			for k, v := range vals {
-				out[k] = param{str: v[len(v)-1]}
-			}
-		}
 	case "application/json":
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
 		var m map[string]any
-		if json.Unmarshal(body, &m) == nil {
-			for k, v := range m {
-				if s, ok := v.(string); ok {
-					out[k] = param{str: s}
-				} else {
-					out[k] = param{json: v, isJSON: true}
-				}
+		if err := dec.Decode(&m); err != nil {
+			writeError(c.w, http.StatusBadRequest, "error", malformedJSON)
+			return false
+		}
+		for k, v := range m {
+			if s, ok := v.(string); ok {
+				out[k] = param{str: s}
+			} else {
+				out[k] = param{json: v, isJSON: true}
 			}
 		}
+	case "application/x-www-form-urlencoded":
+		vals, err := url.ParseQuery(string(body))
+		if err == nil {
+			addValues(vals)
+		}
+	case "multipart/form-data":
+		_, mp, _ := mime.ParseMediaType(ct)
+		form, err := multipart.NewReader(bytes.NewReader(body), mp["boundary"]).ReadForm(1 << 20)
+		if err != nil {
+			writeError(c.w, http.StatusBadRequest, "error", "the multipart form cannot be read")
+			return false
+		}
+		addValues(form.Value)
+	default:
+		writeError(c.w, http.StatusUnsupportedMediaType, "error", "The provided content-type '"+mt+"' is not supported.")
+		return false
 	}
-	return out
+	return true
 }
 
 var (
@@ -57,37 +89,71 @@ var (
 	falsy  = map[string]bool{"0": true, "off": true, "Off": true, "OFF": true, "f": true, "false": true, "False": true, "FALSE": true, "F": true, "n": true, "no": true, "No": true, "NO": true, "N": true}
 )
 
-// boolParam coerces like dry-types Params::Bool. It returns the value, whether
-// it was present, and a Grape-style problem ("active is invalid").
-func boolParam(ps map[string]param, name string, required, allowBlank bool) (val, present bool, problem string) {
-	p, ok := ps[name]
-	if !ok || (p.isJSON && p.json == nil) {
-		if required {
-			return false, false, name + " is missing"
-		}
-		return false, false, ""
-	}
-	if p.isJSON {
-		if b, ok := p.json.(bool); ok {
-			return b, true, ""
-		}
-		return false, true, name + " is invalid"
-	}
-	s := p.str
-	if strings.TrimSpace(s) == "" {
-		if !allowBlank {
-			return false, true, name + " is empty"
-		}
-		if required {
-			return false, false, name + " is missing"
-		}
-		return false, false, ""
-	}
+// coerceBool coerces like dry-types Params::Bool, Grape having turned an
+// empty string into nil: blank for nil or "", valid false for anything that
+// is not a boolean (JSON 1 and 0 are; 1.0 is not).
+func coerceBool(p param) (val, blank, valid bool) {
 	switch {
-	case truthy[s]:
-		return true, true, ""
-	case falsy[s]:
-		return false, true, ""
+	case p.array:
+		return false, false, false
+	case p.isJSON:
+		switch v := p.json.(type) {
+		case nil:
+			return false, true, true
+		case bool:
+			return v, false, true
+		case json.Number:
+			switch v.String() {
+			case "1":
+				return true, false, true
+			case "0":
+				return false, false, true
+			}
+		}
+		return false, false, false
+	case p.str == "":
+		return false, true, true
+	case truthy[p.str]:
+		return true, false, true
+	case falsy[p.str]:
+		return false, false, true
 	}
-	return false, true, name + " is invalid"
+	return false, false, false
+}
+
+// activeParam is `requires :active, type: Boolean, allow_blank: false`:
+// presence, then coercion, then blankness, each with its sentence.
+func activeParam(ps map[string]param) (val bool, problems []string) {
+	p, ok := ps["active"]
+	if !ok {
+		return false, []string{"active is missing", "active is empty"}
+	}
+	v, blank, valid := coerceBool(p)
+	switch {
+	case !valid:
+		return false, []string{"active is invalid"}
+	case blank:
+		return false, []string{"active is empty"}
+	}
+	return v, nil
+}
+
+// integratedParam is integrated, required on PUT and optional on PATCH. A
+// blank value passes validation as nil: set is then false.
+func integratedParam(ps map[string]param, required bool) (val, set bool, problems []string) {
+	p, ok := ps["integrated"]
+	if !ok {
+		if required {
+			return false, false, []string{"integrated is missing"}
+		}
+		return false, false, nil
+	}
+	v, blank, valid := coerceBool(p)
+	switch {
+	case !valid:
+		return false, false, []string{"integrated is invalid"}
+	case blank:
+		return false, false, nil
+	}
+	return v, true, nil
 }

@@ -6,10 +6,14 @@ package mockserver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"io"
+	"log"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -29,12 +33,31 @@ type Options struct {
 	StatePath       string // keep the data in this file across restarts
 	DSNHost         string // host[:port] in DSNs; default: the request's Host
 	Now             func() time.Time
+	// GitLabVersion is the release to behave as, "15.4"; DefaultGitLabVersion
+	// when empty (gitlab-api.md §12).
+	GitLabVersion string
+	// NoIntegratedErrorTracking turns the integrated_error_tracking feature
+	// flag off instance-wide, as on a default self-managed GitLab.
+	NoIntegratedErrorTracking bool
+	// TLS serves HTTPS (HTTP/2 and HTTP/1.1) with a certificate made at
+	// start; Running.CAFile holds its CA.
+	TLS bool
+	// Log, when set, receives one line per request.
+	Log io.Writer
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.
 type Server struct {
-	opts Options
-	now  func() time.Time
+	opts         Options
+	now          func() time.Time
+	release      release
+	noIntegrated bool
+	tlsOn        bool
+	logMu        sync.Mutex
+
+	// envelopes counts what the ingestion endpoint accepted, per project.
+	envMu     sync.Mutex
+	envelopes map[int64]int
 
 	mu sync.RWMutex
 	st *state
@@ -58,7 +81,14 @@ func New(opts Options) (*Server, error) {
 	if opts.FailRate < 0 || opts.FailRate > 1 {
 		return nil, errors.New("fail rate must be between 0 and 1")
 	}
-	s := &Server{opts: opts, now: opts.Now}
+	if opts.GitLabVersion == "" {
+		opts.GitLabVersion = DefaultGitLabVersion
+	}
+	rel, err := parseRelease(opts.GitLabVersion)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, now: opts.Now, release: rel, noIntegrated: opts.NoIntegratedErrorTracking, tlsOn: opts.TLS, envelopes: map[int64]int{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -89,6 +119,32 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// Envelopes is how many events the ingestion endpoint accepted for
+// project id, for tests.
+func (s *Server) Envelopes(id int64) int {
+	s.envMu.Lock()
+	defer s.envMu.Unlock()
+	return s.envelopes[id]
+}
+
+// Variables returns a copy of project id's CI/CD variables, for tests.
+func (s *Server) Variables(id int64) []Variable {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p := s.st.byID[id]; p != nil {
+		return append([]Variable(nil), p.Variables...)
+	}
+	return nil
+}
+
+// Token returns the stored token, for tests.
+func (s *Server) Token(raw string) (Token, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, ok := s.st.Tokens[raw]
+	return t, ok
 }
 
 // Tokens lists the tokens the server accepts with a word on each, for the
@@ -126,10 +182,13 @@ func (s *Server) Keys(id int64) []ClientKey {
 
 // Running is a server listening on a port.
 type Running struct {
-	URL string // http://host:port, an address a client can use
+	URL string // http(s)://host:port, an address a client can use
 	// Public: the server listens beyond loopback, where anyone who reaches
 	// it can use the demo tokens.
 	Public bool
+	// CAFile is a PEM of the CA that signed the server's certificate, for a
+	// client's --ca-file; removed by Close. Empty without TLS.
+	CAFile string
 	srv    *http.Server
 	done   chan error
 }
@@ -154,8 +213,12 @@ func (s *Server) Start(addr string) (*Running, error) {
 	if s.opts.DSNHost == "" {
 		s.opts.DSNHost = hostport
 	}
+	scheme := "http"
+	if s.tlsOn {
+		scheme = "https"
+	}
 	r := &Running{
-		URL:    "http://" + hostport,
+		URL:    scheme + "://" + hostport,
 		Public: !tcp.IP.IsLoopback(),
 		srv: &http.Server{Handler: s,
 			// A client that never finishes its request must not hold a
@@ -163,8 +226,28 @@ func (s *Server) Start(addr string) (*Running, error) {
 			ReadHeaderTimeout: 10 * time.Second,
 			ReadTimeout:       30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
+			// Handshake failures (a client without --ca-file) are the
+			// client's to report; with --log they are shown too.
+			ErrorLog: log.New(io.Discard, "", 0),
 		},
 		done: make(chan error, 1),
+	}
+	if s.opts.Log != nil {
+		r.srv.ErrorLog = log.New(s.opts.Log, "mock-server: ", 0)
+	}
+	if s.tlsOn {
+		cert, caPEM, err := newCertificate()
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+		if r.CAFile, err = writeCAFile(caPEM); err != nil {
+			ln.Close()
+			return nil, err
+		}
+		r.srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, NextProtos: []string{"h2", "http/1.1"}, MinVersion: tls.VersionTLS12}
+		go func() { r.done <- r.srv.ServeTLS(ln, "", "") }()
+		return r, nil
 	}
 	go func() { r.done <- r.srv.Serve(ln) }()
 	return r, nil
@@ -180,8 +263,12 @@ func ipv4Available() bool {
 	return true
 }
 
-// Close stops accepting requests and waits up to the context's end for those in flight.
+// Close stops accepting requests and waits up to the context's end for
+// those in flight, then removes the CA file.
 func (r *Running) Close(ctx context.Context) error {
+	if r.CAFile != "" {
+		defer os.Remove(r.CAFile)
+	}
 	err := r.srv.Shutdown(ctx)
 	if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
 		err = e

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -32,6 +33,9 @@ type Token struct {
 	ExpiresAt string    `json:"expires_at,omitempty"` // YYYY-MM-DD, empty for never
 	Revoked   bool      `json:"revoked"`
 	CreatedAt time.Time `json:"created_at"`
+	// RotatedTo is the token a rotation replaced this one with: using this
+	// one to rotate again revokes the whole family.
+	RotatedTo string `json:"rotated_to,omitempty"`
 }
 
 // Project is a GitLab project. Members maps user IDs to access levels.
@@ -45,6 +49,7 @@ type Project struct {
 	NoIntegrated bool          `json:"no_integrated,omitempty"` // feature flag integrated_error_tracking off
 	Settings     *Settings     `json:"settings,omitempty"`
 	Keys         []ClientKey   `json:"keys"`
+	Variables    []Variable    `json:"variables,omitempty"`
 	CreatedAt    time.Time     `json:"created_at"`
 }
 
@@ -83,7 +88,7 @@ func (st *state) index() {
 	sort.Slice(st.Projects, func(i, j int) bool { return st.Projects[i].ID < st.Projects[j].ID })
 	for _, p := range st.Projects {
 		st.byID[p.ID] = p
-		st.byPath[p.Path] = p
+		st.byPath[strings.ToLower(p.Path)] = p
 		if p.Members == nil {
 			p.Members = map[int64]int{}
 		}
@@ -98,6 +103,24 @@ func (st *state) addKey(p *Project) ClientKey {
 	k := ClientKey{ID: st.NextKeyID, Active: true, PublicKey: newPublicKey()}
 	p.Keys = append(p.Keys, k) // ids only grow, so Keys stays in ascending id order
 	return k
+}
+
+// nextTokenID is one more than the highest token id.
+func (st *state) nextTokenID() int64 {
+	var n int64
+	for _, t := range st.Tokens {
+		n = max(n, t.ID)
+	}
+	return n + 1
+}
+
+// newSecret is a new token's value: random, and plainly not a real GitLab token.
+func newSecret() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("crypto/rand failed: " + err.Error())
+	}
+	return "mock-rotated-" + hex.EncodeToString(b[:])
 }
 
 func newPublicKey() string {

@@ -9,7 +9,11 @@ import (
 )
 
 func (s *Server) webURL(r *http.Request, path string) string {
-	return "http://" + r.Host + "/" + path
+	scheme := "http"
+	if s.tlsOn {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + "/" + path
 }
 
 func (s *Server) getUser(c *call) {
@@ -31,8 +35,74 @@ func (s *Server) getTokenSelf(c *call) {
 	})
 }
 
+// getVersion serves /version and /metadata (15.2+) with the release the
+// server behaves as.
 func (s *Server) getVersion(c *call) {
-	writeJSON(c.w, http.StatusOK, map[string]any{"version": "17.5.0-mock", "revision": "mock", "enterprise": false})
+	v := s.release.String() + ".0"
+	if c.segs[0] == "metadata" {
+		writeJSON(c.w, http.StatusOK, map[string]any{"version": v, "revision": "mock", "enterprise": false,
+			"kas": map[string]any{"enabled": false, "externalUrl": nil, "version": nil}})
+		return
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"version": v, "revision": "mock"})
+}
+
+// rotateToken serves POST /personal_access_tokens/self/rotate (16.10): a
+// new token with the same user and scopes, the old one revoked at once.
+// expires_at is a date within a year; a week when not given.
+func (s *Server) rotateToken(c *call) {
+	today := s.now().UTC()
+	expires := today.AddDate(0, 0, 7)
+	if p, ok := c.params["expires_at"]; ok && p.str != "" {
+		d, err := time.Parse(time.DateOnly, p.str)
+		switch {
+		case err != nil:
+			writeError(c.w, http.StatusBadRequest, "error", "expires_at is invalid")
+			return
+		case !d.After(today) || d.After(today.AddDate(1, 0, 0)):
+			writeError(c.w, http.StatusBadRequest, "message", "Expiration date must be in the future and at most one year from today")
+			return
+		}
+		expires = d
+	}
+	s.mu.Lock()
+	raw := tokenOf(c)
+	old := s.st.Tokens[raw]
+	fresh := old
+	fresh.ID = s.st.nextTokenID()
+	fresh.ExpiresAt = expires.Format(time.DateOnly)
+	fresh.CreatedAt = s.now().UTC().Truncate(time.Second)
+	fresh.Revoked, fresh.RotatedTo = false, ""
+	newRaw := newSecret()
+	s.st.Tokens[newRaw] = fresh
+	old.Revoked, old.RotatedTo = true, newRaw
+	s.st.Tokens[raw] = old
+	s.version++
+	s.mu.Unlock()
+	s.persistQuietly()
+	writeJSON(c.w, http.StatusOK, map[string]any{
+		"id": fresh.ID, "name": fresh.Name, "revoked": false, "active": true, "created_at": fresh.CreatedAt.Format(time.RFC3339),
+		"scopes": fresh.Scopes, "user_id": fresh.UserID, "expires_at": fresh.ExpiresAt, "last_used_at": nil, "token": newRaw,
+	})
+}
+
+// revokeFamily revokes a rotated token's successors: GitLab's answer to a
+// rotated token used again (reuse detection). It reports whether raw was one.
+func (s *Server) revokeFamily(raw string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.st.Tokens[raw]
+	if !ok || t.RotatedTo == "" {
+		return false
+	}
+	for next := t.RotatedTo; next != ""; {
+		n := s.st.Tokens[next]
+		n.Revoked = true
+		s.st.Tokens[next] = n
+		next = n.RotatedTo
+	}
+	s.version++
+	return true
 }
 
 func (s *Server) projectBody(r *http.Request, p *Project, userID int64, withPerms bool) map[string]any {
@@ -116,7 +186,10 @@ func (s *Server) listProjects(c *call) {
 		}
 		return less(list[i], list[j])
 	})
-	pg := paginate(c, len(list), nil)
+	pg, ok := paginate(c, len(list), nil)
+	if !ok {
+		return
+	}
 	out := make([]map[string]any, 0, pg.end-pg.start)
 	for _, p := range list[pg.start:pg.end] {
 		out = append(out, s.projectBody(c.r, p, c.user.ID, false))

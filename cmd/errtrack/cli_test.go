@@ -235,7 +235,7 @@ func TestRotate(t *testing.T) {
 	if len(before) != 1 || len(after) != 1 || after[0].ID == before[0].ID {
 		t.Fatalf("before %v after %v", before, after)
 	}
-	if strings.TrimSpace(r.stdout) != "https://"+after[0].PublicKey+"@"+strings.TrimPrefix(c.url, "http://")+"/errortracking/api/v1/projects/5" {
+	if strings.TrimSpace(r.stdout) != "http://"+after[0].PublicKey+"@"+strings.TrimPrefix(c.url, "http://")+"/errortracking/api/v1/projects/5" {
 		t.Fatalf("stdout is not the new DSN: %q", r.stdout)
 	}
 	c.run("", "keys", "rotate", "-p", "1", "--yes").must(t, 2, "has 2 client keys", "--old")

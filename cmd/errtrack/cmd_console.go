@@ -23,6 +23,7 @@ type consoleOptions struct {
 	flags   *globalFlags
 	project string
 	demo    bool
+	demoTLS bool
 }
 
 // errNeedsTerminal is the console's answer when it has no terminal to draw on.
@@ -174,7 +175,7 @@ func (a *app) retryNotice() apiclient.Option {
 // demoDeps starts the mock server in-process on a free loopback port and
 // logs in as demo-maintainer. Nothing is written outside memory.
 func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
-	srv, err := mockserver.New(mockserver.Options{Seed: "demo"})
+	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS})
 	if err != nil {
 		return tui.Deps{}, nil, err
 	}
@@ -191,7 +192,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		_ = run.Close(ctx)
 	}
 	log := a.requestLog()
-	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add))
+	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile))
 	if err != nil {
 		cleanup()
 		return tui.Deps{}, nil, err

@@ -13,17 +13,29 @@ import (
 func (a *app) mockServerCmd() *cobra.Command {
 	var opts mockserver.Options
 	listen := "127.0.0.1:8080"
+	integrated, log := true, false
 	cmd := &cobra.Command{
 		Use:   "mock-server",
 		Short: "Run an in-memory GitLab with demo data, for demos and tests",
 		Long: `Serves the error tracking endpoints (and /user, /personal_access_tokens/self,
 /projects, /projects/:id, /version) the way GitLab does. The first line printed
-is "listening on http://HOST:PORT", followed by the tokens it accepts.
-Stops cleanly on SIGINT or SIGTERM.`,
-		Example:     "  errtrack mock-server --listen 127.0.0.1:0\n  errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json",
+is "listening on http://HOST:PORT" (https with --tls, then "ca-file: PATH"),
+followed by the tokens it accepts. Stops cleanly on SIGINT or SIGTERM.
+
+--gitlab-version makes it answer as that GitLab release does: routes added
+later answer GitLab's catch-all 404, older settings lack "integrated", and
+14.3 to 16.0 issue DSNs of the legacy collector form.`,
+		Example: `  errtrack mock-server --listen 127.0.0.1:0
+  errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json
+  errtrack mock-server --gitlab-version 15.4 --integrated-error-tracking=false
+  errtrack mock-server --tls --log`,
 		Args:        noArgs,
 		Annotations: map[string]string{annotStopsOnSignal: "yes"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.NoIntegratedErrorTracking = !integrated
+			if log {
+				opts.Log = a.stderr
+			}
 			s, err := mockserver.New(opts)
 			if err != nil {
 				return usageError{err}
@@ -33,6 +45,9 @@ Stops cleanly on SIGINT or SIGTERM.`,
 				return err
 			}
 			fmt.Fprintf(a.stdout, "listening on %s\n", run.URL)
+			if run.CAFile != "" {
+				fmt.Fprintf(a.stdout, "ca-file: %s\n", run.CAFile)
+			}
 			if run.Public {
 				fmt.Fprintf(a.stderr, "errtrack: warning: the mock server listens beyond loopback (%s): anyone who reaches it can use the demo tokens below, which are public.\n", listen)
 			}
@@ -58,5 +73,9 @@ Stops cleanly on SIGINT or SIGTERM.`,
 	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
 	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
 	f.StringVar(&opts.DSNHost, "dsn-host", "", "host[:port] written in DSNs (default: the listening address)")
+	f.StringVar(&opts.GitLabVersion, "gitlab-version", mockserver.DefaultGitLabVersion, "behave as this GitLab release, e.g. 15.4")
+	f.BoolVar(&integrated, "integrated-error-tracking", true, "the integrated_error_tracking feature flag; false as on a default self-managed GitLab")
+	f.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a certificate made at start; its CA file is printed on the second line")
+	f.BoolVar(&log, "log", false, "print one line per request to stderr (token values redacted)")
 	return cmd
 }

@@ -91,6 +91,7 @@ func TestStateSurvivesKill9(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
+	_ = cmd.Wait() // reaped, as a shell would: a zombie still answers kill(pid, 0)
 	cancel()
 	wg.Wait()
 	s, err := mockserver.New(mockserver.Options{StatePath: state})

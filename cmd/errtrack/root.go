@@ -33,6 +33,9 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.flags = g
+			if opts.demoTLS && !opts.demo {
+				return usagef("--tls serves the built-in mock GitLab over HTTPS, so it needs --demo; for a GitLab with a private CA use --ca-file")
+			}
 			return a.runConsole(cmd.Context(), opts)
 		},
 	}
@@ -41,6 +44,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
+	root.Flags().BoolVar(&opts.demoTLS, "tls", false, "with --demo: serve the mock GitLab over HTTPS with a certificate made at start")
 
 	root.AddCommand(
 		a.versionCmd(),

@@ -1,0 +1,39 @@
+package mockserver
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// release is a GitLab major.minor; the zero release is older than any.
+type release struct{ major, minor int }
+
+// DefaultGitLabVersion is the release the mock server behaves as by default.
+const DefaultGitLabVersion = "17.5"
+
+func (r release) atLeast(o release) bool {
+	return r.major > o.major || (r.major == o.major && r.minor >= o.minor)
+}
+
+func (r release) String() string { return fmt.Sprintf("%d.%d", r.major, r.minor) }
+
+// parseRelease reads "15.4" or "15.4.2".
+func parseRelease(s string) (release, error) {
+	parts := strings.Split(strings.TrimSpace(s), ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return release{}, fmt.Errorf("GitLab version %q is not MAJOR.MINOR, e.g. 15.4", s)
+	}
+	var n [3]int
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil || v < 0 || v > 999 {
+			return release{}, fmt.Errorf("GitLab version %q is not MAJOR.MINOR, e.g. 15.4", s)
+		}
+		n[i] = v
+	}
+	if n[0] < 8 {
+		return release{}, fmt.Errorf("GitLab version %q is older than this mock knows (8.0)", s)
+	}
+	return release{n[0], n[1]}, nil
+}

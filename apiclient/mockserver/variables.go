@@ -1,0 +1,261 @@
+package mockserver
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Variable is a project CI/CD variable (gitlab-api.md §13).
+type Variable struct {
+	Key              string `json:"key"`
+	Value            string `json:"value"`
+	VariableType     string `json:"variable_type"`
+	Protected        bool   `json:"protected"`
+	Masked           bool   `json:"masked"`
+	Hidden           bool   `json:"hidden"`
+	Raw              bool   `json:"raw"`
+	EnvironmentScope string `json:"environment_scope"`
+	Description      string `json:"description"`
+}
+
+var (
+	variableKey = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
+	maskedPlain = regexp.MustCompile(`^[a-zA-Z0-9_+=/@:.~-]{8,}$`)
+	maskedRaw   = regexp.MustCompile(`^\S{8,}$`)
+)
+
+// dsnPlaceholder, as a seeded variable's value, stands for the DSN of a key
+// of the project as served: the seed cannot know the address the server
+// will be reached on.
+const dsnPlaceholder = "{{dsn:"
+
+// variableBody is the variable as the API shows it: a hidden one's value
+// is null.
+func (s *Server) variableBody(r *http.Request, p *Project, v Variable) map[string]any {
+	var value any = s.resolve(r, p, v.Value)
+	if v.Hidden {
+		value = nil
+	}
+	var desc any = v.Description
+	if v.Description == "" {
+		desc = nil
+	}
+	return map[string]any{"key": v.Key, "value": value, "variable_type": v.VariableType, "protected": v.Protected,
+		"masked": v.Masked, "hidden": v.Hidden, "raw": v.Raw, "environment_scope": v.EnvironmentScope, "description": desc}
+}
+
+// resolve turns a seeded DSN placeholder into the key's DSN.
+func (s *Server) resolve(r *http.Request, p *Project, value string) string {
+	rest, ok := strings.CutPrefix(value, dsnPlaceholder)
+	if !ok {
+		return value
+	}
+	id, _ := strconv.ParseInt(strings.TrimSuffix(rest, "}}"), 10, 64)
+	for _, k := range p.Keys {
+		if k.ID == id {
+			return s.dsn(r, p, k)
+		}
+	}
+	return value
+}
+
+// valid checks a masked value as GitLab does.
+func (v Variable) valid() bool {
+	if !v.Masked {
+		return true
+	}
+	if v.Raw {
+		return maskedRaw.MatchString(v.Value)
+	}
+	return maskedPlain.MatchString(v.Value)
+}
+
+// variables serves GET (paginated) and POST /projects/:id/variables.
+func (s *Server) variables(c *call) {
+	if c.method == http.MethodGet {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		p := s.project(c, true)
+		if p == nil {
+			return
+		}
+		id, _ := url.PathUnescape(c.segs[1])
+		pg, ok := paginate(c, len(p.Variables), map[string]string{"id": id})
+		if !ok {
+			return
+		}
+		out := make([]any, 0, pg.end-pg.start)
+		for _, v := range p.Variables[pg.start:pg.end] {
+			out = append(out, s.variableBody(c.r, p, v))
+		}
+		writeJSON(c.w, http.StatusOK, out)
+		return
+	}
+	s.mu.Lock()
+	p := s.project(c, true)
+	if p == nil {
+		s.mu.Unlock()
+		return
+	}
+	key, value := c.params["key"], c.params["value"]
+	var problems []string
+	if key.str == "" && !key.isJSON {
+		problems = append(problems, "key is missing")
+	}
+	if _, ok := c.params["value"]; !ok {
+		problems = append(problems, "value is missing")
+	}
+	if len(problems) > 0 {
+		s.mu.Unlock()
+		writeError(c.w, http.StatusBadRequest, "error", joinProblems(problems))
+		return
+	}
+	v := Variable{Key: key.str, Value: value.str, VariableType: "env_var", EnvironmentScope: "*"}
+	if status, body := s.applyVariable(c, &v); status != 0 {
+		s.mu.Unlock()
+		writeJSON(c.w, status, body)
+		return
+	}
+	for _, o := range p.Variables {
+		if o.Key == v.Key && o.EnvironmentScope == v.EnvironmentScope {
+			s.mu.Unlock()
+			writeJSON(c.w, http.StatusBadRequest, map[string]any{"message": map[string][]string{"key": {"(" + v.Key + ") has already been taken"}}})
+			return
+		}
+	}
+	p.Variables = append(p.Variables, v)
+	s.version++
+	s.mu.Unlock()
+	s.persistQuietly()
+	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, p, v))
+}
+
+// applyVariable sets the attributes given on v and validates it; a status
+// other than 0 is the answer to a refusal.
+func (s *Server) applyVariable(c *call, v *Variable) (int, any) {
+	str := func(name string, into *string) {
+		if p, ok := c.params[name]; ok && !p.isJSON {
+			*into = p.str
+		}
+	}
+	flag := func(name string, into *bool) {
+		if p, ok := c.params[name]; ok {
+			if b, blank, valid := coerceBool(p); valid && !blank {
+				*into = b
+			}
+		}
+	}
+	str("value", &v.Value)
+	str("variable_type", &v.VariableType)
+	str("environment_scope", &v.EnvironmentScope)
+	str("description", &v.Description)
+	flag("protected", &v.Protected)
+	flag("masked", &v.Masked)
+	flag("raw", &v.Raw)
+	if p, ok := c.params["masked_and_hidden"]; ok {
+		if b, _, valid := coerceBool(p); valid && b {
+			v.Masked, v.Hidden = true, true
+		}
+	}
+	switch {
+	case !variableKey.MatchString(v.Key):
+		return http.StatusBadRequest, map[string]any{"message": map[string][]string{"key": {"can contain only letters, digits and '_'."}}}
+	case v.VariableType != "env_var" && v.VariableType != "file":
+		return http.StatusBadRequest, map[string]any{"error": "variable_type does not have a valid value"}
+	case !v.valid():
+		return http.StatusBadRequest, map[string]any{"message": map[string][]string{"value": {"is invalid"}}}
+	}
+	return 0, nil
+}
+
+// variable serves GET, PUT and DELETE /projects/:id/variables/:key, with
+// filter[environment_scope] to choose among variables of one key.
+func (s *Server) variable(c *call) {
+	if c.method == http.MethodGet {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	} else {
+		s.mu.Lock()
+	}
+	unlock := func() {
+		if c.method != http.MethodGet {
+			s.mu.Unlock()
+		}
+	}
+	p := s.project(c, true)
+	if p == nil {
+		unlock()
+		return
+	}
+	key, _ := url.PathUnescape(c.segs[3])
+	scope, scoped := environmentScope(c.params)
+	var found []int
+	for i, v := range p.Variables {
+		if v.Key == key && (!scoped || v.EnvironmentScope == scope) {
+			found = append(found, i)
+		}
+	}
+	switch {
+	case len(found) == 0:
+		unlock()
+		writeError(c.w, http.StatusNotFound, "message", "404 Variable Not Found")
+		return
+	case len(found) > 1:
+		unlock()
+		writeError(c.w, http.StatusConflict, "message", "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'")
+		return
+	}
+	i := found[0]
+	switch c.method {
+	case http.MethodGet:
+		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, p.Variables[i]))
+	case http.MethodPut:
+		v := p.Variables[i]
+		if status, body := s.applyVariable(c, &v); status != 0 {
+			unlock()
+			writeJSON(c.w, status, body)
+			return
+		}
+		p.Variables[i] = v
+		s.version++
+		unlock()
+		s.persistQuietly()
+		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, v))
+	case http.MethodDelete:
+		p.Variables = append(p.Variables[:i:i], p.Variables[i+1:]...)
+		s.version++
+		unlock()
+		s.persistQuietly()
+		c.w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// environmentScope reads filter[environment_scope], from a query or form
+// (a name of its own) or a JSON body (a filter object).
+func environmentScope(ps map[string]param) (string, bool) {
+	if p, ok := ps["filter[environment_scope]"]; ok {
+		return p.str, true
+	}
+	if p, ok := ps["filter"]; ok && p.isJSON {
+		if m, ok := p.json.(map[string]any); ok {
+			if v, ok := m["environment_scope"].(string); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+func joinProblems(ps []string) string {
+	out := ""
+	for i, p := range ps {
+		if i > 0 {
+			out += ", "
+		}
+		out += p
+	}
+	return out
+}

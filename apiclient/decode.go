@@ -105,6 +105,8 @@ func errorFromResponse(method, path string, resp *http.Response, body []byte) *A
 		e.Kind = ErrRouteMissing // the catch-all route: key "error", not "message"
 	case code == http.StatusNotFound:
 		e.Kind = notFoundKind(method, path, e.Message)
+	case code == http.StatusConflict && strings.Contains(e.Message, "multiple variables"):
+		e.Kind = ErrVariableAmbiguous
 	case code == http.StatusBadRequest || code == http.StatusUnprocessableEntity:
 		e.Kind = ErrValidation
 	case code == http.StatusTooManyRequests:
@@ -125,6 +127,8 @@ func notFoundKind(method, path, msg string) error {
 	switch {
 	case strings.Contains(msg, "Project Not Found"):
 		return ErrProjectNotFound
+	case strings.Contains(msg, "Variable Not Found"):
+		return ErrVariableNotFound
 	case strings.Contains(msg, "Error Tracking Setting Not Found"):
 		return ErrSettingsNotFound
 	case strings.Contains(path, "/error_tracking/client_keys/"):

@@ -23,6 +23,10 @@ var (
 	// error tracking is not enabled on the instance.
 	ErrIntegratedUnavailable = errors.New("integrated error tracking not available")
 	ErrKeyNotFound           = errors.New("client key not found")
+	ErrVariableNotFound      = errors.New("CI/CD variable not found")
+	// ErrVariableAmbiguous: several variables have that key, in different
+	// environment scopes, and none was chosen (409).
+	ErrVariableAmbiguous = errors.New("several CI/CD variables have that key")
 	ErrValidation            = errors.New("invalid parameters")
 	// ErrUpdateFailed: PUT/PATCH answered 200 with {"status":"error"}.
 	ErrUpdateFailed  = errors.New("update rejected by the server")
@@ -108,7 +112,7 @@ func (e *APIError) Is(target error) bool {
 		return e.Kind == ErrInsufficientScope
 	case ErrNotFound:
 		switch e.Kind {
-		case ErrProjectNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound, ErrRouteMissing:
+		case ErrProjectNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound, ErrVariableNotFound, ErrRouteMissing:
 			return true
 		}
 	}

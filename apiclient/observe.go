@@ -60,7 +60,13 @@ func capBody(b []byte) []byte {
 // Curl is a curl command that repeats the request, with the token as the
 // $GITLAB_TOKEN variable, never its value.
 func (e Exchange) Curl() string {
-	parts := []string{"curl", "--request", e.Method, `--header "PRIVATE-TOKEN: $GITLAB_TOKEN"`}
+	parts := []string{"curl", "--request", e.Method}
+	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
+		parts = append(parts, `--header "PRIVATE-TOKEN: $GITLAB_TOKEN"`)
+	}
+	if auth := e.RequestHeader.Get("X-Sentry-Auth"); auth != "" {
+		parts = append(parts, "--header", shellQuote("X-Sentry-Auth: "+auth))
+	}
 	if ct := e.RequestHeader.Get("Content-Type"); ct != "" {
 		parts = append(parts, "--header", shellQuote("Content-Type: "+ct))
 	}

@@ -28,6 +28,9 @@ type request struct {
 	raw *[]byte
 	// noRetry: never send twice.
 	noRetry bool
+	// secretField names a field of the answer that holds a new secret; the
+	// observer sees it as [redacted].
+	secretField string
 }
 
 func (r request) displayPath() string { return "/api/v4/" + r.path }
@@ -95,7 +98,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			derr := decodeBody(r.method, r.displayPath(), resp, body, v)
-			c.observe(req, reqBody, start, attempt+1, resp, body, derr)
+			c.observe(req, reqBody, start, attempt+1, resp, redactField(body, r.secretField), derr)
 			return out, derr
 		}
 		apiErr := errorFromResponse(r.method, r.displayPath(), resp, body)
@@ -307,4 +310,24 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// redactField replaces the string value of field, wherever it appears at the
+// top level of a JSON object, with [redacted].
+func redactField(body []byte, field string) []byte {
+	if field == "" {
+		return body
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return []byte("[answer not shown: it holds a secret]")
+	}
+	if _, ok := m[field]; ok {
+		m[field] = json.RawMessage(`"[redacted]"`)
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return []byte("[answer not shown: it holds a secret]")
+	}
+	return out
 }

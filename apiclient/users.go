@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // CurrentUser returns the user the token belongs to.
@@ -63,4 +64,27 @@ func (c *Client) ListAllProjects(ctx context.Context) ([]Project, *Response, err
 // GetProject reads one project, with the user's access level.
 func (c *Client) GetProject(ctx context.Context, p ProjectRef) (*Project, *Response, error) {
 	return doOne[Project](ctx, c, request{method: http.MethodGet, path: "projects/" + p.escaped()})
+}
+
+// RotatedToken is the answer of a token rotation: the new token's record
+// and its value.
+type RotatedToken struct {
+	TokenInfo
+	Token string `json:"token"`
+}
+
+// RotateToken replaces the token in use with a new one that expires on
+// expiresAt (a date; GitLab's default is a week), and revokes the old one
+// (GitLab 16.10). It is never retried: sending the old token again after a
+// rotation revokes the new one too. The client keeps using the old token;
+// the caller stores the new one before anything else.
+func (c *Client) RotateToken(ctx context.Context, expiresAt time.Time) (*RotatedToken, *Response, error) {
+	body := map[string]string{"expires_at": expiresAt.Format(time.DateOnly)}
+	t, resp, err := doOne[RotatedToken](ctx, c, request{method: http.MethodPost, path: "personal_access_tokens/self/rotate",
+		body: body, noRetry: true, secretField: "token"})
+	if err == nil && (t.Token == "" || !validToken(t.Token)) {
+		return nil, resp, &APIError{Method: http.MethodPost, Path: "/api/v4/personal_access_tokens/self/rotate", StatusCode: resp.StatusCode,
+			Kind: ErrBadResponse, Message: "the answer holds no usable new token"}
+	}
+	return t, resp, err
 }

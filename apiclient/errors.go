@@ -27,7 +27,7 @@ var (
 	// ErrVariableAmbiguous: several variables have that key, in different
 	// environment scopes, and none was chosen (409).
 	ErrVariableAmbiguous = errors.New("several CI/CD variables have that key")
-	ErrValidation            = errors.New("invalid parameters")
+	ErrValidation        = errors.New("invalid parameters")
 	// ErrUpdateFailed: PUT/PATCH answered 200 with {"status":"error"}.
 	ErrUpdateFailed  = errors.New("update rejected by the server")
 	ErrRateLimited   = errors.New("rate limited")

@@ -26,6 +26,10 @@ import (
 type memStore struct {
 	mu sync.Mutex
 	m  map[string]string
+	// failSets, when set, fails the Set calls it returns true for (1 is
+	// the first Set).
+	failSets func(n int) bool
+	sets     int
 }
 
 func (s *memStore) Get(_ context.Context, host string) (string, error) {
@@ -40,6 +44,10 @@ func (s *memStore) Get(_ context.Context, host string) (string, error) {
 func (s *memStore) Set(_ context.Context, host, token string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.sets++
+	if s.failSets != nil && s.failSets(s.sets) {
+		return &keyring.Error{Op: "set", Host: host, Kind: keyring.ErrUnavailable, Cause: "locked"}
+	}
 	s.m[host] = token
 	return nil
 }
@@ -358,7 +366,7 @@ func TestLoginStatusLogout(t *testing.T) {
 		t.Fatal("a refused token was stored")
 	}
 	c.run(mockserver.TokenReadOnly+"\n", "login").must(t, 0, "Logged in to", "demo-maintainer", "read_api", "lacks the api scope")
-	c.run(mockserver.TokenExpiring+"\n", "login").must(t, 0, "expires in 3 days", "create a new token")
+	c.run(mockserver.TokenExpiring+"\n", "login").must(t, 0, "expires in 3 days", "rotate it: errtrack auth rotate")
 	if c.store.m[c.url] != mockserver.TokenExpiring {
 		t.Fatalf("stored under %v", c.store.m)
 	}

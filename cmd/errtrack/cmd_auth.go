@@ -20,8 +20,9 @@ import (
 const maxTokenLen = 4096
 
 // describeToken writes the server's release, the user, scopes and expiry,
-// with warnings.
-func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time) {
+// with warnings. stored: the token is the keyring's, which auth rotate can
+// replace.
+func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time, stored bool) {
 	if st.Version != nil {
 		fmt.Fprintf(w, "  GitLab:  %s\n", safetext.Clean(st.Version.Version))
 	}
@@ -33,7 +34,10 @@ func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time) {
 	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Token.Scopes, ", ")))
 	if exp, ok := st.Token.Expiry(); ok {
 		note := ""
-		if st.ExpiresSoon(now) {
+		switch {
+		case st.ExpiresSoon(now) && stored && st.Expiry(now) != "has expired":
+			note = "  ← rotate it: errtrack auth rotate"
+		case st.ExpiresSoon(now):
 			note = "  ← create a new token and log in again"
 		}
 		fmt.Fprintf(w, "  Expires: %s (%s)%s\n", exp.Format(time.DateOnly), st.Expiry(now), note)
@@ -97,7 +101,7 @@ The token is never taken as a command-line argument.`,
 			}
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "Logged in to %s; the token is stored in the system keyring.\n", host)
-			describeToken(a.stdout, st, a.now())
+			describeToken(a.stdout, st, a.now(), a.envToken == "")
 			if a.envToken != "" {
 				fmt.Fprintf(a.stdout, "  Note: %s is set and takes precedence over the keyring while it is.\n", a.envTokenName)
 			}
@@ -210,7 +214,7 @@ func (a *app) statusCmd() *cobra.Command {
 			}
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "  Token:   from the %s\n", source)
-			describeToken(a.stdout, st, a.now())
+			describeToken(a.stdout, st, a.now(), source == sourceKeyring)
 			return nil
 		},
 	}
@@ -246,8 +250,8 @@ func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error
 }
 
 func (a *app) authCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "auth", Short: "Log in, log out and show the token status", Args: noArgs,
+	cmd := &cobra.Command{Use: "auth", Short: "Log in, log out, show the token status and rotate the token", Args: noArgs,
 		Example: "  errtrack auth login --host gitlab.example.com\n  errtrack auth status"}
-	cmd.AddCommand(a.loginCmd(), a.logoutCmd(), a.statusCmd())
+	cmd.AddCommand(a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.rotateTokenCmd())
 	return cmd
 }

@@ -18,7 +18,7 @@ func (a *app) keysCmd() *cobra.Command {
 	g := &globalFlags{}
 	cmd := &cobra.Command{
 		Use:     "keys",
-		Short:   "List, create, delete and rotate a project's client keys",
+		Short:   "List, create, delete, rotate and verify a project's client keys",
 		Example: "  errtrack keys list --project group/web-shop\n  errtrack keys rotate --project group/web-shop",
 		Args:    noArgs,
 	}
@@ -158,7 +158,7 @@ func (a *app) keysCmd() *cobra.Command {
 	delP.add(del)
 	del.Flags().BoolVarP(&delYes, "yes", "y", false, "delete without asking (needed when standard input is not a terminal)")
 
-	cmd.AddCommand(list, create, del, a.rotateCmd(g))
+	cmd.AddCommand(list, create, del, a.rotateCmd(g), a.verifyCmd(g))
 	return cmd
 }
 

@@ -96,6 +96,10 @@ func words(err error, c Context) string {
 		return IntegratedUnavailable
 	case errors.Is(err, apiclient.ErrKeyNotFound):
 		return "The server has no such client key. Refresh the list to see the current keys."
+	case errors.Is(err, apiclient.ErrVariableNotFound):
+		return "The project has no CI/CD variable of that name in that environment scope."
+	case errors.Is(err, apiclient.ErrVariableAmbiguous):
+		return "Several CI/CD variables have that name, in different environment scopes: choose one with --environment-scope."
 	case errors.Is(err, apiclient.ErrNotFound):
 		return "Not found" + server + ". Check the host URL and the project."
 	case errors.Is(err, apiclient.ErrUpdateFailed):
@@ -153,6 +157,8 @@ var features = []feature{
 		"use the web UI, Settings > Monitor > Error Tracking"},
 	{"", "/error_tracking/client_keys", "client keys for error tracking", "14.3",
 		"client keys need GitLab 14.3 or later"},
+	{"POST", "/personal_access_tokens/self/rotate", "API to rotate the token in use", "16.10",
+		"rotate it in the web UI, User settings > Access tokens, then log in again with the new token"},
 	{"GET", "/personal_access_tokens/self", "API to describe the token in use", "15.5",
 		"its scopes and expiry show in the web UI, Access Tokens"},
 }

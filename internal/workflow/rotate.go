@@ -22,6 +22,12 @@ type Rotation struct {
 	// Deleted: the old key no longer exists. OldGone says it was deleted
 	// elsewhere; DeletedOnRetry that a lost answer was retried.
 	Deleted, OldGone, DeletedOnRetry bool
+	// Variables are the CI/CD variables to point at the new DSN before the
+	// old key goes.
+	Variables []VariableTarget
+	// Verified is the ingestion endpoint's answer to a test event sent with
+	// the new DSN, when one was sent.
+	Verified *apiclient.DSNCheck
 }
 
 // NoSuchKeyError: the key to replace is not in the project.
@@ -116,8 +122,17 @@ func (r Rotation) DeleteOld(ctx context.Context, api KeysAPI) (Rotation, error) 
 	return r, nil
 }
 
-// State says what exists now, whatever step the rotation reached.
+// State says what exists now, whatever step the rotation reached: the keys,
+// then the CI/CD variables.
 func (r Rotation) State() string {
+	keys := r.keysState()
+	if v := r.VariablesState(); v != "" {
+		return keys + " " + v
+	}
+	return keys
+}
+
+func (r Rotation) keysState() string {
 	old := KeyLabel(r.Old)
 	switch {
 	case r.New == nil:
@@ -131,6 +146,46 @@ func (r Rotation) State() string {
 	}
 	return fmt.Sprintf("Both keys exist: new key %d is in place, old key %s was kept.", r.New.ID, old)
 }
+
+// CheckAPI sends a test event to a DSN.
+type CheckAPI interface {
+	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
+}
+
+// RefusedError: the ingestion endpoint refused the test event.
+type RefusedError struct{ Check *apiclient.DSNCheck }
+
+func (e *RefusedError) Error() string {
+	msg := ""
+	if e.Check.Message != "" {
+		msg = ": " + e.Check.Message
+	}
+	return fmt.Sprintf("the error tracking backend refused the test event (HTTP %d%s)", e.Check.StatusCode, msg)
+}
+
+// Verify sends one test event with the new key's DSN; a refusal is a
+// *RefusedError. It records an error event in the project.
+func (r Rotation) Verify(ctx context.Context, api CheckAPI) (Rotation, error) {
+	check, err := VerifyKey(ctx, api, r.Project, *r.New)
+	r.Verified = check
+	return r, err
+}
+
+// VerifyKey sends one test event with key's DSN (keys verify, the
+// console's v); a refusal is a *RefusedError.
+func VerifyKey(ctx context.Context, api CheckAPI, p Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
+	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %d of %s", k.ID, p.Name()))
+	if err != nil {
+		return nil, err
+	}
+	if !check.Accepted {
+		return check, &RefusedError{check}
+	}
+	return check, nil
+}
+
+// VerifyWarning is what a user is told before a test event is sent.
+const VerifyWarning = "This sends one test error event with the key's DSN, as an SDK would; it is recorded in the project's error tracking."
 
 // FindKey finds key id in keys.
 func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+func (a *app) rotateTokenCmd() *cobra.Command {
+	g := &globalFlags{}
+	lifetime := fmt.Sprintf("%dd", workflow.DefaultTokenDays)
+	cmd := &cobra.Command{
+		Use:   "rotate [--host URL] [--expires-in 30d]",
+		Short: "Replace the stored access token with a new one (GitLab 16.10+)",
+		Long: `Rotates the personal access token stored in the system keyring: GitLab issues a
+new token with the same scopes and revokes the old one at once. The new token
+is stored in the keyring before anything else and is never printed.
+
+--expires-in sets the new token's lifetime (GitLab's own default is a week;
+errtrack asks for 30 days unless told otherwise, at most 365). A rotation is
+never retried: GitLab revokes the new token too if the old one is used again.
+
+A token from GITLAB_TOKEN (or GITLAB_ACCESS_TOKEN) is not rotated: the
+variable would still hold the revoked token.`,
+		Example: "  errtrack auth rotate\n  errtrack auth rotate --host gitlab.example.com --expires-in 90d",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			days, err := workflow.ParseLifetime(lifetime)
+			if err != nil {
+				return usagef("--expires-in %q: %v", explain.Text(lifetime), err)
+			}
+			if a.envToken != "" {
+				return usagef("the token comes from %s, which would still hold the revoked token after a rotation: rotate it in GitLab (User settings > Access tokens > Rotate) and set %s to the new one, or unset %s to rotate the keyring's token", a.envTokenName, a.envTokenName, a.envTokenName)
+			}
+			host, err := a.resolveHost(g.host)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			a.lastHost = host
+			token, _, err := a.resolveToken(ctx, host)
+			if err != nil {
+				return reportedf(a, "no token to rotate: %s", a.explain(err, "run 'errtrack auth rotate' again"))
+			}
+			c, err := apiclient.New(host, token, a.clientOptions(g, host)...)
+			if err != nil {
+				return err
+			}
+			t, err := workflow.RotateToken(ctx, c, a.keyring, host, token, days, a.now())
+			var unavailable *workflow.StoreUnavailableError
+			var lost *workflow.LostTokenError
+			switch {
+			case errors.As(err, &unavailable):
+				return reportedf(a, "the token was not rotated, because the keyring cannot store a new one: %s", a.explain(unavailable.Err, "run 'errtrack auth rotate' again"))
+			case errors.As(err, &lost):
+				return reportedf(a, "GitLab rotated the token, so the old one is revoked, but the keyring did not take the new one (%s). Create a new token in GitLab (User settings > Access tokens) and run 'errtrack login'.",
+					a.explain(lost.Err, "log in again"))
+			case err != nil:
+				if words, ok := workflow.RotateOutcomeUnknown(err, "check with 'errtrack status'"); ok {
+					return reportedf(a, "%s %s", a.explain(err, "check"), words)
+				}
+				return reportedf(a, "the token was not rotated: %s", a.explain(err, "run 'errtrack auth rotate' again"))
+			}
+			a.rememberHost(host)
+			fmt.Fprintf(a.stdout, "Rotated the token for %s: the new one is stored in the system keyring and the old one is revoked.\n", host)
+			if exp, ok := t.Expiry(); ok {
+				fmt.Fprintf(a.stdout, "  Expires: %s (%s)\n", exp.Format("2006-01-02"), workflow.TokenStatus{Token: &t.TokenInfo}.Expiry(a.now()))
+			}
+			return nil
+		},
+	}
+	addHostFlags(cmd.Flags(), g)
+	cmd.Flags().StringVar(&lifetime, "expires-in", lifetime, "lifetime of the new token: days or weeks, e.g. 30d or 4w (at most 365d)")
+	return cmd
+}

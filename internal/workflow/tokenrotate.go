@@ -1,0 +1,97 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// TokenRotateAPI is what rotating the access token needs.
+type TokenRotateAPI interface {
+	RotateToken(ctx context.Context, expiresAt time.Time) (*apiclient.RotatedToken, *apiclient.Response, error)
+}
+
+// Lifetimes of a rotated token: the default errtrack asks for, and the
+// longest GitLab allows by default.
+const (
+	DefaultTokenDays = 30
+	MaxTokenDays     = 365
+)
+
+// ParseLifetime reads a token lifetime: "30d", "4w" or a number of days.
+func ParseLifetime(s string) (days int, err error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	mult := 1
+	switch {
+	case strings.HasSuffix(s, "d"):
+		s = strings.TrimSuffix(s, "d")
+	case strings.HasSuffix(s, "w"):
+		s, mult = strings.TrimSuffix(s, "w"), 7
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 || n*mult > MaxTokenDays {
+		return 0, fmt.Errorf("a lifetime is a number of days or weeks, 1d to %dd (e.g. 30d or 4w)", MaxTokenDays)
+	}
+	return n * mult, nil
+}
+
+// StoreUnavailableError: the keyring did not take the current token back,
+// so the rotation was not started: nothing changed.
+type StoreUnavailableError struct{ Err error }
+
+func (e *StoreUnavailableError) Error() string {
+	return fmt.Sprintf("the token store cannot be written: %v", e.Err)
+}
+
+func (e *StoreUnavailableError) Unwrap() error { return e.Err }
+
+// LostTokenError: GitLab rotated the token, so the old one is revoked, but
+// the new one could not be stored.
+type LostTokenError struct{ Err error }
+
+func (e *LostTokenError) Error() string {
+	return fmt.Sprintf("the token was rotated, but the new token could not be stored: %v", e.Err)
+}
+
+func (e *LostTokenError) Unwrap() error { return e.Err }
+
+// RotateToken replaces the stored token of host with a new one valid for
+// days (from today, UTC). The store is tried first by writing the current
+// token back, since once GitLab answers, the old token is revoked and the
+// new one exists only in that answer. The new token is stored before
+// anything else happens; the rotation is never retried, as GitLab revokes
+// the new token too when the old one is used again.
+func RotateToken(ctx context.Context, api TokenRotateAPI, store TokenStore, host, current string, days int, now time.Time) (*apiclient.RotatedToken, error) {
+	if err := store.Set(ctx, host, current); err != nil {
+		return nil, &StoreUnavailableError{err}
+	}
+	u := now.UTC()
+	expires := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, days)
+	t, _, err := api.RotateToken(ctx, expires)
+	if err != nil {
+		return nil, err
+	}
+	// The answer is in hand: storing it must not fail because the caller's
+	// deadline ran out a moment later.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := store.Set(sctx, host, t.Token); err != nil {
+		return t, &LostTokenError{err}
+	}
+	return t, nil
+}
+
+// RotateOutcomeUnknown words a rotation whose answer was lost: the old token
+// may already be revoked, and trying again would revoke the new one too.
+// check says how to look from where the user is.
+func RotateOutcomeUnknown(err error, check string) (string, bool) {
+	if !apiclient.OutcomeUnknown(err) {
+		return "", false
+	}
+	return "The token may have been rotated anyway, and then the stored one is revoked: " + check + ". " +
+		"Do not try again with the same token (GitLab would revoke the new one too); if it is refused, create a new token in GitLab (User settings > Access tokens) and log in again.", true
+}

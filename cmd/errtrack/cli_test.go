@@ -624,6 +624,7 @@ func TestCompletion(t *testing.T) {
 	}
 	c.run("", "__complete", "settings", "get", "--project", "").must(t, 0, "demo/legacy-api", "demo/web-shop")
 	c.run("", "__complete", "keys", "delete", "--project", "1", "").must(t, 0, "1\tglet_", "2\tglet_")
+	c.run("", "__complete", "keys", "verify", "--project", "1", "").must(t, 0, "1\tglet_", "2\tglet_")
 	// Without a token, the recent projects still complete.
 	c.env["GITLAB_TOKEN"] = ""
 	c.store.m = map[string]string{}

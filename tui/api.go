@@ -27,6 +27,13 @@ type API interface {
 	CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error)
 	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
 	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
+	// The CI/CD variables a rotation updates, and the test event that
+	// checks a DSN.
+	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
+	GetVariable(ctx context.Context, p apiclient.ProjectRef, key, scope string) (*apiclient.Variable, *apiclient.Response, error)
+	CreateVariable(ctx context.Context, p apiclient.ProjectRef, v apiclient.NewVariable) (*apiclient.Variable, *apiclient.Response, error)
+	UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
+	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
 }
 
 // RecentProject is a project opened before, known by ID and path.
@@ -50,6 +57,11 @@ type Deps struct {
 	// locked) and returns an API for it. It runs inside a tea.Cmd so the first
 	// frame never waits on it; its error is shown on the login screen.
 	Connect func(ctx context.Context) (API, error)
+	// RotateToken, when set, rotates the stored token (workflow.RotateToken:
+	// the new one is stored before anything else) and returns an API that
+	// uses the new one. It is nil when the token cannot be rotated from
+	// here: it comes from an environment variable.
+	RotateToken func(ctx context.Context, host string) (API, *apiclient.RotatedToken, error)
 	// LoginReason is shown on the login screen (why a token is needed).
 	LoginReason string
 	// Notice is shown in the status line at start (a config file set aside).

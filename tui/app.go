@@ -231,6 +231,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return all, tea.Batch(cmd, screens)
 	case osc52Msg:
 		return m, osc52(msg)
+	case rotationVariablesSkippedMsg:
+		return m, m.offerOldKeyDelete(msg.r, "The CI/CD variables were left as they are.", false)
 	case rotationKeptMsg:
 		return m.setStatus(statusMsg{text: msg.r.State() + " Delete the old key with d once its clients use the new DSN.", kind: statusInfo})
 	case authFailedMsg:
@@ -311,6 +313,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		w, h := max(m.width, 20), max(m.height, 4)
 		m.log = newLogPane(m.sh, w, h-2-len(m.messageLines(w, h)))
 		return m, nil
+	}
+	if key.Matches(msg, k.RotateToken) && m.sh.api != nil && m.sh.token.User != nil {
+		return m.offerTokenRotation()
 	}
 	if m.top().Capturing() {
 		return m.updateTop(msg)
@@ -514,7 +519,11 @@ func (m Model) fullHelp() helpMap {
 	if m.top().Capturing() {
 		reqLog = k.TextRequestLog
 	}
-	full = append(full, []key.Binding{k.Help, k.Back, reqLog, quit})
+	global := []key.Binding{k.Help, k.Back, reqLog}
+	if m.sh.deps.RotateToken != nil {
+		global = append(global, k.RotateToken)
+	}
+	full = append(full, append(global, quit))
 	return helpMap{full: full}
 }
 
@@ -558,7 +567,11 @@ func (m Model) tokenWarning() string {
 	if !m.sh.token.ExpiresSoon(now) {
 		return ""
 	}
-	return "⚠ token " + m.sh.token.Expiry(now)
+	warn := "⚠ token " + m.sh.token.Expiry(now)
+	if m.sh.deps.RotateToken != nil {
+		warn += " · ctrl+t rotate"
+	}
+	return warn
 }
 
 func retryText(n RetryNotice) string {

@@ -286,8 +286,8 @@ func TestDialogsFitSmallTerminals(t *testing.T) {
 		h.resize(size[0], size[1])
 		h.key("d")
 		checkBox(t, h, size, "Delete")
-		h.key("esc", "R")
-		checkBox(t, h, size, "Delete old key")
+		h.key("esc", "down", "R")
+		checkBox(t, h, size, "Delete")
 		h.key("n", "enter")
 		checkBox(t, h, size, "OK")
 		h.key("esc", "?")
@@ -322,7 +322,9 @@ func TestSlowServerFlows(t *testing.T) {
 	g := newGitLab(t, mockserver.Options{Latency: 150 * time.Millisecond}, mockserver.TokenMaintainer)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
 	h.mustSee("Client keys (2)", "@demo-maintainer")
-	h.key("R", "y")
+	h.key("R", "y") // update SENTRY_DSN
+	h.mustSee("Delete old key 1?")
+	h.key("y")
 	h.mustSee("Rotated: new key 4 replaces key 1")
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
 		t.Fatalf("keys %v", ids)

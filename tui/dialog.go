@@ -19,8 +19,25 @@ type dialog struct {
 	// Each carries everything its action needs (the key ID confirmed), so
 	// the action does not depend on what a screen shows by then.
 	onYes, onNo tea.Msg
-	// yesSelected is the highlighted button; false (No) at first.
-	yesSelected bool
+	// alt, when set, is a third choice between No and yes, chosen with
+	// altKey or its button (the rotation's test event).
+	alt    string
+	altKey key.Binding
+	onAlt  tea.Msg
+	// choice is the highlighted button: choiceNo at first.
+	choice int
+}
+
+const (
+	choiceNo = iota
+	choiceAlt
+	choiceYes
+)
+
+// withAlt adds a third choice to a confirmation.
+func (d dialog) withAlt(label string, k key.Binding, msg tea.Msg) dialog {
+	d.alt, d.altKey, d.onAlt = label, k, msg
+	return d
 }
 
 func confirmDialog(title string, body []string, yes string, onYes tea.Msg) dialog {
@@ -48,15 +65,34 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 		return d, msgCmd(d.onYes), true
 	case key.Matches(msg, k.No):
 		return no()
+	case d.onAlt != nil && key.Matches(msg, d.altKey):
+		return d, msgCmd(d.onAlt), true
 	case key.Matches(msg, k.SwitchChoice):
-		d.yesSelected = !d.yesSelected
+		d.choice = d.nextChoice(msg.String() == "left" || msg.String() == "h")
 	case key.Matches(msg, k.Confirm):
-		if d.yesSelected {
+		switch d.choice {
+		case choiceYes:
 			return d, msgCmd(d.onYes), true
+		case choiceAlt:
+			return d, msgCmd(d.onAlt), true
 		}
 		return no()
 	}
 	return d, nil, false
+}
+
+// nextChoice moves the highlight one button right (or left), wrapping, and
+// skipping the third choice when there is none.
+func (d dialog) nextChoice(left bool) int {
+	step := 1
+	if left {
+		step = 2
+	}
+	c := (d.choice + step) % 3
+	if c == choiceAlt && d.onAlt == nil {
+		c = (c + step) % 3
+	}
+	return c
 }
 
 func (d dialog) help(k KeyMap) helpMap {
@@ -64,6 +100,9 @@ func (d dialog) help(k KeyMap) helpMap {
 		return helpMap{short: []key.Binding{k.Close}}
 	}
 	// The help bar keeps its last two when narrow: y and n.
+	if d.onAlt != nil {
+		return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, d.altKey, k.Yes, k.No}}
+	}
 	return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, k.Yes, k.No}}
 }
 
@@ -85,7 +124,11 @@ func (d dialog) view(st Styles, width, height int) string {
 	}
 	inner = max(min(inner, width-chrome), 10)
 	if d.onYes != nil {
-		inner = max(inner, min(lipgloss.Width(d.yes)+10, width-chrome))
+		buttons := lipgloss.Width(d.yes) + 10
+		if d.onAlt != nil {
+			buttons += lipgloss.Width(d.alt) + 4
+		}
+		inner = max(inner, min(buttons, width-chrome))
 	}
 	title := wrap(d.title, inner)
 	var body []string
@@ -118,15 +161,37 @@ func (d dialog) view(st Styles, width, height int) string {
 	if d.onYes == nil {
 		b.WriteString(st.ButtonActive.Render("OK"))
 	} else {
-		no, yes := st.ButtonActive.Render("No"), st.Button.Render(d.yes)
-		if d.yesSelected {
-			no, yes = st.Button.Render("No"), st.ButtonActive.Render(d.yes)
+		button := func(label string, c int) string {
+			if d.choice == c {
+				return st.ButtonActive.Render(label)
+			}
+			return st.Button.Render(label)
 		}
-		b.WriteString(no + "  " + yes)
+		row := button("No", choiceNo) + "  "
+		if d.onAlt != nil {
+			row += button(d.alt, choiceAlt) + "  "
+		}
+		row += button(d.yes, choiceYes)
+		if lipgloss.Width(row) > inner {
+			// Too narrow: the labels' first words ("Send", "Delete").
+			row = button("No", choiceNo) + "  "
+			if d.onAlt != nil {
+				row += button(firstWord(d.alt), choiceAlt) + "  "
+			}
+			row += button(firstWord(d.yes), choiceYes)
+		}
+		b.WriteString(row)
 	}
 	box := st.Dialog
 	if d.danger {
 		box = st.DialogDanger
 	}
 	return box.Width(inner + chrome).Render(b.String())
+}
+
+func firstWord(s string) string {
+	if i := strings.IndexByte(s, ' '); i > 0 {
+		return s[:i]
+	}
+	return s
 }

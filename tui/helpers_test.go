@@ -67,6 +67,8 @@ type faultAPI struct {
 	errs  map[string][]error
 	holds map[string]chan struct{}
 	calls map[string]int
+	// eventStatus, when set, is the answer to every test event.
+	eventStatus int
 }
 
 func faulty(api API) *faultAPI {
@@ -162,6 +164,34 @@ func (f *faultAPI) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, 
 		return nil, nil, err
 	}
 	return f.API.DeleteClientKey(ctx, p, id)
+}
+
+func (f *faultAPI) UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error) {
+	if err := f.enter("UpdateVariableValue"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.UpdateVariableValue(ctx, p, key, scope, value)
+}
+
+// refuseEvents makes the ingestion endpoint's answer to test events status,
+// as a backend that does not know the key would.
+func (f *faultAPI) refuseEvents(status int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.eventStatus = status
+}
+
+func (f *faultAPI) SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error) {
+	if err := f.enter("SendTestEvent"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	status := f.eventStatus
+	f.mu.Unlock()
+	if status != 0 {
+		return &apiclient.DSNCheck{StatusCode: status, Message: "injected"}, nil
+	}
+	return f.API.SendTestEvent(ctx, dsn, message)
 }
 
 // manualClock runs the console's timers when the test says time has passed.
@@ -348,6 +378,7 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"ctrl+r":    {Code: 'r', Mod: tea.ModCtrl},
 	"ctrl+x":    {Code: 'x', Mod: tea.ModCtrl},
 	"ctrl+l":    {Code: 'l', Mod: tea.ModCtrl},
+	"ctrl+t":    {Code: 't', Mod: tea.ModCtrl},
 }
 
 func keyMsg(k string) tea.KeyPressMsg {

@@ -16,8 +16,8 @@ type KeyMap struct {
 
 	Open, Refresh, TextRefresh, Forget, ClearFilter key.Binding
 
-	Tab, NewKey, Delete, Show, Copy, Rotate, FilterKeys key.Binding
-	ToggleActive, ToggleIntegrated, CreateSettings      key.Binding
+	Tab, NewKey, Delete, Show, Copy, Rotate, Verify, FilterKeys key.Binding
+	ToggleActive, ToggleIntegrated, CreateSettings              key.Binding
 
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
 
@@ -25,6 +25,9 @@ type KeyMap struct {
 
 	// RequestLog opens the request log; TextRequestLog where L is a letter.
 	RequestLog, TextRequestLog key.Binding
+
+	// RotateToken offers to rotate the access token when it expires soon.
+	RotateToken key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
@@ -65,6 +68,7 @@ func DefaultKeyMap() KeyMap {
 		Show:             b([]string{"enter"}, "enter", "show"),
 		Copy:             b([]string{"c"}, "c", "copy DSN"),
 		Rotate:           b([]string{"R"}, "R", "rotate"),
+		Verify:           b([]string{"v"}, "v", "test event"),
 		FilterKeys:       b([]string{"/"}, "/", "filter"),
 		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
 		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),
@@ -81,6 +85,8 @@ func DefaultKeyMap() KeyMap {
 
 		RequestLog:     b([]string{"L", "ctrl+l"}, "L", "request log"),
 		TextRequestLog: b([]string{"ctrl+l"}, "ctrl+l", "request log"),
+
+		RotateToken: b([]string{"ctrl+t"}, "ctrl+t", "rotate token"),
 	}
 }
 

@@ -92,6 +92,9 @@ type (
 	}
 	// rotationKeptMsg: the user chose to keep the old key of a rotation.
 	rotationKeptMsg struct{ r workflow.Rotation }
+	// rotationVariablesSkippedMsg: the user chose not to update the CI/CD
+	// variables; the old key's deletion is still offered.
+	rotationVariablesSkippedMsg struct{ r workflow.Rotation }
 )
 
 type statusKind int

@@ -203,7 +203,7 @@ func (p *keysPane) help() helpMap {
 		if !p.sh.readOnly() {
 			acts = append(acts, k.Delete, k.Rotate)
 		}
-		acts = append(acts, k.Copy, k.Show)
+		acts = append(acts, k.Copy, k.Show, k.Verify)
 	}
 	if p.data.has && len(p.data.val) > 0 {
 		acts = append(acts, k.FilterKeys)
@@ -275,6 +275,10 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			"Delete", startWriteMsg{write{kind: writeDeleteKey, project: project, key: sel}})})
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
 		return msgCmd(startWriteMsg{write{kind: writeRotateCreate, project: project, rot: workflow.Rotation{Project: project, Old: sel}}})
+	case key.Matches(km, k.Verify):
+		return msgCmd(openDialogMsg{confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
+			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
+			"Send test event", startWriteMsg{write{kind: writeVerifyKey, project: project, key: sel}})})
 	case key.Matches(km, k.Show):
 		return msgCmd(openDialogMsg{infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
 			"Active:     " + yesNo(sel.Active),

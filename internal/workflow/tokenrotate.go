@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,4 +95,32 @@ func RotateOutcomeUnknown(err error, check string) (string, bool) {
 	}
 	return "The token may have been rotated anyway, and then the stored one is revoked: " + check + ". " +
 		"Do not try again with the same token (GitLab would revoke the new one too); if it is refused, create a new token in GitLab (User settings > Access tokens) and log in again.", true
+}
+
+// RotateTokenFailure words a failed token rotation for either front end:
+// explain words an API or keyring error, check says how to look at the
+// token, and login how to log in again.
+func RotateTokenFailure(err error, explain func(error) string, check, login string) string {
+	var unavailable *StoreUnavailableError
+	var lost *LostTokenError
+	switch {
+	case errors.As(err, &unavailable):
+		return "The token was not rotated, because the keyring cannot store a new one: " + explain(unavailable.Err)
+	case errors.As(err, &lost):
+		return "GitLab rotated the token, so the old one is revoked, but the keyring did not take the new one (" +
+			strings.TrimSuffix(explain(lost.Err), ".") + "). Create a new token in GitLab (User settings > Access tokens) and " + login + "."
+	}
+	if words, ok := RotateOutcomeUnknown(err, check); ok {
+		return explain(err) + " " + words
+	}
+	return "The token was not rotated: " + explain(err)
+}
+
+// RotatedText tells the user the rotation worked.
+func RotatedText(host string, t *apiclient.RotatedToken, now time.Time) string {
+	s := "Rotated the token for " + host + ": the new one is stored in the system keyring and the old one is revoked."
+	if exp, ok := t.Expiry(); ok {
+		s += fmt.Sprintf(" It expires on %s (%s).", exp.Format(time.DateOnly), TokenStatus{Token: &t.TokenInfo}.Expiry(now))
+	}
+	return s
 }

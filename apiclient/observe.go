@@ -71,13 +71,19 @@ func (e Exchange) Curl() string {
 		parts = append(parts, "--header", shellQuote("Content-Type: "+ct))
 	}
 	if len(e.RequestBody) > 0 {
-		parts = append(parts, "--data", shellQuote(string(e.RequestBody)))
+		parts = append(parts, "--data-binary", shellQuote(string(e.RequestBody)))
 	}
 	return strings.Join(append(parts, shellQuote(e.URL)), " ")
 }
 
 // shellQuote quotes s for a POSIX shell: single quotes, with any single
-// quote inside closed, escaped and reopened.
+// quote inside closed, escaped and reopened. Text with line breaks (a
+// Sentry envelope) is quoted $'…' with \n escapes instead, as bash and zsh
+// read it, so the command stays one line that is safe to paste.
 func shellQuote(s string) string {
+	if strings.ContainsAny(s, "\n\r") {
+		r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`)
+		return "$'" + r.Replace(s) + "'"
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

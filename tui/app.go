@@ -34,6 +34,14 @@ func (sh *shared) explain(err error) string {
 	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: "press r to retry", Login: "log in again", TokenEnv: sh.deps.TokenEnv})
 }
 
+// tokenStore names where the console's token is kept.
+func (sh *shared) tokenStore() string {
+	if sh.deps.Demo {
+		return "memory (the demo keeps nothing)"
+	}
+	return "the system keyring"
+}
+
 // readOnly: the token can read but not write (a read_api token).
 func (sh *shared) readOnly() bool { return sh.token.ReadOnly() }
 

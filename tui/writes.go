@@ -261,7 +261,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 			}
 			return status(statusError, fmt.Sprintf("%s the CI/CD variable %s failed, so the old key is kept: %s %s", verb, ve.Target.Label(), m.sh.explain(ve.Err), r.State()))
 		}
-		return m, m.offerOldKeyDelete(r, r.VariablesState(), true)
+		return m, m.offerOldKeyDelete(r, "", true)
 
 	case writeRotateVerify:
 		r := msg.rot
@@ -329,7 +329,9 @@ func (m Model) offerOldKeyDelete(r workflow.Rotation, note string, first bool) t
 	}
 	body = append(body, clean(r.New.DSN), "")
 	for _, v := range r.Variables {
-		if !v.Done {
+		if v.Done {
+			body = append(body, "CI/CD variable "+clean(v.Label())+" holds the new DSN.")
+		} else {
 			body = append(body, "CI/CD variable "+clean(v.Label())+" still holds the old DSN: deploys that read it stop reporting once the old key is gone.")
 		}
 	}
@@ -355,7 +357,7 @@ func (m Model) offerTokenRotation() (Model, tea.Cmd) {
 	}
 	d := confirmDialog("Rotate your access token?", []string{
 		fmt.Sprintf("GitLab issues a new token with the same scopes, valid for %d days, and revokes this one at once.", workflow.DefaultTokenDays),
-		"errtrack stores the new token in the system keyring before anything else; it is never shown.",
+		"errtrack stores the new token in " + m.sh.tokenStore() + " before anything else; it is never shown.",
 	}, "Rotate token", startWriteMsg{write{kind: writeRotateToken}})
 	return m, msgCmd(openDialogMsg{d})
 }
@@ -377,6 +379,6 @@ func (m Model) tokenRotated(msg writeDoneMsg) (Model, tea.Cmd) {
 		return m.setStatus(statusMsg{text: words, kind: statusError})
 	}
 	m.sh.api = msg.api
-	m, status := m.setStatus(statusMsg{text: workflow.RotatedText(m.sh.deps.Host, msg.token, m.sh.clock.Now()), kind: statusSuccess})
+	m, status := m.setStatus(statusMsg{text: workflow.RotatedText(m.sh.deps.Host, m.sh.tokenStore(), msg.token, m.sh.clock.Now()), kind: statusSuccess})
 	return m, tea.Batch(status, loadTokenCmd(msg.api, m.sh.deps.RequestTimeout))
 }

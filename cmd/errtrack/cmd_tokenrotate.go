@@ -58,7 +58,7 @@ variable would still hold the revoked token.`,
 				}, "check with 'errtrack status'", "run 'errtrack login'"))
 			}
 			a.rememberHost(host)
-			fmt.Fprintln(a.stdout, workflow.RotatedText(host, t, a.now()))
+			fmt.Fprintln(a.stdout, workflow.RotatedText(host, "the "+sourceKeyring, t, a.now()))
 			return nil
 		},
 	}

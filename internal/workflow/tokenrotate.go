@@ -116,9 +116,10 @@ func RotateTokenFailure(err error, explain func(error) string, check, login stri
 	return "The token was not rotated: " + explain(err)
 }
 
-// RotatedText tells the user the rotation worked.
-func RotatedText(host string, t *apiclient.RotatedToken, now time.Time) string {
-	s := "Rotated the token for " + host + ": the new one is stored in the system keyring and the old one is revoked."
+// RotatedText tells the user the rotation worked; store names where the new
+// token is kept ("the system keyring").
+func RotatedText(host, store string, t *apiclient.RotatedToken, now time.Time) string {
+	s := "Rotated the token for " + host + ": the new one is stored in " + store + " and the old one is revoked."
 	if exp, ok := t.Expiry(); ok {
 		s += fmt.Sprintf(" It expires on %s (%s).", exp.Format(time.DateOnly), TokenStatus{Token: &t.TokenInfo}.Expiry(now))
 	}

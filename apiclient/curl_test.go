@@ -1,0 +1,73 @@
+package apiclient
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// The request log's "copy as curl" must reproduce the request: each copied
+// command runs in bash against the mock server, with the token only in
+// $GITLAB_TOKEN, and gets the status the console got.
+func TestCurlReproducesRequests(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Fatal("curl is needed (.ci/run installs it)")
+	}
+	ctx := context.Background()
+	var seen []Exchange
+	c, s := againstMock(t, mockserver.Options{}, mockserver.TokenMaintainer, WithObserver(func(e Exchange) { seen = append(seen, e) }))
+	p, _ := ParseProjectRef("demo/web-shop")
+	no := false
+	if _, _, err := c.UpdateSettings(ctx, p, false, &no); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.CreateVariable(ctx, p, NewVariable{Key: "QUOTED", Value: `it's "x"`}); err != nil {
+		t.Fatal(err)
+	}
+	keys, _, err := c.ListClientKeys(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SendTestEvent(ctx, keys[0].DSN, "line one\nline 'two'"); err != nil {
+		t.Fatal(err)
+	}
+	recorded := append([]Exchange(nil), seen...)
+	if len(recorded) != 4 {
+		t.Fatalf("%d exchanges", len(recorded))
+	}
+	// Undo the writes, so that the copied commands' own effects show.
+	yes := true
+	if _, _, err := c.UpdateSettings(ctx, p, true, &yes); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Raw(ctx, "DELETE", "projects/1/variables/QUOTED", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range recorded {
+		curl := e.Curl()
+		if strings.Contains(curl, mockserver.TokenMaintainer) || strings.ContainsAny(curl, "\n\r") {
+			t.Fatalf("curl %d holds the token or a line break: %s", i, curl)
+		}
+		cmd := exec.Command("bash", "-c", curl+" --silent --show-error --output /dev/null --write-out '%{http_code}'")
+		cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer)
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(e.Status) {
+			t.Fatalf("curl %d: %s\n%s (%v), want %d", i, curl, out, err, e.Status)
+		}
+	}
+	if st, _, err := c.GetSettings(ctx, p); err != nil || st.Active {
+		t.Fatalf("the copied PATCH did not disable the settings: %+v %v", st, err)
+	}
+	if v, _, err := c.GetVariable(ctx, p, "QUOTED", ""); err != nil || *v.Value != `it's "x"` {
+		t.Fatalf("the copied POST did not recreate the variable as it was: %+v %v", v, err)
+	}
+	if s.Envelopes(1) != 2 {
+		t.Fatalf("%d envelopes: the copied envelope was not accepted", s.Envelopes(1))
+	}
+}
+

@@ -70,4 +70,3 @@ func TestCurlReproducesRequests(t *testing.T) {
 		t.Fatalf("%d envelopes: the copied envelope was not accepted", s.Envelopes(1))
 	}
 }
-

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// newTmux starts a tmux server with one 110x32 session whose environment is
+// env; the binary runs in it with respawn.
+func newTmux(t *testing.T, env ...string) tmuxSession {
+	t.Helper()
+	requireTool(t, "tmux")
+	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-rot-%d", os.Getpid())}
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sleep 60")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir()), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("starting tmux: %v\n%s", err, out)
+	}
+	return s
+}
+
+// TestRotationEndToEndInTmux rotates the key whose DSN SENTRY_DSN holds, in
+// the built console against `errtrack mock-server`: the variable is updated,
+// a test event accepted, the old key deleted; then the commands verify the
+// new key and rotate it again with --ci-variable --verify.
+func TestRotationEndToEndInTmux(t *testing.T) {
+	bin := binary(t)
+	url := startMockServer(t)
+	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer)
+	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --host "+url+" -p demo/web-shop; echo EXITED rc=$?; sleep 30")
+	s.waitFor("Client keys (2)")
+	s.keys("R")
+	s.waitFor("Update its CI/CD variables?")
+	s.keys("y")
+	s.waitFor("Delete old key 1?")
+	s.waitFor("holds the new DSN")
+	s.keys("v")
+	s.waitFor("The test event was accepted (HTTP 200)")
+	s.keys("y")
+	s.waitFor("Rotated: new key 4 replaces key 1")
+	s.keys("q")
+	s.waitFor("EXITED rc=0")
+
+	c, err := apiclient.New(url, mockserver.TokenMaintainer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	keys, _, err := c.ListClientKeys(ctx, apiclient.ProjectID(1))
+	if err != nil || len(keys) != 2 || keys[1].ID != 4 {
+		t.Fatalf("keys %+v %v", keys, err)
+	}
+	v, _, err := c.GetVariable(ctx, apiclient.ProjectID(1), "SENTRY_DSN", "")
+	if err != nil || *v.Value != keys[1].DSN {
+		t.Fatalf("SENTRY_DSN %+v %v, want %s", v, err, keys[1].DSN)
+	}
+
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer, "XDG_CONFIG_HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run("keys", "verify", "--host", url, "-p", "1", "4", "--yes")
+	if err != nil || !strings.Contains(out, "works: the test event was accepted (HTTP 200") {
+		t.Fatalf("keys verify: %v\n%s", err, out)
+	}
+	out, err = run("keys", "rotate", "--host", url, "-p", "1", "--old", "4", "--ci-variable", "SENTRY_DSN", "--verify", "--yes")
+	if err != nil || !strings.Contains(out, "The new DSN works") || !strings.Contains(out, "Rotated: new key 5 replaces key 4") {
+		t.Fatalf("keys rotate: %v\n%s", err, out)
+	}
+	if v, _, err = c.GetVariable(ctx, apiclient.ProjectID(1), "SENTRY_DSN", ""); err != nil || !strings.Contains(out, *v.Value) {
+		t.Fatalf("SENTRY_DSN %+v %v is not the printed DSN:\n%s", v, err, out)
+	}
+}
+
+// TestDemoTokenRotationInTmux rotates the demo's token with ctrl+t: the
+// console goes on with the new one.
+func TestDemoTokenRotationInTmux(t *testing.T) {
+	bin := binary(t)
+	s := newTmux(t)
+	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo -p demo/web-shop; echo EXITED rc=$?; sleep 30")
+	s.waitFor("Client keys (2)")
+	s.keys("C-t")
+	s.waitFor("Rotate your access token?")
+	s.keys("y")
+	s.waitFor("Rotated the token for")
+	s.keys("r")
+	s.waitFor("Refreshed.")
+	s.keys("q")
+	s.waitFor("EXITED rc=0")
+}

@@ -87,23 +87,23 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	}
 	pctx, cancel := a.deadline(ctx, g)
 	defer cancel()
-	r, err := workflow.PlanRotation(pctx, c, ref, f.old)
+	var r workflow.Rotation
+	if f.ciVar != "" {
+		r, err = workflow.PlanRotationWithVariable(pctx, c, ref, f.old, f.ciVar, f.scope)
+	} else {
+		r, err = workflow.PlanRotation(pctx, c, ref, f.old)
+	}
 	var amb *workflow.AmbiguousError
+	var ambVar *workflow.AmbiguousVariableError
 	switch {
 	case errors.As(err, &amb) && amb.Count > 1:
 		return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, ref)
+	case errors.As(err, &ambVar):
+		return usagef("%s: choose one with --environment-scope; nothing was changed", ambVar)
+	case err != nil && r.Old.ID != 0: // the keys were read; the variable's lookup failed
+		return reportedf(a, "looking up the CI/CD variable %s failed, so nothing was changed: %s", explain.Text(f.ciVar), a.explain(err, "run the command again"))
 	case err != nil:
 		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
-	}
-	if f.ciVar != "" {
-		r, err = r.PlanVariable(pctx, c, f.ciVar, f.scope)
-		var ambVar *workflow.AmbiguousVariableError
-		switch {
-		case errors.As(err, &ambVar):
-			return usagef("%s: choose one with --environment-scope; nothing was changed", ambVar)
-		case err != nil:
-			return reportedf(a, "looking up the CI/CD variable %s failed, so nothing was changed: %s", explain.Text(f.ciVar), a.explain(err, "run the command again"))
-		}
 	}
 	name := r.Project.Name()
 	// deleteLater is how to finish by hand when the old key stays.

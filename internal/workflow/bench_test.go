@@ -48,4 +48,22 @@ func BenchmarkRoundTrips(b *testing.B) {
 		}
 		return err
 	})
+	// keys rotate --ci-variable SENTRY_DSN --verify: the variable is looked
+	// up with the plan; the test event and the update add one round trip each.
+	run("rotate-variable-verify", func(c *apiclient.Client) error {
+		r, err := PlanRotationWithVariable(ctx, c, apiclient.ProjectID(5), 0, "SENTRY_DSN", "")
+		for _, step := range []func() (Rotation, error){
+			func() (Rotation, error) { return r.Create(ctx, c) },
+			func() (Rotation, error) { return r.Check(ctx, c) },
+			func() (Rotation, error) { return r.Verify(ctx, c) },
+			func() (Rotation, error) { return r.UpdateVariables(ctx, c) },
+			func() (Rotation, error) { return r.DeleteOld(ctx, c) },
+		} {
+			if err != nil {
+				return err
+			}
+			r, err = step()
+		}
+		return err
+	})
 }

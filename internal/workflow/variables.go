@@ -106,6 +106,31 @@ func (r Rotation) PlanVariable(ctx context.Context, api VariableAPI, key, scope 
 	return r, nil
 }
 
+// RotationAPI is what a rotation that updates a CI/CD variable needs.
+type RotationAPI interface {
+	KeysAPI
+	VariableAPI
+}
+
+// PlanRotationWithVariable is PlanRotation and PlanVariable at once: the
+// variable lookup needs only the project reference, so both take one round
+// trip. A plan error comes first; nothing is changed either way.
+func PlanRotationWithVariable(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, oldID int64, key, scope string) (Rotation, error) {
+	var r, v Rotation
+	errR, errV := both(func() (err error) {
+		r, err = PlanRotation(ctx, api, ref, oldID)
+		return err
+	}, func() (err error) {
+		v, err = Rotation{Project: Project{Ref: ref}}.PlanVariable(ctx, api, key, scope)
+		return err
+	})
+	if errR != nil {
+		return r, errR
+	}
+	r.Variables = v.Variables
+	return r, errV
+}
+
 // FindVariables finds the project's variables whose value is the old key's
 // DSN: the ones a deploy reads it from. Hidden variables cannot be read and
 // are not found.

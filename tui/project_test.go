@@ -527,3 +527,16 @@ func TestCreatedThenDeletedDuringRefresh(t *testing.T) {
 		t.Fatalf("server keys %v", ids)
 	}
 }
+
+// On an instance whose integrated_error_tracking flag is off, the settings
+// pane says errors are not collected, and switching integrated on says the
+// server kept it off and why.
+func TestIntegratedFlagOffInstance(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{NoIntegratedErrorTracking: true}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.mustSee("Client keys (2)")
+	h.key("tab")
+	h.mustSay("Neither integrated error tracking nor an external Sentry is in use")
+	h.key("i")
+	h.mustSay("GitLab kept integrated error tracking off for demo/web-shop.", "Integrated error tracking is not available on this GitLab instance")
+}

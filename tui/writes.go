@@ -222,7 +222,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 			}
 		}
 		if w.integrated != nil && *w.integrated && !msg.settings.Integrated {
-			text += " The server kept integrated error tracking off. " + explain.IntegratedUnavailable
+			text = "GitLab kept integrated error tracking off for " + name + ". " + explain.IntegratedUnavailable
 		}
 		return status(statusSuccess, text)
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/errtrack/errtrack/internal/explain"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -194,10 +195,8 @@ func (p *settingsPane) view() string {
 			line(st.Warning.Render, readOnlyNote)
 		case set.Integrated && !p.canUseExternal():
 			line(st.Subtle.Render, "To report to an external Sentry instead, configure it in "+webUISettings+".")
-		case !set.Integrated && !set.NoIntegrated && set.APIURL == nil:
-			// GitLab reports integrated false where its feature flag is off.
-			line(st.Warning.Render, "Neither integrated error tracking nor an external Sentry is in use, so errors are not collected. "+
-				"If i cannot switch integrated on, this GitLab has it off (a feature flag on self-managed instances); configure a Sentry in "+webUISettings+".")
+		case explain.SettingsNote(set) != "":
+			line(st.Warning.Render, explain.SettingsNote(set))
 		}
 	}
 	return b.String()

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/explain"
 	"io"
 	"strconv"
 	"strings"
@@ -67,6 +68,9 @@ func printSettings(w io.Writer, project string, s *apiclient.Settings) {
 	fmt.Fprintf(tw, "External URL:\t%s\n", orDash(s.ExternalURL))
 	fmt.Fprintf(tw, "API URL:\t%s\n", orDash(s.APIURL))
 	tw.Flush()
+	if note := explain.SettingsNote(s); note != "" {
+		fmt.Fprintf(w, "Note: %s\n", note)
+	}
 }
 
 func printKeys(w io.Writer, keys []apiclient.ClientKey) {

@@ -53,6 +53,6 @@ func TestVersionClasses(t *testing.T) {
 		c := newVersionCLI(t, mockserver.Options{NoIntegratedErrorTracking: true})
 		c.run("", "settings", "create", "-p", "demo/mobile-app", "--active=true", "--integrated=true").must(t, 1,
 			"Integrated error tracking is not available on this GitLab instance", "external Sentry")
-		c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0)
+		c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0, "Integrated:    no", "errors are not collected")
 	})
 }

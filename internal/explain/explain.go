@@ -142,6 +142,18 @@ const IntegratedUnavailable = "Integrated error tracking is not available on thi
 	"What still works: an external Sentry, whose settings errtrack reads and enables or disables here and which is " +
 	"configured in the web UI (Settings > Monitor > Error Tracking); client keys can still be listed and created."
 
+// SettingsNote warns about settings that use neither backend: integrated
+// off and no Sentry configured, as GitLab reports where its feature flag is
+// off. It is "" otherwise.
+func SettingsNote(s *apiclient.Settings) string {
+	if s == nil || s.Integrated || s.NoIntegrated || s.APIURL != nil {
+		return ""
+	}
+	return "Neither integrated error tracking nor an external Sentry is in use, so errors are not collected. " +
+		"If integrated error tracking cannot be switched on, this GitLab has it off (a feature flag on self-managed instances): " +
+		"configure a Sentry in the web UI, Settings > Monitor > Error Tracking."
+}
+
 // feature names what an endpoint does and the release that added it
 // (gitlab-api.md §12).
 type feature struct {

@@ -70,6 +70,26 @@ func TestLoginUseLogoutWithRealKeyring(t *testing.T) {
 		t.Fatalf("keys list:\n%s", out)
 	}
 
+	// auth rotate stores the new token in the real keyring; the old one is
+	// revoked, and the commands go on with the new one.
+	if out := run("", 0, "auth", "rotate", "--host", url, "--expires-in", "4w"); !strings.Contains(out, "Rotated the token") || !strings.Contains(out, "expires in 28 days") {
+		t.Fatalf("auth rotate:\n%s", out)
+	}
+	rotated, err := lookup()
+	if err != nil || rotated == mockserver.TokenMaintainer || !strings.HasPrefix(rotated, "mock-rotated-") {
+		t.Fatalf("keyring after rotation holds %q, %v", rotated, err)
+	}
+	if out := run("", 0, "keys", "list", "-p", "demo/web-shop"); !strings.Contains(out, "glet_") {
+		t.Fatalf("keys list with the rotated token:\n%s", out)
+	}
+	defer func() {
+		for _, o := range outputs {
+			if strings.Contains(o, rotated) {
+				t.Fatalf("rotated token printed:\n%s", o)
+			}
+		}
+	}()
+
 	// A token that stopped working gives a 401 with advice, and still no leak.
 	store := exec.Command("secret-tool", "store", "--label=errtrack test", "service", "errtrack", "username", url)
 	store.Stdin = strings.NewReader(mockserver.TokenExpired)

@@ -127,6 +127,9 @@ func (s *Server) dsn(r *http.Request, p *Project, k ClientKey) string {
 	}
 	host := s.opts.DSNHost
 	if host == "" {
+		host, _ = r.Context().Value(servedAddr{}).(string)
+	}
+	if host == "" { // served by another's listener, as httptest's
 		host = r.Host
 	}
 	id := strconv.FormatInt(p.ID, 10)

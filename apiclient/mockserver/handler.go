@@ -22,6 +22,7 @@ type call struct {
 	r      *http.Request
 	segs   []string // path below /api/v4, split on '/', still escaped
 	method string   // HEAD is GET
+	body   []byte   // read in full before anything else
 	params map[string]param
 	token  Token
 	user   User
@@ -38,6 +39,12 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Request-Id", strconv.FormatUint(requestID.Add(1), 36))
+	// The body is read before --latency delays the answer: the delay is the
+	// server's, and must not eat into the time the client has to send it.
+	body, ok := readBody(w, r)
+	if !ok {
+		return
+	}
 	if s.opts.Latency > 0 {
 		t := time.NewTimer(s.opts.Latency)
 		select {
@@ -50,7 +57,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if s.injectFault(w) {
 		return
 	}
-	if s.ingest(w, r) {
+	if s.ingest(w, r, body) {
 		return
 	}
 	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v4/")
@@ -62,7 +69,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	c := &call{w: w, r: r, segs: splitPath(rest), method: method}
+	c := &call{w: w, r: r, segs: splitPath(rest), method: method, body: body}
 	if f := r.URL.Query().Get("format"); f != "" && f != "json" && f != "txt" {
 		writeError(w, http.StatusNotAcceptable, "error", "The requested format '"+f+"' is not supported.")
 		return

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -19,7 +18,7 @@ var ingestPath = regexp.MustCompile(`^(?:/errortracking/api/v1/projects|/api/v4/
 // ingest answers what a Sentry SDK sends to a DSN: 200 for an event with an
 // active key of the project, 401 for an unknown, deleted or inactive key,
 // 400 for a body that is no envelope. It reports false for other paths.
-func (s *Server) ingest(w *loggedWriter, r *http.Request) bool {
+func (s *Server) ingest(w *loggedWriter, r *http.Request, body []byte) bool {
 	m := ingestPath.FindStringSubmatch(r.URL.Path)
 	if m == nil {
 		return false
@@ -43,7 +42,6 @@ func (s *Server) ingest(w *loggedWriter, r *http.Request) bool {
 		writeError(w, http.StatusUnauthorized, "detail", "invalid key")
 		return true
 	}
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	eventID, err := parseEnvelope(body, m[2] == "store")
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "detail", err.Error())

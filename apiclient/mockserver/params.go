@@ -22,6 +22,28 @@ type param struct {
 // malformedJSON is Grape's answer to a JSON body it cannot parse.
 const malformedJSON = "\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying application/json as content-type, you must pass valid application/json in the request's body"
 
+// maxBody is the largest request body read; a larger one is refused, as
+// GitLab's proxy refuses one above its limit, rather than cut short.
+const maxBody = 1 << 20
+
+// readBody reads the request's body in full; it reports false when it
+// answered instead.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.Body == nil {
+		return nil, true
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "error", "the request body could not be read")
+		return nil, false
+	case len(b) > maxBody:
+		writeError(w, http.StatusRequestEntityTooLarge, "error", "413 Request Entity Too Large")
+		return nil, false
+	}
+	return b, true
+}
+
 // readParams merges the query string and a form or JSON body, the body
 // winning, as Grape does. Grape's formatter runs before authentication, so
 // a body of an unsupported type (415) or malformed JSON (400) is refused
@@ -36,11 +58,8 @@ func readParams(c *call) bool {
 		}
 	}
 	addValues(c.r.URL.Query())
-	if c.r.Body == nil {
-		return true
-	}
-	body, err := io.ReadAll(io.LimitReader(c.r.Body, 1<<20))
-	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+	body := c.body
+	if len(bytes.TrimSpace(body)) == 0 {
 		return true
 	}
 	ct := c.r.Header.Get("Content-Type")
@@ -71,7 +90,7 @@ func readParams(c *call) bool {
 		}
 	case "multipart/form-data":
 		_, mp, _ := mime.ParseMediaType(ct)
-		form, err := multipart.NewReader(bytes.NewReader(body), mp["boundary"]).ReadForm(1 << 20)
+		form, err := multipart.NewReader(bytes.NewReader(body), mp["boundary"]).ReadForm(maxBody)
 		if err != nil {
 			writeError(c.w, http.StatusBadRequest, "error", "the multipart form cannot be read")
 			return false

@@ -56,20 +56,6 @@ type keyGitLab struct {
 
 var sentrySlug = regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`)
 
-// Releases where the API changed (gitlab-api.md §12).
-var (
-	sinceSettingsGet  = release{12, 7}
-	sinceSettingsPut  = release{15, 10}
-	sincePatch        = release{12, 8}
-	sinceIntegrated   = release{14, 2}
-	sinceClientKeys   = release{14, 3}
-	sinceValidateLast = release{15, 0} // 14.x looked the settings up before validating
-	sinceCurrentDSN   = release{16, 1} // the collector DSN before
-	sinceMetadata     = release{15, 2}
-	sinceTokenSelf    = release{15, 5}
-	sinceSelfRotation = release{16, 10}
-)
-
 func pathUnescape(s string) (string, error) { return url.PathUnescape(s) }
 
 // integratedOn reports the integrated_error_tracking feature flag for p: off

@@ -12,6 +12,20 @@ type release struct{ major, minor int }
 // DefaultGitLabVersion is the release the mock server behaves as by default.
 const DefaultGitLabVersion = "17.5"
 
+// Releases where the API changed (gitlab-api.md §12).
+var (
+	sinceSettingsGet  = release{12, 7}
+	sinceSettingsPut  = release{15, 10}
+	sincePatch        = release{12, 8}
+	sinceIntegrated   = release{14, 2}
+	sinceClientKeys   = release{14, 3}
+	sinceValidateLast = release{15, 0} // 14.x looked the settings up before validating
+	sinceCurrentDSN   = release{16, 1} // the collector DSN before
+	sinceMetadata     = release{15, 2}
+	sinceTokenSelf    = release{15, 5}
+	sinceSelfRotation = release{16, 10}
+)
+
 func (r release) atLeast(o release) bool {
 	return r.major > o.major || (r.major == o.major && r.minor >= o.minor)
 }

@@ -75,7 +75,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt, ok := s.match(c.segs)
-	if !ok || (method != http.MethodOptions && !s.has(rt, method)) {
+	if !ok || !s.exists(rt) || (method != http.MethodOptions && !s.has(rt, method)) {
 		catchAll(w)
 		return
 	}

@@ -85,7 +85,7 @@ func TestSecondPass(t *testing.T) {
 			}
 		})
 	}
-	if r := do(t, ts, "OPTIONS", settings1, TokenMaintainer); r.header.Get("Allow") != "OPTIONS, GET, PUT, PATCH, HEAD" {
+	if r := do(t, ts, "OPTIONS", settings1, TokenMaintainer); r.header.Get("Allow") != "OPTIONS, GET, PATCH, PUT, HEAD" {
 		t.Fatalf("Allow: %q", r.header.Get("Allow"))
 	}
 	if r := do(t, ts, "HEAD", settings1, TokenMaintainer); r.body != "" {

@@ -7,8 +7,9 @@ import (
 )
 
 // tokenOf finds the token where GitLab looks, in its order: the
-// private_token parameter (query, then body), the PRIVATE-TOKEN header, a
-// Bearer header, then the access_token and bearer_token parameters.
+// private_token parameter, the PRIVATE-TOKEN header, a Bearer header, then
+// the access_token and bearer_token parameters (Doorkeeper reads them from
+// the query or the body). A body's parameter wins over the query's.
 func tokenOf(c *call) string {
 	r := c.r
 	if p, ok := c.params["private_token"]; ok && p.str != "" {
@@ -21,8 +22,8 @@ func tokenOf(c *call) string {
 		return strings.TrimSpace(a[7:])
 	}
 	for _, name := range []string{"access_token", "bearer_token"} {
-		if v := r.URL.Query().Get(name); v != "" {
-			return v
+		if p, ok := c.params[name]; ok && p.str != "" {
+			return p.str
 		}
 	}
 	return ""

@@ -47,7 +47,8 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 // readParams merges the query string and a form or JSON body, the body
 // winning, as Grape does. Grape's formatter runs before authentication, so
 // a body of an unsupported type (415) or malformed JSON (400) is refused
-// here; it reports false when it answered.
+// here; it reports false when it answered. As Grape, it reads the body of
+// writes only, and a body of blanks is a body.
 func readParams(c *call) bool {
 	out := map[string]param{}
 	c.params = out
@@ -59,7 +60,12 @@ func readParams(c *call) bool {
 	}
 	addValues(c.r.URL.Query())
 	body := c.body
-	if len(bytes.TrimSpace(body)) == 0 {
+	switch c.r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	default:
+		return true
+	}
+	if len(body) == 0 {
 		return true
 	}
 	ct := c.r.Header.Get("Content-Type")
@@ -69,13 +75,12 @@ func readParams(c *call) bool {
 	}
 	switch mt {
 	case "application/json":
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
+		v, ok := parseJSON(body)
+		if !ok {
 			writeError(c.w, http.StatusBadRequest, "error", malformedJSON)
 			return false
 		}
+		m, _ := v.(map[string]any) // another value parses, and is ignored
 		for k, v := range m {
 			if s, ok := v.(string); ok {
 				out[k] = param{str: s}
@@ -101,6 +106,21 @@ func readParams(c *call) bool {
 		return false
 	}
 	return true
+}
+
+// parseJSON reads exactly one JSON value, as Ruby's JSON.parse: nothing
+// but blanks may follow it.
+func parseJSON(b []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return v, true
 }
 
 var (

@@ -206,8 +206,9 @@ func (s *Server) changeSettings(c *call, p *Project, put bool) (int, any) {
 	if hasIntegrated {
 		next.Integrated = integrated
 	}
-	// The model's Sentry validations apply when enabled and not integrated.
-	if next.Enabled && !next.Integrated {
+	// The model's Sentry validations apply when enabled and not integrated;
+	// before 14.2 there is no integrated column, so whenever enabled.
+	if next.Enabled && !(next.Integrated && s.release.atLeast(sinceIntegrated)) {
 		var missing []string
 		if next.APIURL == nil {
 			missing = append(missing, "Error tracking setting api url is a required field")

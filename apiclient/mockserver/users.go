@@ -38,7 +38,7 @@ func (s *Server) getTokenSelf(c *call) {
 // getVersion serves /version and /metadata (15.2+) with the release the
 // server behaves as.
 func (s *Server) getVersion(c *call) {
-	v := s.release.String() + ".0"
+	v := s.release.String()
 	if c.segs[0] == "metadata" {
 		writeJSON(c.w, http.StatusOK, map[string]any{"version": v, "revision": "mock", "enterprise": false,
 			"kas": map[string]any{"enabled": false, "externalUrl": nil, "version": nil}})

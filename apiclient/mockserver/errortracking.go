@@ -107,9 +107,9 @@ func titleize(slug string) string {
 // From 16.1 the ingestion form with an explicit port; before, the collector
 // form on GitLab's own host, its port only when not the default.
 func (s *Server) dsn(r *http.Request, p *Project, k ClientKey) string {
-	scheme, port := "http", "80"
-	if s.tlsOn {
-		scheme, port = "https", "443"
+	scheme, port := schemeOf(r), "80"
+	if scheme == "https" {
+		port = "443"
 	}
 	host := s.opts.DSNHost
 	if host == "" {

@@ -102,6 +102,14 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	rt.handle(s, c)
 }
 
+// schemeOf is the scheme a request came in with, which DSNs and links use.
+func schemeOf(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
+}
+
 // catchAll is GitLab's answer for a route a release does not have.
 func catchAll(w http.ResponseWriter) { writeError(w, http.StatusNotFound, "error", "404 Not Found") }
 

@@ -75,10 +75,7 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 	h.Set("X-Next-Page", next)
 	h.Set("X-Prev-Page", prev)
 
-	scheme := "http"
-	if c.r.TLS != nil {
-		scheme = "https"
-	}
+	scheme := schemeOf(c.r)
 	link := func(p int, rel string) string {
 		v := url.Values{}
 		for k, vals := range q {

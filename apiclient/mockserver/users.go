@@ -9,11 +9,7 @@ import (
 )
 
 func (s *Server) webURL(r *http.Request, path string) string {
-	scheme := "http"
-	if s.tlsOn {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + "/" + path
+	return schemeOf(r) + "://" + r.Host + "/" + path
 }
 
 func (s *Server) getUser(c *call) {

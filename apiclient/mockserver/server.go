@@ -204,6 +204,9 @@ type Running struct {
 	CAFile string
 	srv    *http.Server
 	done   chan error
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
@@ -279,14 +282,18 @@ func ipv4Available() bool {
 }
 
 // Close stops accepting requests and waits up to the context's end for
-// those in flight, then removes the CA file.
+// those in flight, then removes the CA file. Closing again returns the
+// first answer.
 func (r *Running) Close(ctx context.Context) error {
-	if r.CAFile != "" {
-		defer os.Remove(r.CAFile)
-	}
-	err := r.srv.Shutdown(ctx)
-	if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
-		err = e
-	}
-	return err
+	r.closeOnce.Do(func() {
+		if r.CAFile != "" {
+			defer os.Remove(r.CAFile)
+		}
+		err := r.srv.Shutdown(ctx)
+		if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
+			err = e
+		}
+		r.closeErr = err
+	})
+	return r.closeErr
 }

@@ -141,3 +141,23 @@ func TestTLSOnAnotherLoopbackAddress(t *testing.T) {
 		t.Fatal(resp.Status)
 	}
 }
+
+// Closing twice (a deferred Close after an explicit one) returns at once.
+func TestCloseTwice(t *testing.T) {
+	s, _ := New(Options{})
+	r, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Close(context.Background()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second Close did not return")
+	}
+}

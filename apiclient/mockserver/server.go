@@ -55,7 +55,7 @@ type Server struct {
 	release      release
 	noIntegrated bool
 	tlsOn        bool
-	logMu        sync.Mutex
+	log          *lockedWriter // nil without Options.Log
 
 	// envelopes counts what the ingestion endpoint accepted, per project.
 	envMu     sync.Mutex
@@ -104,6 +104,9 @@ func New(opts Options) (*Server, error) {
 		timeouts: serverTimeouts{readHeader: 10 * time.Second, read: 30 * time.Second, idle: 2 * time.Minute}}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if opts.Log != nil {
+		s.log = &lockedWriter{w: opts.Log}
 	}
 	seed := opts.FailSeed
 	if seed == 0 {
@@ -250,8 +253,8 @@ func (s *Server) Start(addr string) (*Running, error) {
 		},
 		done: make(chan error, 1),
 	}
-	if s.opts.Log != nil {
-		r.srv.ErrorLog = log.New(s.opts.Log, "mock-server: ", 0)
+	if s.log != nil {
+		r.srv.ErrorLog = log.New(s.log, "mock-server: ", 0)
 	}
 	if s.tlsOn {
 		cert, caPEM, err := newCertificate(host)

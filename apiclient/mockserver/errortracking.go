@@ -293,7 +293,7 @@ func (s *Server) deleteClientKey(c *call) {
 	}
 	k := p.Keys[idx]
 	p.Keys = append(p.Keys[:idx:idx], p.Keys[idx+1:]...)
-	s.keyDeleted(c.r, p, k)
+	keyDeleted(p, k)
 	s.version++
 	body := s.keyBody(c.r, p, k)
 	s.mu.Unlock()

@@ -29,20 +29,21 @@ var (
 
 // dsnPlaceholder, as a seeded variable's value, stands for the DSN of a key
 // of the project as served: the seed cannot know the address the server
-// will be reached on. When the key is deleted, the DSN it stood for is
-// written in its place.
+// will be reached on. It is stored as it is, and resolved on the way out.
 const dsnPlaceholder = "{{dsn:"
 
 func placeholderFor(keyID int64) string {
 	return dsnPlaceholder + strconv.FormatInt(keyID, 10) + "}}"
 }
 
-// keyDeleted writes the DSN of k, just deleted from p, into the variables
-// that held it as a placeholder: they keep the old DSN, as a real one would.
-func (s *Server) keyDeleted(r *http.Request, p *Project, k ClientKey) {
-	for i, v := range p.Variables {
+// keyDeleted keeps k, just deleted from p, among p's retired keys when a
+// variable's placeholder stands for it: the variable keeps the old DSN, as
+// a real one would.
+func keyDeleted(p *Project, k ClientKey) {
+	for _, v := range p.Variables {
 		if v.Value == placeholderFor(k.ID) {
-			p.Variables[i].Value = s.dsn(r, p, k)
+			p.Retired = append(p.Retired, k)
+			return
 		}
 	}
 }
@@ -69,7 +70,7 @@ func (s *Server) resolve(r *http.Request, p *Project, value string) string {
 		return value
 	}
 	id, _ := strconv.ParseInt(strings.TrimSuffix(rest, "}}"), 10, 64)
-	for _, k := range p.Keys {
+	for _, k := range append(p.Keys[:len(p.Keys):len(p.Keys)], p.Retired...) {
 		if k.ID == id {
 			return s.dsn(r, p, k)
 		}

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,8 @@ func variableValue(t *testing.T, r reply) string {
 // key 1 is deleted: a variable holding an old DSN is what a rotation that
 // skipped it leaves.
 func TestSeededDSNOutlivesItsKey(t *testing.T) {
-	_, ts := newTest(t, Options{})
+	state := filepath.Join(t.TempDir(), "state.json")
+	s, ts := newTest(t, Options{StatePath: state})
 	r := do(t, ts, "GET", keys1, TokenMaintainer)
 	var keys []struct {
 		DSN string `json:"errtracker_dsn"`
@@ -33,6 +35,15 @@ func TestSeededDSNOutlivesItsKey(t *testing.T) {
 	do(t, ts, "DELETE", keys1+"/1", TokenMaintainer)
 	if got := variableValue(t, do(t, ts, "GET", vars1+"/SENTRY_DSN", TokenMaintainer)); got != keys[0].DSN {
 		t.Fatalf("after the key's deletion: %s, want %s", got, keys[0].DSN)
+	}
+	if v := s.Variables(1)[0].Value; v != "{{dsn:1}}" {
+		t.Fatalf("stored %q: the variable itself was changed", v)
+	}
+	// Another run on the same state, reached at another address.
+	_, ts2 := newTest(t, Options{StatePath: state})
+	want := strings.Replace(keys[0].DSN, ts.Listener.Addr().String(), ts2.Listener.Addr().String(), 1)
+	if got := variableValue(t, do(t, ts2, "GET", vars1+"/SENTRY_DSN", TokenMaintainer)); got != want {
+		t.Fatalf("after a restart: %s, want %s", got, want)
 	}
 }
 

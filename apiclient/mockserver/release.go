@@ -21,10 +21,11 @@ var (
 	sinceIntegrated   = release{14, 2, 0}
 	sinceClientKeys   = release{14, 3, 0}
 	sinceValidateLast = release{15, 0, 0} // 14.x looked the settings up before validating
-	sinceCurrentDSN   = release{16, 1, 0} // the collector DSN before
+	sinceCurrentDSN   = release{16, 1, 0} // the collector (and its DSN) before
 	sinceMetadata     = release{15, 2, 0}
 	sinceTokenSelf    = release{15, 5, 0}
 	sinceSelfRotation = release{16, 10, 0}
+	sinceCollector    = release{14, 1, 0} // GitLab's own ingestion, until sinceCurrentDSN
 )
 
 func (r release) atLeast(o release) bool {

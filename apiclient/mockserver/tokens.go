@@ -38,6 +38,15 @@ func (s *Server) rotateToken(c *call) {
 	s.mu.Lock()
 	raw := tokenOf(c)
 	old := s.st.Tokens[raw]
+	if old.Revoked {
+		// Another rotation of this token got here first (both were sent at
+		// once): this one is a reuse, and the family goes.
+		s.revokeFamilyLocked(raw)
+		s.mu.Unlock()
+		s.persistQuietly()
+		invalidToken(c.w, "Token was revoked. You have to re-authorize from the user.")
+		return
+	}
 	fresh := old
 	fresh.ID = s.st.nextTokenID()
 	fresh.ExpiresAt = expires.Format(time.DateOnly)
@@ -61,6 +70,11 @@ func (s *Server) rotateToken(c *call) {
 func (s *Server) revokeFamily(raw string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.revokeFamilyLocked(raw)
+}
+
+// revokeFamilyLocked is revokeFamily under s.mu.
+func (s *Server) revokeFamilyLocked(raw string) bool {
 	t, ok := s.st.Tokens[raw]
 	if !ok || t.RotatedTo == "" {
 		return false

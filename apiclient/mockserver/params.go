@@ -29,7 +29,7 @@ const maxBody = 1 << 20
 // readBody reads the request's body in full; it reports false when it
 // answered instead.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if r.Body == nil {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil, true
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))

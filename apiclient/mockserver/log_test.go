@@ -110,3 +110,15 @@ func TestLogRedactsEveryTokenParameter(t *testing.T) {
 		t.Fatalf("log:\n%s", out)
 	}
 }
+
+// An accepted event is counted on its log line.
+func TestLogCountsEvents(t *testing.T) {
+	log := &syncBuilder{}
+	s, ts := newTest(t, Options{Log: log})
+	key := s.Keys(1)[0].PublicKey
+	send(t, ts, envelopePath, key, anEnvelope, false)
+	send(t, ts, envelopePath, key, anEnvelope, false)
+	if out := log.String(); !strings.Contains(out, "/errortracking/api/v1/projects/api/1/envelope 200 ") || !strings.Contains(out, "(event 2 for project 1)") {
+		t.Fatalf("log:\n%s", out)
+	}
+}

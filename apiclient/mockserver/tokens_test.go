@@ -72,3 +72,21 @@ func TestRotationPersists(t *testing.T) {
 		t.Fatalf("the family's revocation was not kept: %d", r.status)
 	}
 }
+
+// A token with only the self_rotate scope may rotate itself and nothing else.
+func TestSelfRotateScope(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	s.mu.Lock()
+	s.st.Tokens["self-rotate-token"] = Token{ID: 99, Name: "rotator", UserID: 1, Scopes: []string{"self_rotate"}}
+	s.mu.Unlock()
+	if r := do(t, ts, "GET", settings1, "self-rotate-token"); r.status != 403 || !strings.Contains(r.body, "insufficient_scope") {
+		t.Fatalf("settings: %d %s", r.status, r.body)
+	}
+	r := do(t, ts, "POST", "/api/v4/personal_access_tokens/self/rotate", "self-rotate-token")
+	if r.status != 200 || !strings.Contains(r.body, `"scopes":["self_rotate"]`) {
+		t.Fatalf("rotate: %d %s", r.status, r.body)
+	}
+	if r := do(t, ts, "POST", "/api/v4/personal_access_tokens/self/rotate", TokenReadOnly); r.status != 403 || !strings.Contains(r.body, `"scope":"api self_rotate"`) {
+		t.Fatalf("read_api: %d %s", r.status, r.body)
+	}
+}

@@ -92,3 +92,20 @@ func TestVariableModelErrors(t *testing.T) {
 		}
 	}
 }
+
+// Variables are kept in --state.
+func TestVariablesPersist(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	_, ts := newTest(t, Options{StatePath: state})
+	if r := do(t, ts, "POST", vars1+"?key=DEPLOY_DSN&value=kept-value-1&masked=true", TokenMaintainer); r.status != 201 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	do(t, ts, "DELETE", vars1+"/SENTRY_DSN", TokenMaintainer)
+	_, ts2 := newTest(t, Options{StatePath: state})
+	if got := variableValue(t, do(t, ts2, "GET", vars1+"/DEPLOY_DSN", TokenMaintainer)); got != "kept-value-1" {
+		t.Fatal(got)
+	}
+	if r := do(t, ts2, "GET", vars1+"/SENTRY_DSN", TokenMaintainer); r.status != 404 {
+		t.Fatalf("a deleted variable came back: %d", r.status)
+	}
+}

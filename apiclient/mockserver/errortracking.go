@@ -56,8 +56,6 @@ type keyGitLab struct {
 
 var sentrySlug = regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`)
 
-func pathUnescape(s string) (string, error) { return url.PathUnescape(s) }
-
 // integratedOn reports the integrated_error_tracking feature flag for p: off
 // instance-wide (--integrated-error-tracking=false, the self-managed
 // default) or for one project.
@@ -256,7 +254,7 @@ func (s *Server) clientKeys(c *call) {
 	if p == nil {
 		return
 	}
-	id, _ := pathUnescape(c.segs[1])
+	id, _ := url.PathUnescape(c.segs[1])
 	pg, ok := paginate(c, len(p.Keys), map[string]string{"id": id})
 	if !ok {
 		return

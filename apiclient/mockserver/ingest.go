@@ -20,9 +20,14 @@ func (s *Server) ingest(w *loggedWriter, r *http.Request, body []byte) bool {
 	if m == nil {
 		return false
 	}
+	// A release serves the path its DSNs name; the collector is a GitLab
+	// route, POST only, so anything else there is the catch-all.
 	collector := m[1] == "/api/v4/error_tracking/collector"
-	current := s.release.atLeast(sinceCurrentDSN)
-	if collector && (current || !s.release.atLeast(sinceCollector) || r.Method != http.MethodPost) || !collector && !current {
+	served := s.release.atLeast(sinceCurrentDSN)
+	if collector {
+		served = !served && s.release.atLeast(sinceCollector) && r.Method == http.MethodPost
+	}
+	if !served {
 		return false
 	}
 	if r.Method != http.MethodPost {

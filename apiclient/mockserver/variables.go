@@ -185,7 +185,8 @@ func (s *Server) applyVariable(c *call, p *Project, v *Variable) (int, any) {
 	flag("protected", &v.Protected)
 	flag("masked", &v.Masked)
 	flag("raw", &v.Raw)
-	if p, ok := c.params["masked_and_hidden"]; ok {
+	// Hiding is chosen at creation only (17.4); an update cannot take it.
+	if p, ok := c.params["masked_and_hidden"]; ok && c.method == http.MethodPost {
 		if b, _, valid := coerceBool(p); valid && b {
 			v.Masked, v.Hidden = true, true
 		}

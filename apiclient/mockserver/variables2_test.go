@@ -109,3 +109,13 @@ func TestVariablesPersist(t *testing.T) {
 		t.Fatalf("a deleted variable came back: %d", r.status)
 	}
 }
+
+// masked_and_hidden is a creation attribute: an update cannot hide a
+// variable whose value could be read before.
+func TestHiddenOnlyOnCreation(t *testing.T) {
+	_, ts := newTest(t, Options{})
+	r := do(t, ts, "PUT", vars1+"/SENTRY_DSN?masked_and_hidden=true", TokenMaintainer)
+	if r.status != 200 || !strings.Contains(r.body, `"hidden":false`) || strings.Contains(r.body, `"value":null`) {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+}

@@ -56,22 +56,6 @@ type keyGitLab struct {
 
 var sentrySlug = regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`)
 
-// Releases where the API changed (gitlab-api.md §12).
-var (
-	sinceSettingsGet  = release{12, 7}
-	sinceSettingsPut  = release{15, 10}
-	sincePatch        = release{12, 8}
-	sinceIntegrated   = release{14, 2}
-	sinceClientKeys   = release{14, 3}
-	sinceValidateLast = release{15, 0} // 14.x looked the settings up before validating
-	sinceCurrentDSN   = release{16, 1} // the collector DSN before
-	sinceMetadata     = release{15, 2}
-	sinceTokenSelf    = release{15, 5}
-	sinceSelfRotation = release{16, 10}
-)
-
-func pathUnescape(s string) (string, error) { return url.PathUnescape(s) }
-
 // integratedOn reports the integrated_error_tracking feature flag for p: off
 // instance-wide (--integrated-error-tracking=false, the self-managed
 // default) or for one project.
@@ -121,12 +105,15 @@ func titleize(slug string) string {
 // From 16.1 the ingestion form with an explicit port; before, the collector
 // form on GitLab's own host, its port only when not the default.
 func (s *Server) dsn(r *http.Request, p *Project, k ClientKey) string {
-	scheme, port := "http", "80"
-	if s.tlsOn {
-		scheme, port = "https", "443"
+	scheme, port := schemeOf(r), "80"
+	if scheme == "https" {
+		port = "443"
 	}
 	host := s.opts.DSNHost
 	if host == "" {
+		host, _ = r.Context().Value(servedAddr{}).(string)
+	}
+	if host == "" { // served by another's listener, as httptest's
 		host = r.Host
 	}
 	id := strconv.FormatInt(p.ID, 10)
@@ -217,8 +204,9 @@ func (s *Server) changeSettings(c *call, p *Project, put bool) (int, any) {
 	if hasIntegrated {
 		next.Integrated = integrated
 	}
-	// The model's Sentry validations apply when enabled and not integrated.
-	if next.Enabled && !next.Integrated {
+	// The model's Sentry validations apply when enabled and not integrated;
+	// before 14.2 there is no integrated column, so whenever enabled.
+	if next.Enabled && !(next.Integrated && s.release.atLeast(sinceIntegrated)) {
 		var missing []string
 		if next.APIURL == nil {
 			missing = append(missing, "Error tracking setting api url is a required field")
@@ -266,7 +254,7 @@ func (s *Server) clientKeys(c *call) {
 	if p == nil {
 		return
 	}
-	id, _ := pathUnescape(c.segs[1])
+	id, _ := url.PathUnescape(c.segs[1])
 	pg, ok := paginate(c, len(p.Keys), map[string]string{"id": id})
 	if !ok {
 		return
@@ -303,6 +291,7 @@ func (s *Server) deleteClientKey(c *call) {
 	}
 	k := p.Keys[idx]
 	p.Keys = append(p.Keys[:idx:idx], p.Keys[idx+1:]...)
+	keyDeleted(p, k)
 	s.version++
 	body := s.keyBody(c.r, p, k)
 	s.mu.Unlock()

@@ -2,8 +2,11 @@ package mockserver
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"sync"
 	"time"
 )
 
@@ -37,22 +40,38 @@ func (l *loggedWriter) Write(b []byte) (int, error) {
 
 // done prints the request's line: time, method, path with query (tokens
 // in it replaced), status, duration and protocol.
+// A request whose client left before the answer (during --latency) is
+// logged as canceled rather than with a status never sent.
 func (l *loggedWriter) done() {
-	if l.s.opts.Log == nil {
+	if l.s.log == nil {
 		return
 	}
-	status := l.status
-	if status == 0 {
-		status = http.StatusOK
+	status := strconv.Itoa(l.status)
+	switch {
+	case l.status == 0 && l.r.Context().Err() != nil:
+		status = "canceled"
+	case l.status == 0:
+		status = "200"
 	}
-	line := fmt.Sprintf("%s %-6s %s %d %s %s", l.start.Format("15:04:05.000"), l.r.Method, redactedPath(l.r.URL), status,
+	line := fmt.Sprintf("%s %-6s %s %s %s %s", l.start.Format("15:04:05.000"), l.r.Method, redactedPath(l.r.URL), status,
 		time.Since(l.start).Round(time.Microsecond), l.r.Proto)
 	if l.note != "" {
 		line += " " + l.note
 	}
-	l.s.logMu.Lock()
-	defer l.s.logMu.Unlock()
-	fmt.Fprintln(l.s.opts.Log, line)
+	fmt.Fprintln(l.s.log, line)
+}
+
+// lockedWriter serialises the request lines and the HTTP server's own
+// messages (TLS handshake failures), which come from other goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // redactedPath is the path with its query, token parameters replaced.

@@ -20,20 +20,19 @@ const (
 
 type pageWindow struct{ start, end int }
 
-// rubyInt reads the leading digits of s as Ruby's to_i does ("2abc" is 2),
-// and reports whether s starts with a digit, which Kaminari requires.
-func rubyInt(s string) (int, bool) {
-	n, digits := 0, 0
-	for _, ch := range s {
-		if ch < '0' || ch > '9' {
-			break
-		}
-		digits++
+// rubyInt reads the leading digits of s as Ruby's to_i does ("2abc" is 2):
+// the number, capped at maxPage, and its digits without leading zeros, as
+// an X-Page header echoes them however large ("" for none). ok reports
+// whether s starts with a digit, which Kaminari requires.
+func rubyInt(s string) (n int, digits string, ok bool) {
+	end := 0
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
 		if n < maxPage {
-			n = n*10 + int(ch-'0')
+			n = n*10 + int(s[end]-'0')
 		}
+		end++
 	}
-	return min(n, maxPage), digits > 0
+	return min(n, maxPage), strings.TrimLeft(s[:end], "0"), end > 0
 }
 
 // paginate reads page and per_page as Kaminari does and sets GitLab's paging
@@ -44,7 +43,7 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 	q := c.r.URL.Query()
 	perPage := defaultPerPage
 	if s := q.Get("per_page"); s != "" {
-		if n, ok := rubyInt(s); ok {
+		if n, _, ok := rubyInt(s); ok {
 			if n == 0 {
 				writeError(c.w, http.StatusInternalServerError, "message", "500 Internal Server Error")
 				return pageWindow{}, false
@@ -52,9 +51,9 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 			perPage = min(n, maxPerPage)
 		}
 	}
-	page := 1
-	if n, ok := rubyInt(q.Get("page")); ok && n > 0 {
-		page = n
+	page, pageDigits := 1, "1"
+	if n, digits, ok := rubyInt(q.Get("page")); ok && n > 0 {
+		page, pageDigits = n, digits
 	}
 	totalPages := max((total+perPage-1)/perPage, 1)
 	counted := total <= countLimit
@@ -65,7 +64,7 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 		h.Set("X-Total-Pages", strconv.Itoa(totalPages))
 	}
 	h.Set("X-Per-Page", strconv.Itoa(perPage))
-	h.Set("X-Page", strconv.Itoa(page))
+	h.Set("X-Page", pageDigits)
 	next, prev := "", ""
 	if page < totalPages {
 		next = strconv.Itoa(page + 1)
@@ -76,10 +75,7 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 	h.Set("X-Next-Page", next)
 	h.Set("X-Prev-Page", prev)
 
-	scheme := "http"
-	if c.r.TLS != nil {
-		scheme = "https"
-	}
+	scheme := schemeOf(c.r)
 	link := func(p int, rel string) string {
 		v := url.Values{}
 		for k, vals := range q {

@@ -22,10 +22,33 @@ type param struct {
 // malformedJSON is Grape's answer to a JSON body it cannot parse.
 const malformedJSON = "\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying application/json as content-type, you must pass valid application/json in the request's body"
 
+// maxBody is the largest request body read; a larger one is refused, as
+// GitLab's proxy refuses one above its limit, rather than cut short.
+const maxBody = 1 << 20
+
+// readBody reads the request's body in full; it reports false when it
+// answered instead.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		return nil, true
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "error", "the request body could not be read")
+		return nil, false
+	case len(b) > maxBody:
+		writeError(w, http.StatusRequestEntityTooLarge, "error", "413 Request Entity Too Large")
+		return nil, false
+	}
+	return b, true
+}
+
 // readParams merges the query string and a form or JSON body, the body
 // winning, as Grape does. Grape's formatter runs before authentication, so
 // a body of an unsupported type (415) or malformed JSON (400) is refused
-// here; it reports false when it answered.
+// here; it reports false when it answered. As Grape, it reads the body of
+// writes only, and a body of blanks is a body.
 func readParams(c *call) bool {
 	out := map[string]param{}
 	c.params = out
@@ -36,11 +59,13 @@ func readParams(c *call) bool {
 		}
 	}
 	addValues(c.r.URL.Query())
-	if c.r.Body == nil {
+	body := c.body
+	switch c.r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	default:
 		return true
 	}
-	body, err := io.ReadAll(io.LimitReader(c.r.Body, 1<<20))
-	if err != nil || len(bytes.TrimSpace(body)) == 0 {
+	if len(body) == 0 {
 		return true
 	}
 	ct := c.r.Header.Get("Content-Type")
@@ -50,13 +75,12 @@ func readParams(c *call) bool {
 	}
 	switch mt {
 	case "application/json":
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		var m map[string]any
-		if err := dec.Decode(&m); err != nil {
+		v, ok := parseJSON(body)
+		if !ok {
 			writeError(c.w, http.StatusBadRequest, "error", malformedJSON)
 			return false
 		}
+		m, _ := v.(map[string]any) // another value parses, and is ignored
 		for k, v := range m {
 			if s, ok := v.(string); ok {
 				out[k] = param{str: s}
@@ -71,7 +95,7 @@ func readParams(c *call) bool {
 		}
 	case "multipart/form-data":
 		_, mp, _ := mime.ParseMediaType(ct)
-		form, err := multipart.NewReader(bytes.NewReader(body), mp["boundary"]).ReadForm(1 << 20)
+		form, err := multipart.NewReader(bytes.NewReader(body), mp["boundary"]).ReadForm(maxBody)
 		if err != nil {
 			writeError(c.w, http.StatusBadRequest, "error", "the multipart form cannot be read")
 			return false
@@ -82,6 +106,21 @@ func readParams(c *call) bool {
 		return false
 	}
 	return true
+}
+
+// parseJSON reads exactly one JSON value, as Ruby's JSON.parse: nothing
+// but blanks may follow it.
+func parseJSON(b []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return v, true
 }
 
 var (

@@ -37,14 +37,18 @@ func loadState(path string) (*state, error) {
 // they are removed only when that process is gone. Another server running
 // on the same file, or on another file in the folder, keeps its own.
 func removeStaleTemps(statePath string) {
-	old, _ := filepath.Glob(filepath.Join(filepath.Dir(statePath), tempPattern(statePath)+"*"))
-	for _, f := range old {
-		rest := strings.TrimPrefix(filepath.Base(f), tempPattern(statePath))
+	dir := filepath.Dir(statePath)
+	entries, _ := os.ReadDir(dir) // not a glob: the file's name may hold [ or *
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), tempPattern(statePath))
+		if !ok {
+			continue
+		}
 		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
 		if err != nil || pid == os.Getpid() || processAlive(pid) {
 			continue
 		}
-		os.Remove(f)
+		os.Remove(filepath.Join(dir, e.Name()))
 	}
 }
 

@@ -85,7 +85,7 @@ func TestSecondPass(t *testing.T) {
 			}
 		})
 	}
-	if r := do(t, ts, "OPTIONS", settings1, TokenMaintainer); r.header.Get("Allow") != "OPTIONS, GET, PUT, PATCH, HEAD" {
+	if r := do(t, ts, "OPTIONS", settings1, TokenMaintainer); r.header.Get("Allow") != "OPTIONS, GET, PATCH, PUT, HEAD" {
 		t.Fatalf("Allow: %q", r.header.Get("Allow"))
 	}
 	if r := do(t, ts, "HEAD", settings1, TokenMaintainer); r.body != "" {
@@ -345,9 +345,6 @@ func TestIngestion(t *testing.T) {
 	if r := post(path+"?sentry_key="+key, "", envelope); r.status != 200 {
 		t.Fatalf("?sentry_key: %d", r.status)
 	}
-	if r := post("/api/v4/error_tracking/collector/api/1/envelope", key, envelope); r.status != 200 {
-		t.Fatalf("collector: %d", r.status)
-	}
 	for name, tc := range map[string][2]string{
 		"unknown key":         {path, "glet_00000000000000000000000000000000"},
 		"another project":     {"/errortracking/api/v1/projects/api/5/envelope", key},
@@ -364,7 +361,7 @@ func TestIngestion(t *testing.T) {
 	if r := post(path, key, envelope); r.status != 401 {
 		t.Errorf("deleted key: %d", r.status)
 	}
-	if n := s.Envelopes(1); n != 3 {
+	if n := s.Envelopes(1); n != 2 {
 		t.Fatalf("%d envelopes counted", n)
 	}
 }

@@ -64,7 +64,7 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	st.addKey(p5)
 	// The DSN of key 1 as a CI/CD variable, so that a rotation has a
 	// variable to update (gitlab-api.md §13).
-	p1.Variables = []Variable{{Key: "SENTRY_DSN", Value: dsnPlaceholder + "1}}", VariableType: "env_var",
+	p1.Variables = []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(1), VariableType: "env_var",
 		Masked: true, Raw: true, EnvironmentScope: "*", Description: "Error tracking DSN (demo)"}}
 	for i := 0; i < scaleKeys; i++ {
 		st.addKey(p1)

@@ -31,8 +31,10 @@ type Options struct {
 	ScaleProjects   int
 	ScaleKeys       int
 	StatePath       string // keep the data in this file across restarts
-	DSNHost         string // host[:port] in DSNs; default: the request's Host
-	Now             func() time.Time
+	// DSNHost is host[:port] in DSNs; default: the address of the URL Start
+	// gave, or the request's Host when served by another listener.
+	DSNHost string
+	Now     func() time.Time
 	// GitLabVersion is the release to behave as, "15.4"; DefaultGitLabVersion
 	// when empty (gitlab-api.md §12).
 	GitLabVersion string
@@ -53,7 +55,7 @@ type Server struct {
 	release      release
 	noIntegrated bool
 	tlsOn        bool
-	logMu        sync.Mutex
+	log          *lockedWriter // nil without Options.Log
 
 	// envelopes counts what the ingestion endpoint accepted, per project.
 	envMu     sync.Mutex
@@ -68,7 +70,17 @@ type Server struct {
 
 	rngMu sync.Mutex
 	rng   *rand.Rand
+
+	timeouts serverTimeouts
 }
+
+// serverTimeouts bound how long a client may take to send its request and
+// how long an idle connection stays; --latency is added after the request
+// has been read, so it is not bounded by them.
+type serverTimeouts struct{ readHeader, read, idle time.Duration }
+
+// servedAddr is the context key of the host:port a listener is reached on.
+type servedAddr struct{}
 
 // New builds a server from opts, loading StatePath when it exists.
 func New(opts Options) (*Server, error) {
@@ -88,9 +100,13 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, now: opts.Now, release: rel, noIntegrated: opts.NoIntegratedErrorTracking, tlsOn: opts.TLS, envelopes: map[int64]int{}}
+	s := &Server{opts: opts, now: opts.Now, release: rel, noIntegrated: opts.NoIntegratedErrorTracking, tlsOn: opts.TLS, envelopes: map[int64]int{},
+		timeouts: serverTimeouts{readHeader: 10 * time.Second, read: 30 * time.Second, idle: 2 * time.Minute}}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if opts.Log != nil {
+		s.log = &lockedWriter{w: opts.Log}
 	}
 	seed := opts.FailSeed
 	if seed == 0 {
@@ -191,9 +207,14 @@ type Running struct {
 	CAFile string
 	srv    *http.Server
 	done   chan error
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the background.
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
+// background. DSNs issued through it name the address of its URL (unless
+// Options.DSNHost is set), so one server may listen on several addresses.
 func (s *Server) Start(addr string) (*Running, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -210,9 +231,6 @@ func (s *Server) Start(addr string) (*Running, error) {
 		}
 	}
 	hostport := net.JoinHostPort(host.String(), strconv.Itoa(tcp.Port))
-	if s.opts.DSNHost == "" {
-		s.opts.DSNHost = hostport
-	}
 	scheme := "http"
 	if s.tlsOn {
 		scheme = "https"
@@ -221,22 +239,25 @@ func (s *Server) Start(addr string) (*Running, error) {
 		URL:    scheme + "://" + hostport,
 		Public: !tcp.IP.IsLoopback(),
 		srv: &http.Server{Handler: s,
+			BaseContext: func(net.Listener) context.Context {
+				return context.WithValue(context.Background(), servedAddr{}, hostport)
+			},
 			// A client that never finishes its request must not hold a
-			// connection open; --latency adds to the answer, not the read.
-			ReadHeaderTimeout: 10 * time.Second,
-			ReadTimeout:       30 * time.Second,
-			IdleTimeout:       2 * time.Minute,
+			// connection open.
+			ReadHeaderTimeout: s.timeouts.readHeader,
+			ReadTimeout:       s.timeouts.read,
+			IdleTimeout:       s.timeouts.idle,
 			// Handshake failures (a client without --ca-file) are the
 			// client's to report; with --log they are shown too.
 			ErrorLog: log.New(io.Discard, "", 0),
 		},
 		done: make(chan error, 1),
 	}
-	if s.opts.Log != nil {
-		r.srv.ErrorLog = log.New(s.opts.Log, "mock-server: ", 0)
+	if s.log != nil {
+		r.srv.ErrorLog = log.New(s.log, "mock-server: ", 0)
 	}
 	if s.tlsOn {
-		cert, caPEM, err := newCertificate()
+		cert, caPEM, err := newCertificate(host)
 		if err != nil {
 			ln.Close()
 			return nil, err
@@ -264,14 +285,18 @@ func ipv4Available() bool {
 }
 
 // Close stops accepting requests and waits up to the context's end for
-// those in flight, then removes the CA file.
+// those in flight, then removes the CA file. Closing again returns the
+// first answer.
 func (r *Running) Close(ctx context.Context) error {
-	if r.CAFile != "" {
-		defer os.Remove(r.CAFile)
-	}
-	err := r.srv.Shutdown(ctx)
-	if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
-		err = e
-	}
-	return err
+	r.closeOnce.Do(func() {
+		if r.CAFile != "" {
+			defer os.Remove(r.CAFile)
+		}
+		err := r.srv.Shutdown(ctx)
+		if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
+			err = e
+		}
+		r.closeErr = err
+	})
+	return r.closeErr
 }

@@ -50,7 +50,9 @@ type Project struct {
 	Settings     *Settings     `json:"settings,omitempty"`
 	Keys         []ClientKey   `json:"keys"`
 	Variables    []Variable    `json:"variables,omitempty"`
-	CreatedAt    time.Time     `json:"created_at"`
+	// Retired are deleted keys a variable's DSN placeholder still stands for.
+	Retired   []ClientKey `json:"retired_keys,omitempty"`
+	CreatedAt time.Time   `json:"created_at"`
 }
 
 // Settings is the stored error tracking setting row.
@@ -134,6 +136,16 @@ func newPublicKey() string {
 func (p *Project) hasActiveKey() bool {
 	for _, k := range p.Keys {
 		if k.Active {
+			return true
+		}
+	}
+	return false
+}
+
+// activeKey reports an active key of p with that public key.
+func (p *Project) activeKey(public string) bool {
+	for _, k := range p.Keys {
+		if k.Active && k.PublicKey == public {
 			return true
 		}
 	}

@@ -15,9 +15,10 @@ import (
 )
 
 // newCertificate makes a CA and, signed by it, a server certificate for
-// 127.0.0.1, ::1 and localhost. It returns the server's certificate and
-// the CA's PEM, which a client trusts with --ca-file.
-func newCertificate() (tls.Certificate, []byte, error) {
+// 127.0.0.1, ::1, localhost and served, the address the server's URL
+// names. It returns the server's certificate and the CA's PEM, which a
+// client trusts with --ca-file.
+func newCertificate(served net.IP) (tls.Certificate, []byte, error) {
 	now := time.Now()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -37,11 +38,15 @@ func newCertificate() (tls.Certificate, []byte, error) {
 	if err != nil {
 		return tls.Certificate{}, nil, err
 	}
+	ips := []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}
+	if !served.Equal(ips[0]) && !served.Equal(ips[1]) {
+		ips = append(ips, served)
+	}
 	leaf := &x509.Certificate{
 		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "localhost"},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(30 * 24 * time.Hour),
 		DNSNames:    []string{"localhost"},
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+		IPAddresses: ips,
 		KeyUsage:    x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
 	der, err := x509.CreateCertificate(rand.Reader, leaf, caCert, &key.PublicKey, caKey)

@@ -22,15 +22,31 @@ type Variable struct {
 }
 
 var (
-	variableKey = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
+	variableKey = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 	maskedPlain = regexp.MustCompile(`^[a-zA-Z0-9_+=/@:.~-]{8,}$`)
 	maskedRaw   = regexp.MustCompile(`^\S{8,}$`)
 )
 
 // dsnPlaceholder, as a seeded variable's value, stands for the DSN of a key
 // of the project as served: the seed cannot know the address the server
-// will be reached on.
+// will be reached on. It is stored as it is, and resolved on the way out.
 const dsnPlaceholder = "{{dsn:"
+
+func placeholderFor(keyID int64) string {
+	return dsnPlaceholder + strconv.FormatInt(keyID, 10) + "}}"
+}
+
+// keyDeleted keeps k, just deleted from p, among p's retired keys when a
+// variable's placeholder stands for it: the variable keeps the old DSN, as
+// a real one would.
+func keyDeleted(p *Project, k ClientKey) {
+	for _, v := range p.Variables {
+		if v.Value == placeholderFor(k.ID) {
+			p.Retired = append(p.Retired, k)
+			return
+		}
+	}
+}
 
 // variableBody is the variable as the API shows it: a hidden one's value
 // is null.
@@ -54,7 +70,7 @@ func (s *Server) resolve(r *http.Request, p *Project, value string) string {
 		return value
 	}
 	id, _ := strconv.ParseInt(strings.TrimSuffix(rest, "}}"), 10, 64)
-	for _, k := range p.Keys {
+	for _, k := range append(p.Keys[:len(p.Keys):len(p.Keys)], p.Retired...) {
 		if k.ID == id {
 			return s.dsn(r, p, k)
 		}
@@ -62,15 +78,30 @@ func (s *Server) resolve(r *http.Request, p *Project, value string) string {
 	return value
 }
 
-// valid checks a masked value as GitLab does.
-func (v Variable) valid() bool {
+// maskable checks a masked variable's value as served, as GitLab does.
+func (v Variable) maskable(value string) bool {
 	if !v.Masked {
 		return true
 	}
 	if v.Raw {
-		return maskedRaw.MatchString(v.Value)
+		return maskedRaw.MatchString(value)
 	}
-	return maskedPlain.MatchString(v.Value)
+	return maskedPlain.MatchString(value)
+}
+
+// taken reports another variable of p (not the one at index self) with
+// v's key and environment scope.
+func taken(p *Project, v Variable, self int) bool {
+	for i, o := range p.Variables {
+		if i != self && o.Key == v.Key && o.EnvironmentScope == v.EnvironmentScope {
+			return true
+		}
+	}
+	return false
+}
+
+func keyTaken(key string) (int, any) {
+	return http.StatusBadRequest, map[string]any{"message": map[string][]string{"key": {"(" + key + ") has already been taken"}}}
 }
 
 // variables serves GET (paginated) and POST /projects/:id/variables.
@@ -100,9 +131,10 @@ func (s *Server) variables(c *call) {
 		s.mu.Unlock()
 		return
 	}
-	key, value := c.params["key"], c.params["value"]
+	key, hasKey := c.params["key"]
+	value := c.params["value"]
 	var problems []string
-	if key.str == "" && !key.isJSON {
+	if !hasKey {
 		problems = append(problems, "key is missing")
 	}
 	if _, ok := c.params["value"]; !ok {
@@ -110,21 +142,18 @@ func (s *Server) variables(c *call) {
 	}
 	if len(problems) > 0 {
 		s.mu.Unlock()
-		writeError(c.w, http.StatusBadRequest, "error", joinProblems(problems))
+		writeError(c.w, http.StatusBadRequest, "error", strings.Join(problems, ", "))
 		return
 	}
 	v := Variable{Key: key.str, Value: value.str, VariableType: "env_var", EnvironmentScope: "*"}
-	if status, body := s.applyVariable(c, &v); status != 0 {
+	status, body := s.applyVariable(c, p, &v)
+	if status == 0 && taken(p, v, -1) {
+		status, body = keyTaken(v.Key)
+	}
+	if status != 0 {
 		s.mu.Unlock()
 		writeJSON(c.w, status, body)
 		return
-	}
-	for _, o := range p.Variables {
-		if o.Key == v.Key && o.EnvironmentScope == v.EnvironmentScope {
-			s.mu.Unlock()
-			writeJSON(c.w, http.StatusBadRequest, map[string]any{"message": map[string][]string{"key": {"(" + v.Key + ") has already been taken"}}})
-			return
-		}
 	}
 	p.Variables = append(p.Variables, v)
 	s.version++
@@ -133,9 +162,10 @@ func (s *Server) variables(c *call) {
 	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, p, v))
 }
 
-// applyVariable sets the attributes given on v and validates it; a status
-// other than 0 is the answer to a refusal.
-func (s *Server) applyVariable(c *call, v *Variable) (int, any) {
+// applyVariable sets the attributes given on v, a variable of p, and
+// validates it; a status other than 0 is the answer to a refusal: Grape's
+// for a parameter, else every error of the model's, as GitLab lists them.
+func (s *Server) applyVariable(c *call, p *Project, v *Variable) (int, any) {
 	str := func(name string, into *string) {
 		if p, ok := c.params[name]; ok && !p.isJSON {
 			*into = p.str
@@ -155,18 +185,30 @@ func (s *Server) applyVariable(c *call, v *Variable) (int, any) {
 	flag("protected", &v.Protected)
 	flag("masked", &v.Masked)
 	flag("raw", &v.Raw)
-	if p, ok := c.params["masked_and_hidden"]; ok {
+	// Hiding is chosen at creation only (17.4); an update cannot take it.
+	if p, ok := c.params["masked_and_hidden"]; ok && c.method == http.MethodPost {
 		if b, _, valid := coerceBool(p); valid && b {
 			v.Masked, v.Hidden = true, true
 		}
 	}
-	switch {
-	case !variableKey.MatchString(v.Key):
-		return http.StatusBadRequest, map[string]any{"message": map[string][]string{"key": {"can contain only letters, digits and '_'."}}}
-	case v.VariableType != "env_var" && v.VariableType != "file":
+	if v.VariableType != "env_var" && v.VariableType != "file" {
 		return http.StatusBadRequest, map[string]any{"error": "variable_type does not have a valid value"}
-	case !v.valid():
-		return http.StatusBadRequest, map[string]any{"message": map[string][]string{"value": {"is invalid"}}}
+	}
+	errs := map[string][]string{}
+	if v.Key == "" {
+		errs["key"] = append(errs["key"], "can't be blank")
+	}
+	if len(v.Key) > 255 {
+		errs["key"] = append(errs["key"], "is too long (maximum is 255 characters)")
+	}
+	if !variableKey.MatchString(v.Key) {
+		errs["key"] = append(errs["key"], "can contain only letters, digits and '_'.")
+	}
+	if !v.maskable(s.resolve(c.r, p, v.Value)) {
+		errs["value"] = []string{"is invalid"}
+	}
+	if len(errs) > 0 {
+		return http.StatusBadRequest, map[string]any{"message": errs}
 	}
 	return 0, nil
 }
@@ -214,7 +256,11 @@ func (s *Server) variable(c *call) {
 		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, p.Variables[i]))
 	case http.MethodPut:
 		v := p.Variables[i]
-		if status, body := s.applyVariable(c, &v); status != 0 {
+		status, body := s.applyVariable(c, p, &v)
+		if status == 0 && taken(p, v, i) {
+			status, body = keyTaken(v.Key)
+		}
+		if status != 0 {
 			unlock()
 			writeJSON(c.w, status, body)
 			return
@@ -247,15 +293,4 @@ func environmentScope(ps map[string]param) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func joinProblems(ps []string) string {
-	out := ""
-	for i, p := range ps {
-		if i > 0 {
-			out += ", "
-		}
-		out += p
-	}
-	return out
 }

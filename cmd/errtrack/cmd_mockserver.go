@@ -17,14 +17,18 @@ func (a *app) mockServerCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mock-server",
 		Short: "Run an in-memory GitLab with demo data, for demos and tests",
-		Long: `Serves the error tracking endpoints (and /user, /personal_access_tokens/self,
-/projects, /projects/:id, /version) the way GitLab does. The first line printed
-is "listening on http://HOST:PORT" (https with --tls, then "ca-file: PATH"),
-followed by the tokens it accepts. Stops cleanly on SIGINT or SIGTERM.
+		Long: `Serves the error tracking endpoints (and /user, /personal_access_tokens/self and
+its rotation, /projects, /projects/:id, project CI/CD variables, /version and
+/metadata) the way GitLab does, and takes test events at the DSNs it issues.
+The first line printed is "listening on http://HOST:PORT" (https with --tls,
+then "ca-file: PATH"), followed by the tokens it accepts. Stops cleanly on
+SIGINT or SIGTERM.
 
 --gitlab-version makes it answer as that GitLab release does: routes added
 later answer GitLab's catch-all 404, older settings lack "integrated", and
-14.3 to 16.0 issue DSNs of the legacy collector form.`,
+14.3 to 16.0 issue DSNs of the legacy collector form.
+
+The demo tokens are public: listening beyond loopback prints a warning.`,
 		Example: `  errtrack mock-server --listen 127.0.0.1:0
   errtrack mock-server --latency 200ms --fail-rate 0.1 --state /tmp/gitlab.json
   errtrack mock-server --gitlab-version 15.4 --integrated-error-tracking=false
@@ -73,7 +77,7 @@ later answer GitLab's catch-all 404, older settings lack "integrated", and
 	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
 	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
 	f.StringVar(&opts.DSNHost, "dsn-host", "", "host[:port] written in DSNs (default: the listening address)")
-	f.StringVar(&opts.GitLabVersion, "gitlab-version", mockserver.DefaultGitLabVersion, "behave as this GitLab release, e.g. 15.4")
+	f.StringVar(&opts.GitLabVersion, "gitlab-version", mockserver.DefaultGitLabVersion, "behave as this GitLab release, e.g. 15.4 or 17.5.1-ee")
 	f.BoolVar(&integrated, "integrated-error-tracking", true, "the integrated_error_tracking feature flag; false as on a default self-managed GitLab")
 	f.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a certificate made at start; its CA file is printed on the second line")
 	f.BoolVar(&log, "log", false, "print one line per request to stderr (token values redacted)")

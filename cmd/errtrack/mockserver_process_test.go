@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -121,4 +122,57 @@ func TestMockServerListenAnywhere(t *testing.T) {
 	if !strings.Contains(stderr.String(), "beyond loopback") {
 		t.Fatalf("no warning: %q", stderr.String())
 	}
+}
+
+// --tls: the first line is the https URL and the second the CA file, which
+// errtrack's --ca-file accepts; the file goes when the server stops.
+func TestMockServerTLS(t *testing.T) {
+	cmd := exec.Command(binary(t), "mock-server", "--listen", "127.0.0.1:0", "--tls")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	r := bufio.NewReader(out)
+	first, _ := r.ReadString('\n')
+	second, _ := r.ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(first), "listening on ")
+	caFile, ok2 := strings.CutPrefix(strings.TrimSpace(second), "ca-file: ")
+	if !ok || !strings.HasPrefix(url, "https://127.0.0.1:") || !ok2 {
+		t.Fatalf("first lines %q %q", first, second)
+	}
+	go func() { _, _ = r.WriteTo(discard{}) }()
+	c := newCLI(t, nil)
+	c.env["GITLAB_HOST"] = url
+	c.run("", "keys", "list", "-p", "1", "--ca-file", caFile).must(t, 0, "https://glet_")
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	if _, err := os.Stat(caFile); err == nil {
+		t.Fatalf("%s outlived the server", caFile)
+	}
+}
+
+// --log: a line per request on stderr, with the method, the path, the
+// status and the protocol, and no token.
+func TestMockServerLog(t *testing.T) {
+	cmd, url, stderr := startServerProcess(t, "--log")
+	req, _ := http.NewRequest("GET", url+"/api/v4/projects/1/error_tracking/settings?private_token="+mockserver.TokenMaintainer, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	log := stderr.String()
+	if !strings.Contains(log, "GET    /api/v4/projects/1/error_tracking/settings?private_token=%5Bredacted%5D 200 ") || !strings.Contains(log, "HTTP/1.1") || strings.Contains(log, mockserver.TokenMaintainer) {
+		t.Fatalf("stderr: %s", log)
+	}
+}
+
+// A malformed --gitlab-version is a usage error that says what is wanted.
+func TestMockServerBadVersion(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "mock-server", "--gitlab-version", "fifteen").must(t, 2, `GitLab version "fifteen" is not MAJOR.MINOR`, "15.4")
+	c.run("", "mock-server", "--gitlab-version", "7.0").must(t, 2, "older than this mock knows")
 }

@@ -70,3 +70,33 @@ func TestCurlReproducesRequests(t *testing.T) {
 		t.Fatalf("%d envelopes: the copied envelope was not accepted", s.Envelopes(1))
 	}
 }
+
+// Against a server with a private CA, the copied command carries --cacert.
+func TestCurlCarriesTheCAFile(t *testing.T) {
+	s, err := mockserver.New(mockserver.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := s.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = run.Close(context.Background()) })
+	var seen []Exchange
+	c, err := New(run.URL, mockserver.TokenMaintainer, WithCAFile(run.CAFile), WithObserver(func(e Exchange) { seen = append(seen, e) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); err != nil {
+		t.Fatal(err)
+	}
+	curl := seen[0].Curl()
+	if !strings.Contains(curl, "--cacert '"+run.CAFile+"'") {
+		t.Fatalf("no --cacert: %s", curl)
+	}
+	cmd := exec.Command("bash", "-c", curl+" --silent --show-error --output /dev/null --write-out '%{http_code}'")
+	cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer)
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "200" {
+		t.Fatalf("%s\n%s (%v)", curl, out, err)
+	}
+}

@@ -25,6 +25,8 @@ type Exchange struct {
 	Err                           error
 	RequestHeader, ResponseHeader http.Header
 	RequestBody, ResponseBody     []byte
+	// CAFile is the client's --ca-file, which a repeated request needs too.
+	CAFile string
 }
 
 // WithObserver calls f after every exchange, retries included. f runs on
@@ -37,7 +39,7 @@ func (c *Client) observe(req *http.Request, reqBody []byte, start time.Time, att
 	}
 	e := Exchange{
 		Start: start, Duration: time.Since(start), Method: req.Method, URL: req.URL.String(), Attempt: attempt, Err: err,
-		RequestHeader: req.Header.Clone(), RequestBody: capBody(reqBody),
+		RequestHeader: req.Header.Clone(), RequestBody: capBody(reqBody), CAFile: c.caFile,
 	}
 	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
 		e.RequestHeader.Set("PRIVATE-TOKEN", "[redacted]")
@@ -61,6 +63,9 @@ func capBody(b []byte) []byte {
 // $GITLAB_TOKEN variable, never its value.
 func (e Exchange) Curl() string {
 	parts := []string{"curl", "--request", e.Method}
+	if e.CAFile != "" && strings.HasPrefix(e.URL, "https:") {
+		parts = append(parts, "--cacert", shellQuote(e.CAFile))
+	}
 	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
 		parts = append(parts, `--header "PRIVATE-TOKEN: $GITLAB_TOKEN"`)
 	}

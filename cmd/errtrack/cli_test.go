@@ -603,6 +603,10 @@ func TestCAFileRemembered(t *testing.T) {
 	c.run("", "keys", "list", "-p", "1").must(t, 1, "certificate", "--ca-file")
 	c.run("", "keys", "list", "-p", "1", "--ca-file", ca).must(t, 0, "glet_")
 	c.run("", "keys", "list", "-p", "1").must(t, 0, "glet_")
+	// A remembered CA file that is gone is left out, with a warning, and
+	// the TLS error says what to pass.
+	os.Remove(ca)
+	c.run("", "keys", "list", "-p", "1").must(t, 1, "the CA file remembered for "+ts.URL, "is gone", "--ca-file")
 	// A CA file that did not work is not remembered.
 	other := newCLI(t, nil)
 	other.env["GITLAB_HOST"] = ts.URL

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
 )
 
 // projectFlag is --project, required by the settings and keys commands.
@@ -26,8 +27,10 @@ func (a *app) settingsCmd() *cobra.Command {
 	addHostFlags(cmd.PersistentFlags(), g)
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON object instead of a record")
 
-	// show runs one settings call and prints the record it returns.
-	show := func(cmd *cobra.Command, p *projectFlag, call func(*apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
+	// show runs one settings call and prints the record it returns. want is
+	// the integrated value asked for, if any: GitLab answers 200 and keeps
+	// integrated off where its feature flag is off, which is a failure.
+	show := func(cmd *cobra.Command, p *projectFlag, want *bool, call func(*apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
 		ctx, cancel := a.deadline(cmd.Context(), g)
 		defer cancel()
 		cmd.SetContext(ctx)
@@ -41,9 +44,15 @@ func (a *app) settingsCmd() *cobra.Command {
 		}
 		a.rememberHost(host)
 		if g.jsonOut {
-			return writeJSON(a.stdout, s)
+			if err := writeJSON(a.stdout, s); err != nil {
+				return err
+			}
+		} else {
+			printSettings(a.stdout, ref.String(), s)
 		}
-		printSettings(a.stdout, ref.String(), s)
+		if want != nil && *want && !s.Integrated && !s.NoIntegrated {
+			return reportedf(a, "GitLab kept integrated error tracking off for %s. %s", ref, explain.IntegratedUnavailable)
+		}
 		return nil
 	}
 
@@ -54,7 +63,7 @@ func (a *app) settingsCmd() *cobra.Command {
 		Example: "  errtrack settings get --project group/web-shop\n  errtrack settings get -p 42 --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return show(cmd, &getP, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+			return show(cmd, &getP, nil, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 				s, _, err := c.GetSettings(cmd.Context(), ref)
 				return s, err
 			})
@@ -73,7 +82,7 @@ func (a *app) settingsCmd() *cobra.Command {
 			if !cmd.Flags().Changed("active") || !cmd.Flags().Changed("integrated") {
 				return usagef("settings create needs both --active=BOOL and --integrated=BOOL")
 			}
-			return show(cmd, &createP, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+			return show(cmd, &createP, &cIntegrated, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 				s, _, err := c.CreateSettings(cmd.Context(), ref, cActive, cIntegrated)
 				return s, err
 			})
@@ -99,7 +108,7 @@ func (a *app) settingsCmd() *cobra.Command {
 				if cmd.Flags().Changed("integrated") {
 					integ = &integrated
 				}
-				return show(cmd, &p, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				return show(cmd, &p, integ, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 					s, _, err := c.UpdateSettings(cmd.Context(), ref, act, integ)
 					return s, err
 				})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/config"
+	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
@@ -182,9 +184,21 @@ func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 			a.caFileUsed = abs // remembered for host once a request worked
 		}
 	default:
-		if c, _, _ := a.loadConfigQuietly(); c.CAFiles[host] != "" {
-			opts = append(opts, apiclient.WithCAFile(c.CAFiles[host]))
+		c, _, _ := a.loadConfigQuietly()
+		ca := c.CAFiles[host]
+		if ca == "" {
+			break
 		}
+		if _, err := os.Stat(ca); err != nil {
+			// A remembered CA that is gone (a mock server's, removed when it
+			// stopped) is left out: the server may not need it any more,
+			// and if it does, the TLS error says to pass --ca-file.
+			if a.program.Load() == nil { // not under the console's screen
+				fmt.Fprintf(a.stderr, "errtrack: warning: the CA file remembered for %s (%s) is gone; pass --ca-file again if the server needs one\n", host, explain.Text(ca))
+			}
+			break
+		}
+		opts = append(opts, apiclient.WithCAFile(ca))
 	}
 	if g.insecure {
 		opts = append(opts, apiclient.WithInsecureHTTP())

@@ -78,7 +78,12 @@ func (o Overview) Summary() string {
 	if o.Settings.Active {
 		state = "on"
 	}
-	if !o.Settings.Integrated {
+	switch {
+	case !o.Settings.Integrated && o.Settings.APIURL == nil:
+		// Integrated off (or unknown to an old release) and no Sentry: what
+		// a flag-off instance reports. Nothing collects errors.
+		return "no backend · " + state
+	case !o.Settings.Integrated:
 		return "Sentry · " + state
 	}
 	keys := fmt.Sprintf("%d keys", o.Keys)

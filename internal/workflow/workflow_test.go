@@ -183,4 +183,13 @@ func TestProjectOverview(t *testing.T) {
 	if got := ProjectOverview(ctx, dev, apiclient.ProjectID(1)).Summary(); got != "no access (Maintainer role needed)" {
 		t.Errorf("developer: %q", got)
 	}
+	// A flag-off instance reports integrated false without a Sentry: not
+	// "Sentry", as nothing collects.
+	_, off := mock(t, mockserver.Options{NoIntegratedErrorTracking: true}, mockserver.TokenMaintainer)
+	if got := ProjectOverview(ctx, off, apiclient.ProjectID(1)).Summary(); got != "no backend · on" {
+		t.Errorf("flag off: %q", got)
+	}
+	if got := ProjectOverview(ctx, off, apiclient.ProjectID(3)).Summary(); got != "Sentry · on" {
+		t.Errorf("flag off, Sentry project: %q", got)
+	}
 }

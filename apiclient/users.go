@@ -28,15 +28,9 @@ type ListProjectsOptions struct {
 // ListProjects returns one page of the projects the user maintains
 // (min_access_level=40), ordered by path.
 func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]Project, *Response, error) {
-	q := url.Values{
-		"min_access_level": {strconv.Itoa(MaintainerAccess)},
-		"membership":       {"true"},
-		"simple":           {"true"},
-		"order_by":         {"path"},
-		"sort":             {"asc"},
-		"page":             {strconv.Itoa(max(opt.Page, 1))},
-		"per_page":         {strconv.Itoa(min(max(opt.PerPage, 1), perPage))},
-	}
+	q := maintainedQuery()
+	q.Set("page", strconv.Itoa(max(opt.Page, 1)))
+	q.Set("per_page", strconv.Itoa(min(max(opt.PerPage, 1), perPage)))
 	if opt.PerPage == 0 {
 		q.Set("per_page", strconv.Itoa(perPage))
 	}
@@ -51,14 +45,18 @@ func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]P
 // ListAllProjects returns every project the user maintains
 // (min_access_level=40), ordered by path, within the bounds of any listing.
 func (c *Client) ListAllProjects(ctx context.Context) ([]Project, *Response, error) {
-	q := url.Values{
+	return listAll[Project](ctx, c, "projects", maintainedQuery())
+}
+
+// maintainedQuery selects the projects the user maintains, ordered by path.
+func maintainedQuery() url.Values {
+	return url.Values{
 		"min_access_level": {strconv.Itoa(MaintainerAccess)},
 		"membership":       {"true"},
 		"simple":           {"true"},
 		"order_by":         {"path"},
 		"sort":             {"asc"},
 	}
-	return listAll[Project](ctx, c, "projects", q)
 }
 
 // GetProject reads one project, with the user's access level.

@@ -132,17 +132,21 @@ func runWrite(api API, deps Deps, w write) tea.Cmd {
 		case writeRotateCreate:
 			// The variables holding the old DSN are looked for meanwhile:
 			// the answer to both is needed before the next question.
-			found := make(chan workflow.Rotation, 1)
+			type lookup struct {
+				r   workflow.Rotation
+				err error
+			}
+			found := make(chan lookup, 1)
 			go func() {
 				r, err := w.rot.FindVariables(ctx, api)
-				done.varErr = err
-				found <- r
+				found <- lookup{r, err}
 			}()
 			done.rot, done.err = w.rot.Create(ctx, api)
 			if done.err == nil {
 				done.rot, done.err = done.rot.Check(ctx, api)
 			}
-			done.rot.Variables = (<-found).Variables
+			l := <-found
+			done.rot.Variables, done.varErr = l.r.Variables, l.err
 		case writeRotateVariables:
 			done.rot, done.err = w.rot.UpdateVariables(ctx, api)
 		case writeRotateVerify:
@@ -255,11 +259,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		r := msg.rot
 		var ve *workflow.VariableError
 		if errors.As(msg.err, &ve) {
-			verb := "Updating"
-			if !ve.Target.Exists {
-				verb = "Creating"
-			}
-			return status(statusError, fmt.Sprintf("%s the CI/CD variable %s failed, so the old key is kept: %s %s", verb, ve.Target.Label(), m.sh.explain(ve.Err), r.State()))
+			return status(statusError, fmt.Sprintf("%s failed, so the old key is kept: %s %s", capitalize(ve.Step()), m.sh.explain(ve.Err), r.State()))
 		}
 		return m, m.offerOldKeyDelete(r, "", true)
 
@@ -278,7 +278,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		var refused *workflow.RefusedError
 		switch {
 		case errors.As(msg.err, &refused):
-			return status(statusError, fmt.Sprintf("Key %d of %s: %s. The key may be inactive or deleted, or error tracking is off for the instance.", w.key.ID, name, refused))
+			return status(statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, name, refused, workflow.RefusedAdvice))
 		case msg.err != nil:
 			return status(statusError, "The test event could not be sent: "+m.sh.explain(msg.err))
 		}
@@ -366,7 +366,7 @@ func (m Model) offerTokenRotation() (Model, tea.Cmd) {
 // the token is in.
 func (m Model) tokenRotated(msg writeDoneMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		words := workflow.RotateTokenFailure(msg.err, m.sh.explain, "the status bar shows the token once the screen is refreshed (r)", "log in again")
+		words := workflow.RotateTokenFailure(msg.err, m.sh.explain, "check with 'errtrack status' in a shell", "log in again")
 		var lost *workflow.LostTokenError
 		if errors.As(msg.err, &lost) {
 			ls := newLoginScreen(m.sh, words)

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"net"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -254,16 +253,7 @@ func (s *Server) clientKeys(c *call) {
 	if p == nil {
 		return
 	}
-	id, _ := url.PathUnescape(c.segs[1])
-	pg, ok := paginate(c, len(p.Keys), map[string]string{"id": id})
-	if !ok {
-		return
-	}
-	out := make([]any, 0, pg.end-pg.start)
-	for _, k := range p.Keys[pg.start:pg.end] {
-		out = append(out, s.keyBody(c.r, p, k))
-	}
-	writeJSON(c.w, http.StatusOK, out)
+	servePage(c, p.Keys, func(k ClientKey) any { return s.keyBody(c.r, p, k) })
 }
 
 // deleteClientKey serves DELETE /projects/:id/error_tracking/client_keys/:key_id.

@@ -107,3 +107,18 @@ func paginate(c *call, total int, pathParams map[string]string) (pageWindow, boo
 	}
 	return pageWindow{start, min(start+perPage, total)}, true
 }
+
+// servePage writes the page of a project's items the request asks for, with
+// GitLab's headers; the project id in links is the one the request used.
+func servePage[T any](c *call, items []T, body func(T) any) {
+	id, _ := url.PathUnescape(c.segs[1])
+	pg, ok := paginate(c, len(items), map[string]string{"id": id})
+	if !ok {
+		return
+	}
+	out := make([]any, 0, pg.end-pg.start)
+	for _, it := range items[pg.start:pg.end] {
+		out = append(out, body(it))
+	}
+	writeJSON(c.w, http.StatusOK, out)
+}

@@ -113,16 +113,7 @@ func (s *Server) variables(c *call) {
 		if p == nil {
 			return
 		}
-		id, _ := url.PathUnescape(c.segs[1])
-		pg, ok := paginate(c, len(p.Variables), map[string]string{"id": id})
-		if !ok {
-			return
-		}
-		out := make([]any, 0, pg.end-pg.start)
-		for _, v := range p.Variables[pg.start:pg.end] {
-			out = append(out, s.variableBody(c.r, p, v))
-		}
-		writeJSON(c.w, http.StatusOK, out)
+		servePage(c, p.Variables, func(v Variable) any { return s.variableBody(c.r, p, v) })
 		return
 	}
 	s.mu.Lock()

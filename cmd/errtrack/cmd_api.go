@@ -56,11 +56,7 @@ otherwise. The exit status is 1 when the server answers an error.`,
 			}
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
-			host, err := a.resolveHost(g.host)
-			if err != nil {
-				return err
-			}
-			c, err := a.clientFor(ctx, g, host)
+			c, host, err := a.hostClient(ctx, g)
 			if err != nil {
 				return err
 			}

@@ -89,16 +89,11 @@ func (a *app) keysCmd() *cobra.Command {
 		Short:       "Delete a client key (asks first)",
 		Example:     "  errtrack keys delete --project group/web-shop 12\n  errtrack keys delete -p 42 12 --yes   # in a script",
 		Annotations: map[string]string{annotKeyArg: "yes"},
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("keys delete takes exactly one KEY_ID")
-			}
-			return nil
-		},
+		Args:        oneKeyID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usagef("KEY_ID %q is not a key ID: see 'errtrack keys list'", args[0])
+			id, err := parseKeyID(args[0])
+			if err != nil {
+				return err
 			}
 			if !delYes && !a.stdinIsTTY() {
 				return usagef("refusing to delete without confirmation: standard input is not a terminal, so pass --yes")
@@ -160,6 +155,23 @@ func (a *app) keysCmd() *cobra.Command {
 
 	cmd.AddCommand(list, create, del, a.rotateCmd(g), a.verifyCmd(g))
 	return cmd
+}
+
+// oneKeyID checks the arguments of a command that acts on one key.
+func oneKeyID(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usagef("%s takes exactly one KEY_ID", cmd.CommandPath())
+	}
+	return nil
+}
+
+// parseKeyID reads a KEY_ID argument.
+func parseKeyID(arg string) (int64, error) {
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usagef("KEY_ID %q is not a key ID: see 'errtrack keys list'", arg)
+	}
+	return id, nil
 }
 
 // projectClient reads --project and builds the client for its host.

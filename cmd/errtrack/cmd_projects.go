@@ -52,11 +52,7 @@ func (a *app) projectsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
-			host, err := a.resolveHost(g.host)
-			if err != nil {
-				return err
-			}
-			c, err := a.clientFor(ctx, g, host)
+			c, host, err := a.hostClient(ctx, g)
 			if err != nil {
 				return err
 			}

@@ -149,11 +149,9 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 		r, err = r.UpdateVariables(pctx, c)
 		var ve *workflow.VariableError
 		if errors.As(err, &ve) {
-			verb := "updating"
-			if !ve.Target.Exists {
-				verb = "creating"
-			}
-			return stopped(fmt.Sprintf("%s the CI/CD variable %s failed, so the old key is not deleted: %s", verb, ve.Target.Label(), a.explain(ve.Err, "run the rotation again with --old "+fmt.Sprint(r.Old.ID))))
+			// Running the rotation again would make yet another key: the
+			// way on is to set the variable by hand.
+			return stopped(fmt.Sprintf("%s failed, so the old key is not deleted: %s", ve.Step(), a.explain(ve.Err, "set it to the new DSN printed below")))
 		}
 		fmt.Fprintln(a.stderr, r.VariablesState())
 	}

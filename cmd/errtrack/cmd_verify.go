@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -32,16 +31,11 @@ accepted. The event is recorded in the project's error tracking, so errtrack
 asks first; --yes skips the question. Exits 1 when the event is refused.`,
 		Example:     "  errtrack keys verify --project group/web-shop 12\n  errtrack keys verify -p 42 12 --yes --json",
 		Annotations: map[string]string{annotKeyArg: "yes"},
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("keys verify takes exactly one KEY_ID")
-			}
-			return nil
-		},
+		Args:        oneKeyID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usagef("KEY_ID %q is not a key ID: see 'errtrack keys list'", args[0])
+			id, err := parseKeyID(args[0])
+			if err != nil {
+				return err
 			}
 			if !yes && !a.stdinIsTTY() {
 				return usagef("refusing to send a test event without confirmation: standard input is not a terminal, so pass --yes")
@@ -89,7 +83,7 @@ asks first; --yes skips the question. Exits 1 when the event is refused.`,
 				return nil
 			}
 			if refused != nil {
-				return reportedf(a, "key %s: %s. The key may be inactive or deleted, or error tracking is off for the instance.", workflow.KeyLabel(k), refused)
+				return reportedf(a, "key %s: %s. %s", workflow.KeyLabel(k), refused, workflow.RefusedAdvice)
 			}
 			fmt.Fprintf(a.stdout, "Key %s works: the test event was accepted (HTTP %d by %s).\n", workflow.KeyLabel(k), check.StatusCode, explain.Text(check.URL))
 			return nil

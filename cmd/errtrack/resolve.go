@@ -206,6 +206,17 @@ func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 	return opts
 }
 
+// hostClient builds the client for the host the flags and environment
+// name, for the commands that act on no project.
+func (a *app) hostClient(ctx context.Context, g *globalFlags) (*apiclient.Client, string, error) {
+	host, err := a.resolveHost(g.host)
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := a.clientFor(ctx, g, host)
+	return c, host, err
+}
+
 // clientFor builds an API client for host with its token.
 func (a *app) clientFor(ctx context.Context, g *globalFlags, host string) (*apiclient.Client, error) {
 	token, _, err := a.resolveToken(ctx, host)

@@ -171,6 +171,9 @@ func (r Rotation) Verify(ctx context.Context, api CheckAPI) (Rotation, error) {
 	return r, err
 }
 
+// RefusedAdvice follows a refused test event.
+const RefusedAdvice = "The key may be inactive or deleted, or error tracking is off for the instance."
+
 // VerifyKey sends one test event with key's DSN (keys verify, the
 // console's v); a refusal is a *RefusedError.
 func VerifyKey(ctx context.Context, api CheckAPI, p Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {

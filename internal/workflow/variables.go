@@ -65,11 +65,17 @@ type VariableError struct {
 }
 
 func (e *VariableError) Error() string {
+	return fmt.Sprintf("%s failed: %v", e.Step(), e.Err)
+}
+
+// Step names what failed: "updating the CI/CD variable SENTRY_DSN (all
+// environments)".
+func (e *VariableError) Step() string {
 	verb := "updating"
 	if !e.Target.Exists {
 		verb = "creating"
 	}
-	return fmt.Sprintf("%s the CI/CD variable %s failed: %v", verb, e.Target.Label(), e.Err)
+	return verb + " the CI/CD variable " + e.Target.Label()
 }
 
 func (e *VariableError) Unwrap() error { return e.Err }

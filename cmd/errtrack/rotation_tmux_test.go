@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -17,7 +18,9 @@ import (
 func newTmux(t *testing.T, env ...string) tmuxSession {
 	t.Helper()
 	requireTool(t, "tmux")
-	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-rot-%d", os.Getpid())}
+	// A socket per test: a server being killed by the previous test's
+	// cleanup must not be the one this test starts a session on.
+	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-rot-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sleep 60")
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir()), env...)

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -34,35 +35,19 @@ func BenchmarkRoundTrips(b *testing.B) {
 	}
 	run("status", func(c *apiclient.Client) error { _, err := CheckToken(ctx, c); return err })
 	run("login", func(c *apiclient.Client) error { _, err := Login(ctx, c, memStore{}, "https://h", "t"); return err })
-	run("delete-confirm", func(c *apiclient.Client) error { _, _, err := ProjectKeys(ctx, c, apiclient.ProjectID(1)); return err })
+	run("delete-confirm", func(c *apiclient.Client) error { _, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1); return err })
+	// The plan reads the project, its keys and its variables at once: the
+	// variables add no round trip. plan, create, check, delete.
 	run("rotate", func(c *apiclient.Client) error {
-		r, err := PlanRotation(ctx, c, apiclient.ProjectID(5), 0)
-		if err == nil {
-			r, err = r.Create(ctx, c)
-		}
-		if err == nil {
-			r, err = r.Check(ctx, c)
-		}
-		if err == nil {
-			_, err = r.DeleteOld(ctx, c)
-		}
+		_, err := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(ctx, c, nil)
 		return err
 	})
-	// keys rotate --ci-variable SENTRY_DSN --verify: the variable is looked
-	// up with the plan; the test event and the update add one round trip each.
+	// keys rotate --ci-variable SENTRY_DSN --verify: the test event and the
+	// update add one round trip each.
 	run("rotate-variable-verify", func(c *apiclient.Client) error {
-		r, err := PlanRotationWithVariable(ctx, c, apiclient.ProjectID(5), 0, "SENTRY_DSN", "")
-		for _, step := range []func() (Rotation, error){
-			func() (Rotation, error) { return r.Create(ctx, c) },
-			func() (Rotation, error) { return r.Check(ctx, c) },
-			func() (Rotation, error) { return r.Verify(ctx, c) },
-			func() (Rotation, error) { return r.UpdateVariables(ctx, c) },
-			func() (Rotation, error) { return r.DeleteOld(ctx, c) },
-		} {
-			if err != nil {
-				return err
-			}
-			r, err = step()
+		r, err := NewRotation(apiclient.ProjectID(5), RotationOptions{Variable: "SENTRY_DSN", Verify: true, Confirmed: true}).Advance(ctx, c, nil)
+		if err == nil && r.Next() != StepDone {
+			err = fmt.Errorf("stopped at step %d", r.Next())
 		}
 		return err
 	})

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,22 +18,26 @@ type VariableAPI interface {
 	UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
 }
 
-// VariableTarget is a CI/CD variable a rotation points at the new DSN.
+// VariableTarget is a CI/CD variable a rotation may point at the new DSN:
+// one that holds the old DSN, or the one named with --ci-variable.
 type VariableTarget struct {
-	Key   string `json:"key"`
-	Scope string `json:"environment_scope"`
+	Key   string
+	Scope string
 	// The attributes it has, or is created with (masked and raw, not
 	// protected: a DSN is a credential, and $ in it is no reference).
-	Masked    bool `json:"masked"`
-	Protected bool `json:"protected"`
-	raw       bool
+	Masked, Protected bool
+	raw               bool
 	// Exists: the variable was there before; else the rotation creates it.
-	Exists bool `json:"-"`
+	Exists bool
+	// HoldsOld: its value is the old key's DSN. Named: --ci-variable.
+	HoldsOld, Named bool
 	// Done: it holds the new DSN. Created: the rotation created it.
-	Done    bool `json:"updated"`
-	Created bool `json:"created"`
-	// Unknown: a create whose answer was lost; it may exist.
-	Unknown bool `json:"-"`
+	Done, Created bool
+	// Unknown: the write's answer was lost; it may or may not hold the new
+	// DSN. Failed: the write was refused.
+	Unknown, Failed bool
+	// selected: the user chose to point it at the new DSN.
+	selected bool
 }
 
 // Label names the variable and its scope for people.
@@ -45,6 +48,31 @@ func (v VariableTarget) Label() string {
 	}
 	return fmt.Sprintf("%s (%s)", safetext.Excerpt(v.Key, 80), scope)
 }
+
+// Result says what happened to the variable: updated, created, unknown,
+// failed, or unchanged.
+func (v VariableTarget) Result() string {
+	switch {
+	case v.Done && v.Created:
+		return "created"
+	case v.Done:
+		return "updated"
+	case v.Unknown:
+		return "unknown"
+	case v.Failed:
+		return "failed"
+	}
+	return "unchanged"
+}
+
+// VariablesUnreadError: the project's CI/CD variables could not be read.
+type VariablesUnreadError struct{ Err error }
+
+func (e *VariablesUnreadError) Error() string {
+	return "the CI/CD variables could not be read: " + e.Err.Error()
+}
+
+func (e *VariablesUnreadError) Unwrap() error { return e.Err }
 
 // AmbiguousVariableError: several variables have the key, in different
 // environment scopes, and none was chosen.
@@ -80,87 +108,64 @@ func (e *VariableError) Step() string {
 
 func (e *VariableError) Unwrap() error { return e.Err }
 
-// PlanVariable looks up the variable named key (in scope, when given) that
-// the rotation will point at the new DSN; a missing one is created. It
-// changes nothing, so an ambiguous name stops the rotation before it starts.
-func (r Rotation) PlanVariable(ctx context.Context, api VariableAPI, key, scope string) (Rotation, error) {
-	v, _, err := api.GetVariable(ctx, r.Project.Ref, key, scope)
+type plannedVariables struct {
+	targets []VariableTarget
+	hidden  []string
+}
+
+// planVariables finds, in one listing, the variables whose value is the old
+// DSN and the one named (when name is given; a missing one is created).
+// Hidden variables cannot be read: they are named, as they may hold it.
+func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plannedVariables, error) {
+	var p plannedVariables
+	target := func(v apiclient.Variable) VariableTarget {
+		return VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked, Protected: v.Protected,
+			raw: v.Raw, Exists: true}
+	}
+	var named []apiclient.Variable
+	for _, v := range vars {
+		isNamed := name != "" && v.Key == name && (scope == "" || v.EnvironmentScope == scope)
+		if isNamed {
+			named = append(named, v)
+		}
+		switch {
+		case v.Value == nil && !isNamed:
+			p.hidden = append(p.hidden, target(v).Label())
+		case v.Value != nil && oldDSN != "" && strings.TrimSpace(*v.Value) == oldDSN:
+			t := target(v)
+			t.HoldsOld, t.Named, t.selected = true, isNamed, isNamed
+			p.targets = append(p.targets, t)
+		}
+	}
 	switch {
-	case errors.Is(err, apiclient.ErrVariableAmbiguous):
-		vars, _, lerr := api.ListVariables(ctx, r.Project.Ref)
-		if lerr != nil {
-			return r, err
+	case len(named) > 1:
+		amb := &AmbiguousVariableError{Key: name}
+		for _, v := range named {
+			amb.Scopes = append(amb.Scopes, v.EnvironmentScope)
 		}
-		amb := &AmbiguousVariableError{Key: key}
-		for _, v := range vars {
-			if v.Key == key && !slices.Contains(amb.Scopes, v.EnvironmentScope) {
-				amb.Scopes = append(amb.Scopes, v.EnvironmentScope)
-			}
+		return p, amb
+	case len(named) == 1:
+		if !slices.ContainsFunc(p.targets, func(t VariableTarget) bool { return t.Named }) {
+			t := target(named[0])
+			t.Named, t.selected = true, true
+			p.targets = append(p.targets, t)
 		}
-		return r, amb
-	case errors.Is(err, apiclient.ErrVariableNotFound):
+	case name != "":
 		if scope == "" {
 			scope = "*"
 		}
-		r.Variables = append(r.Variables, VariableTarget{Key: key, Scope: scope, Masked: true, raw: true})
-		return r, nil
-	case err != nil:
-		return r, err
+		p.targets = append(p.targets, VariableTarget{Key: name, Scope: scope, Masked: true, raw: true, Named: true, selected: true})
 	}
-	r.Variables = append(r.Variables, VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked,
-		Protected: v.Protected, raw: v.Raw, Exists: true})
-	return r, nil
+	return p, nil
 }
 
-// RotationAPI is what a rotation that updates a CI/CD variable needs.
-type RotationAPI interface {
-	KeysAPI
-	VariableAPI
-}
-
-// PlanRotationWithVariable is PlanRotation and PlanVariable at once: the
-// variable lookup needs only the project reference, so both take one round
-// trip. A plan error comes first; nothing is changed either way.
-func PlanRotationWithVariable(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, oldID int64, key, scope string) (Rotation, error) {
-	var r, v Rotation
-	errR, errV := both(func() (err error) {
-		r, err = PlanRotation(ctx, api, ref, oldID)
-		return err
-	}, func() (err error) {
-		v, err = Rotation{Project: Project{Ref: ref}}.PlanVariable(ctx, api, key, scope)
-		return err
-	})
-	if errR != nil {
-		return r, errR
-	}
-	r.Variables = v.Variables
-	return r, errV
-}
-
-// FindVariables finds the project's variables whose value is the old key's
-// DSN: the ones a deploy reads it from. Hidden variables cannot be read and
-// are not found.
-func (r Rotation) FindVariables(ctx context.Context, api VariableAPI) (Rotation, error) {
-	vars, _, err := api.ListVariables(ctx, r.Project.Ref)
-	if err != nil {
-		return r, err
-	}
-	for _, v := range vars {
-		if v.Value != nil && r.Old.DSN != "" && strings.TrimSpace(*v.Value) == r.Old.DSN {
-			r.Variables = append(r.Variables, VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked,
-				Protected: v.Protected, raw: v.Raw, Exists: true})
-		}
-	}
-	return r, nil
-}
-
-// UpdateVariables points every planned variable at the new DSN, in order,
-// and stops at the first failure (a *VariableError).
-func (r Rotation) UpdateVariables(ctx context.Context, api VariableAPI) (Rotation, error) {
+// updateVariables points every variable that does not hold the new DSN yet
+// at it, in order, and stops at the first failure (a *VariableError).
+func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (Rotation, error) {
 	r.Variables = slices.Clone(r.Variables)
 	for i := range r.Variables {
 		v := &r.Variables[i]
-		if v.Done {
+		if v.Done || !v.selected {
 			continue
 		}
 		var err error
@@ -170,33 +175,63 @@ func (r Rotation) UpdateVariables(ctx context.Context, api VariableAPI) (Rotatio
 			_, _, err = api.CreateVariable(ctx, r.Project.Ref, apiclient.NewVariable{Key: v.Key, Value: r.New.DSN,
 				Masked: v.Masked, Raw: v.raw, Protected: v.Protected, EnvironmentScope: v.Scope,
 				Description: "Error tracking DSN, set by errtrack"})
-			v.Unknown = err != nil && apiclient.OutcomeUnknown(err)
 		}
 		if err != nil {
+			v.Unknown = apiclient.OutcomeUnknown(err)
+			v.Failed = !v.Unknown
 			return r, &VariableError{Target: *v, Err: err}
 		}
-		v.Done, v.Created, v.Unknown = true, !v.Exists, false
+		v.Done, v.Created, v.Unknown, v.Failed = true, !v.Exists, false, false
 	}
 	return r, nil
 }
 
-// VariablesPending reports variables that do not hold the new DSN yet.
-func (r Rotation) VariablesPending() bool {
-	return slices.ContainsFunc(r.Variables, func(v VariableTarget) bool { return !v.Done })
+// StillOld names the variables that hold the old DSN, or may (an update
+// whose answer was lost).
+func (r Rotation) StillOld() []string {
+	var names []string
+	for _, v := range r.Variables {
+		if v.HoldsOld && !v.Done {
+			names = append(names, v.Label())
+		}
+	}
+	return names
 }
 
-// VariableLabels names the planned variables: "SENTRY_DSN (all environments)".
-func (r Rotation) VariableLabels() string {
-	names := make([]string, len(r.Variables))
-	for i, v := range r.Variables {
-		names[i] = v.Label()
+// VariablesPending reports chosen variables that do not hold the new DSN yet.
+func (r Rotation) VariablesPending() bool {
+	return slices.ContainsFunc(r.Variables, func(v VariableTarget) bool { return v.selected && !v.Done })
+}
+
+// Holding names the variables that hold the old DSN: "SENTRY_DSN (all
+// environments), ...".
+func (r Rotation) Holding() string {
+	var names []string
+	for _, v := range r.Variables {
+		if v.HoldsOld {
+			names = append(names, v.Label())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Updating names the variables being pointed at the new DSN.
+func (r Rotation) Updating() string {
+	var names []string
+	for _, v := range r.Variables {
+		if v.selected {
+			names = append(names, v.Label())
+		}
 	}
 	return strings.Join(names, ", ")
 }
 
 // VariablesState says where each CI/CD variable stands.
-func (r Rotation) VariablesState() string {
+func (r Rotation) VariablesState(c Checks) string {
 	var parts []string
+	if r.VariablesErr != nil && r.New != nil {
+		parts = append(parts, "The CI/CD variables could not be read: check whether any holds the old DSN ("+c.Variables+").")
+	}
 	for _, v := range r.Variables {
 		switch {
 		case v.Done && v.Created:
@@ -204,12 +239,20 @@ func (r Rotation) VariablesState() string {
 		case v.Done:
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s holds the new DSN.", v.Label()))
 		case v.Unknown:
-			parts = append(parts, fmt.Sprintf("CI/CD variable %s may or may not have been created.", v.Label()))
-		case v.Exists && r.New != nil:
+			parts = append(parts, fmt.Sprintf("CI/CD variable %s may or may not hold the new DSN: %s.", v.Label(), c.Variables))
+		case r.New == nil:
+		case v.HoldsOld && r.Deleted:
+			parts = append(parts, fmt.Sprintf("CI/CD variable %s still holds the DSN of the deleted key: set it to the new DSN.", v.Label()))
+		case v.HoldsOld:
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s still holds the old DSN.", v.Label()))
-		case r.New != nil:
+		case v.Exists:
+			parts = append(parts, fmt.Sprintf("CI/CD variable %s was not changed.", v.Label()))
+		default:
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s was not created.", v.Label()))
 		}
+	}
+	if len(r.Hidden) > 0 && r.New != nil {
+		parts = append(parts, fmt.Sprintf("Hidden CI/CD variables cannot be read, so errtrack cannot tell whether they hold the old DSN: %s.", strings.Join(r.Hidden, ", ")))
 	}
 	return strings.Join(parts, " ")
 }

@@ -1,0 +1,448 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// faulty is the mock server's client with one answer replaced, to inject
+// what a real server or proxy may do.
+type faulty struct {
+	*apiclient.Client
+	create   func(*apiclient.ClientKey) (*apiclient.ClientKey, error)
+	list     func([]apiclient.ClientKey) []apiclient.ClientKey
+	listVars error
+	update   error
+	event    *apiclient.DSNCheck
+	deletes  []int64
+}
+
+func (f *faulty) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
+	k, resp, err := f.Client.CreateClientKey(ctx, p)
+	if err == nil && f.create != nil {
+		k, err = f.create(k)
+	}
+	return k, resp, err
+}
+
+func (f *faulty) ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error) {
+	keys, resp, err := f.Client.ListClientKeys(ctx, p)
+	if err == nil && f.list != nil {
+		keys = f.list(keys)
+	}
+	return keys, resp, err
+}
+
+func (f *faulty) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	if f.listVars != nil {
+		return nil, nil, f.listVars
+	}
+	return f.Client.ListVariables(ctx, p)
+}
+
+func (f *faulty) UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := f.Client.UpdateVariableValue(ctx, p, key, scope, value)
+	if f.update != nil {
+		return nil, resp, f.update
+	}
+	return v, resp, err
+}
+
+func (f *faulty) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
+	f.deletes = append(f.deletes, id)
+	return f.Client.DeleteClientKey(ctx, p, id)
+}
+
+func (f *faulty) SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error) {
+	if f.event != nil {
+		return f.event, nil
+	}
+	return f.Client.SendTestEvent(ctx, dsn, message)
+}
+
+var lost = &apiclient.APIError{StatusCode: 500, Method: "PUT", Path: "x", Kind: apiclient.ErrServer, Message: "500 Internal Server Error"}
+
+func explainPlain(err error) string { return err.Error() }
+
+var testChecks = Checks{Keys: "check with 'errtrack keys list -p 1'", Variables: "check with 'errtrack api projects/1/variables'"}
+
+func keyIDs(keys []mockserver.ClientKey) []int64 {
+	var ids []int64
+	for _, k := range keys {
+		ids = append(ids, k.ID)
+	}
+	return ids
+}
+
+func sentryDSN(t *testing.T, srv *mockserver.Server) string {
+	t.Helper()
+	for _, v := range srv.Variables(1) {
+		if v.Key == "SENTRY_DSN" {
+			return v.Value
+		}
+	}
+	t.Fatal("no SENTRY_DSN")
+	return ""
+}
+
+// steps runs r to the end, answering the questions with update and
+// confirm, and returns the steps taken.
+func steps(t *testing.T, api RotationAPI, r Rotation, update, confirm bool) (Rotation, []Step, error) {
+	t.Helper()
+	var taken []Step
+	for s := r.Next(); s != StepDone; s = r.Next() {
+		taken = append(taken, s)
+		switch s {
+		case StepChooseVariables:
+			if update {
+				r = r.UpdateVariables()
+			} else {
+				r = r.KeepVariables()
+			}
+		case StepConfirmDelete:
+			r = r.ConfirmDelete(confirm)
+		default:
+			var err error
+			if r, err = r.Run(context.Background(), api, s); err != nil {
+				return r, taken, err
+			}
+		}
+	}
+	return r, taken, nil
+}
+
+func TestRotationFindsAndUpdatesTheVariable(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r, taken, err := steps(t, c, NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1}), true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Step{StepPlan, StepCreate, StepCheck, StepChooseVariables, StepUpdateVariables, StepConfirmDelete, StepDelete}
+	if !slices.Equal(taken, want) {
+		t.Fatalf("steps %v, want %v", taken, want)
+	}
+	if got := sentryDSN(t, srv); got != r.New.DSN {
+		t.Fatalf("SENTRY_DSN = %q, want the new DSN", got)
+	}
+	if got := keyIDs(srv.Keys(1)); slices.Contains(got, 1) || !slices.Contains(got, r.New.ID) {
+		t.Fatalf("keys %v", got)
+	}
+	if r.Holding() != "SENTRY_DSN (all environments)" || r.Variables[0].Result() != "updated" {
+		t.Fatalf("%q %q", r.Holding(), r.Variables[0].Result())
+	}
+	if s := r.State(testChecks); !strings.Contains(s, "SENTRY_DSN (all environments) holds the new DSN") {
+		t.Fatal(s)
+	}
+}
+
+// Keeping the variables is an answer the user gives knowingly; the state
+// then says the variable holds a deleted key's DSN.
+func TestRotationKeepVariables(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	old := sentryDSN(t, srv)
+	r, _, err := steps(t, c, NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1}), false, true)
+	if err != nil || !r.Deleted {
+		t.Fatal(r, err)
+	}
+	if sentryDSN(t, srv) != old || r.Variables[0].Result() != "unchanged" {
+		t.Fatal("variable changed")
+	}
+	if s := r.State(testChecks); !strings.Contains(s, "still holds the DSN of the deleted key") {
+		t.Fatal(s)
+	}
+}
+
+// --yes alone answers the delete question, not the variables one: the
+// rotation stops at it with both keys, and never deletes key 1.
+func TestRotationConfirmedStopsAtVariables(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true}).Advance(context.Background(), c, nil)
+	if err != nil || r.Next() != StepChooseVariables || r.New == nil || !r.Listed {
+		t.Fatal(r.Next(), err)
+	}
+	r = r.Stop()
+	if !r.Kept() || !slices.Contains(keyIDs(srv.Keys(1)), 1) {
+		t.Fatal("old key gone")
+	}
+	if s := r.State(testChecks); !strings.Contains(s, "Both keys exist") || !strings.Contains(s, "SENTRY_DSN (all environments) still holds the old DSN") {
+		t.Fatal(s)
+	}
+	// --update-variables and --keep-variables answer it beforehand.
+	r, err = NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: r.New.ID, Confirmed: true, UpdateVariables: true}).Advance(context.Background(), c, nil)
+	if err != nil || !r.Deleted {
+		t.Fatal(err)
+	}
+	_ = r
+}
+
+// Each guard of the delete, removed or inverted, lets a key go that must
+// stay: every one is exercised here on a rotation otherwise ready to delete.
+func TestDeleteGuards(t *testing.T) {
+	ctx := context.Background()
+	ready := func(t *testing.T) (*faulty, Rotation) {
+		_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+		f := &faulty{Client: c}
+		r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true}).Advance(ctx, f, func(s Step, r Rotation) {})
+		_ = r
+		r2, err2 := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, Confirmed: true}).Run(ctx, f, StepPlan)
+		if err != nil || err2 != nil {
+			t.Fatal(err, err2)
+		}
+		r2, _ = r2.Run(ctx, f, StepCreate)
+		r2, _ = r2.Run(ctx, f, StepCheck)
+		if r2.Next() != StepDelete || r2.deleteSafe() != nil {
+			t.Fatalf("not ready: %d %v", r2.Next(), r2.deleteSafe())
+		}
+		f.deletes = nil
+		return f, r2
+	}
+	for name, spoil := range map[string]func(Rotation) Rotation{
+		"not listed":       func(r Rotation) Rotation { r.Listed = false; return r },
+		"no new key":       func(r Rotation) Rotation { r.New = nil; return r },
+		"new is old":       func(r Rotation) Rotation { n := *r.New; n.ID = r.Old.ID; r.New = &n; return r },
+		"not confirmed":    func(r Rotation) Rotation { r.confirmed = false; return r },
+		"event refused":    func(r Rotation) Rotation { r.Verified = &apiclient.DSNCheck{StatusCode: 403}; return r },
+		"variables unread": func(r Rotation) Rotation { r.VariablesErr = lost; return r },
+		"variable on old DSN": func(r Rotation) Rotation {
+			r.Variables = []VariableTarget{{Key: "SENTRY_DSN", Scope: "*", HoldsOld: true, Exists: true}}
+			return r
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, r := ready(t)
+			r = spoil(r)
+			_, err := r.deleteOld(ctx, f)
+			var unsafe *UnsafeDeleteError
+			if !errors.As(err, &unsafe) || len(f.deletes) != 0 {
+				t.Fatalf("err = %v, deletes %v", err, f.deletes)
+			}
+		})
+	}
+	// Keeping the variables, knowingly, lifts the last two guards.
+	t.Run("kept", func(t *testing.T) {
+		f, r := ready(t)
+		r.Variables = []VariableTarget{{Key: "SENTRY_DSN", Scope: "*", HoldsOld: true, Exists: true}}
+		r.VariablesErr = lost
+		r = r.KeepVariables()
+		if _, err := r.deleteOld(ctx, f); err != nil || len(f.deletes) != 1 {
+			t.Fatal(err, f.deletes)
+		}
+	})
+}
+
+// A create answer that names a key that existed before is no new key: the
+// rotation stops and deletes nothing.
+func TestCreateAnswerThatIsNotNew(t *testing.T) {
+	for name, fake := range map[string]func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error){
+		"old key": func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error) {
+			return func(*apiclient.ClientKey) (*apiclient.ClientKey, error) { return &old, nil }
+		},
+		"old DSN": func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error) {
+			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { n := *k; n.DSN = old.DSN; return &n, nil }
+		},
+		"other key": func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error) {
+			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { n := *k; n.ID = 2; return &n, nil }
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+			f := &faulty{Client: c}
+			r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, KeepVariables: true}).Run(context.Background(), f, StepPlan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.create = fake(r.Old)
+			r, _, err = steps(t, f, r, true, true)
+			var notNew *NotNewError
+			if !errors.As(err, &notNew) || r.New != nil || len(f.deletes) != 0 || !slices.Contains(keyIDs(srv.Keys(1)), 1) {
+				t.Fatalf("err = %v, new %v, deletes %v", err, r.New, f.deletes)
+			}
+			if s := r.Failure(explainPlain, testChecks); !strings.Contains(s, "No new key is known") || !strings.Contains(s, "may or may not have been created") {
+				t.Fatal(s)
+			}
+		})
+	}
+}
+
+// The check: a new key the server does not list stops the rotation.
+func TestNewKeyNotListed(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c}
+	r, err := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Run(context.Background(), f, StepPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.list = func(keys []apiclient.ClientKey) []apiclient.ClientKey {
+		return slices.DeleteFunc(keys, func(k apiclient.ClientKey) bool { return k.ID != r.Old.ID })
+	}
+	r, _, err = steps(t, f, r, true, true)
+	var nl *NotListedError
+	if !errors.As(err, &nl) || r.Listed || len(f.deletes) != 0 || len(srv.Keys(5)) != 2 {
+		t.Fatalf("err = %v, deletes %v", err, f.deletes)
+	}
+	if s := r.Failure(explainPlain, testChecks); !strings.Contains(s, "does not list the new key") || !strings.Contains(s, "Both keys exist") {
+		t.Fatal(s)
+	}
+}
+
+// An update whose answer was lost may have been applied: "may or may not",
+// never "still holds the old DSN", and the old key stays.
+func TestVariableUpdateAnswerLost(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c, update: lost}
+	r, _, err := steps(t, f, NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1}), true, true)
+	var ve *VariableError
+	if !errors.As(err, &ve) || !r.Variables[0].Unknown || r.Variables[0].Result() != "unknown" || len(f.deletes) != 0 {
+		t.Fatalf("err = %v %+v", err, r.Variables)
+	}
+	s := r.Failure(explainPlain, testChecks)
+	if !strings.Contains(s, "may or may not") || strings.Contains(s, "still holds the old DSN") || !strings.Contains(s, testChecks.Variables) {
+		t.Fatal(s)
+	}
+	if !slices.Contains(keyIDs(srv.Keys(1)), 1) {
+		t.Fatal("old key deleted")
+	}
+}
+
+// A refused update is a failure: the old key stays.
+func TestVariableUpdateRefused(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c, update: &apiclient.APIError{StatusCode: 400, Kind: apiclient.ErrValidation, Message: "value is invalid"}}
+	r, _, err := steps(t, f, NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1}), true, true)
+	if err == nil || !r.Variables[0].Failed || len(f.deletes) != 0 {
+		t.Fatal(err, r.Variables)
+	}
+	if s := r.Failure(explainPlain, testChecks); !strings.Contains(s, "Set it to the new DSN by hand") {
+		t.Fatal(s)
+	}
+}
+
+// Variables that cannot be read are a question too: the old key goes only
+// once the user chose to go on without them.
+func TestVariablesUnread(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c, listVars: lost}
+	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true}).Advance(context.Background(), f, nil)
+	if err != nil || r.Next() != StepChooseVariables || len(f.deletes) != 0 {
+		t.Fatal(r.Next(), err)
+	}
+	if s := r.State(testChecks); !strings.Contains(s, "could not be read") {
+		t.Fatal(s)
+	}
+	if r.UpdateVariables().Next() != StepChooseVariables {
+		t.Fatal("update chosen for variables never read")
+	}
+	r, err = r.KeepVariables().Advance(context.Background(), f, nil)
+	if err != nil || !r.Deleted {
+		t.Fatal(err)
+	}
+	// A named variable that cannot be looked up stops the plan.
+	f2 := &faulty{Client: c, listVars: lost}
+	r, err = NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, Variable: "SENTRY_DSN"}).Run(context.Background(), f2, StepPlan)
+	var unread *VariablesUnreadError
+	if !errors.As(err, &unread) || r.Next() != StepDone {
+		t.Fatal(err)
+	}
+}
+
+func TestVerifyRefusedKeepsOldKey(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c, event: &apiclient.DSNCheck{StatusCode: 403, Message: "denied"}}
+	r, _, err := steps(t, f, NewRotation(apiclient.ProjectID(5), RotationOptions{Verify: true}), true, true)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || len(f.deletes) != 0 || !r.Kept() {
+		t.Fatal(err, f.deletes)
+	}
+	if s := r.Failure(explainPlain, testChecks); !strings.Contains(s, "the old key is not deleted") {
+		t.Fatal(s)
+	}
+}
+
+// --ci-variable names one variable; another that holds the old DSN is still
+// a question, and several of the name without a scope stop the plan.
+func TestNamedVariable(t *testing.T) {
+	ctx := context.Background()
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Variable: "OTHER_DSN"}).Run(ctx, c, StepPlan)
+	if err != nil || len(r.Variables) != 2 || r.Next() != StepCreate {
+		t.Fatal(r.Variables, err)
+	}
+	r, _ = r.Advance(ctx, c, nil)
+	if r.Next() != StepChooseVariables {
+		t.Fatalf("next %d: SENTRY_DSN holds the old DSN and was not named", r.Next())
+	}
+	r, err = r.KeepVariables().Advance(ctx, c, nil)
+	if err != nil || r.Next() != StepConfirmDelete || r.Variables[1].Result() != "created" || r.Variables[0].Result() != "unchanged" {
+		t.Fatal(err, r.Next(), r.Variables)
+	}
+	_, _, err = c.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "SENTRY_DSN", Value: "x", EnvironmentScope: "production"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, Variable: "SENTRY_DSN"}).Run(ctx, c, StepPlan)
+	var amb *AmbiguousVariableError
+	if !errors.As(err, &amb) || len(amb.Scopes) != 2 {
+		t.Fatal(err)
+	}
+	r, err = NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, Variable: "SENTRY_DSN", Scope: "production"}).Run(ctx, c, StepPlan)
+	if err != nil || len(r.Variables) != 1 || r.Variables[0].Scope != "production" {
+		t.Fatal(err, r.Variables)
+	}
+}
+
+func TestDeleteUnknownIsWordedUnknown(t *testing.T) {
+	r := Rotation{Old: apiclient.ClientKey{ID: 1}, New: &apiclient.ClientKey{ID: 4}, Listed: true, DeleteUnknown: true}
+	if s := r.State(testChecks); !strings.Contains(s, "may or may not have been deleted") || !strings.Contains(s, testChecks.Keys) {
+		t.Fatal(s)
+	}
+}
+
+func TestStepsOutOfOrderAreRefused(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true})
+	if _, err := r.Run(context.Background(), c, StepDelete); err == nil {
+		t.Fatal("delete ran before the plan")
+	}
+	r, _ = r.Run(context.Background(), c, StepPlan)
+	r, _ = r.Run(context.Background(), c, StepCreate)
+	if _, err := r.Run(context.Background(), c, StepDelete); err == nil {
+		t.Fatal("delete ran before the check")
+	}
+}
+
+func TestPlanDeletionNamesVariables(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1)
+	if err != nil || !strings.Contains(d.Warning(), "CI/CD variable SENTRY_DSN (all environments) holds this key's DSN") {
+		t.Fatal(d.Warning(), err)
+	}
+	if d, err = PlanDeletion(ctx, c, apiclient.ProjectID(1), 2); err != nil || d.Warning() != "" {
+		t.Fatal(d.Warning(), err)
+	}
+	var ns *NoSuchKeyError
+	if _, err = PlanDeletion(ctx, c, apiclient.ProjectID(1), 99); !errors.As(err, &ns) {
+		t.Fatal(err)
+	}
+	f := &faulty{Client: c, listVars: lost}
+	if d, err = PlanDeletion(ctx, f, apiclient.ProjectID(1), 1); err != nil || !strings.Contains(d.Warning(), "could not be read") {
+		t.Fatal(d.Warning(), err)
+	}
+}
+
+func TestHiddenVariablesAreNamed(t *testing.T) {
+	p, err := planVariables([]apiclient.Variable{{Key: "SECRET", EnvironmentScope: "*", Hidden: true}}, "http://k@h/1", "", "")
+	if err != nil || len(p.hidden) != 1 || p.hidden[0] != "SECRET (all environments)" || len(p.targets) != 0 {
+		t.Fatal(p, err)
+	}
+	r := Rotation{New: &apiclient.ClientKey{ID: 2}, Hidden: p.hidden}
+	if s := r.VariablesState(testChecks); !strings.Contains(s, "SECRET") {
+		t.Fatal(s)
+	}
+}

@@ -1,0 +1,71 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Explainer words an error for the user (the front end's explain).
+type Explainer func(error) string
+
+// Failure words a failed rotation once, for both front ends: what failed,
+// then what exists now and how to check what a lost answer left.
+func (r Rotation) Failure(explain Explainer, c Checks) string {
+	step, err := r.Failed()
+	if err == nil {
+		return r.State(c)
+	}
+	var why string
+	var notNew *NotNewError
+	var notListed *NotListedError
+	var ve *VariableError
+	var refused *RefusedError
+	var unsafe *UnsafeDeleteError
+	switch {
+	case step == StepPlan:
+		return sentence(explain(err)) + " Nothing was changed."
+	case errors.As(err, &notNew):
+		why = sentence(notNew.Error()) + " No new key is known, so nothing more is done."
+	case step == StepCreate && r.CreateUnknown:
+		why = sentence(explain(err))
+	case step == StepCreate:
+		return "Creating the new key failed, so nothing was changed: " + sentence(explain(err))
+	case errors.As(err, &notListed):
+		why = fmt.Sprintf("The server does not list the new key %d, so the old key is not deleted.", notListed.ID)
+	case step == StepCheck:
+		why = "The new key could not be checked in the key list, so the old key is not deleted: " + sentence(explain(err))
+	case errors.As(err, &ve) && ve.Target.Unknown:
+		why = fmt.Sprintf("%s may or may not have happened, so the old key is not deleted: %s", capitalize(ve.Step()), sentence(explain(ve.Err)))
+	case errors.As(err, &ve):
+		why = fmt.Sprintf("%s failed, so the old key is not deleted: %s Set it to the new DSN by hand.", capitalize(ve.Step()), sentence(explain(ve.Err)))
+	case errors.As(err, &refused):
+		why = sentence(capitalize(refused.Error())) + " The new DSN does not work yet, so the old key is not deleted. " + RefusedAdvice
+	case step == StepVerify:
+		why = "The test event could not be sent, so the old key is not deleted: " + sentence(explain(err))
+	case errors.As(err, &unsafe):
+		why = sentence(capitalize(unsafe.Error()))
+	case step == StepDelete && r.DeleteUnknown:
+		why = sentence(explain(err))
+	case step == StepDelete:
+		why = "Deleting the old key failed: " + sentence(explain(err))
+	default:
+		why = sentence(explain(err))
+	}
+	return why + " " + r.State(c)
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -211,7 +211,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case openDialogMsg:
-		m.dialogs = append(m.dialogs, msg.d)
+		d := msg.d
+		if msg.async {
+			d = d.openAsync(m.sh.clock.Now())
+		}
+		m.dialogs = append(m.dialogs, d)
 		return m, nil
 	case showHelpMsg:
 		m.showHelp = true
@@ -239,10 +243,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return all, tea.Batch(cmd, screens)
 	case osc52Msg:
 		return m, osc52(msg)
-	case rotationVariablesSkippedMsg:
-		return m, m.offerOldKeyDelete(msg.r, "The CI/CD variables were left as they are.", false)
-	case rotationKeptMsg:
-		return m.setStatus(statusMsg{text: msg.r.State() + " Delete the old key with d once its clients use the new DSN.", kind: statusInfo})
 	case authFailedMsg:
 		return m.handleAuthError(msg.err)
 	case connectedMsg:
@@ -296,6 +296,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if n := len(m.dialogs); n > 0 {
+		if now := m.sh.clock.Now(); !m.dialogs[n-1].armed(now) {
+			// A question that opened on a result while the user was typing
+			// takes none of those keys: they go on to a text field being
+			// typed in, or nowhere, and the grace starts again.
+			m.dialogs[n-1] = m.dialogs[n-1].typedAt(now)
+			if m.top().Capturing() {
+				return m.updateTop(msg)
+			}
+			return m, nil
+		}
 		d, cmd, done := m.dialogs[n-1].update(msg, k)
 		if done {
 			m.dialogs = m.dialogs[:n-1]

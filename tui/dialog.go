@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +27,33 @@ type dialog struct {
 	onAlt  tea.Msg
 	// choice is the highlighted button: choiceNo at first.
 	choice int
+	// async: the dialog opened because a result arrived, not because the
+	// user pressed a key for it. It takes keys only once the keyboard has
+	// been quiet for gracePeriod since it opened (quietSince moves with
+	// each key typed meanwhile), so a key typed for something else before
+	// the question was drawn never answers it.
+	async      bool
+	quietSince time.Time
+}
+
+// gracePeriod is longer than a typing pause and than a frame plus reading
+// the title; short enough that a user answering does not notice it.
+const gracePeriod = 425 * time.Millisecond
+
+func (d dialog) openAsync(now time.Time) dialog {
+	d.async, d.quietSince = true, now
+	return d
+}
+
+// armed reports that the dialog takes keys now.
+func (d dialog) armed(now time.Time) bool {
+	return !d.async || now.Sub(d.quietSince) >= gracePeriod
+}
+
+// typedAt notes a key that arrived before the dialog was armed.
+func (d dialog) typedAt(now time.Time) dialog {
+	d.quietSince = now
+	return d
 }
 
 const (

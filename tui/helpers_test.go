@@ -341,7 +341,20 @@ func (h *harness) advance(d time.Duration) {
 	}
 }
 
+// key presses keys as a user who reads what is drawn: a question that
+// opened on a result is answered once its grace period has passed.
 func (h *harness) key(keys ...string) {
+	h.t.Helper()
+	for _, k := range keys {
+		if n := len(h.m.dialogs); n > 0 && !h.m.dialogs[n-1].armed(h.clock.Now()) {
+			h.advance(gracePeriod)
+		}
+		h.send(keyMsg(k))
+	}
+}
+
+// keyNow presses keys at once, as a user typing ahead of the screen.
+func (h *harness) keyNow(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
 		h.send(keyMsg(k))
@@ -428,6 +441,9 @@ func (h *harness) mustSay(want ...string) {
 // running it: the write is in flight until the test runs the command.
 func (h *harness) holdWrite(k string) tea.Cmd {
 	h.t.Helper()
+	if n := len(h.m.dialogs); n > 0 && !h.m.dialogs[n-1].armed(h.clock.Now()) {
+		h.advance(gracePeriod)
+	}
 	start := h.sendOnly(keyMsg(k))
 	if start == nil {
 		h.t.Fatalf("%s started nothing", k)

@@ -74,10 +74,15 @@ type (
 		ref  apiclient.ProjectRef
 		name string
 	}
-	backMsg       struct{}
-	showHelpMsg   struct{}
-	openDialogMsg struct{ d dialog }
-	statusMsg     struct {
+	backMsg     struct{}
+	showHelpMsg struct{}
+	// openDialogMsg opens a dialog; async marks one opened by a result
+	// arriving rather than by a key the user pressed for it.
+	openDialogMsg struct {
+		d     dialog
+		async bool
+	}
+	statusMsg struct {
 		text string
 		kind statusKind
 		ttl  time.Duration // 0: the default; errors stay until replaced
@@ -90,11 +95,6 @@ type (
 		seq   int
 		query string
 	}
-	// rotationKeptMsg: the user chose to keep the old key of a rotation.
-	rotationKeptMsg struct{ r workflow.Rotation }
-	// rotationVariablesSkippedMsg: the user chose not to update the CI/CD
-	// variables; the old key's deletion is still offered.
-	rotationVariablesSkippedMsg struct{ r workflow.Rotation }
 )
 
 type statusKind int

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -87,21 +86,19 @@ func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
 	return nil
 }
 
-// written applies a write's result to the list.
-func (p *keysPane) written(msg writeDoneMsg) tea.Cmd {
+// written applies a write's changes to the list.
+func (p *keysPane) written(c changes) {
 	switch {
-	case msg.w.kind == writeCreateKey && msg.err == nil:
-		p.added(*msg.key)
-	case msg.w.kind == writeRotateCreate && msg.rot.New != nil:
-		p.added(*msg.rot.New)
-	case msg.w.kind == writeDeleteKey && (msg.err == nil || errors.Is(msg.err, apiclient.ErrKeyNotFound)):
-		p.removed(msg.w.key.ID)
-	case msg.w.kind == writeRotateDelete && msg.err == nil:
-		p.removed(msg.rot.Old.ID)
-	case (msg.w.kind == writeCreateSettings || msg.w.kind == writeUpdateSettings) && msg.keys != nil:
-		p.setKeys(msg.keys)
+	case c.keys != nil:
+		p.setKeys(c.keys)
+	default:
+		for _, k := range c.added {
+			p.added(k)
+		}
+		for _, id := range c.removed {
+			p.removed(id)
+		}
 	}
-	return nil
 }
 
 func (p *keysPane) added(k apiclient.ClientKey) {
@@ -262,7 +259,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		p.layout()
 		return nil
 	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.data.has:
-		return msgCmd(startWriteMsg{write{kind: writeCreateKey, project: project}})
+		return msgCmd(startWriteMsg{createKeyWrite{proj: project}})
 	}
 	sel, ok := p.selected()
 	if !ok {
@@ -270,17 +267,18 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 	}
 	switch {
 	case key.Matches(km, k.Delete) && !p.sh.readOnly():
-		return msgCmd(openDialogMsg{confirmDialog(fmt.Sprintf("Delete client key %d of %s?", sel.ID, clean(project.Name())),
-			[]string{"Public key " + clean(sel.PublicKey), "Clients that send errors with its DSN will stop reporting. This cannot be undone."},
-			"Delete", startWriteMsg{write{kind: writeDeleteKey, project: project, key: sel}})})
+		// The question opens once the key and the variables holding its
+		// DSN are read: it names them.
+		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel}})
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
-		return msgCmd(startWriteMsg{write{kind: writeRotateCreate, project: project, rot: workflow.Rotation{Project: project, Old: sel}}})
+		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID})
+		return msgCmd(startWriteMsg{rotationWrite{r: r}})
 	case key.Matches(km, k.Verify):
-		return msgCmd(openDialogMsg{confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
+		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
-			"Send test event", startWriteMsg{write{kind: writeVerifyKey, project: project, key: sel}})})
+			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
-		return msgCmd(openDialogMsg{infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
+		return msgCmd(openDialogMsg{d: infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
 			"Active:     " + yesNo(sel.Active),
 			"Public key: " + clean(sel.PublicKey),
 			"DSN:",

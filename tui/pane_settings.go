@@ -38,11 +38,10 @@ func (p *settingsPane) loaded(msg settingsLoadedMsg) tea.Cmd {
 }
 
 // written takes the settings a change returned.
-func (p *settingsPane) written(msg writeDoneMsg) tea.Cmd {
-	if msg.err == nil && msg.settings != nil {
-		p.data.set(settings{s: msg.settings})
+func (p *settingsPane) written(c changes) {
+	if c.settings != nil {
+		p.data.set(settings{s: c.settings})
 	}
-	return nil
 }
 
 func (p *settingsPane) badge() string {
@@ -93,8 +92,8 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		return nil
 	}
 	k := p.sh.keys
-	change := func(kind writeKind, what string, active bool, integrated *bool) tea.Msg {
-		return startWriteMsg{write{kind: kind, project: project, what: what, active: active, integrated: integrated, keysBefore: keysBefore}}
+	change := func(create bool, what string, active bool, integrated *bool) tea.Msg {
+		return startWriteMsg{settingsWrite{proj: project, create: create, what: what, active: active, integrated: integrated, keysBefore: keysBefore}}
 	}
 	yes, no := true, false
 	if p.data.val.missing {
@@ -102,7 +101,7 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		case key.Matches(msg, k.ToggleActive):
 			p.newActive = !p.newActive
 		case key.Matches(msg, k.CreateSettings):
-			return msgCmd(change(writeCreateSettings, "created", p.newActive, &yes))
+			return msgCmd(change(true, "created", p.newActive, &yes))
 		case key.Matches(msg, k.ToggleIntegrated):
 			return statusCmd(statusInfo, "An external tracker (Sentry) is configured in "+webUISettings+"; errtrack creates integrated settings.")
 		}
@@ -112,21 +111,21 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 	switch {
 	case key.Matches(msg, k.ToggleActive):
 		if cur.Active {
-			return msgCmd(openDialogMsg{confirmDialog("Disable error tracking?",
+			return msgCmd(openDialogMsg{d: confirmDialog("Disable error tracking?",
 				[]string{"Error tracking for " + clean(project.Name()) + " will be switched off: errors sent with its DSNs are no longer collected."},
-				"Disable", change(writeUpdateSettings, "disabled", false, nil))})
+				"Disable", change(false, "disabled", false, nil))})
 		}
-		return msgCmd(change(writeUpdateSettings, "enabled", true, nil))
+		return msgCmd(change(false, "enabled", true, nil))
 	case key.Matches(msg, k.ToggleIntegrated):
 		switch {
 		case cur.NoIntegrated:
 			return statusCmd(statusInfo, "This GitLab predates integrated error tracking (added in 14.2): its settings use an external Sentry, configured in "+webUISettings+".")
 		case !cur.Integrated:
-			return msgCmd(change(writeUpdateSettings, "switched to integrated error tracking", cur.Active, &yes))
+			return msgCmd(change(false, "switched to integrated error tracking", cur.Active, &yes))
 		case p.canUseExternal():
-			return msgCmd(openDialogMsg{confirmDialog("Stop using integrated error tracking?",
+			return msgCmd(openDialogMsg{d: confirmDialog("Stop using integrated error tracking?",
 				[]string{"The project will report to its external Sentry (" + orDash(cur.APIURL) + ") instead of GitLab's integrated backend."},
-				"Switch", change(writeUpdateSettings, "switched to the external tracker", cur.Active, &no))})
+				"Switch", change(false, "switched to the external tracker", cur.Active, &no))})
 		}
 		return statusCmd(statusInfo, "No external tracker is configured for this project: one is set up in "+webUISettings+".")
 	}

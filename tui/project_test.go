@@ -217,7 +217,8 @@ func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
 func TestRotateVariableDeclinedOrFailing(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("R", "n")
-	h.mustSay("The CI/CD variables were left as they are.", "CI/CD variable SENTRY_DSN (all environments) still holds the old DSN")
+	h.mustSay("Delete old key 1?", "CI/CD variable SENTRY_DSN (all environments) still holds the old DSN",
+		"Deploys that read SENTRY_DSN (all environments) stop reporting once the old key is gone")
 	h.key("n")
 	h.mustSay("Both keys exist", "SENTRY_DSN (all environments) still holds the old DSN")
 	if g.srv.Variables(1)[0].Value != "{{dsn:1}}" {
@@ -229,13 +230,14 @@ func TestRotateVariableDeclinedOrFailing(t *testing.T) {
 	h = newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
 	api.fail("UpdateVariableValue", &apiclient.APIError{Kind: apiclient.ErrForbidden, StatusCode: 403, Method: "PUT", Path: "/api/v4/projects/1/variables/SENTRY_DSN"})
 	h.key("R", "y")
-	h.mustSay("Updating the CI/CD variable SENTRY_DSN (all environments) failed, so the old key is kept", "Both keys exist")
+	h.mustSay("Updating the CI/CD variable SENTRY_DSN (all environments) failed, so the old key is not deleted", "Both keys exist")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("a key was deleted")
 	}
 }
 
-// A refused test event says so and keeps offering, defaulting to No.
+// A refused test event ends the rotation with both keys, as --verify does
+// on the command line: the new DSN does not work yet.
 func TestRotateRefusedTestEvent(t *testing.T) {
 	g := demoGitLab(t)
 	api := faulty(g.api)
@@ -243,9 +245,11 @@ func TestRotateRefusedTestEvent(t *testing.T) {
 	h.key("down", "R")
 	api.refuseEvents(401)
 	h.key("v")
-	h.mustSay("refused the test event (HTTP 401", "keep the old key", "Delete old key 2?")
-	h.key("enter") // No is the default
-	h.mustSay("Both keys exist")
+	h.mustSay("refused the test event (HTTP 401", "so the old key is not deleted", "Both keys exist")
+	h.mustNotSee("Delete old key 2?")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
 }
 
 // v on a key sends one test event after a question.

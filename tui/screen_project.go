@@ -71,7 +71,7 @@ func (s *projectScreen) Busy() bool {
 		return true
 	}
 	for _, w := range s.sh.pending {
-		if sameProject(w.project, s.project) {
+		if sameProject(w.project(), s.project) {
 			return true
 		}
 	}
@@ -130,13 +130,16 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		return s, tea.Batch(s.keys.loaded(msg), s.refreshed())
 	case writeDoneMsg:
-		if !sameProject(msg.w.project, s.project) {
+		if !sameProject(msg.w.project(), s.project) {
 			return s, nil
 		}
-		cmd := tea.Batch(s.settings.written(msg), s.keys.written(msg))
+		c := msg.w.changed()
+		s.settings.written(c)
+		s.keys.written(c)
 		s.keys.setTracking(s.settings.data)
-		if apiclient.OutcomeUnknown(msg.err) || errors.Is(msg.err, apiclient.ErrKeyNotFound) {
-			cmd = tea.Batch(cmd, s.loadKeys()) // the list may be out of date
+		var cmd tea.Cmd
+		if c.stale {
+			cmd = s.loadKeys() // the list may be out of date
 		}
 		return s, cmd
 	case tea.PasteMsg:

@@ -197,7 +197,7 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, s.loadOverviews()
 	case writeDoneMsg:
 		// A change makes the project's overview old: read it again.
-		if id := msg.w.project.ID; id != 0 {
+		if id := msg.w.project().ID; id != 0 {
 			if _, ok := s.overviews[id]; ok && !s.overviews[id].loading {
 				delete(s.overviews, id)
 			}

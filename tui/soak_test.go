@@ -97,6 +97,11 @@ func TestConsoleUnderFaults(t *testing.T) {
 	// concurrent loads vary: play the keys until failures were met.
 	for round := 0; round < 5 && (round == 0 || errs.Load() == 0); round++ {
 		for i, k := range strings.Split("n n d y n R y d y n j d y n R n d n n n d y", " ") {
+			// A question that opened on a result takes keys once the
+			// keyboard was quiet for the grace period, as a reader's would be.
+			if (k == "y" || k == "n") && state.Load().(keyState).dialog {
+				time.Sleep(gracePeriod + 20*time.Millisecond)
+			}
 			switch k {
 			case "esc":
 				tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
@@ -110,6 +115,7 @@ func TestConsoleUnderFaults(t *testing.T) {
 	}
 	idle()
 	if st := state.Load().(keyState); st.dialog {
+		time.Sleep(gracePeriod + 20*time.Millisecond)
 		tm.Type("n")
 		idle()
 	}

@@ -90,10 +90,12 @@ func TestFlowCreateAndDeleteKey(t *testing.T) {
 	waitFor(t, tm, "Created client key 4")
 	tm.Type("d")
 	waitFor(t, tm, "Delete client key 4 of demo/web-shop?")
+	time.Sleep(gracePeriod) // the question opened on the key's lookup
 	tm.Type("n")
 	tm.Type("k")
 	tm.Type("d")
 	waitFor(t, tm, "Delete client key 2 of demo/web-shop?")
+	time.Sleep(gracePeriod)
 	tm.Type("y")
 	waitFor(t, tm, "Deleted client key 2")
 	tm.Type("q")

@@ -226,7 +226,7 @@ func TestKeysCommands(t *testing.T) {
 	c.run("y\n", "keys", "delete", "-p", "1", "4").must(t, 0, "Deleted client key 4")
 	c.tty = false
 	c.run("", "keys", "delete", "-p", "1", "5", "--yes", "--json").must(t, 0, `"id": 5`)
-	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "Project 1 has no client key 5")
+	c.run("", "keys", "delete", "-p", "1", "5", "--yes").must(t, 1, "Project demo/web-shop has no client key 5: nothing was deleted")
 	c.tty = true
 	c.run("y\n", "keys", "delete", "-p", "1", "99").must(t, 1, "Project demo/web-shop has no client key 99: nothing was deleted")
 	c.tty = false
@@ -251,18 +251,33 @@ func TestRotate(t *testing.T) {
 		t.Fatal("rotate with an ambiguous old key changed something")
 	}
 	c.run("", "keys", "rotate", "-p", "1", "--old", "99", "--yes").must(t, 1, "no client key 99", "nothing was changed")
+	// SENTRY_DSN holds key 1's DSN: --yes alone never deletes key 1.
 	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--json")
-	r.must(t, 0)
+	r.must(t, 1, "CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN, so the old key is kept", "--update-variables", "--keep-variables")
 	var rot struct {
 		Created, Deleted map[string]any
+		Variables        []map[string]any
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rot); err != nil || rot.Deleted["id"].(float64) != 1 || rot.Created["errtracker_dsn"] == nil {
+	if err := json.Unmarshal([]byte(r.stdout), &rot); err != nil || rot.Deleted != nil || rot.Created["errtracker_dsn"] == nil ||
+		len(rot.Variables) != 1 || rot.Variables[0]["result"] != "unchanged" || rot.Variables[0]["held_old_dsn"] != true {
 		t.Fatalf("json %s: %v", r.stdout, err)
 	}
+	if c.server.Keys(1)[0].ID != 1 || c.server.Variables(1)[0].Value != "{{dsn:1}}" {
+		t.Fatal("key 1 or SENTRY_DSN changed")
+	}
+	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--update-variables", "--json")
+	r.must(t, 0, "SENTRY_DSN (all environments) holds the new DSN")
+	if err := json.Unmarshal([]byte(r.stdout), &rot); err != nil || rot.Deleted["id"].(float64) != 1 || rot.Variables[0]["result"] != "updated" {
+		t.Fatalf("json %s: %v", r.stdout, err)
+	}
+	if strings.Contains(r.stdout, `"value"`) {
+		t.Fatal("the JSON shows a variable's value")
+	}
+	c.run("", "keys", "rotate", "-p", "1", "--old", "2", "--yes", "--update-variables", "--keep-variables").must(t, 2, "opposite")
 	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "pass --yes")
 	c.tty = true
 	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "old key 2 (glet_", "was kept")
-	if c.server.KeyCount(1) != 3 {
+	if c.server.KeyCount(1) != 4 {
 		t.Fatalf("keys %v", c.server.Keys(1))
 	}
 }
@@ -283,7 +298,7 @@ func TestRotateDeleteFailsKeepsBoth(t *testing.T) {
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, failingDeletes{srv})
 	r := c.run("", "keys", "rotate", "-p", "5", "--yes", "--json")
-	r.must(t, 1, "deleting old key 3", "HTTP 503", "keys delete --project 5 3")
+	r.must(t, 1, "old key 3 (glet_", "may or may not have been deleted", "HTTP 503", "keys delete --project 5 3")
 	keys := srv.Keys(5)
 	if len(keys) != 2 || keys[0].ID != 3 {
 		t.Fatalf("keys %v: old key must stay and the new one exist", keys)

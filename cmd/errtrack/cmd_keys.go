@@ -103,20 +103,29 @@ func (a *app) keysCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			listed := false
-			if !delYes {
-				lctx, cancel := a.deadline(ctx, g)
-				proj, keys, err := workflow.ProjectKeys(lctx, c, ref)
-				cancel()
-				if err != nil {
-					return err
+			// The key is looked up first, with the variables that hold its
+			// DSN, so the question (or, with --yes, a warning) names them.
+			lctx, cancel := a.deadline(ctx, g)
+			d, err := workflow.PlanDeletion(lctx, c, ref, id)
+			cancel()
+			var ns *workflow.NoSuchKeyError
+			switch {
+			case errors.As(err, &ns):
+				return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", d.Project.Name(), id, ref)
+			case err != nil:
+				return err
+			}
+			warning := d.Warning()
+			if delYes {
+				if warning != "" {
+					fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", explain.Text(warning))
 				}
-				k, ok := workflow.FindKey(keys, id)
-				if !ok {
-					return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", proj.Name(), id, ref)
+			} else {
+				q := fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting.", workflow.KeyLabel(d.Key), d.Project.Name())
+				if warning != "" {
+					q += " " + warning
 				}
-				listed = true
-				ok, err = a.confirm(ctx, fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting. [y/N] ", workflow.KeyLabel(k), proj.Name()))
+				ok, err := a.confirm(ctx, explain.Text(q)+" [y/N] ")
 				switch {
 				case err != nil:
 					return fmt.Errorf("%w: nothing was deleted", err)
@@ -129,12 +138,10 @@ func (a *app) keysCmd() *cobra.Command {
 			defer cancel()
 			k, resp, err := c.DeleteClientKey(dctx, ref, id)
 			switch {
-			case errors.Is(err, apiclient.ErrKeyNotFound) && listed:
-				return fmt.Errorf("client key %d of %s is already gone: it was deleted elsewhere after it was listed", id, ref)
 			case errors.Is(err, apiclient.ErrKeyNotFound):
-				return fmt.Errorf("project %s has no client key %d (see 'errtrack keys list -p %s')", ref, id, ref)
+				return fmt.Errorf("client key %d of %s is already gone: it was deleted elsewhere after it was listed", id, d.Project.Name())
 			case err != nil && apiclient.OutcomeUnknown(err):
-				return fmt.Errorf("%s The key may have been deleted anyway: check with 'errtrack keys list -p %s'", a.explain(err, "run the command again"), ref)
+				return fmt.Errorf("%s The key may or may not have been deleted: check with 'errtrack keys list -p %s'", a.explain(err, "run the command again"), ref)
 			case err != nil:
 				return err
 			}

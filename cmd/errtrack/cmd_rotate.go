@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,13 +14,25 @@ import (
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// rotation is what `keys rotate --json` prints. The variable's value is the
-// new DSN, printed once as "created"; it is never repeated.
+// rotation is what `keys rotate --json` prints. The new DSN is printed once,
+// in "created"; variables are named with what happened to each, never with
+// their values.
 type rotation struct {
-	Created  *apiclient.ClientKey     `json:"created"`
-	Deleted  *apiclient.ClientKey     `json:"deleted"`
-	Variable *workflow.VariableTarget `json:"variable,omitempty"`
-	Verified *verifiedJSON            `json:"verified,omitempty"`
+	Created   *apiclient.ClientKey `json:"created"`
+	Deleted   *apiclient.ClientKey `json:"deleted"`
+	Variables []variableJSON       `json:"variables"`
+	Verified  *verifiedJSON        `json:"verified,omitempty"`
+	// Unknown names the steps whose answer was lost: "create", "delete".
+	Unknown []string `json:"unknown,omitempty"`
+}
+
+type variableJSON struct {
+	Key       string `json:"key"`
+	Scope     string `json:"environment_scope"`
+	HeldOld   bool   `json:"held_old_dsn"`
+	Result    string `json:"result"`
+	Masked    bool   `json:"masked"`
+	Protected bool   `json:"protected"`
 }
 
 type verifiedJSON struct {
@@ -31,29 +44,39 @@ type verifiedJSON struct {
 var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
 type rotateFlags struct {
-	old          int64
-	yes, verify  bool
-	ciVar, scope string
+	old                  int64
+	yes, verify          bool
+	ciVar, scope         string
+	updateVars, keepVars bool
 }
 
 func (a *app) rotateCmd(g *globalFlags) *cobra.Command {
 	var p projectFlag
 	var f rotateFlags
 	cmd := &cobra.Command{
-		Use:   "rotate --project P [--old KEY_ID] [--ci-variable NAME] [--verify]",
-		Short: "Replace a client key: create a new one, check it, then delete the old one",
+		Use:   "rotate --project P [--old KEY_ID] [--ci-variable NAME | --update-variables | --keep-variables] [--verify]",
+		Short: "Replace a client key: create a new one, check it, update the CI/CD variables, then delete the old one",
 		Long: `Creates a new client key, checks that the server lists it, prints its DSN,
 then deletes the old key: the one given with --old or, when the project had
 exactly one key, that one.
 
+The project's CI/CD variables that hold the old key's DSN are found before
+anything changes. Asked interactively, the command names them and asks
+whether to point them at the new DSN before the old key goes.
+--update-variables updates them all without asking, --keep-variables leaves
+them as they are, and --ci-variable NAME points NAME at the new DSN (keeping
+its masked, protected and raw attributes; a missing one is created masked
+and raw, not protected). With --yes and none of these, a rotation whose old
+DSN a variable holds creates the new key, keeps the old one, names the
+variables and exits 1: a deploy never reads the DSN of a deleted key.
+
 --verify sends one test event with the new DSN (recorded in the project) and
-goes on only if it is accepted. --ci-variable NAME points the project's CI/CD
-variable NAME at the new DSN (keeping its masked, protected and raw
-attributes; a missing one is created masked and raw, not protected) before
-the old key is deleted. If anything fails after the new key exists, the old
-key is left in place and the output says what state everything is in.`,
+goes on only if it is accepted. If anything fails after the new key exists,
+the old key is left in place and the output says what state everything is
+in; a step whose answer was lost is reported as one that may or may not have
+happened, with the command to check.`,
 		Example: `  errtrack keys rotate --project group/web-shop
-  errtrack keys rotate -p 42 --old 12 --ci-variable SENTRY_DSN --verify
+  errtrack keys rotate -p 42 --old 12 --update-variables --verify
   errtrack keys rotate -p 42 --ci-variable SENTRY_DSN --environment-scope production --yes --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -64,6 +87,8 @@ key is left in place and the output says what state everything is in.`,
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
 			case f.ciVar != "" && !variableName.MatchString(f.ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
+			case f.keepVars && f.updateVars:
+				return usagef("--update-variables and --keep-variables say opposite things: give one of them")
 			case !f.yes && !a.stdinIsTTY():
 				return usagef("refusing to rotate without confirmation: standard input is not a terminal, so pass --yes")
 			}
@@ -76,6 +101,8 @@ key is left in place and the output says what state everything is in.`,
 	fl.BoolVarP(&f.yes, "yes", "y", false, "delete the old key without asking (needed when standard input is not a terminal)")
 	fl.StringVar(&f.ciVar, "ci-variable", "", "CI/CD variable to point at the new DSN before the old key goes, e.g. SENTRY_DSN")
 	fl.StringVar(&f.scope, "environment-scope", "", "environment scope of --ci-variable, when several variables have its name")
+	fl.BoolVar(&f.updateVars, "update-variables", false, "point every CI/CD variable that holds the old DSN at the new one, without asking")
+	fl.BoolVar(&f.keepVars, "keep-variables", false, "leave the CI/CD variables that hold the old DSN as they are (but the --ci-variable one)")
 	fl.BoolVar(&f.verify, "verify", false, "send a test event with the new DSN and stop if it is refused")
 	return cmd
 }
@@ -85,122 +112,191 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	if err != nil {
 		return err
 	}
-	pctx, cancel := a.deadline(ctx, g)
-	defer cancel()
-	var r workflow.Rotation
-	if f.ciVar != "" {
-		r, err = workflow.PlanRotationWithVariable(pctx, c, ref, f.old, f.ciVar, f.scope)
-	} else {
-		r, err = workflow.PlanRotation(pctx, c, ref, f.old)
+	checks := cliChecks(ref)
+	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, Variable: f.ciVar, Scope: f.scope,
+		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes})
+	explainStep := func(err error) string { return a.explain(err, "run the command again") }
+	for step := r.Next(); step != workflow.StepDone; step = r.Next() {
+		switch step {
+		case workflow.StepChooseVariables:
+			if r, err = a.askVariables(ctx, r, f.yes); err != nil {
+				a.rotationStopped(g, r, checks, err.Error())
+				return reported{err}
+			}
+			continue
+		case workflow.StepConfirmDelete:
+			ok, err := a.confirm(ctx, deleteQuestion(r))
+			if err != nil {
+				why := fmt.Sprintf("%v at the question", err)
+				a.rotationStopped(g, r.Stop(), checks, why)
+				return reported{errors.New(why)}
+			}
+			r = r.ConfirmDelete(ok)
+			continue
+		case workflow.StepVerify:
+			fmt.Fprintln(a.stderr, workflow.VerifyWarning)
+		}
+		sctx, cancel := a.deadline(ctx, g)
+		r, err = r.Run(sctx, c, step)
+		cancel()
+		if err != nil {
+			return a.rotationFailed(g, r, checks, explainStep)
+		}
+		a.rotationProgress(step, r, host)
 	}
+	if r.Kept() {
+		fmt.Fprintf(a.stderr, "%s %s\n", r.State(checks), deleteLater(ref, r))
+	} else {
+		fmt.Fprintln(a.stderr, r.State(checks))
+	}
+	a.printRotation(g, r)
+	return nil
+}
+
+// cliChecks say how to check, from a shell, what a lost answer left.
+func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
+	return workflow.Checks{
+		Keys:      fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
+		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
+	}
+}
+
+// deleteLater is how to finish by hand when the old key stays.
+func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
+	return fmt.Sprintf("Delete the old key once its clients use the new DSN: 'errtrack keys delete --project %s %d'.", ref, r.Old.ID)
+}
+
+// rotationProgress says what a step did, on stderr.
+func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host string) {
+	switch step {
+	case workflow.StepCreate:
+		a.rememberHost(host)
+		fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), r.Project.Name(), explain.Text(r.New.DSN))
+	case workflow.StepUpdateVariables:
+		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())
+	case workflow.StepVerify:
+		fmt.Fprintf(a.stderr, "The new DSN works: the test event was accepted (HTTP %d).\n", r.Verified.StatusCode)
+	}
+}
+
+// askVariables answers the variables question: on a terminal the user does;
+// with --yes nobody can, and the rotation stops with both keys.
+func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (workflow.Rotation, error) {
+	if r.VariablesErr != nil {
+		why := "the CI/CD variables could not be read (" + strings.TrimSuffix(a.explain(r.VariablesErr, "run the command again"), ".") + "), so errtrack cannot tell whether one holds the old DSN"
+		if yes {
+			return r.Stop(), errors.New(why + ": the old key is kept; pass --keep-variables to delete it anyway")
+		}
+		fmt.Fprintf(a.stderr, "errtrack: %s.\n", explain.Text(why))
+		return r.KeepVariables(), nil
+	}
+	if yes {
+		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", holdNames(r), them(r), them(r), isAre(r))
+	}
+	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(holdNames(r)), them(r)))
+	switch {
+	case err != nil:
+		return r.Stop(), fmt.Errorf("%w at the question", err)
+	case ok:
+		return r.UpdateVariables(), nil
+	}
+	return r.KeepVariables(), nil
+}
+
+// holdNames is "CI/CD variable X holds" or "CI/CD variables X, Y hold"
+// for the variables that hold the old DSN and were not chosen.
+func holdNames(r workflow.Rotation) string {
+	still := r.StillOld()
+	if len(still) == 1 {
+		return "CI/CD variable " + still[0] + " holds"
+	}
+	return "CI/CD variables " + strings.Join(still, ", ") + " hold"
+}
+
+func them(r workflow.Rotation) string {
+	if len(r.StillOld()) == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func isAre(r workflow.Rotation) string {
+	if len(r.StillOld()) == 1 {
+		return "it is"
+	}
+	return "they are"
+}
+
+// deleteQuestion names the old key and, when the user kept them, the
+// variables that still hold its DSN.
+func deleteQuestion(r workflow.Rotation) string {
+	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", workflow.KeyLabel(r.Old), r.Project.Name())
+	if len(r.StillOld()) > 0 {
+		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", holdNames(r), them(r))
+	}
+	if r.VariablesErr != nil {
+		q += " The CI/CD variables could not be checked."
+	}
+	return explain.Text(q) + " [y/N] "
+}
+
+// rotationStopped reports a rotation that stopped at a question it could
+// not ask: what exists, and the new DSN, so nothing is lost.
+func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workflow.Checks, why string) {
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(why))
+	if r.New == nil {
+		return
+	}
+	fmt.Fprintf(a.stderr, "%s %s\n", r.State(checks), deleteLater(r.Project.Ref, r))
+	a.printRotation(g, r)
+}
+
+// rotationFailed reports a failed step: the plan's errors as usage errors
+// where the user named something wrong, else what exists now.
+func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep workflow.Explainer) error {
+	step, err := r.Failed()
 	var amb *workflow.AmbiguousError
 	var ambVar *workflow.AmbiguousVariableError
 	switch {
-	case errors.As(err, &amb) && amb.Count > 1:
-		return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, ref)
-	case errors.As(err, &ambVar):
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, r.Project.Ref)
+	case step == workflow.StepPlan && errors.As(err, &ambVar):
 		return usagef("%s: choose one with --environment-scope; nothing was changed", ambVar)
-	case err != nil && r.Old.ID != 0: // the keys were read; the variable's lookup failed
-		return reportedf(a, "looking up the CI/CD variable %s failed, so nothing was changed: %s", explain.Text(f.ciVar), a.explain(err, "run the command again"))
-	case err != nil:
-		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
-	name := r.Project.Name()
-	// deleteLater is how to finish by hand when the old key stays.
-	deleteLater := fmt.Sprintf("Delete the old key once its clients use the new DSN: 'errtrack keys delete --project %s %d'.", ref, r.Old.ID)
-
-	r, err = r.Create(pctx, c)
-	if err != nil {
-		if words, ok := workflow.CreateOutcomeUnknown(err, fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)); ok {
-			return reportedf(a, "%s %s Old key %s is untouched.", a.explain(err, "check"), words, workflow.KeyLabel(r.Old))
-		}
-		return reportedf(a, "creating the new key failed, so nothing was changed: %s", a.explain(err, "run the command again"))
-	}
-	a.rememberHost(host)
-	fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), name, explain.Text(r.New.DSN))
-
-	// stopped reports a rotation that ends with both keys: the state and
-	// the new DSN, so nothing is lost.
-	stopped := func(why string) error {
-		fmt.Fprintf(a.stderr, "errtrack: %s\n%s %s\n", explain.Text(why), r.State(), deleteLater)
-		a.printRotation(g, r)
-		return reported{errors.New(why)}
-	}
-	if r, err = r.Check(pctx, c); err != nil {
-		var nl *workflow.NotListedError
-		if errors.As(err, &nl) {
-			return stopped(err.Error() + ", so the old key is not deleted")
-		}
-		return stopped("the new key could not be checked in the key list: " + a.explain(err, "check with 'errtrack keys list'"))
-	}
-	if f.verify {
-		fmt.Fprintln(a.stderr, workflow.VerifyWarning)
-		r, err = r.Verify(pctx, c)
-		var refused *workflow.RefusedError
-		switch {
-		case errors.As(err, &refused):
-			return stopped(refused.Error() + ", so the old key is not deleted")
-		case err != nil:
-			return stopped("the test event could not be sent: " + a.explain(err, "check the new key with 'errtrack keys verify'"))
-		}
-		fmt.Fprintf(a.stderr, "The new DSN works: the test event was accepted (HTTP %d).\n", r.Verified.StatusCode)
-	}
-	if len(r.Variables) > 0 {
-		r, err = r.UpdateVariables(pctx, c)
-		var ve *workflow.VariableError
-		if errors.As(err, &ve) {
-			// Running the rotation again would make yet another key: the
-			// way on is to set the variable by hand.
-			return stopped(fmt.Sprintf("%s failed, so the old key is not deleted: %s", ve.Step(), a.explain(ve.Err, "set it to the new DSN printed below")))
-		}
-		fmt.Fprintln(a.stderr, r.VariablesState())
-	}
-	if !f.yes {
-		ok, err := a.confirm(ctx, fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting. [y/N] ", workflow.KeyLabel(r.Old), name))
-		switch {
-		case err != nil:
-			return stopped(fmt.Sprintf("%v at the question", err))
-		case !ok:
-			fmt.Fprintf(a.stderr, "%s %s\n", r.State(), deleteLater)
-			a.printRotation(g, r)
-			return nil
-		}
-	}
-	dctx, dcancel := a.deadline(ctx, g)
-	defer dcancel()
-	r, err = r.DeleteOld(dctx, c)
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))
 	switch {
-	case err != nil && apiclient.OutcomeUnknown(err):
-		fmt.Fprintf(a.stderr, "errtrack: deleting old key %s may or may not have happened: %s\nNew key %d is in place. Check with 'errtrack keys list -p %s'; if key %d is still listed, delete it with 'errtrack keys delete --project %s %d'.\n",
-			workflow.KeyLabel(r.Old), a.explain(err, "check"), r.New.ID, ref, r.Old.ID, ref, r.Old.ID)
-		a.printRotation(g, r)
-		return reported{err}
-	case err != nil:
-		return stopped("deleting the old key failed: " + a.explain(err, "delete it again"))
+	case r.DeleteUnknown:
+		fmt.Fprintf(a.stderr, "If key %d is still listed, delete it with 'errtrack keys delete --project %s %d'.\n", r.Old.ID, r.Project.Ref, r.Old.ID)
+	case r.Kept():
+		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}
-	fmt.Fprintln(a.stderr, r.State())
-	a.printRotation(g, r)
-	return nil
+	if r.New != nil {
+		a.printRotation(g, r)
+	}
+	return reported{err}
 }
 
 // printRotation prints the outcome on stdout: the JSON record, or the new
 // DSN alone so `DSN=$(errtrack keys rotate …)` works.
 func (a *app) printRotation(g *globalFlags, r workflow.Rotation) {
-	if g.jsonOut {
-		out := rotation{Created: r.New}
-		if r.Deleted {
-			old := r.Old
-			out.Deleted = &old
-		}
-		if len(r.Variables) > 0 {
-			v := r.Variables[0]
-			out.Variable = &v
-		}
-		if r.Verified != nil {
-			out.Verified = &verifiedJSON{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
-		}
-		_ = writeJSON(a.stdout, out)
+	if !g.jsonOut {
+		fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
 		return
 	}
-	fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
+	out := rotation{Created: r.New, Variables: []variableJSON{}}
+	if r.Deleted {
+		old := r.Old
+		out.Deleted = &old
+	}
+	for _, v := range r.Variables {
+		out.Variables = append(out.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld,
+			Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
+	}
+	if r.Verified != nil {
+		out.Verified = &verifiedJSON{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
+	}
+	if r.DeleteUnknown {
+		out.Unknown = append(out.Unknown, "delete")
+	}
+	_ = writeJSON(a.stdout, out)
 }

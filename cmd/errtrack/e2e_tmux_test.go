@@ -54,6 +54,18 @@ func (s tmuxSession) waitGone(text string) {
 	s.t.Fatalf("the terminal still shows %q:\n%s", text, s.screen())
 }
 
+// questionGrace is longer than the console's grace period: a question
+// that opened on a result takes keys only once the keyboard was quiet that
+// long, as a reader's is.
+const questionGrace = 600 * time.Millisecond
+
+// answer answers a question that opened on a result, as a user who read it.
+func (s tmuxSession) answer(keys ...string) {
+	s.t.Helper()
+	time.Sleep(questionGrace)
+	s.keys(keys...)
+}
+
 func (s tmuxSession) keys(keys ...string) {
 	s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...)
 }
@@ -98,12 +110,12 @@ func TestEndToEndInTmux(t *testing.T) {
 
 	s.keys("d") // the new key is selected
 	s.waitFor("Delete client key 4 of demo/web-shop?")
-	s.keys("n")
+	s.answer("n")
 	s.waitGone("Delete client key 4 of demo/web-shop?")
 
 	s.keys("k", "d")
 	s.waitFor("Delete client key 2 of demo/web-shop?")
-	s.keys("y")
+	s.answer("y")
 	s.waitFor("Deleted client key 2")
 	s.waitFor("Client keys (2)")
 

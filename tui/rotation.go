@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// rotationWrite runs the rotation plan (workflow.Rotation) up to its next
+// question; the answer starts the next rotationWrite with the rotation
+// answered. The console has no order of steps of its own.
+type rotationWrite struct {
+	r workflow.Rotation
+	// copied: the new DSN was copied already, once the server listed it.
+	copied bool
+	err    error
+}
+
+func (w rotationWrite) project() workflow.Project { return w.r.Project }
+func (w rotationWrite) failure() error            { return w.err }
+
+func (w rotationWrite) pending() string {
+	name := w.r.Project.Name()
+	switch w.r.Next() {
+	case workflow.StepPlan, workflow.StepCreate, workflow.StepCheck:
+		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.Old.ID, name)
+	case workflow.StepUpdateVariables:
+		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
+	case workflow.StepVerify:
+		return "a test event was being sent with the new DSN of " + name
+	}
+	return fmt.Sprintf("a rotation in %s was deleting the old key %d", name, w.r.Old.ID)
+}
+
+func (w rotationWrite) conflicts(o write) bool {
+	switch o := o.(type) {
+	case rotationWrite:
+		return sameProject(o.r.Project, w.r.Project) && o.r.Old.ID == w.r.Old.ID
+	case createKeyWrite:
+		return sameProject(o.proj, w.r.Project) && w.r.New == nil
+	}
+	return false
+}
+
+func (w rotationWrite) run(ctx context.Context, api API, _ Deps) write {
+	w.r, w.err = w.r.Advance(ctx, api, nil)
+	return w
+}
+
+func (w rotationWrite) changed() changes {
+	var c changes
+	if w.r.New != nil {
+		c.added = []apiclient.ClientKey{*w.r.New}
+	}
+	if w.r.Deleted {
+		c.removed = []int64{w.r.Old.ID}
+	}
+	c.stale = w.r.CreateUnknown || w.r.DeleteUnknown
+	return c
+}
+
+// consoleChecks say how to check, from the console, what a lost answer left.
+func consoleChecks() workflow.Checks {
+	return workflow.Checks{
+		Keys:      "press r to refresh the list",
+		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
+	}
+}
+
+// outcome copies the new DSN as soon as the server lists it, whatever the
+// user answers afterwards, then asks the plan's next question or says how
+// the rotation ended.
+func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	if w.r.Listed && !w.copied {
+		cmds = append(cmds, w.copyNewDSN(m))
+		w.copied = true
+	}
+	r := w.r
+	switch step := r.Next(); {
+	case w.err != nil:
+		next, status := m.say(statusError, r.Failure(m.sh.explain, consoleChecks()))
+		return next, tea.Batch(append(cmds, status)...)
+	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
+		// Nothing to choose: the delete question says they were not read.
+		w.r = r.KeepVariables()
+		return w.outcome(m)
+	case step == workflow.StepChooseVariables:
+		cmds = append(cmds, msgCmd(openDialogMsg{d: w.variablesQuestion(), async: true}))
+	case step == workflow.StepConfirmDelete:
+		cmds = append(cmds, msgCmd(openDialogMsg{d: w.deleteQuestion(m), async: true}))
+	case r.Kept():
+		next, status := m.say(statusInfo, r.State(consoleChecks())+" Delete the old key with d once its clients use the new DSN.")
+		return next, tea.Batch(append(cmds, status)...)
+	default:
+		next, status := m.say(statusSuccess, r.State(consoleChecks()))
+		return next, tea.Batch(append(cmds, status)...)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// copyNewDSN copies the new DSN, when it is safe to paste, and says where.
+func (w rotationWrite) copyNewDSN(m Model) tea.Cmd {
+	if err := dsn.Check(w.r.New.DSN); err != nil {
+		return statusCmd(statusError, fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err))
+	}
+	return m.sh.copyText(w.r.New.DSN, fmt.Sprintf("the DSN of the new key %d", w.r.New.ID))
+}
+
+// answer is the next rotationWrite, carrying the rotation as answered.
+func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
+	w.r, w.err = r, nil
+	return startWriteMsg{w}
+}
+
+// variablesQuestion names the CI/CD variables that hold the old key's DSN
+// and asks, once, whether to point them all at the new one.
+func (w rotationWrite) variablesQuestion() dialog {
+	r := w.r
+	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Update its CI/CD variables?", r.New.ID, r.Project.Name()), []string{
+		"These CI/CD variables hold the old key's DSN: " + clean(r.Holding()) + ".",
+		"",
+		"Update them to the new DSN (masked, protected and raw stay as they are)? The next deploy that reads them uses the new key. The new DSN is copied either way; the old key is deleted only after this, if you choose to.",
+	}, "Update variables", w.answer(r.UpdateVariables()))
+	d.onNo = w.answer(r.KeepVariables())
+	return d
+}
+
+// deleteQuestion asks whether to delete the old key now, offering a test
+// event with the new DSN first.
+func (w rotationWrite) deleteQuestion(m Model) dialog {
+	r := w.r
+	body := []string{"The new DSN (copied, see the status line):", clean(r.New.DSN), ""}
+	if err := dsn.Check(r.New.DSN); err != nil {
+		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
+	}
+	if r.Verified != nil {
+		body = append(body, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode))
+	}
+	if v := r.VariablesState(consoleChecks()); v != "" {
+		body = append(body, clean(v))
+	}
+	if still := r.StillOld(); len(still) > 0 {
+		body = append(body, clean("Deploys that read "+strings.Join(still, ", ")+" stop reporting once the old key is gone."))
+	}
+	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
+	if r.Verified == nil {
+		body = append(body, "v sends a test event with the new DSN first (it is recorded in the project).")
+	}
+	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
+		"Delete old key", w.answer(r.ConfirmDelete(true)))
+	d.onNo = w.answer(r.ConfirmDelete(false))
+	if r.Verified == nil {
+		d = d.withAlt("Send test event", m.sh.keys.Verify, w.answer(r.WantVerify()))
+	}
+	return d
+}

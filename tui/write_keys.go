@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// createKeyWrite creates a client key (n).
+type createKeyWrite struct {
+	proj workflow.Project
+	key  *apiclient.ClientKey
+	err  error
+}
+
+func (w createKeyWrite) project() workflow.Project { return w.proj }
+func (w createKeyWrite) failure() error            { return w.err }
+func (w createKeyWrite) pending() string {
+	return "a client key was being created in " + w.proj.Name()
+}
+
+func (w createKeyWrite) conflicts(o write) bool {
+	c, ok := o.(createKeyWrite)
+	return ok && sameProject(c.proj, w.proj)
+}
+
+func (w createKeyWrite) run(ctx context.Context, api API, _ Deps) write {
+	w.key, _, w.err = api.CreateClientKey(ctx, w.proj.Ref)
+	return w
+}
+
+func (w createKeyWrite) changed() changes {
+	if w.err != nil {
+		return changes{stale: apiclient.OutcomeUnknown(w.err)}
+	}
+	return changes{added: []apiclient.ClientKey{*w.key}}
+}
+
+func (w createKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+	if w.err != nil {
+		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press r to refresh the list"); ok {
+			return m.say(statusError, m.sh.explain(w.err)+" "+words)
+		}
+		return m.say(statusError, m.sh.explain(w.err))
+	}
+	return m.say(statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
+}
+
+// deleteKeyWrite deletes a client key (d) in two runs: the first looks the
+// key up with the CI/CD variables that hold its DSN and asks, naming them;
+// the second, started by the answer, deletes the key the user confirmed.
+type deleteKeyWrite struct {
+	proj workflow.Project
+	key  apiclient.ClientKey
+	// confirmed: the user answered yes to the question naming key.
+	confirmed bool
+	plan      workflow.Deletion
+	gone      bool // a retried delete found the key gone
+	err       error
+}
+
+func (w deleteKeyWrite) project() workflow.Project { return w.proj }
+func (w deleteKeyWrite) failure() error            { return w.err }
+func (w deleteKeyWrite) pending() string {
+	if !w.confirmed {
+		return fmt.Sprintf("client key %d of %s was being looked up to delete it", w.key.ID, w.proj.Name())
+	}
+	return fmt.Sprintf("client key %d of %s was being deleted", w.key.ID, w.proj.Name())
+}
+
+func (w deleteKeyWrite) conflicts(o write) bool {
+	d, ok := o.(deleteKeyWrite)
+	return ok && sameProject(d.proj, w.proj) && d.key.ID == w.key.ID
+}
+
+func (w deleteKeyWrite) run(ctx context.Context, api API, _ Deps) write {
+	if !w.confirmed {
+		w.plan, w.err = workflow.PlanDeletion(ctx, api, w.proj.Ref, w.key.ID)
+		return w
+	}
+	var resp *apiclient.Response
+	_, resp, w.err = api.DeleteClientKey(ctx, w.proj.Ref, w.key.ID)
+	w.gone = w.err == nil && resp != nil && resp.AlreadyGone
+	return w
+}
+
+func (w deleteKeyWrite) changed() changes {
+	var ns *workflow.NoSuchKeyError
+	switch {
+	case !w.confirmed && errors.As(w.err, &ns):
+		return changes{removed: []int64{w.key.ID}}
+	case !w.confirmed:
+		return changes{}
+	case w.err == nil || errors.Is(w.err, apiclient.ErrKeyNotFound):
+		return changes{removed: []int64{w.key.ID}, stale: w.err != nil}
+	}
+	return changes{stale: apiclient.OutcomeUnknown(w.err)}
+}
+
+func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+	name := w.proj.Name()
+	var ns *workflow.NoSuchKeyError
+	switch {
+	case !w.confirmed && errors.As(w.err, &ns):
+		return m.say(statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+	case !w.confirmed && w.err != nil:
+		return m.say(statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+m.sh.explain(w.err))
+	case !w.confirmed:
+		return m, msgCmd(openDialogMsg{d: w.question(), async: true})
+	case errors.Is(w.err, apiclient.ErrKeyNotFound):
+		return m.say(statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+	case w.err != nil && apiclient.OutcomeUnknown(w.err):
+		return m.say(statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press r to refresh the list.", w.key.ID))
+	case w.err != nil:
+		return m.say(statusError, m.sh.explain(w.err))
+	case w.gone:
+		return m.say(statusSuccess, fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", w.key.ID, name))
+	}
+	return m.say(statusSuccess, fmt.Sprintf("Deleted client key %s of %s.", workflow.KeyLabel(w.key), name))
+}
+
+// question names the key as the server listed it, and what reads its DSN.
+func (w deleteKeyWrite) question() dialog {
+	k := w.plan.Key
+	body := []string{"Public key " + clean(k.PublicKey), "Clients that send errors with its DSN will stop reporting. This cannot be undone."}
+	if warn := w.plan.Warning(); warn != "" {
+		body = append(body, "", clean(warn))
+	}
+	yes := w
+	yes.key, yes.confirmed = k, true
+	return confirmDialog(fmt.Sprintf("Delete client key %d of %s?", k.ID, clean(w.proj.Name())), body, "Delete", startWriteMsg{yes})
+}
+
+// verifyKeyWrite sends a test event with one key's DSN (v).
+type verifyKeyWrite struct {
+	proj  workflow.Project
+	key   apiclient.ClientKey
+	check *apiclient.DSNCheck
+	err   error
+}
+
+func (w verifyKeyWrite) project() workflow.Project { return w.proj }
+func (w verifyKeyWrite) failure() error            { return w.err }
+func (w verifyKeyWrite) changed() changes          { return changes{} }
+func (w verifyKeyWrite) pending() string {
+	return fmt.Sprintf("a test event was being sent with the DSN of key %d of %s", w.key.ID, w.proj.Name())
+}
+
+func (w verifyKeyWrite) conflicts(o write) bool {
+	v, ok := o.(verifyKeyWrite)
+	return ok && sameProject(v.proj, w.proj) && v.key.ID == w.key.ID
+}
+
+func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
+	w.check, w.err = workflow.VerifyKey(ctx, api, w.proj, w.key)
+	return w
+}
+
+func (w verifyKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+	var refused *workflow.RefusedError
+	switch {
+	case errors.As(w.err, &refused):
+		return m.say(statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
+	case w.err != nil:
+		return m.say(statusError, "The test event could not be sent: "+m.sh.explain(w.err))
+	}
+	return m.say(statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
+}

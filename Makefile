@@ -18,7 +18,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
-.PHONY: build test demo bench lint fuzz fuzz-short clean man completions dist cross-check install
+.PHONY: build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
@@ -88,6 +88,20 @@ demo: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+
+# Mutation testing: gremlins changes the workflow layer's and the API
+# client's code one operator at a time and runs the tests; a mutant that
+# lives is a check no test notices. Efficacy (killed / covered) is printed
+# at the end. Takes several minutes per package.
+GREMLINS_VERSION := v0.6.0
+MUTANT_PKGS ?= ./internal/workflow ./apiclient
+mutants:
+	@set -e; gobin=$$(mktemp -d); trap 'rm -rf "$$gobin"' EXIT; \
+	GOBIN=$$gobin $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION); \
+	for p in $(MUTANT_PKGS); do \
+		echo "mutants $$p"; \
+		$$gobin/gremlins unleash --workers 1 --timeout-coefficient 30 $$p; \
+	done
 
 lint:
 	$(GO) vet ./...

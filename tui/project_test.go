@@ -190,7 +190,7 @@ func TestRotate(t *testing.T) {
 func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("R")
-	h.mustSay("Update its CI/CD variables?", "hold the old key's DSN: SENTRY_DSN")
+	h.mustSay("Update its CI/CD variables?", "CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("no new key before the question")
 	}

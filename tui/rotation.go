@@ -123,10 +123,14 @@ func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
 // and asks, once, whether to point them all at the new one.
 func (w rotationWrite) variablesQuestion() dialog {
 	r := w.r
+	it := "them"
+	if len(r.StillOld()) == 1 {
+		it = "it"
+	}
 	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Update its CI/CD variables?", r.New.ID, r.Project.Name()), []string{
-		"These CI/CD variables hold the old key's DSN: " + clean(r.Holding()) + ".",
+		clean(r.HoldsOldDSN()) + " the old key's DSN.",
 		"",
-		"Update them to the new DSN (masked, protected and raw stay as they are)? The next deploy that reads them uses the new key. The new DSN is copied either way; the old key is deleted only after this, if you choose to.",
+		"Point " + it + " at the new DSN (masked, protected and raw stay as they are)? The next deploy that reads " + it + " uses the new key. The new DSN is copied either way; the old key is deleted only after this, if you choose to.",
 	}, "Update variables", w.answer(r.UpdateVariables()))
 	d.onNo = w.answer(r.KeepVariables())
 	return d

@@ -191,9 +191,9 @@ func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (
 		return r.KeepVariables(), nil
 	}
 	if yes {
-		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", holdNames(r), them(r), them(r), isAre(r))
+		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", r.HoldsOldDSN(), them(r), them(r), isAre(r))
 	}
-	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(holdNames(r)), them(r)))
+	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(r.HoldsOldDSN()), them(r)))
 	switch {
 	case err != nil:
 		return r.Stop(), fmt.Errorf("%w at the question", err)
@@ -201,16 +201,6 @@ func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (
 		return r.UpdateVariables(), nil
 	}
 	return r.KeepVariables(), nil
-}
-
-// holdNames is "CI/CD variable X holds" or "CI/CD variables X, Y hold"
-// for the variables that hold the old DSN and were not chosen.
-func holdNames(r workflow.Rotation) string {
-	still := r.StillOld()
-	if len(still) == 1 {
-		return "CI/CD variable " + still[0] + " holds"
-	}
-	return "CI/CD variables " + strings.Join(still, ", ") + " hold"
 }
 
 func them(r workflow.Rotation) string {
@@ -232,7 +222,7 @@ func isAre(r workflow.Rotation) string {
 func deleteQuestion(r workflow.Rotation) string {
 	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", workflow.KeyLabel(r.Old), r.Project.Name())
 	if len(r.StillOld()) > 0 {
-		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", holdNames(r), them(r))
+		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
 	}
 	if r.VariablesErr != nil {
 		q += " The CI/CD variables could not be checked."

@@ -215,6 +215,16 @@ func (r Rotation) Holding() string {
 	return strings.Join(names, ", ")
 }
 
+// HoldsOldDSN says which variables still hold the old DSN, as a sentence's
+// subject and verb: "CI/CD variable X holds" or "CI/CD variables X, Y hold".
+func (r Rotation) HoldsOldDSN() string {
+	still := r.StillOld()
+	if len(still) == 1 {
+		return "CI/CD variable " + still[0] + " holds"
+	}
+	return "CI/CD variables " + strings.Join(still, ", ") + " hold"
+}
+
 // Updating names the variables being pointed at the new DSN.
 func (r Rotation) Updating() string {
 	var names []string

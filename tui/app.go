@@ -79,6 +79,7 @@ type Model struct {
 	statusSeq int
 
 	spin     spinner
+	spinning bool // a tick is scheduled: only while something is in flight
 	help     help.Model
 	showHelp bool
 	// log, when open, is the request log drawn over the screens.
@@ -156,7 +157,7 @@ func (m Model) PendingWrites() []string {
 // Init asks the terminal's background colour, starts the spinner, and loads
 // the token's status and the first screens' data together.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.sh.clock.After(spinnerInterval, spinnerTickMsg{})}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
 	if m.sh.api == nil && m.sh.deps.Connect != nil {
 		cmds = append(cmds, connectCmd(m.sh.deps.Connect, m.sh.deps.RequestTimeout))
 	}
@@ -174,6 +175,20 @@ func (m Model) Init() tea.Cmd {
 // top screen; other results go to every screen, each dropping answers to
 // requests it did not make.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	nm := next.(Model)
+	// The spinner ticks only while something is in flight: an idle console
+	// schedules nothing.
+	if !nm.spinning && nm.busy() {
+		nm.spinning = true
+		cmd = tea.Batch(cmd, nm.sh.clock.After(spinnerInterval, spinnerTickMsg{}))
+	}
+	return nm, cmd
+}
+
+func (m Model) busy() bool { return m.top().Busy() || len(m.sh.pending) > 0 }
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -185,6 +200,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.help.Styles = m.sh.styles.Help
 		return m, nil
 	case spinnerTickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
 		m.spin.tick()
 		return m, m.sh.clock.After(spinnerInterval, spinnerTickMsg{})
 	case tokenLoadedMsg:
@@ -562,7 +581,7 @@ func (m Model) statusBar(w int) string {
 	parts = append(parts, host)
 	left := strings.Join(parts, " │ ")
 	var right []string
-	if m.top().Busy() || len(m.sh.pending) > 0 {
+	if m.busy() {
 		right = append(right, m.spin.view())
 	}
 	if m.sh.deps.Demo {

@@ -192,16 +192,50 @@ func TestProjectsServerSearchWhenIncomplete(t *testing.T) {
 	}
 }
 
-// Back from a project opened through the filter, one esc shows the whole list.
-func TestBackAndOneEscClearsTheFilter(t *testing.T) {
+// Back from a project opened through the filter, the whole list shows, the
+// cursor on the project: typing starts a new filter.
+func TestBackShowsTheWholeListOnTheProject(t *testing.T) {
 	h, _ := console(t, "")
 	h.typeText("web")
 	h.key("enter")
 	h.mustSee("Client keys (2)")
 	h.key("esc")
-	h.mustNotSee("demo/legacy-api")
-	h.key("esc")
 	h.mustSee("demo/legacy-api", "demo/web-shop", "demo/mobile-app")
+	if it, ok := h.m.top().(*projectsScreen).selected(); !ok || it.path != "demo/web-shop" {
+		t.Fatalf("cursor on %+v", it)
+	}
+	h.typeText("pau")
+	if f := h.m.top().(*projectsScreen).filter.Value(); f != "pau" {
+		t.Fatalf("filter %q", f)
+	}
+}
+
+// The case: down to legacy-api, open, back: it moved to the top as
+// recent, and the cursor went with it, so enter opens it again.
+func TestBackKeepsTheCursorOnTheProject(t *testing.T) {
+	h, _ := console(t, "")
+	h.key("down")
+	it, _ := h.m.top().(*projectsScreen).selected()
+	h.key("enter")
+	h.mustSee("Client keys")
+	h.key("esc")
+	if got, _ := h.m.top().(*projectsScreen).selected(); got.path != it.path {
+		t.Fatalf("cursor on %q, came back from %q", got.path, it.path)
+	}
+	h.key("enter")
+	h.mustSee(it.path)
+}
+
+// Opening what is typed comes after the real matches, and the header says
+// how many match.
+func TestTypedRowAfterMatches(t *testing.T) {
+	h, _ := console(t, "")
+	h.typeText("demo/web")
+	if it, ok := h.m.top().(*projectsScreen).selected(); !ok || !strings.HasPrefix(it.path, "demo/") {
+		t.Fatalf("first row %+v", it)
+	}
+	h.mustSee("1 match of")
+	h.mustSee("→ open demo/web")
 }
 
 // The help bar says what keys do here: arrows move, letters type.

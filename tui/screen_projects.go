@@ -200,6 +200,7 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if id := msg.w.project().ID; id != 0 {
 			if _, ok := s.overviews[id]; ok && !s.overviews[id].loading {
 				delete(s.overviews, id)
+				return s, s.loadOverviews()
 			}
 		}
 	case tea.PasteMsg:
@@ -371,9 +372,6 @@ func isDigits(s string) bool {
 func (s *projectsScreen) rebuild() {
 	s.rows = s.rows[:0]
 	q := s.query
-	if s.typed != nil {
-		s.rows = append(s.rows, row{kind: rowTyped})
-	}
 	recentPaths := make(map[string]bool, len(s.recent))
 	for i, it := range s.recent {
 		recentPaths[it.path] = true
@@ -396,6 +394,11 @@ func (s *projectsScreen) rebuild() {
 				s.rows = append(s.rows, row{rowFound, i})
 			}
 		}
+	}
+	// Opening what was typed comes after the real matches: "00299" is
+	// scale/project-00299 before it is project 299.
+	if s.typed != nil {
+		s.rows = append(s.rows, row{kind: rowTyped})
 	}
 	s.list.setTotal(len(s.rows))
 }
@@ -433,11 +436,18 @@ func (s *projectsScreen) open() tea.Cmd {
 		return nil
 	}
 	r := s.rows[s.list.cursor]
+	var open openProjectMsg
 	if r.kind == rowTyped {
-		return msgCmd(openProjectMsg{ref: *s.typed, name: clean(s.typed.String())})
+		open = openProjectMsg{ref: *s.typed, name: clean(s.typed.String())}
+	} else {
+		it := s.item(r)
+		open = openProjectMsg{ref: it.ref(), name: it.path}
 	}
-	it := s.item(r)
-	return msgCmd(openProjectMsg{ref: it.ref(), name: it.path})
+	// Back from the project, the list is whole again, with the cursor on
+	// it: a filter kept would be silently appended to.
+	s.filter.SetValue("")
+	s.filterChanged()
+	return msgCmd(open)
 }
 
 // addRecent puts it first in the recent list, replacing an entry for the
@@ -466,6 +476,13 @@ func (s *projectsScreen) addRecent(it projectItem) {
 	}
 	s.recent = out
 	s.rebuild()
+	// The project just opened: back from it, the cursor is on it.
+	for i, r := range s.rows {
+		if r.kind == rowRecent && r.idx == 0 {
+			s.list.selectIndex(i)
+			break
+		}
+	}
 }
 
 // forget removes the selected recent project from the list and the config.
@@ -495,6 +512,17 @@ func (s *projectsScreen) View() string {
 	count := fmt.Sprintf("%d loaded", len(s.items))
 	if s.complete {
 		count = fmt.Sprintf("%d", len(s.items))
+	}
+	if s.query != "" {
+		n := len(s.rows)
+		if s.typed != nil {
+			n--
+		}
+		noun := "matches"
+		if n == 1 {
+			noun = "match"
+		}
+		count = fmt.Sprintf("%d %s of %s", n, noun, count)
 	}
 	b.WriteString(st.Title.Render(" Projects you maintain") + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+count+")") + "\n")
 	b.WriteString(" " + s.filter.View() + "\n")

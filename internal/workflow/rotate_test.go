@@ -247,7 +247,11 @@ func TestCreateAnswerThatIsNotNew(t *testing.T) {
 			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { n := *k; n.DSN = old.DSN; return &n, nil }
 		},
 		"old public key": func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error) {
-			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { n := *k; n.PublicKey = old.PublicKey; return &n, nil }
+			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) {
+				n := *k
+				n.PublicKey = old.PublicKey
+				return &n, nil
+			}
 		},
 		"other key": func(old apiclient.ClientKey) func(*apiclient.ClientKey) (*apiclient.ClientKey, error) {
 			return func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { n := *k; n.ID = 2; return &n, nil }

@@ -248,18 +248,20 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s := newProjectScreen(m.sh, msg.ref, msg.name)
 		m.stack = append(m.stack, s)
 		m.resize()
-		return m, s.Init()
+		return m.dropStatusElsewhere(), s.Init()
 	case backMsg:
 		if len(m.stack) > 1 {
 			m.stack = m.stack[:len(m.stack)-1]
 		}
-		return m, nil
+		return m.dropStatusElsewhere(), nil
 	case startWriteMsg:
 		return m.startWrite(msg.w)
 	case writeDoneMsg:
 		next, cmd := m.writeDone(msg)
 		all, screens := next.updateAll(msg)
 		return all, tea.Batch(cmd, screens)
+	case copyDSNMsg:
+		return m, copyDSN(m.sh, msg.k)
 	case osc52Msg:
 		return m, osc52(msg)
 	case authFailedMsg:

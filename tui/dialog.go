@@ -80,6 +80,10 @@ func infoDialog(title string, body []string) dialog {
 // carries onYes or onNo.
 func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 	if d.onYes == nil {
+		// An information box's one action (copy the DSN) leaves it open.
+		if d.onAlt != nil && key.Matches(msg, d.altKey) {
+			return d, msgCmd(d.onAlt), false
+		}
 		return d, nil, key.Matches(msg, k.Close)
 	}
 	no := func() (dialog, tea.Cmd, bool) {
@@ -125,6 +129,9 @@ func (d dialog) nextChoice(left bool) int {
 
 func (d dialog) help(k KeyMap) helpMap {
 	if d.onYes == nil {
+		if d.onAlt != nil {
+			return helpMap{short: []key.Binding{with(d.altKey, d.alt), k.Close}}
+		}
 		return helpMap{short: []key.Binding{k.Close}}
 	}
 	// The help bar keeps its last two when narrow: y and n.

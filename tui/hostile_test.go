@@ -82,6 +82,7 @@ func TestHostileServerDrawsSafely(t *testing.T) {
 	h.mustSee("grp/shop")
 	h.key("enter")
 	checkSafe(t, h.m.View().Content)
+	h.key("tab") // on an external Sentry: it opened on its settings
 	h.mustSee("glet_", "Client keys (1)")
 	h.key("enter") // key detail
 	checkSafe(t, h.m.View().Content)

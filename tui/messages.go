@@ -86,8 +86,13 @@ type (
 		text string
 		kind statusKind
 		ttl  time.Duration // 0: the default; errors stay until replaced
+		// about is the project the message is about, when it is about one:
+		// it goes when the user opens another project.
+		about *workflow.Project
 	}
 	clearStatusMsg struct{ seq int }
+	// copyDSNMsg copies a key's DSN (c in the key's details).
+	copyDSNMsg struct{ k apiclient.ClientKey }
 	// authFailedMsg sends the user to the login screen with the reason.
 	authFailedMsg struct{ err error }
 	// searchTickMsg fires after the filter stopped changing, to ask the server.

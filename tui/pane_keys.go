@@ -138,6 +138,18 @@ func (p *keysPane) setKeys(keys []apiclient.ClientKey) {
 	}
 }
 
+// clearFilter shows every key again, keeping the selected one selected.
+func (p *keysPane) clearFilter() {
+	cur, had := p.selected()
+	p.query = ""
+	p.filter.SetValue("")
+	p.refilter()
+	if had {
+		p.selectKey(cur.ID)
+	}
+	p.layout()
+}
+
 func (p *keysPane) selectKey(id int64) {
 	for i, idx := range p.rows {
 		if p.data.val[idx].ID == id {
@@ -193,7 +205,7 @@ func (p *keysPane) help() helpMap {
 		return helpMap{short: []key.Binding{done, k.ClearFilter, k.Move}}
 	}
 	var acts []key.Binding
-	if !p.sh.readOnly() {
+	if !p.sh.readOnly() && p.data.has {
 		acts = append(acts, k.NewKey)
 	}
 	if _, ok := p.selected(); ok {
@@ -217,11 +229,9 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		if km, ok := msg.(tea.KeyPressMsg); ok {
 			switch {
 			case key.Matches(km, k.ClearFilter):
-				p.filtering, p.query = false, ""
-				p.filter.SetValue("")
+				p.filtering = false
 				p.filter.Blur()
-				p.refilter()
-				p.layout()
+				p.clearFilter()
 				return nil
 			case key.Matches(km, k.Show): // enter: keep the filter, act on the list
 				p.filtering = false
@@ -253,10 +263,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		p.layout()
 		return p.filter.Focus()
 	case key.Matches(km, k.ClearFilter) && p.query != "":
-		p.query = ""
-		p.filter.SetValue("")
-		p.refilter()
-		p.layout()
+		p.clearFilter()
 		return nil
 	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.data.has:
 		return msgCmd(startWriteMsg{createKeyWrite{proj: project}})
@@ -278,12 +285,13 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
 			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
-		return msgCmd(openDialogMsg{d: infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
+		d := infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
 			"Active:     " + yesNo(sel.Active),
 			"Public key: " + clean(sel.PublicKey),
 			"DSN:",
 			clean(sel.DSN),
-		})})
+		})
+		return msgCmd(openDialogMsg{d: d.withAlt("copy DSN", k.Copy, copyDSNMsg{sel})})
 	case key.Matches(km, k.Copy):
 		return copyDSN(p.sh, sel)
 	}
@@ -360,8 +368,14 @@ func (p *keysPane) view() string {
 	keys := p.data.val
 	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
 	const activeW, keyW = 6, 37
-	dsnW := max(p.width-(2+idW+2+activeW+2+keyW+2), 8)
-	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW) + "  DSN"
+	// The public key identifies a key; a DSN cut to less than its host and
+	// project identifies nothing, so a narrow terminal leaves it to enter/c.
+	dsnW := p.width - (2 + idW + 2 + activeW + 2 + keyW + 2)
+	showDSN := dsnW >= minDSNColumn
+	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW)
+	if showDSN {
+		header += "  DSN"
+	}
 	pos := p.list.position()
 	b.WriteString(st.Header.Render(pad(header, max(p.width-lipgloss.Width(pos)-1, 0))+pos) + "\n")
 	if len(p.rows) == 0 {
@@ -371,8 +385,10 @@ func (p *keysPane) view() string {
 	start, end := p.list.window()
 	for i := start; i < end; i++ {
 		k := keys[p.rows[i]]
-		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " +
-			pad(clean(k.PublicKey), keyW) + "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
+		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " + pad(clean(k.PublicKey), keyW)
+		if showDSN {
+			line += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
+		}
 		line = pad(line, p.width)
 		if i == p.list.cursor {
 			line = st.Selected.Render(line)
@@ -382,6 +398,10 @@ func (p *keysPane) view() string {
 	return b.String()
 }
 
+// minDSNColumn is the narrowest DSN column worth drawing: room for the
+// scheme, an elided key, the host and the project's number.
+const minDSNColumn = 40
+
 // fitDSN fits a DSN in width cells. The public key inside it repeats the
 // column beside it, so when the DSN is too long that part is elided first,
 // keeping the host and project in view; then the end is cut.
@@ -389,8 +409,8 @@ func fitDSN(dsn, publicKey string, width int) string {
 	if lipgloss.Width(dsn) <= width {
 		return dsn
 	}
-	if len(publicKey) > 8 {
-		dsn = strings.Replace(dsn, publicKey+"@", publicKey[:5]+"…@", 1)
+	if r := []rune(publicKey); len(r) > 8 {
+		dsn = strings.Replace(dsn, publicKey+"@", string(r[:5])+"…@", 1)
 	}
 	return truncate(dsn, width)
 }

@@ -121,7 +121,13 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		case cur.NoIntegrated:
 			return statusCmd(statusInfo, "This GitLab predates integrated error tracking (added in 14.2): its settings use an external Sentry, configured in "+webUISettings+".")
 		case !cur.Integrated:
-			return msgCmd(change(false, "switched to integrated error tracking", cur.Active, &yes))
+			from := "no backend"
+			if p.canUseExternal() {
+				from = "its external Sentry (" + orDash(cur.APIURL) + ")"
+			}
+			return msgCmd(openDialogMsg{d: confirmDialog("Use integrated error tracking?",
+				[]string{"The project will report to GitLab's integrated backend instead of " + from + ": errors sent with its DSNs go there from now on."},
+				"Switch", change(false, "switched to integrated error tracking", cur.Active, &yes))})
 		case p.canUseExternal():
 			return msgCmd(openDialogMsg{d: confirmDialog("Stop using integrated error tracking?",
 				[]string{"The project will report to its external Sentry (" + orDash(cur.APIURL) + ") instead of GitLab's integrated backend."},

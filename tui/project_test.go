@@ -55,10 +55,11 @@ func TestCreateSettingsNamesTheFirstKey(t *testing.T) {
 
 // Turning integrated tracking back on (a PATCH) also names the key it creates.
 func TestEnablingIntegratedNamesTheFirstKey(t *testing.T) {
-	h, g := console(t, "3") // Sentry configured, no keys
-	h.key("tab")
+	h, g := console(t, "3") // Sentry configured, no keys: it opens on its settings
 	h.mustSee("Integrated    no", "i use integrated")
-	h.key("i")
+	h.key("i") // asks, as switching back does
+	h.mustSay("Use integrated error tracking?", "external Sentry")
+	h.key("y")
 	h.mustSee("Integrated    yes")
 	h.mustSay("GitLab created the first client key")
 	if g.srv.KeyCount(3) != 1 {
@@ -498,17 +499,22 @@ func TestHostileServerTextIsSanitized(t *testing.T) {
 	c, _ := apiclient.New(ts, "fake-token-x", apiclient.WithRetries(0, 0))
 	h := newHarness(t, Deps{API: c, Host: ts, Project: "1"})
 	checkSafe(t, h.m.View().Content)
-	h.mustSee("glet_")
+	h.mustSee("Project name") // on an external Sentry: it opens on its settings
 	h.key("tab")
 	checkSafe(t, h.m.View().Content)
-	h.mustSee("Project name")
+	h.mustSee("glet_")
 }
 
 func TestLongDSNKeepsHostInView(t *testing.T) {
 	h, g := console(t, "1")
 	host := strings.TrimPrefix(g.url, "http://")
+	// At 80 columns the public key identifies the key; a DSN cut to
+	// "http://glet_…@127.0.0.1:39…" would not, so it is left to enter and c.
 	h.resize(80, 24)
-	h.mustSee("http://glet_…@" + host[:6])
+	h.mustSee(g.srv.Keys(1)[0].PublicKey)
+	h.mustNotSee("http://glet_")
+	h.resize(110, 24)
+	h.mustSee("http://glet_…@" + host)
 	h.resize(200, 24)
 	h.mustSee("http://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
 }
@@ -541,6 +547,67 @@ func TestIntegratedFlagOffInstance(t *testing.T) {
 	h.mustSee("Client keys (2)")
 	h.key("tab")
 	h.mustSay("Neither integrated error tracking nor an external Sentry is in use")
-	h.key("i")
+	h.key("i", "y")
 	h.mustSay("GitLab kept integrated error tracking off for demo/web-shop.", "Integrated error tracking is not available on this GitLab instance")
+}
+
+// A message about one project goes when another project opens: the failed
+// create on demo/on-prem is not shown in demo/mobile-app.
+func TestMessagesBelongToTheirProject(t *testing.T) {
+	g := demoGitLab(t)
+	api := faulty(g.api)
+	api.fail("CreateClientKey", &apiclient.APIError{Kind: apiclient.ErrIntegratedUnavailable, StatusCode: 404, Method: "POST", Path: "/api/v4/projects/4/error_tracking/client_keys", Message: "not available"})
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "demo/on-prem"})
+	h.key("n")
+	h.mustSay("not available")
+	h.key("esc")
+	h.mustSay("not available") // still about the project just left
+	h.typeText("mobile")
+	h.key("enter")
+	h.mustSee("Client keys")
+	h.mustNotSee("not available")
+}
+
+// A result reaching the user on another screen names its project; a new
+// change clears what an earlier one said.
+func TestResultElsewhereNamesTheProject(t *testing.T) {
+	h, _ := console(t, "1")
+	h.key("tab", "a")
+	disable := h.holdWrite("y")
+	h.key("esc")
+	h.run(disable)
+	h.mustSay("Error tracking settings disabled for demo/web-shop.")
+	h.typeText("paused")
+	h.key("enter")
+	h.mustNotSee("disabled for demo/web-shop")
+
+	h, _ = console(t, "1")
+	h.key("down", "R", "n") // both keys kept: a message about the rotation
+	h.mustSay("Both keys exist")
+	h.holdWrite("n")
+	h.mustNotSee("Both keys exist")
+}
+
+// Clearing the keys filter keeps the selected key; the key's details copy
+// its DSN with c; a project that failed to load offers no n.
+func TestKeysFilterDetailsAndHelpAreTrue(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("/")
+	h.typeText(g.srv.Keys(1)[1].PublicKey[5:17])
+	h.key("enter", "esc")
+	p := h.m.top().(*projectScreen)
+	if k, ok := p.keys.selected(); !ok || k.ID != 2 {
+		t.Fatalf("selected %+v after clearing the filter", k)
+	}
+	h.key("enter")
+	h.mustSee("Client key 2 of demo/web-shop", "c copy DSN")
+	h.key("c")
+	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[1].PublicKey) {
+		t.Fatalf("copied %v", c)
+	}
+	h.mustSee("Client key 2 of demo/web-shop") // still open
+
+	h, _ = console(t, "6") // not visible to the user: 404
+	h.mustSee("Could not open the project")
+	h.mustNotSee("n new")
 }

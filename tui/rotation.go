@@ -85,7 +85,7 @@ func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
 	r := w.r
 	switch step := r.Next(); {
 	case w.err != nil:
-		next, status := m.say(statusError, r.Failure(m.sh.explain, consoleChecks()))
+		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks()))
 		return next, tea.Batch(append(cmds, status)...)
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
@@ -96,10 +96,10 @@ func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
 	case step == workflow.StepConfirmDelete:
 		cmds = append(cmds, msgCmd(openDialogMsg{d: w.deleteQuestion(m), async: true}))
 	case r.Kept():
-		next, status := m.say(statusInfo, r.State(consoleChecks())+" Delete the old key with d once its clients use the new DSN.")
+		next, status := m.say(w.r.Project, statusInfo, r.State(consoleChecks())+" Delete the old key with d once its clients use the new DSN.")
 		return next, tea.Batch(append(cmds, status)...)
 	default:
-		next, status := m.say(statusSuccess, r.State(consoleChecks()))
+		next, status := m.say(w.r.Project, statusSuccess, r.State(consoleChecks()))
 		return next, tea.Batch(append(cmds, status)...)
 	}
 	return m, tea.Batch(cmds...)

@@ -25,6 +25,8 @@ type projectScreen struct {
 	project workflow.Project
 	info    loadable[workflow.Project]
 	tab     int
+	// tabChosen: the user picked a tab; the settings no longer choose it.
+	tabChosen bool
 
 	settings *settingsPane
 	keys     *keysPane
@@ -123,6 +125,11 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		cmd := s.settings.loaded(msg)
 		s.keys.setTracking(s.settings.data)
+		// A project on an external Sentry has no keys of errtrack's to show
+		// first: it opens on its settings.
+		if v := s.settings.data.val.s; !s.tabChosen && s.settings.data.has && v != nil && !v.Integrated && s.settings.canUseExternal() {
+			s.tab = tabSettings
+		}
 		return s, tea.Batch(cmd, s.refreshed())
 	case keysLoadedMsg:
 		if !s.keys.data.accept(msg.id) {
@@ -190,7 +197,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		return msgCmd(backMsg{})
 	case key.Matches(msg, k.Tab):
-		s.tab = 1 - s.tab
+		s.tab, s.tabChosen = 1-s.tab, true
 		return nil
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
@@ -208,9 +215,9 @@ const projectHeader = 3
 func (s *projectScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 	if !wheel && ev.Y == 1 { // the tabs
 		if ev.X < lipgloss.Width(" Settings"+s.settings.badge()+" ") {
-			s.tab = tabSettings
+			s.tab, s.tabChosen = tabSettings, true
 		} else {
-			s.tab = tabKeys
+			s.tab, s.tabChosen = tabKeys, true
 		}
 		return nil
 	}

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -40,13 +42,48 @@ func wrap(s string, width int) []string {
 	}
 	var out []string
 	for _, para := range strings.Split(s, "\n") {
-		w := ansi.Wrap(para, width, "")
-		out = append(out, strings.Split(w, "\n")...)
+		out = append(out, wrapPara(para, width)...)
 	}
 	for i, l := range out {
 		out[i] = strings.TrimRight(l, " ")
 	}
 	return out
+}
+
+// wrapPara breaks a line at spaces only: never inside a DSN, a URL or a
+// hyphenated word, which ansi.Wrap would split at its hyphens. A word wider
+// than the line gets lines of its own, cut where it must be.
+func wrapPara(p string, width int) []string {
+	var lines []string
+	var cur strings.Builder
+	curW := 0
+	flush := func() {
+		lines = append(lines, cur.String())
+		cur.Reset()
+		curW = 0
+	}
+	for _, w := range strings.Split(p, " ") {
+		ww := ansi.StringWidth(w)
+		if curW > 0 && curW+1+ww > width {
+			flush()
+		}
+		if ww > width {
+			if curW > 0 {
+				flush()
+			}
+			parts := strings.Split(ansi.Hardwrap(w, width, false), "\n")
+			lines = append(lines, parts[:len(parts)-1]...)
+			w, ww = parts[len(parts)-1], ansi.StringWidth(parts[len(parts)-1])
+		}
+		if curW > 0 {
+			cur.WriteByte(' ')
+			curW++
+		}
+		cur.WriteString(w)
+		curW += ww
+	}
+	flush()
+	return lines
 }
 
 // fitLines makes text exactly height lines of at most width cells.
@@ -76,5 +113,6 @@ func capitalize(s string) string {
 	if s == "" {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -44,11 +44,11 @@ func (w createKeyWrite) changed() changes {
 func (w createKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 	if w.err != nil {
 		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press r to refresh the list"); ok {
-			return m.say(statusError, m.sh.explain(w.err)+" "+words)
+			return m.say(w.proj, statusError, m.sh.explain(w.err)+" "+words)
 		}
-		return m.say(statusError, m.sh.explain(w.err))
+		return m.say(w.proj, statusError, m.sh.explain(w.err))
 	}
-	return m.say(statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
+	return m.say(w.proj, statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
 }
 
 // deleteKeyWrite deletes a client key (d) in two runs: the first looks the
@@ -107,21 +107,21 @@ func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 	var ns *workflow.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
-		return m.say(statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
 	case !w.confirmed && w.err != nil:
-		return m.say(statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+m.sh.explain(w.err))
+		return m.say(w.proj, statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+m.sh.explain(w.err))
 	case !w.confirmed:
 		return m, msgCmd(openDialogMsg{d: w.question(), async: true})
 	case errors.Is(w.err, apiclient.ErrKeyNotFound):
-		return m.say(statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
 	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press r to refresh the list.", w.key.ID))
+		return m.say(w.proj, statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press r to refresh the list.", w.key.ID))
 	case w.err != nil:
-		return m.say(statusError, m.sh.explain(w.err))
+		return m.say(w.proj, statusError, m.sh.explain(w.err))
 	case w.gone:
-		return m.say(statusSuccess, fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", w.key.ID, name))
+		return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", w.key.ID, name))
 	}
-	return m.say(statusSuccess, fmt.Sprintf("Deleted client key %s of %s.", workflow.KeyLabel(w.key), name))
+	return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %s of %s.", workflow.KeyLabel(w.key), name))
 }
 
 // question names the key as the server listed it, and what reads its DSN.
@@ -165,9 +165,9 @@ func (w verifyKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
-		return m.say(statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
+		return m.say(w.proj, statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
 	case w.err != nil:
-		return m.say(statusError, "The test event could not be sent: "+m.sh.explain(w.err))
+		return m.say(w.proj, statusError, "The test event could not be sent: "+m.sh.explain(w.err))
 	}
-	return m.say(statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
+	return m.say(w.proj, statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
 }

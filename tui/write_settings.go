@@ -65,9 +65,9 @@ func (w settingsWrite) outcome(m Model) (Model, tea.Cmd) {
 	name := w.proj.Name()
 	switch {
 	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(statusError, m.sh.explain(w.err)+" The change may or may not have been applied: press r to refresh.")
+		return m.say(w.proj, statusError, m.sh.explain(w.err)+" The change may or may not have been applied: press r to refresh.")
 	case w.err != nil:
-		return m.say(statusError, m.sh.explain(w.err))
+		return m.say(w.proj, statusError, m.sh.explain(w.err))
 	}
 	text := fmt.Sprintf("Error tracking settings %s for %s.", w.what, name)
 	for _, k := range w.keys {
@@ -79,5 +79,5 @@ func (w settingsWrite) outcome(m Model) (Model, tea.Cmd) {
 	if w.integrated != nil && *w.integrated && !w.settings.Integrated {
 		text = "GitLab kept integrated error tracking off for " + name + ". " + explain.IntegratedUnavailable
 	}
-	return m.say(statusSuccess, text)
+	return m.say(w.proj, statusSuccess, text)
 }

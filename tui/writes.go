@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -71,6 +72,12 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 	}
 	id := nextRequestID()
 	m.sh.pending[id] = w
+	// What an earlier change said is not about this one.
+	if m.status.about != nil {
+		m.status = statusMsg{}
+		m.statusSeq++
+		m.resize()
+	}
 	api, deps := m.sh.api, m.sh.deps
 	return m, apiCmd(deps.RequestTimeout, func(ctx context.Context) tea.Msg {
 		return writeDoneMsg{id: id, w: w.run(ctx, api, deps)}
@@ -86,7 +93,40 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	return msg.w.outcome(m)
 }
 
-// say is the outcome of most writes: one line on the status bar.
-func (m Model) say(kind statusKind, text string) (Model, tea.Cmd) {
-	return m.setStatus(statusMsg{text: text, kind: kind})
+// say is the outcome of most writes: one line on the status bar, about
+// project p.
+func (m Model) say(p workflow.Project, kind statusKind, text string) (Model, tea.Cmd) {
+	return m.setStatus(m.named(statusMsg{text: text, kind: kind, about: &p}))
+}
+
+// named makes a message about a project name it when the user is not
+// looking at that project (the result of a write reaching them elsewhere).
+func (m Model) named(msg statusMsg) statusMsg {
+	if msg.about == nil {
+		return msg
+	}
+	if ps, ok := m.top().(*projectScreen); ok && sameProject(*msg.about, ps.project) {
+		return msg
+	}
+	if name := msg.about.Name(); name != "" && !strings.Contains(msg.text, name) {
+		msg.text = name + ": " + msg.text
+	}
+	return msg
+}
+
+// dropStatusElsewhere clears a message about another project than the one
+// now open; on the projects list, the message names its project.
+func (m Model) dropStatusElsewhere() Model {
+	a := m.status.about
+	if a == nil {
+		return m
+	}
+	if ps, ok := m.top().(*projectScreen); ok && !sameProject(*a, ps.project) {
+		m.status = statusMsg{}
+		m.statusSeq++
+	} else {
+		m.status = m.named(m.status)
+	}
+	m.resize()
+	return m
 }

@@ -453,3 +453,53 @@ func TestHiddenVariablesAreNamed(t *testing.T) {
 		t.Fatal(s)
 	}
 }
+
+// Words: the failed step is capitalized and ends a sentence; a scope left
+// empty reads as all environments; a missing named variable is created for
+// all environments.
+func TestRotationWords(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	f := &faulty{Client: c, update: &apiclient.APIError{StatusCode: 400, Kind: apiclient.ErrValidation, Message: "value is invalid"}}
+	r, _, _ := steps(t, f, NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1}), true, true)
+	s := r.Failure(explainPlain, testChecks)
+	if !strings.HasPrefix(s, "Updating the CI/CD variable SENTRY_DSN") || !strings.Contains(s, "value is invalid. Set it") {
+		t.Fatal(s)
+	}
+	if l := (VariableTarget{Key: "K", Scope: ""}).Label(); l != "K (all environments)" {
+		t.Fatal(l)
+	}
+	p, _ := planVariables(nil, "http://k@h/1", "NEW_DSN", "")
+	if len(p.targets) != 1 || p.targets[0].Scope != "*" || p.targets[0].Exists {
+		t.Fatalf("%+v", p.targets)
+	}
+	if e := (&RefusedError{&apiclient.DSNCheck{StatusCode: 401}}).Error(); strings.Contains(e, ":") {
+		t.Fatal(e)
+	}
+	if sentence("") != "" || sentence("done") != "done." || sentence("done?") != "done?" || capitalize("") != "" {
+		t.Fatal("sentence or capitalize")
+	}
+}
+
+// A delete whose first answer was lost, retried and found gone, is done,
+// and said so.
+func TestDeletedOnRetry(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r, _ := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(context.Background(), goneOnRetry{c}, nil)
+	if !r.Deleted || !r.DeletedOnRetry || !strings.Contains(r.State(testChecks), "the first delete went through") {
+		t.Fatal(r.State(testChecks))
+	}
+	r, _ = NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(context.Background(), c, nil)
+	if !r.Deleted || r.DeletedOnRetry {
+		t.Fatal(r.State(testChecks))
+	}
+}
+
+type goneOnRetry struct{ *apiclient.Client }
+
+func (g goneOnRetry) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
+	k, resp, err := g.Client.DeleteClientKey(ctx, p, id)
+	if resp != nil {
+		resp.AlreadyGone = true
+	}
+	return k, resp, err
+}

@@ -195,3 +195,68 @@ func TestProjectOverview(t *testing.T) {
 		t.Errorf("flag off, Sentry project: %q", got)
 	}
 }
+
+// The warning starts exactly WarnDays before the expiry date.
+func TestExpiresSoonBoundary(t *testing.T) {
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	at := func(days int) TokenStatus {
+		return TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: now.AddDate(0, 0, days).Format("2006-01-02")}}
+	}
+	if !at(WarnDays).ExpiresSoon(now) || at(WarnDays+1).ExpiresSoon(now) {
+		t.Fatal("boundary")
+	}
+}
+
+// A server whose release cannot be read leaves Version nil; the user lookup
+// alone decides.
+func TestCheckTokenWithoutVersion(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	st, err := CheckToken(context.Background(), noVersion{c})
+	if err != nil || st.Version != nil || st.User == nil {
+		t.Fatalf("%+v %v", st, err)
+	}
+}
+
+type noVersion struct{ *apiclient.Client }
+
+func (noVersion) ServerVersion(context.Context) (*apiclient.ServerVersion, error) {
+	return &apiclient.ServerVersion{}, errors.New("no version")
+}
+
+// A key count that failed is an overview error, unless the release has no
+// such route; a settings error comes first.
+func TestOverviewKeyCountErrors(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	boom := errors.New("boom")
+	if o := ProjectOverview(context.Background(), countFails{c, boom}, apiclient.ProjectID(1)); !errors.Is(o.Err, boom) {
+		t.Fatalf("%+v", o)
+	}
+	missing := &apiclient.APIError{Kind: apiclient.ErrRouteMissing}
+	if o := ProjectOverview(context.Background(), countFails{c, missing}, apiclient.ProjectID(1)); o.Err != nil {
+		t.Fatalf("%+v", o)
+	}
+}
+
+type countFails struct {
+	*apiclient.Client
+	err error
+}
+
+func (f countFails) CountClientKeys(context.Context, apiclient.ProjectRef) (int, bool, error) {
+	return 0, false, f.err
+}
+
+// A project record without an ID (a proxy that trims fields) keeps the ID
+// the user gave.
+func TestResolveProjectKeepsGivenID(t *testing.T) {
+	p, err := ResolveProject(context.Background(), bareProject{}, apiclient.ProjectID(5))
+	if err != nil || p.ID != 5 || p.Path != "" {
+		t.Fatalf("%+v %v", p, err)
+	}
+}
+
+type bareProject struct{}
+
+func (bareProject) GetProject(context.Context, apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error) {
+	return &apiclient.Project{}, nil, nil
+}

@@ -56,10 +56,16 @@ func (sh *shared) failed(err error) tea.Cmd {
 // failedOnce reports a failed load once: a pane with nothing earlier to show
 // draws the error itself, so only a 401 needs more.
 func (sh *shared) failedOnce(err error, paneShows bool) tea.Cmd {
-	if paneShows && !errors.Is(err, apiclient.ErrUnauthorized) {
+	if paneShows && !sh.loginHelps(err) {
 		return nil
 	}
 	return sh.failed(err)
+}
+
+// loginHelps reports a refused token the login screen can replace: not one
+// from the environment, which the pane's error tells how to change.
+func (sh *shared) loginHelps(err error) bool {
+	return errors.Is(err, apiclient.ErrUnauthorized) && sh.deps.TokenEnv == ""
 }
 
 const statusTTL = 5 * time.Second
@@ -209,7 +215,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tokenLoadedMsg:
 		// Only a refused token is news here: the screens show any other
 		// failure where it happens, once.
-		if errors.Is(msg.err, apiclient.ErrUnauthorized) {
+		if m.sh.loginHelps(msg.err) {
 			return m.handleAuthError(msg.err)
 		}
 		if msg.err != nil {

@@ -187,6 +187,10 @@ func TestEnvTokenRefused(t *testing.T) {
 	h := newHarness(t, Deps{API: g.api, Host: g.url, TokenEnv: "GITLAB_TOKEN", Login: func(context.Context, string, string) (API, error) { return nil, errors.New("unused") }})
 	h.mustSee("GITLAB_TOKEN", "logging in changes nothing")
 	h.mustNotSee("Log in to GitLab", "errtrack login")
+	// Said once: in the list's pane, not again in the status line.
+	if n := h.count("logging in changes nothing"); n != 1 {
+		t.Fatalf("the error is shown %d times:\n%s", n, h.view())
+	}
 }
 
 func TestDialogKeys(t *testing.T) {

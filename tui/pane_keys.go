@@ -186,7 +186,7 @@ func (p *keysPane) setTracking(s loadable[settings]) {
 	case s.val.missing:
 		p.tracking = "Error tracking is not configured for this project yet (tab to set it up)."
 	case !s.val.s.Active:
-		p.tracking = "Error tracking is disabled for this project: events sent with these keys are not collected (tab, then a)."
+		p.tracking = "Error tracking is disabled for this project: the ingestion endpoint may still accept events sent with these keys, but the project shows no errors until it is enabled (tab, then a)."
 	}
 	p.layout()
 }

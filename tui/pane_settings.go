@@ -112,7 +112,7 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 	case key.Matches(msg, k.ToggleActive):
 		if cur.Active {
 			return msgCmd(openDialogMsg{d: confirmDialog("Disable error tracking?",
-				[]string{"Error tracking for " + clean(project.Name()) + " will be switched off: errors sent with its DSNs are no longer collected."},
+				[]string{"Error tracking for " + clean(project.Name()) + " will be switched off: the project stops showing errors (the ingestion endpoint may still accept events sent with its DSNs)."},
 				"Disable", change(false, "disabled", false, nil))})
 		}
 		return msgCmd(change(false, "enabled", true, nil))

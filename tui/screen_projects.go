@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -219,7 +218,7 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 		s.listID = 0
 		if msg.err != nil {
 			s.listErr = msg.err
-			if len(s.items) == 0 && !errors.Is(msg.err, apiclient.ErrUnauthorized) {
+			if len(s.items) == 0 && !s.sh.loginHelps(msg.err) {
 				return nil // the pane shows it
 			}
 			return s.sh.failed(msg.err)

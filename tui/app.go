@@ -31,7 +31,13 @@ type shared struct {
 }
 
 func (sh *shared) explain(err error) string {
-	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: "press r to retry", Login: "log in again", TokenEnv: sh.deps.TokenEnv})
+	return sh.explainRetry(err, "press r to retry")
+}
+
+// explainRetry words err with retry as the way to try again from here: a
+// screen where r is a letter of a field says another key.
+func (sh *shared) explainRetry(err error, retry string) string {
+	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: retry, Login: "log in again", TokenEnv: sh.deps.TokenEnv})
 }
 
 // tokenStore names where the console's token is kept.
@@ -281,10 +287,21 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.startWith(msg.api)
 	case loginDoneMsg:
-		if msg.err == nil {
+		var notStored *workflow.NotStoredError
+		switch {
+		case msg.err == nil:
 			m.sh.deps.Host = msg.host
 			next, start := m.startWith(msg.api)
 			next, status := next.setStatus(statusMsg{text: "Logged in to " + msg.host + ".", kind: statusSuccess})
+			return next, tea.Batch(start, status, m.hostWorked(msg.host))
+		case errors.As(msg.err, &notStored) && msg.api != nil:
+			// The token works; only the keyring failed. Work with it now,
+			// and say how to keep it.
+			m.sh.deps.Host = msg.host
+			next, start := m.startWith(msg.api)
+			next, status := next.setStatus(statusMsg{kind: statusError, text: "Logged in to " + msg.host +
+				" for this session only: the system keyring did not take the token (" + clean(notStored.Err.Error()) +
+				"). To use it next time, set GITLAB_TOKEN to it, or fix the keyring and log in again."})
 			return next, tea.Batch(start, status, m.hostWorked(msg.host))
 		}
 	case tea.KeyPressMsg:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func TestQuitKeys(t *testing.T) {
@@ -333,4 +334,49 @@ func TestSlowServerFlows(t *testing.T) {
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
 		t.Fatalf("keys %v", ids)
 	}
+}
+
+// The login screen: the field with focus is drawn first, a token pasted
+// into the host field goes to the masked one, the token page is the host's
+// real address, and a failure says how to try again without a letter that
+// would land in a field.
+func TestLoginScreenIsTrue(t *testing.T) {
+	g := demoGitLab(t)
+	login := func(ctx context.Context, host, token string) (API, error) {
+		return nil, &apiclient.APIError{StatusCode: 503, Kind: apiclient.ErrServer, Message: "down"}
+	}
+	h := newHarness(t, Deps{Login: login, Host: g.url})
+	v := h.view()
+	if strings.Index(v, "Token:") > strings.Index(v, "Host:") {
+		t.Fatalf("the focused token field is not drawn first:\n%s", v)
+	}
+	h.mustSee(g.url + "/-/user_settings/personal_access_tokens?name=errtrack&scopes=api")
+	h.key("tab") // to the host field
+	h.send(tea.PasteMsg{Content: mockserver.TokenMaintainer})
+	h.mustNotSee(mockserver.TokenMaintainer)
+	h.mustSee("it went into the Token field", "Host:  "+g.url)
+	h.key("enter")
+	h.mustSee("press enter to try again")
+	h.mustNotSee("press r")
+
+	// Typed after the host, a token's prefix sends it to the masked field.
+	h.key("tab")
+	h.typeText("glpat-abcdefghijklmnopqrst")
+	h.mustNotSee("glpat-")
+	h.mustSee("Host:  " + g.url)
+}
+
+// Without a working keyring, a valid token still opens the console for the
+// session, and the status says how to keep it.
+func TestLoginWithoutKeyring(t *testing.T) {
+	g := demoGitLab(t)
+	login := func(ctx context.Context, host, token string) (API, error) {
+		c, _ := apiclient.New(g.url, token, apiclient.WithRetries(0, 0))
+		return c, &workflow.NotStoredError{Err: errors.New("no Secret Service")}
+	}
+	h := newHarness(t, Deps{Login: login, Host: g.url})
+	h.send(tea.PasteMsg{Content: mockserver.TokenMaintainer})
+	h.key("enter")
+	h.mustSee("Projects you maintain", "demo/web-shop")
+	h.mustSay("for this session only", "GITLAB_TOKEN")
 }

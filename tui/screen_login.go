@@ -15,7 +15,8 @@ import (
 type loginScreen struct {
 	sh            *shared
 	host, token   textinput.Model
-	focus         int // 0 host, 1 token
+	focus         int    // 0 host, 1 token
+	hostBefore    string // the host field's text when it took focus
 	reason        string
 	checking      bool
 	err           string
@@ -30,11 +31,24 @@ func newLoginScreen(sh *shared, reason string) *loginScreen {
 	t.EchoMode = textinput.EchoPassword
 	t.EchoCharacter = '•'
 	t.CharLimit = 4096
-	s := &loginScreen{sh: sh, host: h, token: t, reason: reason, focus: 1}
+	s := &loginScreen{sh: sh, host: h, token: t, reason: reason, focus: 1, hostBefore: sh.deps.Host}
 	if sh.deps.Host == "" {
 		s.focus = 0
 	}
 	return s
+}
+
+// tokenFirst: the host was known when the screen opened, so the token is
+// the field to fill, drawn first.
+func (s *loginScreen) tokenFirst() bool { return s.sh.deps.Host != "" }
+
+// tokenPage is where the user creates a token on the host typed.
+func (s *loginScreen) tokenPage() string {
+	host, err := hosturl.Normalize(s.host.Value())
+	if err != nil || s.host.Value() == "" {
+		return "<your GitLab>/-/user_settings/personal_access_tokens"
+	}
+	return clean(host) + "/-/user_settings/personal_access_tokens?name=errtrack&scopes=api"
 }
 
 func (s *loginScreen) Init() tea.Cmd {
@@ -65,7 +79,7 @@ func (s *loginScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	case loginDoneMsg:
 		// Only failures reach here; the root takes successes.
 		s.checking = false
-		s.err = s.sh.explain(msg.err)
+		s.err = s.sh.explainRetry(msg.err, "press enter to try again")
 		s.token.SetValue("")
 		return s, nil
 	case tea.KeyPressMsg:
@@ -80,15 +94,40 @@ func (s *loginScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 	var cmd tea.Cmd
 	if s.focus == 0 {
 		s.host, cmd = s.host.Update(msg)
+		// A token typed or pasted into the clear-text host field, alone or
+		// after the host it held, goes to the masked one instead, before
+		// it is ever drawn.
+		v := s.host.Value()
+		for _, base := range []string{"", s.hostBefore} {
+			if added, ok := strings.CutPrefix(v, base); ok && looksLikeToken(added) {
+				s.host.SetValue(base)
+				s.token.SetValue(strings.TrimSpace(added))
+				s.err = "That looked like a token: it went into the Token field, which is masked."
+				return s, s.setFocus(1)
+			}
+		}
 	} else {
 		s.token, cmd = s.token.Update(msg)
 	}
 	return s, cmd
 }
 
+// looksLikeToken: GitLab's token prefixes, or a long word without the dots,
+// colons or slashes of a host.
+func looksLikeToken(v string) bool {
+	v = strings.TrimSpace(v)
+	for _, p := range []string{"glpat-", "gloas-", "glrt-", "glptt-", "gldt-", "glft-", "glcbt-", "glimt-", "glagent-", "glsoat-"} {
+		if strings.HasPrefix(v, p) {
+			return true
+		}
+	}
+	return len(v) >= 20 && !strings.ContainsAny(v, ".:/")
+}
+
 func (s *loginScreen) setFocus(f int) tea.Cmd {
 	s.focus = f
 	if f == 0 {
+		s.hostBefore = s.host.Value()
 		s.token.Blur()
 		return s.host.Focus()
 	}
@@ -133,10 +172,16 @@ func (s *loginScreen) View() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(" errtrack needs a personal access token with the api scope. Create one at\n")
-	b.WriteString(st.Subtle.Render("   <host>/-/user_settings/personal_access_tokens") + "\n")
+	b.WriteString(st.Subtle.Render("   "+s.tokenPage()) + "\n")
 	b.WriteString(" It is checked with the server, then kept in the system keyring, never in a file.\n\n")
-	b.WriteString(" " + s.host.View() + "\n")
-	b.WriteString(" " + s.token.View() + "\n\n")
+	// The focused field is drawn first: with the host known, the token.
+	if s.tokenFirst() {
+		b.WriteString(" " + s.token.View() + "\n")
+		b.WriteString(" " + s.host.View() + "\n\n")
+	} else {
+		b.WriteString(" " + s.host.View() + "\n")
+		b.WriteString(" " + s.token.View() + "\n\n")
+	}
 	switch {
 	case s.checking:
 		b.WriteString(st.Subtle.Render(" Checking the token…"))

@@ -114,7 +114,12 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		if err != nil {
 			return nil, err
 		}
-		if _, err := workflow.Login(ctx, c, a.keyring, host, token); err != nil {
+		_, err = workflow.Login(ctx, c, a.keyring, host, token)
+		var notStored *workflow.NotStoredError
+		if errors.As(err, &notStored) {
+			return c, err // valid: the console can use it for this session
+		}
+		if err != nil {
 			return nil, err
 		}
 		return c, nil

@@ -309,3 +309,20 @@ func TestProjectsOverviewRequestPattern(t *testing.T) {
 		t.Fatal("ctrl+r did not reload the overviews")
 	}
 }
+
+// The overview column keeps on/off when narrow, and sits beside the name
+// when wide.
+func TestOverviewColumnFits(t *testing.T) {
+	h, _ := console(t, "")
+	h.resize(50, 15)
+	h.mustSee("on · integr")
+	h.resize(200, 30)
+	for _, l := range strings.Split(h.view(), "\n") {
+		if strings.Contains(l, "demo/web-shop") {
+			i, j := strings.Index(l, "demo/web-shop"), strings.Index(l, "integrated · on")
+			if j < 0 || j-i > 100 {
+				t.Fatalf("the state floats %d cells from the project:\n%s", j-i, l)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -534,9 +535,11 @@ func (s *projectsScreen) View() string {
 	case len(s.rows) == 0:
 		b.WriteString(st.Subtle.Render(" You maintain no projects here. Type a project ID or path to open one."))
 	}
+	// The columns keep together on a wide terminal: the name stops at 40
+	// cells, so the state sits beside it, not a screen away.
 	stateW := min(30, max(s.width/3, 12))
 	pathW := min(max((s.width-stateW)/2, 20), 50)
-	nameW := max(s.width-2-pathW-1-stateW-1, 0)
+	nameW := min(max(s.width-2-pathW-1-stateW-1, 0), 40)
 	start, end := s.list.window()
 	for i := start; i < end; i++ {
 		r := s.rows[i]
@@ -551,9 +554,9 @@ func (s *projectsScreen) View() string {
 				name += "  (recent)"
 			}
 			line = "  " + pad(it.path, pathW) + " " + pad(name, nameW) + " "
-			state = s.overviewText(it.id)
+			state = s.overviewText(it.id, stateW)
 		}
-		line = pad(pad(line, s.width-stateW)+state, s.width)
+		line = pad(pad(line, 2+pathW+1+nameW+1)+state, s.width)
 		if i == s.list.cursor {
 			line = st.Selected.Render(line)
 		}
@@ -589,7 +592,7 @@ func (s *projectsScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 }
 
 // overviewText is the state column of a row.
-func (s *projectsScreen) overviewText(id int64) string {
+func (s *projectsScreen) overviewText(id int64, width int) string {
 	o, ok := s.overviews[id]
 	switch {
 	case !ok || id == 0:
@@ -597,7 +600,10 @@ func (s *projectsScreen) overviewText(id int64) string {
 	case o.loading:
 		return "…"
 	}
-	return o.o.Summary()
+	if sum := o.o.Summary(); lipgloss.Width(sum) <= width {
+		return sum
+	}
+	return o.o.Compact()
 }
 
 // awaited reports an answer to the request in flight; 0 means none is.

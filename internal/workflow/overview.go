@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"strings"
 	"context"
 	"errors"
 	"fmt"
@@ -94,4 +95,18 @@ func (o Overview) Summary() string {
 		keys = "1 key"
 	}
 	return "integrated · " + state + " · " + keys
+}
+
+// Compact is Summary for a narrow column: the state first, so that a cut
+// keeps on or off ("on · integrated · 2 keys" cut to "on · integr…").
+func (o Overview) Compact() string {
+	full := o.Summary()
+	for _, state := range []string{"on", "off"} {
+		for _, backend := range []string{"integrated", "Sentry", "no backend"} {
+			if rest, ok := strings.CutPrefix(full, backend+" · "+state); ok {
+				return state + " · " + backend + rest
+			}
+		}
+	}
+	return full
 }

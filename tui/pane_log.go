@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -31,7 +33,7 @@ type logPane struct {
 	list    listView
 	// detail, when set, is the selected exchange drawn in full.
 	detail        []string
-	detailView    listView
+	detailView    viewport.Model
 	width, height int
 }
 
@@ -46,7 +48,8 @@ func newLogPane(sh *shared, w, h int) *logPane {
 func (p *logPane) setSize(w, h int) {
 	p.width, p.height = w, h
 	p.list.setHeight(h - 2)
-	p.detailView.setHeight(h - 2)
+	p.detailView.SetWidth(max(w-1, 1))
+	p.detailView.SetHeight(max(h-2, 1))
 }
 
 // refresh copies the log; the cursor follows new requests when it was on
@@ -87,13 +90,21 @@ func (p *logPane) update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Copy) && ok:
 		return copyCurl(p.sh, sel), false
+	case p.detail != nil && key.Matches(msg, k.Top):
+		p.detailView.GotoTop()
+	case p.detail != nil && key.Matches(msg, k.Bottom):
+		p.detailView.GotoBottom()
 	case p.detail != nil:
-		p.detailView.move(msg, k.nav())
+		// The viewport scrolls from the first key: no cursor moves unseen.
+		p.detailView, _ = p.detailView.Update(msg)
 	case key.Matches(msg, k.Show) && ok:
 		p.detail = detailLines(sel)
-		p.detailView = listView{}
-		p.detailView.setHeight(p.height - 2)
-		p.detailView.setTotal(len(p.detail))
+		p.detailView = viewport.New(viewport.WithWidth(max(p.width-1, 1)), viewport.WithHeight(max(p.height-2, 1)))
+		lines := make([]string, len(p.detail))
+		for i, l := range p.detail {
+			lines[i] = " " + truncate(l, p.width-2)
+		}
+		p.detailView.SetContentLines(lines)
 	default:
 		p.list.move(msg, k.nav())
 	}
@@ -101,12 +112,16 @@ func (p *logPane) update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func (p *logPane) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
-	view := &p.list
 	if p.detail != nil {
-		view = &p.detailView
+		if d := wheelDelta(ev); d > 0 {
+			p.detailView.ScrollDown(d)
+		} else if d < 0 {
+			p.detailView.ScrollUp(-d)
+		}
+		return nil
 	}
 	if wheel {
-		view.scroll(wheelDelta(ev))
+		p.list.scroll(wheelDelta(ev))
 		return nil
 	}
 	if p.detail == nil {
@@ -139,11 +154,9 @@ func (p *logPane) view() string {
 	st := p.sh.styles
 	var b strings.Builder
 	if p.detail != nil {
-		b.WriteString(st.Title.Render(" Request") + st.Subtle.Render(" (esc: back to the log)") + "\n")
-		start, end := p.detailView.offset, min(p.detailView.offset+p.detailView.height, len(p.detail))
-		for _, l := range p.detail[start:end] {
-			b.WriteString(" " + truncate(l, p.width-2) + "\n")
-		}
+		pos := fmt.Sprintf(" %d%%", int(p.detailView.ScrollPercent()*100))
+		b.WriteString(st.Title.Render(" Request") + st.Subtle.Render(" (esc: back to the log)"+pos) + "\n")
+		b.WriteString(p.detailView.View())
 		return b.String()
 	}
 	count := fmt.Sprintf(" (%d)", p.total)
@@ -161,7 +174,7 @@ func (p *logPane) view() string {
 		end = start + p.height - 2
 	}
 	for i := start; i < end; i++ {
-		line := pad(logLine(p.entries[i]), p.width)
+		line := pad(logLine(p.entries[i], p.width), p.width)
 		if i == p.list.cursor {
 			line = st.Selected.Render(line)
 		} else if p.entries[i].Err != nil {
@@ -174,19 +187,41 @@ func (p *logPane) view() string {
 
 // logLine is one request: time, method, status, duration, path with query
 // as sent, the attempt when retried, and the error kind when it failed.
-func logLine(e apiclient.Exchange) string {
+func logLine(e apiclient.Exchange, width int) string {
 	status := "—"
 	if e.Status != 0 {
 		status = strconv.Itoa(e.Status)
 	}
-	line := fmt.Sprintf("  %s  %-6s  %-6s  %7d  %s", e.Start.Format("15:04:05"), e.Method, status, e.Duration.Milliseconds(), pathOf(e.URL))
+	head := fmt.Sprintf("  %s  %-6s  %-6s  %7d  ", e.Start.Format("15:04:05"), e.Method, status, e.Duration.Milliseconds())
+	var tail string
 	if e.Attempt > 1 {
-		line += fmt.Sprintf("  (retry %d)", e.Attempt-1)
+		tail += fmt.Sprintf("  (retry %d)", e.Attempt-1)
 	}
 	if kind := errorKind(e.Err); kind != "" {
-		line += "  [" + kind + "]"
+		tail += "  [" + kind + "]"
 	}
-	return clean(line)
+	// The path keeps at least 30 cells; a long error kind is cut instead.
+	pathW := max(width-len(head)-len(tail), min(30, width-len(head)))
+	return clean(head + fitPath(clean(pathOf(e.URL)), pathW) + tail)
+}
+
+// fitPath fits a request path in width cells keeping its end, the
+// endpoint: the query goes first, then the start of the path.
+func fitPath(p string, width int) string {
+	if lipgloss.Width(p) <= width {
+		return p
+	}
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i] + "?…"
+		if lipgloss.Width(p) <= width {
+			return p
+		}
+	}
+	r := []rune(p)
+	if width <= 1 || len(r) <= 1 {
+		return "…"
+	}
+	return "…" + string(r[max(len(r)-(width-1), 0):])
 }
 
 // pathOf is a URL without its scheme and host: the path as sent, with the query.

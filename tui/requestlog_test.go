@@ -94,3 +94,22 @@ func TestRequestLogBounded(t *testing.T) {
 	h.key("L")
 	h.mustSee("last 500 of 600")
 }
+
+// The detail scrolls from the first key; at 80 columns the log keeps each
+// request's endpoint in view.
+func TestRequestLogDetailScrollsAndPathsFit(t *testing.T) {
+	h, _ := loggedConsole(t, "demo/web-shop")
+	h.resize(80, 12)
+	h.key("L")
+	h.mustSee("/projects/1/error_tracking/client_keys?…", "/error_tracking/settings  [error tra")
+	h.key("enter")
+	first := h.view()
+	h.key("down")
+	if h.view() == first {
+		t.Fatalf("the first down did not scroll:\n%s", first)
+	}
+	h.key("up")
+	if h.view() != first {
+		t.Fatal("up did not scroll back")
+	}
+}

@@ -1,10 +1,10 @@
 package workflow
 
 import (
-	"strings"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 )

@@ -482,11 +482,7 @@ func (m Model) render() string {
 	case m.log != nil:
 		body = m.log.view()
 	case m.showHelp:
-		full := m.help
-		full.ShowAll = true
-		full.SetWidth(w - 4)
-		txt := m.sh.styles.Title.Render("Keys") + "\n\n" + full.View(m.fullHelp())
-		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, m.sh.styles.Dialog.Render(txt))
+		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, m.sh.styles.Dialog.Render(m.helpOverlay(w-4, bodyH-2)))
 	default:
 		body = m.top().View()
 	}
@@ -567,6 +563,52 @@ func (m Model) helpBar(w int) string {
 func (m Model) isProjects() bool {
 	_, ok := m.top().(*projectsScreen)
 	return ok
+}
+
+// helpOverlay lists every key once, under headings: this screen's, then
+// the ones that work everywhere, then the mouse.
+func (m Model) helpOverlay(width, height int) string {
+	st := m.sh.styles
+	full := m.fullHelp().full
+	screenKeys := full[:len(full)-1]
+	seen := map[string]bool{}
+	keyW := 0
+	for _, col := range full {
+		for _, b := range col {
+			keyW = max(keyW, lipgloss.Width(b.Help().Key))
+		}
+	}
+	var lines []string
+	section := func(title string, cols ...[]key.Binding) {
+		var rows []string
+		for _, col := range cols {
+			for _, b := range col {
+				h := b.Help()
+				if h.Key == "" || seen[h.Key] {
+					continue
+				}
+				seen[h.Key] = true
+				rows = append(rows, "  "+st.Help.FullKey.Render(pad(h.Key, keyW))+"  "+st.Help.FullDesc.Render(h.Desc))
+			}
+		}
+		if len(rows) == 0 {
+			return
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(append(lines, st.Title.Render(title)), rows...)
+	}
+	section("Keys here ("+clean(m.top().Title())+")", screenKeys...)
+	section("Everywhere", full[len(full)-1])
+	lines = append(lines, "", st.Title.Render("Mouse"))
+	for _, l := range wrap("A click selects a row, a click on the selected row opens it, a click on a tab switches to it, the wheel scrolls. Shift+drag selects text (Option+drag in iTerm2).", max(width-2, 20)) {
+		lines = append(lines, "  "+st.Help.FullDesc.Render(l))
+	}
+	if len(lines) > height && height > 1 {
+		lines = append(lines[:height-1], st.Subtle.Render("  … (a taller terminal shows the rest)"))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (m Model) fullHelp() helpMap {

@@ -380,3 +380,16 @@ func TestLoginWithoutKeyring(t *testing.T) {
 	h.mustSee("Projects you maintain", "demo/web-shop")
 	h.mustSay("for this session only", "GITLAB_TOKEN")
 }
+
+// ? lists every key once, under headings, and the mouse.
+func TestHelpOverlayHasHeadingsAndEachKeyOnce(t *testing.T) {
+	h, _ := console(t, "1")
+	h.resize(100, 40)
+	h.key("?")
+	h.mustSee("Keys here (demo/web-shop)", "Everywhere", "Mouse", "the wheel scrolls")
+	for _, k := range []string{" esc ", " ?  ", " r  "} {
+		if n := h.count(k); n > 1 {
+			t.Fatalf("%q listed %d times:\n%s", k, n, h.view())
+		}
+	}
+}

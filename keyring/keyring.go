@@ -17,6 +17,7 @@ import (
 	gokeyring "github.com/zalando/go-keyring"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/errtrack/errtrack/keyring/keyerr"
 )
 
 // Service is the keyring service name under which tokens are stored.
@@ -25,11 +26,12 @@ const Service = "errtrack"
 // DefaultTimeout bounds each keyring call.
 const DefaultTimeout = 5 * time.Second
 
-// Typed errors; use errors.Is.
+// Typed errors; use errors.Is. They live in keyerr, which has no
+// dependencies, so the error words can match them without linking D-Bus.
 var (
-	ErrNotFound    = errors.New("no token stored in the keyring")
-	ErrUnavailable = errors.New("the system keyring is not available")
-	ErrTimeout     = errors.New("the system keyring did not answer in time")
+	ErrNotFound    = keyerr.ErrNotFound
+	ErrUnavailable = keyerr.ErrUnavailable
+	ErrTimeout     = keyerr.ErrTimeout
 )
 
 // Backend is the raw keyring; go-keyring in production, fakes in tests.
@@ -112,27 +114,8 @@ func NewWithBackend(b Backend, timeout time.Duration) *Store {
 	return &Store{backend: b, timeout: timeout}
 }
 
-// Error is a keyring failure. It says what happened, not what to do: the
-// front ends choose the advice (internal/explain).
-type Error struct {
-	Op   string // get, set, delete
-	Host string
-	Kind error // ErrNotFound, ErrUnavailable or ErrTimeout
-	// Cause is the backend's own text; it never holds the token.
-	Cause string
-}
-
-func (e *Error) Error() string {
-	switch e.Kind {
-	case ErrNotFound:
-		return fmt.Sprintf("no token stored for %s in the system keyring", e.Host)
-	case ErrTimeout:
-		return fmt.Sprintf("the system keyring did not answer the %s in time", e.Op)
-	}
-	return fmt.Sprintf("the system keyring is not available: %s", e.Cause)
-}
-
-func (e *Error) Is(target error) bool { return target == e.Kind }
+// Error is a keyring failure (keyerr.Error).
+type Error = keyerr.Error
 
 // User is the keyring account name for host: its normalized URL.
 func User(host string) (string, error) { return hosturl.Normalize(host) }

@@ -17,7 +17,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
-	"github.com/errtrack/errtrack/keyring"
+	"github.com/errtrack/errtrack/keyring/keyerr"
 )
 
 // Context fills in the parts of the advice that depend on where it is read.
@@ -55,7 +55,7 @@ func words(err error, c Context) string {
 		c.Login += "'"
 	}
 	var apiErr *apiclient.APIError
-	var krErr *keyring.Error
+	var krErr *keyerr.Error
 	switch {
 	case errors.As(err, &krErr):
 		return keyringWords(krErr, c)
@@ -200,11 +200,11 @@ func missingRoute(e *apiclient.APIError) string {
 	return fmt.Sprintf("%s has no API route %s %s. Check that the host URL points at GitLab (with its path, for an instance under a relative URL root).", server, e.Method, e.Path)
 }
 
-func keyringWords(e *keyring.Error, c Context) string {
+func keyringWords(e *keyerr.Error, c Context) string {
 	switch e.Kind {
-	case keyring.ErrNotFound:
+	case keyerr.ErrNotFound:
 		return fmt.Sprintf("No token is stored for %s. %s, or set GITLAB_TOKEN.", e.Host, capitalize(c.Login))
-	case keyring.ErrTimeout:
+	case keyerr.ErrTimeout:
 		return "The system keyring did not answer in time (it may be locked and waiting for an unlock prompt). Unlock it and " + c.Retry + ", or set GITLAB_TOKEN."
 	}
 	cause := ""

@@ -136,7 +136,7 @@ func TestRotationFindsAndUpdatesTheVariable(t *testing.T) {
 	if r.Holding() != "SENTRY_DSN (all environments)" || r.Variables[0].Result() != "updated" {
 		t.Fatalf("%q %q", r.Holding(), r.Variables[0].Result())
 	}
-	if s := r.State(testChecks); !strings.Contains(s, "SENTRY_DSN (all environments) holds the new DSN") {
+	if s := r.State(testChecks); !strings.Contains(s, "SENTRY_DSN (all environments) holds the new DSN") || strings.Contains(s, "Hidden") {
 		t.Fatal(s)
 	}
 }

@@ -137,6 +137,9 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 16
+	// GitLab's headers are a few KiB; megabytes of them are an attack on
+	// memory (a request log keeps them), refused as the body limit is.
+	t.MaxResponseHeaderBytes = maxResponseHeaderBytes
 	if c.caFile != "" {
 		pool, err := loadCA(c.caFile)
 		if err != nil {

@@ -54,7 +54,9 @@ func TestCurlReproducesRequests(t *testing.T) {
 			t.Fatalf("curl %d holds the token or a line break: %s", i, curl)
 		}
 		cmd := exec.Command("bash", "-c", curl+" --silent --show-error --output /dev/null --write-out '%{http_code}'")
-		cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer)
+		// A variable's value is never kept: the command takes it from
+		// $VARIABLE_VALUE, JSON-escaped.
+		cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer, `VARIABLE_VALUE=it's \"x\"`)
 		out, err := cmd.CombinedOutput()
 		if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(e.Status) {
 			t.Fatalf("curl %d: %s\n%s (%v), want %d", i, curl, out, err, e.Status)

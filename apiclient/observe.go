@@ -1,13 +1,23 @@
 package apiclient
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
 
-// maxObservedBody caps the bodies an Exchange keeps.
-const maxObservedBody = 64 << 10
+// maxObservedBody caps the bodies an Exchange keeps; maxObservedHeaders
+// the header bytes.
+const (
+	maxObservedBody    = 64 << 10
+	maxObservedHeaders = 16 << 10
+	// maxResponseHeaderBytes is what the transport reads of an answer's
+	// headers before it refuses the answer.
+	maxResponseHeaderBytes = 256 << 10
+)
 
 // Exchange is one HTTP exchange, for a front end that shows the API at work
 // (a request log, --debug). The token is not in it: the PRIVATE-TOKEN header
@@ -37,19 +47,87 @@ func (c *Client) observe(req *http.Request, reqBody []byte, start time.Time, att
 	if c.observer == nil {
 		return
 	}
+	// CI/CD variables' values are secrets (masked ones included): what an
+	// observer gets of a variables request never holds them.
+	variables := isVariablesPath(req.URL.Path)
 	e := Exchange{
 		Start: start, Duration: time.Since(start), Method: req.Method, URL: req.URL.String(), Attempt: attempt, Err: err,
-		RequestHeader: req.Header.Clone(), RequestBody: capBody(reqBody), CAFile: c.caFile,
+		RequestHeader: c.scrubHeader(req.Header), RequestBody: capBody(c.scrubBody(reqBody, variables)), CAFile: c.caFile,
 	}
 	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
 		e.RequestHeader.Set("PRIVATE-TOKEN", "[redacted]")
 	}
 	if resp != nil {
 		e.Status = resp.StatusCode
-		e.ResponseHeader = resp.Header.Clone()
-		e.ResponseBody = capBody(body)
+		e.ResponseHeader = c.scrubHeader(resp.Header)
+		e.ResponseBody = capBody(c.scrubBody(body, variables))
 	}
 	c.observer(e)
+}
+
+// scrubHeader copies h with the token removed from every value (a server
+// may echo it in any header), keeping at most maxObservedHeaders bytes.
+func (c *Client) scrubHeader(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	size := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			if size += len(k) + len(v); size > maxObservedHeaders {
+				out.Set("X-Errtrack-Note", "further headers not kept")
+				return out
+			}
+			out[k] = append(out[k], c.redact(v))
+		}
+	}
+	return out
+}
+
+// scrubBody removes the token, and for a variables request every "value".
+func (c *Client) scrubBody(b []byte, variables bool) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	if len(c.token) >= 8 {
+		b = bytes.ReplaceAll(b, []byte(c.token), []byte("[redacted]"))
+	}
+	if variables {
+		b = redactValues(b)
+	}
+	return b
+}
+
+// isVariablesPath: a project's or group's CI/CD variables, or one of them.
+func isVariablesPath(p string) bool {
+	return strings.Contains(p, "/variables")
+}
+
+// redactValues replaces the "value" of each object in a JSON object or
+// array (a variable, a list of them, a create or update) with [redacted];
+// a form body's value too. Anything else is not shown.
+func redactValues(b []byte) []byte {
+	var one map[string]json.RawMessage
+	if json.Unmarshal(b, &one) == nil {
+		if _, ok := one["value"]; ok {
+			one["value"] = json.RawMessage(`"[redacted]"`)
+		}
+		out, _ := json.Marshal(one)
+		return out
+	}
+	var many []map[string]json.RawMessage
+	if json.Unmarshal(b, &many) == nil {
+		for _, m := range many {
+			if _, ok := m["value"]; ok {
+				m["value"] = json.RawMessage(`"[redacted]"`)
+			}
+		}
+		out, _ := json.Marshal(many)
+		return out
+	}
+	if q, err := url.ParseQuery(string(b)); err == nil && q.Has("value") {
+		q.Set("value", "[redacted]")
+		return []byte(q.Encode())
+	}
+	return []byte("[not shown: it may hold CI/CD variable values]")
 }
 
 func capBody(b []byte) []byte {
@@ -76,7 +154,13 @@ func (e Exchange) Curl() string {
 		parts = append(parts, "--header", shellQuote("Content-Type: "+ct))
 	}
 	if len(e.RequestBody) > 0 {
-		parts = append(parts, "--data-binary", shellQuote(string(e.RequestBody)))
+		body := shellQuote(string(e.RequestBody))
+		if isVariablesPath(e.URL) {
+			// The value was never kept: the command reads it from
+			// $VARIABLE_VALUE (JSON-escaped), set by whoever runs it.
+			body = strings.ReplaceAll(body, `"[redacted]"`, `"'"$VARIABLE_VALUE"'"`)
+		}
+		parts = append(parts, "--data-binary", body)
 	}
 	return strings.Join(append(parts, shellQuote(e.URL)), " ")
 }

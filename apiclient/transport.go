@@ -93,15 +93,24 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			return nil, apiErr
 		}
 		out := newResponse(resp, attempt+1, int64(len(body)))
+		// The token is removed from what is read, except from the answer
+		// that hands out a new secret: that one is decoded as sent (a new
+		// token equal to the current one must not become "[redacted]"), and
+		// observers see its secret field redacted.
+		scrubbed := c.scrubBody(body, false)
 		if r.raw != nil {
-			*r.raw = body
+			*r.raw = scrubbed
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			derr := decodeBody(r.method, r.displayPath(), resp, body, v)
+			decoded := scrubbed
+			if r.secretField != "" {
+				decoded = body
+			}
+			derr := decodeBody(r.method, r.displayPath(), resp, decoded, v)
 			c.observe(req, reqBody, start, attempt+1, resp, redactField(body, r.secretField), derr)
 			return out, derr
 		}
-		apiErr := errorFromResponse(r.method, r.displayPath(), resp, body)
+		apiErr := errorFromResponse(r.method, r.displayPath(), resp, scrubbed)
 		c.observe(req, reqBody, start, attempt+1, resp, body, apiErr)
 		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, nil); ok {
 			waited += wait
@@ -131,8 +140,8 @@ func (c *Client) notifyRetry(r request, attempt int, wait time.Duration, status 
 	}
 }
 
-// send performs one exchange and reads a size-capped body, with the token
-// removed from it.
+// send performs one exchange and reads a size-capped body, as sent: the
+// caller removes the token from what it passes on.
 func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -145,9 +154,6 @@ func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
 	}
 	if int64(len(body)) > c.maxBody {
 		return nil, nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody)
-	}
-	if len(c.token) >= 8 {
-		body = bytes.ReplaceAll(body, []byte(c.token), []byte("[redacted]"))
 	}
 	return resp, body, nil
 }

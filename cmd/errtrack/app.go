@@ -54,6 +54,8 @@ type app struct {
 	timeout time.Duration
 	// lastHost is the host the failing command talked to, for error advice.
 	lastHost string
+	// hostFromURL: the host came from a --project URL alone.
+	hostFromURL bool
 	// caFileUsed is the --ca-file given, remembered for the host once a
 	// request to it worked.
 	caFileUsed string

@@ -130,6 +130,11 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	if err != nil || u.Host == "" {
 		return apiclient.ProjectRef{}, "", usagef("%q is not a project URL", raw)
 	}
+	// The same rule as --host: "https://gitlab.example.com@evil/g/app" is
+	// the host evil, and user info in a URL is refused.
+	if u.User != nil {
+		return apiclient.ProjectRef{}, "", usagef("--project: the URL holds user info before its host (%s is the host it names): give the project's URL without anything before the host", explain.Text(u.Host))
+	}
 	urlHost, err := hosturl.Normalize(u.Scheme + "://" + u.Host)
 	if err != nil {
 		return apiclient.ProjectRef{}, "", usageError{err}
@@ -149,6 +154,8 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 			return apiclient.ProjectRef{}, "", usagef("--project names a project on %s, but %s is %s: give one host, or make them agree", urlHost, from, h)
 		}
 		host, path = h, strings.TrimPrefix(path, prefix)
+	} else {
+		a.hostFromURL = true
 	}
 	ref, err := apiclient.ParseProjectRef(urlHost + path)
 	if err != nil {
@@ -239,6 +246,12 @@ func (a *app) rememberHost(host string) {
 }
 
 func (a *app) remember(host string) error {
+	// A host named only by a project URL does not become the one later
+	// commands use with an environment token: that token was never given
+	// for it.
+	if a.hostFromURL && a.envToken != "" {
+		return nil
+	}
 	c, path, notice := a.loadConfigQuietly()
 	if notice != "" {
 		// An unreadable config file (a FIFO, say) is left as it is.

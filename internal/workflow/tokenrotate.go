@@ -50,6 +50,13 @@ func (e *StoreUnavailableError) Error() string {
 
 func (e *StoreUnavailableError) Unwrap() error { return e.Err }
 
+// NotRotatedError: the server's answer holds no new token.
+type NotRotatedError struct{}
+
+func (e *NotRotatedError) Error() string {
+	return "the server's answer holds no new token (it is empty or the current one)"
+}
+
 // LostTokenError: GitLab rotated the token, so the old one is revoked, but
 // the new one could not be stored.
 type LostTokenError struct{ Err error }
@@ -75,6 +82,11 @@ func RotateToken(ctx context.Context, api TokenRotateAPI, store TokenStore, host
 	t, _, err := api.RotateToken(ctx, expires)
 	if err != nil {
 		return nil, err
+	}
+	// An answer without a new token (empty, the current one, a proxy's
+	// replay) is nothing to store: the stored token stays as it is.
+	if t.Token == "" || t.Token == current || t.Token == "[redacted]" {
+		return nil, &NotRotatedError{}
 	}
 	// The answer is in hand: storing it must not fail because the caller's
 	// deadline ran out a moment later.
@@ -103,7 +115,10 @@ func RotateOutcomeUnknown(err error, check string) (string, bool) {
 func RotateTokenFailure(err error, explain func(error) string, check, login string) string {
 	var unavailable *StoreUnavailableError
 	var lost *LostTokenError
+	var notRotated *NotRotatedError
 	switch {
+	case errors.As(err, &notRotated):
+		return "The token was not rotated: " + notRotated.Error() + ". The stored token is unchanged; " + check + "."
 	case errors.As(err, &unavailable):
 		return "The token was not rotated, because the keyring cannot store a new one: " + explain(unavailable.Err)
 	case errors.As(err, &lost):

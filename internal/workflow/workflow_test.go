@@ -260,3 +260,25 @@ type bareProject struct{}
 func (bareProject) GetProject(context.Context, apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error) {
 	return &apiclient.Project{}, nil, nil
 }
+
+// An answer whose token is the current one (or empty) rotated nothing:
+// the stored token stays, and the words say so.
+func TestRotateTokenAnswerWithoutNewToken(t *testing.T) {
+	for _, answer := range []string{"current-token", "", "[redacted]"} {
+		store := memStore{}
+		_, err := RotateToken(context.Background(), sameToken(answer), store, "https://h", "current-token", 30, time.Now())
+		var nr *NotRotatedError
+		if !errors.As(err, &nr) || store["https://h"] != "current-token" {
+			t.Fatalf("%q: %v, stored %q", answer, err, store["https://h"])
+		}
+		if s := RotateTokenFailure(err, func(e error) string { return e.Error() }, "check with 'errtrack status'", "log in"); !strings.Contains(s, "The stored token is unchanged") {
+			t.Fatal(s)
+		}
+	}
+}
+
+type sameToken string
+
+func (s sameToken) RotateToken(context.Context, time.Time) (*apiclient.RotatedToken, *apiclient.Response, error) {
+	return &apiclient.RotatedToken{Token: string(s)}, nil, nil
+}

@@ -167,6 +167,13 @@ func (a *app) run(args []string) (code int) {
 		}
 	}()
 	apiclient.Version = appVersion()
+	// net/http reads GODEBUG before main runs: with http2debug it would
+	// print every request header, the token included. It cannot be turned
+	// off from here, so errtrack does not start.
+	if strings.Contains(a.getenv("GODEBUG"), "http2debug") {
+		fmt.Fprintln(a.stderr, "errtrack: GODEBUG=http2debug prints request headers, the token included: unset it (errtrack --debug shows the requests with the token removed).")
+		return exitUsage
+	}
 	for _, name := range tokenEnvs {
 		if t := strings.TrimSpace(a.getenv(name)); t != "" && a.envToken == "" {
 			a.envToken, a.envTokenName = t, name

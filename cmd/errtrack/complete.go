@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // completionTimeout bounds the server calls of a completion: a shell
@@ -46,9 +48,15 @@ func (a *app) completeProject(cmd *cobra.Command, _ []string, toComplete string)
 	var out []string
 	seen := map[string]bool{}
 	add := func(path, desc string) {
+		// Completion goes to the shell, then the terminal, raw: only a
+		// path made of GitLab path segments is offered, with a cleaned
+		// description.
+		if !completablePath.MatchString(path) {
+			return
+		}
 		if !seen[path] && strings.HasPrefix(strings.ToLower(path), strings.ToLower(toComplete)) {
 			seen[path] = true
-			out = append(out, path+"\t"+desc)
+			out = append(out, path+"\t"+completionText(desc))
 		}
 	}
 	c, _, _ := a.loadConfigQuietly()
@@ -99,10 +107,27 @@ func (a *app) completeKeyID(cmd *cobra.Command, args []string, toComplete string
 	var out []string
 	for _, k := range keys {
 		if id := fmt.Sprint(k.ID); strings.HasPrefix(id, toComplete) {
-			out = append(out, id+"\t"+k.PublicKey)
+			out = append(out, id+"\t"+completionText(k.PublicKey))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completablePath is a project path as GitLab allows it: segments of
+// letters, digits, _, - and . separated by slashes.
+var completablePath = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$`)
+
+// completionText is server text fit for a completion's description: no
+// control characters or escape sequences, no tabs or line breaks (which
+// separate completions), short.
+func completionText(s string) string {
+	s = safetext.Excerpt(s, 80)
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 func flagValue(cmd *cobra.Command, name string) string {

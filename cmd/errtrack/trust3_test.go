@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -29,4 +30,50 @@ func TestProjectURLHostRules(t *testing.T) {
 	if b, err := os.ReadFile(c.cfg); err == nil && strings.Contains(string(b), c.url) {
 		t.Fatalf("the URL's host was remembered:\n%s", b)
 	}
+}
+
+// GODEBUG=http2debug would print the PRIVATE-TOKEN header: errtrack does
+// not start with it.
+func TestHTTP2DebugRefused(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["GODEBUG"] = "http2debug=2"
+	r := c.run("", "keys", "list", "-p", "1")
+	r.must(t, 2, "GODEBUG=http2debug", "--debug")
+	if strings.Contains(r.stdout+r.stderr, "glet_") {
+		t.Fatal("it ran")
+	}
+}
+
+// Shell completion passes nothing raw from the server: descriptions are
+// cleaned, and only paths made of path segments are offered.
+func TestCompletionIsCleaned(t *testing.T) {
+	const evil = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J"
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/projects"):
+			w.Write([]byte(`[{"id":1,"path_with_namespace":"demo/web-shop","name":"` + jsonEscaped(evil) + `"},` +
+				`{"id":2,"path_with_namespace":"demo/x\u001b[2J","name":"n"},{"id":3,"path_with_namespace":"demo/ok\tinjected","name":"n"}]`))
+		case strings.HasSuffix(r.URL.Path, "/client_keys"):
+			w.Write([]byte(`[{"id":1,"active":true,"public_key":"` + jsonEscaped(evil) + `","sentry_dsn":"x"}]`))
+		default:
+			w.Write([]byte(`{"id":1,"path_with_namespace":"demo/web-shop"}`))
+		}
+	}))
+	c.run("", "keys", "list", "-p", "1").must(t, 0) // remembers the host
+	for _, args := range [][]string{
+		{"__complete", "keys", "list", "--project", "demo/"},
+		{"__complete", "keys", "delete", "--project", "1", ""},
+	} {
+		r := c.run("", args...)
+		r.must(t, 0, map[bool]string{true: "demo/web-shop", false: "1\n"}[args[1] == "keys" && args[2] == "list"])
+		if strings.ContainsAny(r.stdout, "\x1b\x07") || strings.Contains(r.stdout, "injected") || strings.Contains(r.stdout, "demo/x") {
+			t.Fatalf("%v: %q", args, r.stdout)
+		}
+	}
+}
+
+func jsonEscaped(s string) string {
+	b, _ := json.Marshal(s)
+	return strings.Trim(string(b), `"`)
 }

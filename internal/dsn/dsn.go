@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -71,8 +72,29 @@ func Check(s string) error {
 	if u.Host == "" {
 		return errors.New("the DSN has no host")
 	}
+	// Each part within a DSN's grammar, so that pasted after
+	// "export SENTRY_DSN=" it is one word with nothing for a shell to run
+	// ($, backticks, quotes, ;, |, & and the like are in no part of it).
+	switch _, hasPassword := u.User.Password(); {
+	case u.User != nil && !keyPart.MatchString(u.User.Username()):
+		return errors.New("the DSN's public key holds characters a key does not have")
+	case hasPassword:
+		return errors.New("the DSN holds a password")
+	case !hostPart.MatchString(u.Host):
+		return errors.New("the DSN's host holds characters a host does not have")
+	case !pathPart.MatchString(u.EscapedPath()) || u.RawPath != "" && u.RawPath != u.Path:
+		return errors.New("the DSN's path holds characters a DSN's path does not have")
+	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(s, "?#"):
+		return errors.New("the DSN holds a query or a fragment")
+	}
 	return nil
 }
+
+var (
+	keyPart  = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+	hostPart = regexp.MustCompile(`^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$`)
+	pathPart = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*/?$`)
+)
 
 // Parse reads a DSN, checking it first as Check does.
 func Parse(s string) (DSN, error) {

@@ -75,3 +75,36 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A DSN that a shell would run part of, pasted after "export SENTRY_DSN=",
+// is not safe, however plain a URL it is.
+func TestCheckRefusesShellSyntax(t *testing.T) {
+	for _, s := range []string{
+		"http://glet_1@host/$(touch${IFS}x)/1",
+		"http://glet_1@host/a`id`/1",
+		"http://glet_1@host/a;id/1",
+		"http://glet_1@host/a|id/1",
+		"http://glet_1@host/a&id/1",
+		"http://glet_1@host/a'b/1",
+		`http://glet_1@host/a"b/1`,
+		"http://gl$et@host/1",
+		"http://glet:pw@host/1",
+		"http://glet@ho$t/1",
+		"http://glet@host/1?x=1",
+		"http://glet@host/1#x",
+		"http://glet@host/a%24b/1",
+	} {
+		if err := Check(s); err == nil {
+			t.Errorf("%q passed", s)
+		}
+	}
+	for _, s := range []string{
+		"http://glet_0123abc@127.0.0.1:39995/errortracking/api/v1/projects/1",
+		"https://abc123@gitlab.example.com/api/v4/error_tracking/collector/42",
+		"https://glet_x@[::1]:8080/errortracking/api/v1/projects/7",
+	} {
+		if err := Check(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}

@@ -326,3 +326,22 @@ func TestOverviewColumnFits(t *testing.T) {
 		}
 	}
 }
+
+// A pasted project URL of another GitLab is not opened as the same path
+// here: the row and the refusal name its host.
+func TestPastedURLOfAnotherHost(t *testing.T) {
+	h, g := console(t, "")
+	h.send(tea.PasteMsg{Content: "https://gitlab.other.example/demo/web-shop/-/settings/monitor"})
+	h.mustSee("is on https://gitlab.other.example, not on this GitLab")
+	for range 3 {
+		h.key("down")
+	}
+	h.key("end", "enter")
+	h.mustSay("errtrack --host https://gitlab.other.example")
+	h.mustNotSee("Client keys")
+	// The console's own host opens.
+	h.key("ctrl+u")
+	h.send(tea.PasteMsg{Content: g.url + "/demo/web-shop"})
+	h.key("end", "enter")
+	h.mustSee("Client keys (2)")
+}

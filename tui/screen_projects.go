@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -84,6 +86,8 @@ type projectsScreen struct {
 	filter textinput.Model
 	query  string // lower-cased filter text
 	typed  *apiclient.ProjectRef
+	// foreign: the typed URL names another GitLab than the one connected.
+	foreign string
 
 	searchSeq     int
 	searchID      uint64
@@ -337,10 +341,12 @@ func (s *projectsScreen) filterChanged() tea.Cmd {
 		return nil
 	}
 	s.query = q
-	s.typed = nil
+	s.typed, s.foreign = nil, ""
 	if q != "" && (strings.Contains(q, "/") || isDigits(q)) {
-		if ref, err := apiclient.ParseProjectRef(strings.TrimSpace(s.filter.Value())); err == nil {
+		raw := strings.TrimSpace(s.filter.Value())
+		if ref, err := apiclient.ParseProjectRef(raw); err == nil {
 			s.typed = &ref
+			s.foreign = s.otherHost(raw)
 		}
 	}
 	s.list.selectIndex(0)
@@ -356,6 +362,27 @@ func (s *projectsScreen) search() tea.Cmd {
 	}
 	s.searchPending = true
 	return s.sh.clock.After(searchDebounce, searchTickMsg{seq: s.searchSeq, query: strings.TrimSpace(s.filter.Value())})
+}
+
+// otherHost is the GitLab a pasted project URL names when it is not the
+// one the console is connected to: the same path there is another project.
+func (s *projectsScreen) otherHost(raw string) string {
+	if !strings.Contains(raw, "://") {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	h, err := hosturl.Normalize(u.Scheme + "://" + u.Host)
+	cur, _ := hosturl.Normalize(s.sh.deps.Host)
+	if err != nil || u.User != nil {
+		return clean(u.Scheme + "://" + u.Host)
+	}
+	if cur == h || strings.HasPrefix(cur, h+"/") {
+		return ""
+	}
+	return h
 }
 
 func isDigits(s string) bool {
@@ -437,6 +464,9 @@ func (s *projectsScreen) open() tea.Cmd {
 	}
 	r := s.rows[s.list.cursor]
 	var open openProjectMsg
+	if r.kind == rowTyped && s.foreign != "" {
+		return statusCmd(statusError, "That URL is a project on "+s.foreign+", and errtrack is connected to "+clean(s.sh.deps.Host)+": open it with errtrack --host "+s.foreign+".")
+	}
 	if r.kind == rowTyped {
 		open = openProjectMsg{ref: *s.typed, name: clean(s.typed.String())}
 	} else {
@@ -544,8 +574,10 @@ func (s *projectsScreen) View() string {
 	for i := start; i < end; i++ {
 		r := s.rows[i]
 		var line, state string
-		switch r.kind {
-		case rowTyped:
+		switch {
+		case r.kind == rowTyped && s.foreign != "":
+			line = "  ✗ " + clean(s.typed.String()) + " is on " + s.foreign + ", not on this GitLab"
+		case r.kind == rowTyped:
 			line = "  → open " + clean(s.typed.String())
 		default:
 			it := s.item(r)
@@ -556,7 +588,10 @@ func (s *projectsScreen) View() string {
 			line = "  " + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 			state = s.overviewText(it.id, stateW)
 		}
-		line = pad(pad(line, 2+pathW+1+nameW+1)+state, s.width)
+		if r.kind != rowTyped {
+			line = pad(line, 2+pathW+1+nameW+1) + state
+		}
+		line = pad(line, s.width)
 		if i == s.list.cursor {
 			line = st.Selected.Render(line)
 		}

@@ -37,6 +37,9 @@ func (c *Client) DeleteClientKey(ctx context.Context, p ProjectRef, id int64) (*
 		resp.AlreadyGone = true
 		return &ClientKey{ID: id}, resp, nil
 	}
+	if err == nil && k.ID == 0 {
+		k.ID = id // an empty answer (204): the key asked for is gone
+	}
 	return k, resp, err
 }
 

@@ -20,6 +20,11 @@ func decodeBody(method, path string, resp *http.Response, body []byte, v any) er
 	if v == nil {
 		return nil // a raw call: the caller reads the body itself
 	}
+	// A DELETE answered 204, or 200 with nothing (a proxy that drops the
+	// body): the resource is gone, which is what was asked.
+	if method == http.MethodDelete && len(bytes.TrimSpace(body)) == 0 && (resp.StatusCode == http.StatusNoContent || resp.StatusCode == http.StatusOK) {
+		return nil
+	}
 	if !looksJSON(resp, body) {
 		return badResponse(method, path, resp, body, "the server did not answer with JSON")
 	}
@@ -43,12 +48,17 @@ func looksJSON(resp *http.Response, body []byte) bool {
 	if len(t) == 0 {
 		return false
 	}
+	if t[0] != '{' && t[0] != '[' {
+		return false
+	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err == nil && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
-			return false
+			// A proxy may relabel JSON (text/plain, octet-stream): an answer
+			// that is whole, valid JSON is unambiguous. An HTML page never is.
+			return mt != "text/html" && json.Valid(t)
 		}
 	}
-	return t[0] == '{' || t[0] == '['
+	return true
 }
 
 func badResponse(method, path string, resp *http.Response, body []byte, why string) error {

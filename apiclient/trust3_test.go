@@ -119,3 +119,48 @@ func TestRotateAnswerDecodedAsSent(t *testing.T) {
 		t.Fatal("the observer saw the token")
 	}
 }
+
+// Proxies and servers that are not quite GitLab: a DELETE answered 204 or
+// 200 with no body deleted the key; JSON relabelled text/plain is read;
+// an HTML page is still no JSON.
+func TestUnambiguousAnswersAccepted(t *testing.T) {
+	for name, tc := range map[string]struct {
+		status int
+		ctype  string
+		body   string
+		ok     bool
+	}{
+		"delete 204":       {204, "", "", true},
+		"delete 200 empty": {200, "text/html", "", true},
+		"json as text":     {200, "text/plain; charset=utf-8", `{"id":7,"active":true,"public_key":"glet_x"}`, true},
+		"json as octets":   {200, "application/octet-stream", `{"id":7}`, true},
+		"html page":        {200, "text/html", `<html><body>{"id":7}</body></html>`, false},
+		"json in html":     {200, "text/html", `{"id":7}`, false},
+		"broken json":      {200, "text/plain", `{"id":7`, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tc.ctype != "" {
+					w.Header().Set("Content-Type", tc.ctype)
+				}
+				w.WriteHeader(tc.status)
+				w.Write([]byte(tc.body))
+			}))
+			defer ts.Close()
+			c, _ := New(ts.URL, "tok-12345678", WithRetries(0, 0))
+			var err error
+			if strings.HasPrefix(name, "delete") {
+				var k *ClientKey
+				k, _, err = c.DeleteClientKey(context.Background(), ProjectID(1), 7)
+				if err == nil && k.ID != 7 {
+					t.Fatalf("key %+v", k)
+				}
+			} else {
+				_, _, err = c.CreateClientKey(context.Background(), ProjectID(1))
+			}
+			if (err == nil) != tc.ok {
+				t.Fatalf("err = %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/jsonview"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -293,7 +294,7 @@ func bodyLines(b []byte) []string {
 		return nil
 	}
 	var pretty bytes.Buffer
-	if json.Indent(&pretty, b, "", "  ") == nil {
+	if jsonview.Indentable(b) && json.Indent(&pretty, b, "", "  ") == nil {
 		b = pretty.Bytes()
 	}
 	lines := strings.Split(string(b), "\n")

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/jsonview"
 )
 
 func (a *app) apiCmd() *cobra.Command {
@@ -113,8 +114,13 @@ func (a *app) printBody(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	var v any
-	if json.Unmarshal(b, &v) == nil {
+	if json.Valid(b) {
+		if !jsonview.Indentable(b) {
+			// Too deep or too big to indent (that would grow with the
+			// square of the depth): as received, escaped.
+			_ = writeEscaped(a.stdout, b)
+			return
+		}
 		_ = writeJSON(a.stdout, json.RawMessage(b))
 		return
 	}

@@ -23,6 +23,11 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	return writeEscaped(w, b)
+}
+
+// writeEscaped prints JSON as writeJSON does, without re-indenting it.
+func writeEscaped(w io.Writer, b []byte) error {
 	var out strings.Builder
 	for _, r := range string(b) {
 		switch {
@@ -37,7 +42,7 @@ func writeJSON(w io.Writer, v any) error {
 		out.WriteRune(r)
 	}
 	out.WriteByte('\n')
-	_, err = io.WriteString(w, out.String())
+	_, err := io.WriteString(w, out.String())
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -76,4 +77,25 @@ func TestCompletionIsCleaned(t *testing.T) {
 func jsonEscaped(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// A 90 KB answer nested 9,000 deep is printed as received (indenting it
+// would print 810 MB), with bounded memory.
+func TestAPIDeepJSONBounded(t *testing.T) {
+	deep := []byte(strings.Repeat(`{"a":[`, 4500) + strings.Repeat(`]}`, 4500))
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(deep)
+	}))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := c.run("", "api", "GET", "projects")
+	runtime.ReadMemStats(&after)
+	r.must(t, 0)
+	if len(r.stdout) > 2*len(deep) {
+		t.Fatalf("printed %d bytes for a %d-byte answer", len(r.stdout), len(deep))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Fatalf("allocated %d MB", alloc>>20)
+	}
 }

@@ -137,15 +137,17 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	if cfgPath != "" {
 		deps.HostWorked = a.rememberHostQuietly
 		deps.ProjectOpened = func(host string, p tui.RecentProject) {
-			c, _, _ := a.loadConfigQuietly()
-			c.LastHost = host
-			c.AddRecent(host, config.Recent{ID: p.ID, Path: p.Path})
-			_ = c.Save(cfgPath)
+			_ = config.Update(cfgPath, func(c *config.Config) bool {
+				c.LastHost = host
+				c.AddRecent(host, config.Recent{ID: p.ID, Path: p.Path})
+				return true
+			})
 		}
 		deps.ForgetRecent = func(host string, p tui.RecentProject) {
-			c, _, _ := a.loadConfigQuietly()
-			c.ForgetRecent(host, config.Recent{ID: p.ID, Path: p.Path})
-			_ = c.Save(cfgPath)
+			_ = config.Update(cfgPath, func(c *config.Config) bool {
+				c.ForgetRecent(host, config.Recent{ID: p.ID, Path: p.Path})
+				return true
+			})
 		}
 	}
 	// The keyring may be slow or waiting to be unlocked: look the token up

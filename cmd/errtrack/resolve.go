@@ -252,20 +252,27 @@ func (a *app) remember(host string) error {
 	if a.hostFromURL && a.envToken != "" {
 		return nil
 	}
-	c, path, notice := a.loadConfigQuietly()
+	_, path, notice := a.loadConfigQuietly()
 	if notice != "" {
 		// An unreadable config file (a FIFO, say) is left as it is.
 		return errors.New(notice)
 	}
-	if path == "" || (c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed)) {
+	if path == "" {
 		return nil
 	}
-	c.LastHost = host
-	if a.caFileUsed != "" {
-		if c.CAFiles == nil {
-			c.CAFiles = map[string]string{}
+	// Under the file's lock: commands running at once each keep the
+	// others' changes (their own --ca-file, say).
+	return config.Update(path, func(c *config.Config) bool {
+		if c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed) {
+			return false
 		}
-		c.CAFiles[host] = a.caFileUsed
-	}
-	return c.Save(path)
+		c.LastHost = host
+		if a.caFileUsed != "" {
+			if c.CAFiles == nil {
+				c.CAFiles = map[string]string{}
+			}
+			c.CAFiles[host] = a.caFileUsed
+		}
+		return true
+	})
 }

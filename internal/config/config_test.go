@@ -2,9 +2,11 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -76,5 +78,33 @@ func TestCorruptSetAside(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("corrupt file still in place")
+	}
+}
+
+// Commands running at once each keep the others' changes: every update
+// is a read-change-write under the file's lock.
+func TestUpdateConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := Update(path, func(c *Config) bool {
+				if c.CAFiles == nil {
+					c.CAFiles = map[string]string{}
+				}
+				c.CAFiles[fmt.Sprintf("https://h%d", i)] = fmt.Sprintf("/ca%d.pem", i)
+				return true
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	c, err := Load(path)
+	if err != nil || len(c.CAFiles) != 8 {
+		t.Fatalf("%d CA files kept of 8: %v", len(c.CAFiles), err)
 	}
 }

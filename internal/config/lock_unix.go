@@ -1,0 +1,38 @@
+//go:build unix
+
+package config
+
+import (
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// lockFile takes an exclusive flock on path, waiting up to lockWait.
+func lockFile(path string) (func(), error) {
+	f, err := openLock(path)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(lockWait)
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			f.Close()
+			return nil, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// openLock creates the lock file's directory and the file.
+func openLock(path string) (*os.File, error) {
+	if err := os.MkdirAll(dirOf(path), 0o700); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+}

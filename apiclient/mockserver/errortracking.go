@@ -161,8 +161,8 @@ func (s *Server) settings(c *call) {
 	}
 	status, body := s.changeSettings(c, p, put)
 	s.mu.Unlock()
-	if status == http.StatusOK {
-		s.persistQuietly()
+	if status == http.StatusOK && !s.persisted(c.w) {
+		return
 	}
 	writeJSON(c.w, status, body)
 }
@@ -243,7 +243,9 @@ func (s *Server) clientKeys(c *call) {
 		s.version++
 		body := s.keyBody(c.r, p, k)
 		s.mu.Unlock()
-		s.persistQuietly()
+		if !s.persisted(c.w) {
+			return
+		}
 		writeJSON(c.w, http.StatusCreated, body)
 		return
 	}
@@ -285,6 +287,8 @@ func (s *Server) deleteClientKey(c *call) {
 	s.version++
 	body := s.keyBody(c.r, p, k)
 	s.mu.Unlock()
-	s.persistQuietly()
+	if !s.persisted(c.w) {
+		return
+	}
 	writeJSON(c.w, http.StatusOK, body)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,6 +103,18 @@ func (s *Server) persist() error {
 	}
 	s.persistVer = ver
 	return nil
+}
+
+// persisted saves a change before it is acknowledged: when the state file
+// cannot be written (a full disk), the client gets a 500, not a success the
+// next start would not remember.
+func (s *Server) persisted(w http.ResponseWriter) bool {
+	if err := s.persist(); err != nil {
+		log.Printf("mockserver: saving state: %v", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"message": "500 Internal Server Error"})
+		return false
+	}
+	return true
 }
 
 func (s *Server) persistQuietly() {

@@ -58,7 +58,9 @@ func (s *Server) rotateToken(c *call) {
 	s.st.Tokens[raw] = old
 	s.version++
 	s.mu.Unlock()
-	s.persistQuietly()
+	if !s.persisted(c.w) {
+		return
+	}
 	writeJSON(c.w, http.StatusOK, map[string]any{
 		"id": fresh.ID, "name": fresh.Name, "revoked": false, "active": true, "created_at": fresh.CreatedAt.Format(time.RFC3339),
 		"scopes": fresh.Scopes, "user_id": fresh.UserID, "expires_at": fresh.ExpiresAt, "last_used_at": nil, "token": newRaw,

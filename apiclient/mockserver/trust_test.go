@@ -161,3 +161,26 @@ func TestCloseTwice(t *testing.T) {
 		t.Fatal("the second Close did not return")
 	}
 }
+
+// A write the state file cannot keep (a full disk, a folder gone) is not
+// acknowledged: the client gets a 500, not a 201 the next start forgets.
+func TestUnsavedWriteIsNotAcknowledged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, ts := newTest(t, Options{StatePath: filepath.Join(dir, "gitlab.json")})
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/v4/projects/1/error_tracking/client_keys", nil)
+	req.Header.Set("PRIVATE-TOKEN", TokenMaintainer)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("status %d for a create that was not saved", resp.StatusCode)
+	}
+}

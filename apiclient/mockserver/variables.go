@@ -149,7 +149,9 @@ func (s *Server) variables(c *call) {
 	p.Variables = append(p.Variables, v)
 	s.version++
 	s.mu.Unlock()
-	s.persistQuietly()
+	if !s.persisted(c.w) {
+		return
+	}
 	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, p, v))
 }
 
@@ -259,13 +261,17 @@ func (s *Server) variable(c *call) {
 		p.Variables[i] = v
 		s.version++
 		unlock()
-		s.persistQuietly()
+		if !s.persisted(c.w) {
+			return
+		}
 		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, v))
 	case http.MethodDelete:
 		p.Variables = append(p.Variables[:i:i], p.Variables[i+1:]...)
 		s.version++
 		unlock()
-		s.persistQuietly()
+		if !s.persisted(c.w) {
+			return
+		}
 		c.w.WriteHeader(http.StatusNoContent)
 	}
 }

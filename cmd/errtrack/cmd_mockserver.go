@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/filelock"
 )
 
 func (a *app) mockServerCmd() *cobra.Command {
@@ -39,6 +40,15 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			opts.NoIntegratedErrorTracking = !integrated
 			if log {
 				opts.Log = a.stderr
+			}
+			// Two servers on one state file would each acknowledge writes
+			// the other then overwrites: the second one does not start.
+			if opts.StatePath != "" {
+				unlock, err := filelock.Lock(opts.StatePath+".lock", 0)
+				if err != nil {
+					return fmt.Errorf("the state file %s is in use by another mock server (%v): stop it, or give another --state", opts.StatePath, err)
+				}
+				defer unlock()
 			}
 			s, err := mockserver.New(opts)
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -97,5 +99,15 @@ func TestAPIDeepJSONBounded(t *testing.T) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Fatalf("allocated %d MB", alloc>>20)
+	}
+}
+
+// Two mock servers on one state file: the second does not start.
+func TestMockServerStateLocked(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "gitlab.json")
+	startMockServer(t, "--state", state)
+	out, err := exec.Command(binary(t), "mock-server", "--listen", "127.0.0.1:0", "--state", state).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "in use by another mock server") {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }

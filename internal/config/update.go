@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/filelock"
 )
 
 // lockWait bounds how long Update waits for another errtrack to finish its
@@ -16,7 +17,7 @@ const lockWait = 5 * time.Second
 // before). change returns false to leave the file as it is. A corrupt or
 // unreadable file is reported as Load does, and not written over.
 func Update(path string, change func(*Config) bool) error {
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := filelock.Lock(path+".lock", lockWait)
 	if err != nil {
 		return fmt.Errorf("the config file is being changed by another errtrack (%w)", err)
 	}
@@ -32,5 +33,3 @@ func Update(path string, change func(*Config) bool) error {
 	}
 	return c.Save(path)
 }
-
-func dirOf(path string) string { return filepath.Dir(path) }

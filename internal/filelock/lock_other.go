@@ -1,21 +1,22 @@
 //go:build !unix
 
-package config
+package filelock
 
 import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
-// lockFile takes the lock by creating path exclusively, waiting up to
-// lockWait; a lock older than that is taken as left by a crash.
-func lockFile(path string) (func(), error) {
-	if err := os.MkdirAll(dirOf(path), 0o700); err != nil {
+// Lock takes the lock by creating path exclusively, waiting up to wait;
+// a lock file older than a minute is taken as left by a crash.
+func Lock(path string, wait time.Duration) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(lockWait)
+	deadline := time.Now().Add(wait)
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
@@ -25,7 +26,7 @@ func lockFile(path string) (func(), error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		if st, serr := os.Stat(path); serr == nil && time.Since(st.ModTime()) > lockWait {
+		if st, serr := os.Stat(path); serr == nil && time.Since(st.ModTime()) > time.Minute {
 			os.Remove(path)
 			continue
 		}

@@ -1,21 +1,23 @@
 //go:build unix
 
-package config
+package filelock
 
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 )
 
-// lockFile takes an exclusive flock on path, waiting up to lockWait.
-func lockFile(path string) (func(), error) {
+// Lock takes an exclusive flock on path (created if missing), waiting up
+// to wait for another process to release it.
+func Lock(path string, wait time.Duration) (func(), error) {
 	f, err := openLock(path)
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(lockWait)
+	deadline := time.Now().Add(wait)
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -31,7 +33,7 @@ func lockFile(path string) (func(), error) {
 
 // openLock creates the lock file's directory and the file.
 func openLock(path string) (*os.File, error) {
-	if err := os.MkdirAll(dirOf(path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)

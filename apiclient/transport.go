@@ -217,9 +217,11 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	case errors.Is(err, ErrTooLarge):
 		e.Kind = ErrTooLarge
 		e.Message = cause
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		// The caller stopped it (Ctrl+C): whatever error the transport
+		// made of that, it is an interruption, not the network.
 		e.Kind = ErrCanceled
-		e.Message = "request cancelled"
+		e.Message = "request interrupted"
 		return errors.Join(e, context.Canceled)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.Kind = ErrTimeout

@@ -116,6 +116,9 @@ func TestSignalDuringRequest(t *testing.T) {
 		go func(ch chan os.Signal) { time.Sleep(200 * time.Millisecond); ch <- syscall.SIGTERM }(c.signals)
 		r := timed(t, 3*time.Second, func() result { return c.run("", args...) })
 		r.must(t, 143)
+		if strings.Contains(r.stderr, "network") || !strings.Contains(strings.ToLower(r.stderr), "interrupted") {
+			t.Fatalf("an interruption worded as something else:\n%s", r.stderr)
+		}
 		if args[1] == "create" && !strings.Contains(r.stderr, "may or may not have been created") {
 			t.Fatalf("create interrupted in flight:\n%s", r.stderr)
 		}

@@ -126,7 +126,7 @@ func words(err error, c Context) string {
 	case errors.Is(err, apiclient.ErrNetwork):
 		return capitalize(apiErr.Message) + ". Check your network and the host URL, then " + c.Retry + "."
 	case errors.Is(err, apiclient.ErrCanceled):
-		return "Cancelled."
+		return "Interrupted before the server answered."
 	case errors.Is(err, apiclient.ErrServer):
 		return fmt.Sprintf("The server or a proxy in front of it failed (HTTP %d)%s. Wait a moment, then %s.", apiErr.StatusCode, server, c.Retry)
 	case errors.Is(err, apiclient.ErrTooLarge):

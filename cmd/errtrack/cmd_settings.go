@@ -39,6 +39,9 @@ func (a *app) settingsCmd() *cobra.Command {
 			return err
 		}
 		s, err := call(c, ref)
+		if err != nil && cmd.Name() != "get" && apiclient.OutcomeUnknown(err) {
+			return reportedf(a, "%s The change may or may not have been applied: check with 'errtrack settings get -p %s'.", a.explain(err, "check"), ref)
+		}
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
 // A project URL obeys the host rules of --host: user info before the host
@@ -110,4 +112,19 @@ func TestMockServerStateLocked(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "in use by another mock server") {
 		t.Fatalf("%v\n%s", err, out)
 	}
+}
+
+// A settings change applied and then answered 500 may have been applied:
+// it says so, with the command to check.
+func TestSettingsChangeAnswerLost(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPatch {
+			srv.ServeHTTP(httptest.NewRecorder(), r)
+			w.WriteHeader(500)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	c.run("", "settings", "disable", "-p", "1").must(t, 1, "may or may not have been applied", "errtrack settings get -p 1")
 }

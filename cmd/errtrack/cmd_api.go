@@ -18,9 +18,10 @@ func (a *app) apiCmd() *cobra.Command {
 	g := &globalFlags{}
 	var raw, typed []string
 	cmd := &cobra.Command{
-		Use:   "api METHOD PATH [-f key=value]...",
+		Use:   "api [METHOD] PATH [-f key=value]...",
 		Short: "Call any GitLab API path with the stored credentials",
-		Long: `Sends METHOD to PATH below /api/v4 with the token errtrack uses, and prints
+		Long: `Sends METHOD (GET when left out, as gh api does) to PATH below /api/v4
+with the token errtrack uses, and prints
 the answer's body (JSON pretty-printed) on stdout. For what the typed commands
 do not cover. Every rule of errtrack holds: the token never goes to another
 host or over plain HTTP, a write is never re-sent on a redirect, and the
@@ -33,13 +34,26 @@ otherwise. The exit status is 1 when the server answers an error.`,
   errtrack api PATCH projects/group%2Fweb-shop/error_tracking/settings -F active=false
   errtrack api GET projects/42/variables --debug`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return usagef("api takes a METHOD and a PATH, e.g. 'errtrack api GET projects/42'")
+			if len(args) < 1 || len(args) > 2 {
+				return usagef("api takes a PATH, and a METHOD before it to send other than GET: 'errtrack api projects/42', 'errtrack api PATCH projects/42/error_tracking/settings -F active=false'")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			method, path := strings.ToUpper(args[0]), args[1]
+			method, path := "GET", args[0]
+			if len(args) == 2 {
+				method, path = strings.ToUpper(args[0]), args[1]
+			}
+			// Refused here, before any request: a usage error, not the
+			// server's.
+			switch method {
+			case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
+			default:
+				return usagef("%q is not an HTTP method errtrack sends: use GET, HEAD, POST, PUT, PATCH or DELETE", explain.Text(args[0]))
+			}
+			if strings.Contains(path, "://") {
+				return usagef("api takes a path below /api/v4 (such as projects/42), not a URL: the host comes from --host or the login, so the token never goes elsewhere")
+			}
 			fields := map[string]any{}
 			for _, f := range raw {
 				k, v, ok := strings.Cut(f, "=")

@@ -11,6 +11,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,11 +24,14 @@ import (
 
 // Defaults, overridable with options.
 const (
-	DefaultTimeout     = 30 * time.Second
-	DefaultMaxBody     = 16 << 20
-	DefaultMaxList     = 64 << 20
-	DefaultMaxRetries  = 3
-	DefaultMaxWait     = 20 * time.Second
+	DefaultTimeout    = 30 * time.Second
+	DefaultMaxBody    = 16 << 20
+	DefaultMaxList    = 64 << 20
+	DefaultMaxRetries = 3
+	// DefaultMaxWait bounds the waiting of one request's retries; a
+	// rate limit's reset is often tens of seconds. The caller's deadline
+	// (--timeout) bounds it too.
+	DefaultMaxWait     = 5 * time.Minute
 	DefaultConcurrency = 4
 	perPage            = 100
 	maxPages           = 2000
@@ -52,6 +56,9 @@ type Client struct {
 	caFile      string
 	timeout     time.Duration
 	sleep       func(context.Context, time.Duration) error
+	jitter      func(n int64) int64 // a random number in [0, n)
+	now         func() time.Time    // the pacer's clock; tests make it virtual
+	pace        *pacer
 	onRetry     func(RetryEvent)
 	observer    func(Exchange)
 
@@ -128,6 +135,8 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 		concurrency: DefaultConcurrency,
 		timeout:     DefaultTimeout,
 		sleep:       sleepCtx,
+		jitter:      rand.Int64N,
+		now:         time.Now,
 	}
 	for _, o := range opts {
 		o(c)
@@ -135,6 +144,7 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if base.Scheme == "http" && !c.allowHTTP && !hosturl.IsLoopback(norm) {
 		return nil, &APIError{Kind: ErrInsecureURL, Message: "refusing to send the token over plain HTTP to " + base.Host}
 	}
+	c.pace = pacerFor(norm)
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 16
 	// GitLab's headers are a few KiB; megabytes of them are an attack on

@@ -78,8 +78,20 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		if err != nil {
 			return nil, err
 		}
+		// One pace for the host: after a 429, or near the limit, every
+		// request of the process waits here.
+		if _, err := c.pace.wait(ctx, c.now, c.sleep); err != nil {
+			if apiErr, ok := err.(*APIError); ok {
+				apiErr.Method, apiErr.Path = r.method, r.displayPath()
+				return nil, apiErr
+			}
+			return nil, c.transportError(ctx, r, err)
+		}
 		start := time.Now()
 		resp, body, err := c.send(req)
+		if err == nil {
+			c.pace.observe(resp, c.now())
+		}
 		if err != nil {
 			apiErr := c.transportError(ctx, r, err)
 			c.observe(req, reqBody, start, attempt+1, nil, nil, apiErr)
@@ -115,6 +127,9 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, nil); ok {
 			waited += wait
 			c.notifyRetry(r, attempt, wait, resp.StatusCode)
+			if resp.StatusCode == http.StatusTooManyRequests {
+				continue // the host's pacer holds every request until the reset
+			}
 			if c.sleep(ctx, wait) == nil {
 				continue
 			}
@@ -254,13 +269,21 @@ func isTimeout(err error) bool {
 	return errors.As(err, &t) && t.Timeout()
 }
 
-// retryWait decides whether to retry and how long to wait first. Only
-// idempotent methods are retried: a retried POST could mint a second key.
+// retryWait decides whether to retry and how long to wait first. A read
+// (GET, HEAD) is retried on any 5xx, a 429 and a connection failure; a
+// PUT, PATCH or DELETE only where the server surely did nothing or did it
+// once (429, 502, 503, 504, a failed connection); a POST never: a retried
+// POST could mint a second key. A wait may be long (a rate limit's
+// reset) as long as it ends within the caller's deadline.
 func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
-	if r.method == http.MethodPost || r.noRetry || attempt >= c.maxRetries || ctx.Err() != nil {
+	if r.noRetry || attempt >= c.maxRetries || ctx.Err() != nil {
 		return 0, false
 	}
+	read := r.method == http.MethodGet || r.method == http.MethodHead
 	if err != nil {
+		if r.method == http.MethodPost {
+			return 0, false
+		}
 		var rerr *redirectError
 		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || errors.Is(err, context.Canceled) {
 			return 0, false
@@ -270,17 +293,24 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 			return 0, false
 		}
 	} else {
-		switch resp.StatusCode {
-		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		switch code := resp.StatusCode; {
+		case r.method == http.MethodPost:
+			return 0, false
+		case code == http.StatusTooManyRequests:
+		case read && code >= 500:
+		case code == http.StatusBadGateway, code == http.StatusServiceUnavailable, code == http.StatusGatewayTimeout:
 		default:
 			return 0, false
 		}
 	}
-	wait := backoff(attempt)
+	wait := c.backoff(attempt)
 	if resp != nil {
 		if d, ok := serverWait(resp.Header, time.Now()); ok {
 			wait = d
 		}
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
+		return 0, false
 	}
 	if waited+wait > c.maxWait {
 		return 0, false
@@ -288,9 +318,11 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 	return wait, true
 }
 
-func backoff(attempt int) time.Duration {
+// backoff doubles from 200 ms, with up to a quarter more of jitter (from
+// c.jitter, which tests replace) so clients do not retry in step.
+func (c *Client) backoff(attempt int) time.Duration {
 	d := 200 * time.Millisecond << attempt
-	return d + time.Duration(time.Now().UnixNano()%int64(d/4+1))
+	return d + time.Duration(c.jitter(int64(d/4+1)))
 }
 
 // serverWait reads Retry-After (seconds or HTTP date) or RateLimit-Reset (Unix seconds).

@@ -54,6 +54,9 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if s.throttled(w, r) {
+		return
+	}
 	if s.injectFault(w) {
 		return
 	}

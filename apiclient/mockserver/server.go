@@ -46,6 +46,9 @@ type Options struct {
 	TLS bool
 	// Log, when set, receives one line per request.
 	Log io.Writer
+	// RateLimit, when positive, is the authenticated API requests a token
+	// may make per minute; past it GitLab's 429 answers.
+	RateLimit int
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.
@@ -72,6 +75,7 @@ type Server struct {
 	rng   *rand.Rand
 
 	timeouts serverTimeouts
+	rl       *rateLimiter // nil without Options.RateLimit
 }
 
 // serverTimeouts bound how long a client may take to send its request and
@@ -113,6 +117,9 @@ func New(opts Options) (*Server, error) {
 		seed = uint64(time.Now().UnixNano())
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	if opts.RateLimit > 0 {
+		s.rl = &rateLimiter{limit: opts.RateLimit, win: map[string]*rateWindow{}}
+	}
 	if opts.StatePath != "" {
 		removeStaleTemps(opts.StatePath)
 		st, err := loadState(opts.StatePath)

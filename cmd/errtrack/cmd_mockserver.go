@@ -86,6 +86,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	f.IntVar(&opts.ScaleProjects, "scale-projects", 0, "add N maintainable projects scale/project-NNNNN")
 	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
 	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
+	f.IntVar(&opts.RateLimit, "rate-limit", 0, "authenticated API requests per minute per token, as GitLab.com's 2,000; past it 429 with GitLab's RateLimit-* headers")
 	f.StringVar(&opts.DSNHost, "dsn-host", "", "host[:port] written in DSNs (default: the listening address)")
 	f.StringVar(&opts.GitLabVersion, "gitlab-version", mockserver.DefaultGitLabVersion, "behave as this GitLab release, e.g. 15.4 or 17.5.1-ee")
 	f.BoolVar(&integrated, "integrated-error-tracking", true, "the integrated_error_tracking feature flag; false as on a default self-managed GitLab")

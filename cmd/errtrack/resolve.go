@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -210,6 +211,17 @@ func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 	if g.insecure {
 		opts = append(opts, apiclient.WithInsecureHTTP())
 	}
+	// A long wait (a rate limit's reset) is said, so a command that pauses
+	// is not taken for one that hangs. The console shows its own.
+	opts = append(opts, apiclient.WithRetryNotify(func(e apiclient.RetryEvent) {
+		if e.Wait >= 2*time.Second && a.program.Load() == nil {
+			why := "the server failed"
+			if e.StatusCode == http.StatusTooManyRequests {
+				why = "GitLab's rate limit was reached"
+			}
+			fmt.Fprintf(a.stderr, "errtrack: %s: waiting %s before going on\n", why, e.Wait.Round(time.Second))
+		}
+	}))
 	return opts
 }
 

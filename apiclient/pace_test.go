@@ -1,0 +1,89 @@
+package apiclient
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// Under the mock's GitLab-like limit (10 a minute here), 40 reads all
+// complete: the client slows down near the limit and, on a 429, the host's
+// pacer holds every request until the reset. Time is virtual: sleeping
+// moves the mock server's clock.
+func TestRateLimitedReadsComplete(t *testing.T) {
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	srv, err := mockserver.New(mockserver.Options{RateLimit: 10, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var throttled atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		if rec.Code == http.StatusTooManyRequests {
+			throttled.Add(1)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
+	defer ts.Close()
+	c, err := New(ts.URL, mockserver.TokenMaintainer, WithRetries(5, DefaultMaxWait))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slept time.Duration
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		clock = clock.Add(d)
+		slept += d
+		mu.Unlock()
+		return nil
+	}
+	c.now, c.pace = now, &pacer{}
+	for i := range 40 {
+		if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+	}
+	if slept < 2*time.Minute || slept > 5*time.Minute {
+		t.Fatalf("40 reads at 10 a minute took %v of waiting", slept)
+	}
+	t.Logf("40 reads, %d answered 429, %v waited", throttled.Load(), slept.Round(time.Second))
+}
+
+// The mock server answers as GitLab's throttle does.
+func TestMockRateLimitHeaders(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{RateLimit: 2})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	get := func() *http.Response {
+		req, _ := http.NewRequest("GET", ts.URL+"/api/v4/user", nil)
+		req.Header.Set("PRIVATE-TOKEN", mockserver.TokenMaintainer)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	first := get()
+	if first.StatusCode != 200 || first.Header.Get("RateLimit-Limit") != "2" || first.Header.Get("RateLimit-Remaining") != "1" || first.Header.Get("Retry-After") != "" {
+		t.Fatalf("%d %v", first.StatusCode, first.Header)
+	}
+	get()
+	third := get()
+	if third.StatusCode != 429 || third.Header.Get("Retry-After") == "" || third.Header.Get("RateLimit-ResetTime") == "" || third.Header.Get("RateLimit-Remaining") != "0" {
+		t.Fatalf("%d %v", third.StatusCode, third.Header)
+	}
+}

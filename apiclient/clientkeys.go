@@ -3,6 +3,7 @@ package apiclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -60,4 +61,52 @@ func (c *Client) CountClientKeys(ctx context.Context, p ProjectRef) (n int, know
 		return 10000, false, nil
 	}
 	return len(keys), true, nil
+}
+
+// FindClientKey looks for key id in the project's list, a page at a time
+// in order with the client's page concurrency, and stops reading once it
+// is found: a key near the start of 10,000 costs one request, not a
+// hundred. seen holds the keys of the pages read, for a caller that checks
+// more (the IDs that existed before a create). A key not listed is
+// ErrKeyNotFound.
+func (c *Client) FindClientKey(ctx context.Context, p ProjectRef, id int64) (k *ClientKey, seen []ClientKey, resp *Response, err error) {
+	seen, resp, err = scanPages(ctx, c, keysPath(p), func(page []ClientKey) bool {
+		for i := range page {
+			if page[i].ID == id {
+				k = &page[i]
+				return true
+			}
+		}
+		return false
+	})
+	if err == nil && k == nil {
+		err = &APIError{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: "/api/v4/" + keysPath(p), Kind: ErrKeyNotFound, Message: fmt.Sprintf("client key %d is not listed", id)}
+	}
+	return k, seen, resp, err
+}
+
+// ListClientKeysFrom reads the project's keys from page on (a page of
+// perPage keys): the newest keys are last, so a key just created is on the
+// last page the caller already knew of, or after it.
+func (c *Client) ListClientKeysFrom(ctx context.Context, p ProjectRef, page int) ([]ClientKey, *Response, error) {
+	return listFrom[ClientKey](ctx, c, keysPath(p), page)
+}
+
+// KeysPerPage is how many keys a page of the key list holds here.
+const KeysPerPage = perPage
+
+// KeysPage is the page a key at 0-based position i is on.
+func KeysPage(i int) int { return i/perPage + 1 }
+
+// FirstClientKeys reads the first page of the project's keys only; resp
+// tells the total when the server does.
+func (c *Client) FirstClientKeys(ctx context.Context, p ProjectRef) ([]ClientKey, *Response, error) {
+	return scanPages(ctx, c, keysPath(p), func([]ClientKey) bool { return true })
+}
+
+// LastClientKeys reads the last page of the project's keys, where a key just
+// created is, in a few rounds of requests whatever the list's length: for a
+// list the server no longer counts (more than 10,000).
+func (c *Client) LastClientKeys(ctx context.Context, p ProjectRef) ([]ClientKey, error) {
+	return lastPage[ClientKey](ctx, c, keysPath(p))
 }

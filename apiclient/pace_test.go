@@ -2,8 +2,11 @@ package apiclient
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -85,5 +88,37 @@ func TestMockRateLimitHeaders(t *testing.T) {
 	third := get()
 	if third.StatusCode != 429 || third.Header.Get("Retry-After") == "" || third.Header.Get("RateLimit-ResetTime") == "" || third.Header.Get("RateLimit-Remaining") != "0" {
 		t.Fatalf("%d %v", third.StatusCode, third.Header)
+	}
+}
+
+// The last page of a list the server does not count is found in a few
+// rounds, whatever its length.
+func TestLastPage(t *testing.T) {
+	for _, n := range []int{0, 1, 99, 100, 101, 250, 10002, 40000} {
+		var requests atomic.Int32
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			requests.Add(1)
+			page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			var keys []string
+			for i := (page - 1) * 100; i < min(page*100, n); i++ {
+				keys = append(keys, fmt.Sprintf(`{"id":%d}`, i+1))
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, "[%s]", strings.Join(keys, ","))
+		}))
+		c, _ := New(ts.URL, "tok-12345678", WithRetries(0, 0))
+		keys, err := c.LastClientKeys(context.Background(), ProjectID(1))
+		ts.Close()
+		if err != nil {
+			t.Fatalf("%d keys: %v", n, err)
+		}
+		want := n % 100
+		if want == 0 && n > 0 {
+			want = 100
+		}
+		if len(keys) != want || (n > 0 && keys[len(keys)-1].ID != int64(n)) {
+			t.Fatalf("%d keys: last page has %d, ending %v", n, len(keys), keys)
+		}
+		t.Logf("%d keys: %d requests", n, requests.Load())
 	}
 }

@@ -20,9 +20,13 @@ const latency = 200 * time.Millisecond
 // delete 1, and a rotation 4 (plan, create, check, delete).
 func BenchmarkRoundTrips(b *testing.B) {
 	ctx := context.Background()
-	run := func(name string, f func(c *apiclient.Client) error) {
+	run := func(name string, f func(c *apiclient.Client) error, scaleKeys ...int) {
 		b.Run(name, func(b *testing.B) {
-			_, c := mock(b, mockserver.Options{Latency: latency}, mockserver.TokenMaintainer)
+			opts := mockserver.Options{Latency: latency}
+			if len(scaleKeys) > 0 {
+				opts.ScaleKeys = scaleKeys[0]
+			}
+			_, c := mock(b, opts, mockserver.TokenMaintainer)
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
@@ -49,6 +53,44 @@ func BenchmarkRoundTrips(b *testing.B) {
 		if err == nil && r.Next() != StepDone {
 			err = fmt.Errorf("stopped at step %d", r.Next())
 		}
+		return err
+	})
+}
+
+// BenchmarkRoundTrips10kKeys is BenchmarkRoundTrips on a project with
+// 10,002 keys: the rotation's plan reads the list only up to the key (on
+// its first page here), the check only the last page, and the delete's
+// question only up to the key. Only the workflow is timed.
+func BenchmarkRoundTrips10kKeys(b *testing.B) {
+	ctx := context.Background()
+	_, c := mock(b, mockserver.Options{Latency: latency, ScaleKeys: 10000}, mockserver.TokenMaintainer)
+	p := apiclient.ProjectID(1)
+	timed := func(name string, f func(old int64) error) {
+		b.Run(name, func(b *testing.B) {
+			var spent time.Duration
+			for i := 0; i < b.N; i++ {
+				first, _, err := c.FirstClientKeys(ctx, p) // a key on the first page, not the one SENTRY_DSN holds
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				if err := f(first[1].ID); err != nil {
+					b.Fatal(err)
+				}
+				spent += time.Since(start)
+			}
+			b.ReportMetric(float64(spent)/float64(b.N)/float64(latency), "round-trips/op")
+		})
+	}
+	timed("rotate", func(old int64) error {
+		r, err := NewRotation(p, RotationOptions{OldID: old, Confirmed: true}).Advance(ctx, c, nil)
+		if err == nil && !r.Deleted {
+			err = fmt.Errorf("stopped at step %d", r.Next())
+		}
+		return err
+	})
+	timed("delete-confirm", func(old int64) error {
+		_, err := PlanDeletion(ctx, c, p, old)
 		return err
 	})
 }

@@ -2,8 +2,10 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -25,23 +27,24 @@ type Deletion struct {
 // the variables a deploy would read a dead DSN from.
 func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64) (Deletion, error) {
 	var d Deletion
-	var keys []apiclient.ClientKey
+	var k *apiclient.ClientKey
 	var vars []apiclient.Variable
-	kerr, verr := both(func() (err error) {
-		d.Project, keys, err = ProjectKeys(ctx, api, ref)
-		return err
-	}, func() (err error) {
-		vars, _, err = api.ListVariables(ctx, ref)
-		return err
-	})
-	if kerr != nil {
+	var perr, kerr, verr error
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); d.Project, perr = ResolveProject(ctx, api, ref) }()
+	go func() { defer wg.Done(); k, _, _, kerr = api.FindClientKey(ctx, ref, id) }()
+	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, ref) }()
+	wg.Wait()
+	switch {
+	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
+		return d, perr
+	case errors.Is(kerr, apiclient.ErrKeyNotFound):
+		return d, &NoSuchKeyError{d.Project, id}
+	case kerr != nil:
 		return d, kerr
 	}
-	k, ok := FindKey(keys, id)
-	if !ok {
-		return d, &NoSuchKeyError{d.Project, id}
-	}
-	d.Key = k
+	d.Key = *k
 	if verr != nil {
 		d.VariablesErr = verr
 		return d, nil

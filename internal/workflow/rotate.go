@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -87,14 +88,18 @@ type Rotation struct {
 	// Verified is the ingestion endpoint's answer to the test event.
 	Verified *apiclient.DSNCheck
 
-	opts      RotationOptions
-	planned   bool
-	known     []int64 // the keys listed by the plan
-	variables decision
-	confirmed bool
-	stopped   bool
-	failed    Step
-	err       error
+	opts       RotationOptions
+	planned    bool
+	known      []int64 // the keys the plan read
+	keysBefore int     // how many keys the project had before the create
+	// keysCounted: keysBefore is exact (the server counted, or the list
+	// fits a page), so the new key's page is known.
+	keysCounted bool
+	variables   decision
+	confirmed   bool
+	stopped     bool
+	failed      Step
+	err         error
 }
 
 // NewRotation starts a rotation in project ref; nothing is read until
@@ -289,37 +294,57 @@ type UnsafeDeleteError struct{ Reason string }
 
 func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
 
-// plan reads the project, its keys and its CI/CD variables at once (one
-// round trip) and picks the key to replace.
+// plan reads the project, the key to replace and the CI/CD variables at
+// once: one round trip when the key is on the list's first page (the key
+// list is read only up to the key), and picks the key to replace.
 func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	var p Project
-	var keys []apiclient.ClientKey
+	var old *apiclient.ClientKey
+	var seen []apiclient.ClientKey
+	var resp *apiclient.Response
 	var vars []apiclient.Variable
-	kerr, verr := both(func() (err error) {
-		p, keys, err = ProjectKeys(ctx, api, r.Project.Ref)
-		return err
-	}, func() (err error) {
-		vars, _, err = api.ListVariables(ctx, r.Project.Ref)
-		return err
-	})
+	var perr, kerr, verr error
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
+	go func() {
+		defer wg.Done()
+		if r.opts.OldID != 0 {
+			old, seen, resp, kerr = api.FindClientKey(ctx, r.Project.Ref, r.opts.OldID)
+			return
+		}
+		seen, resp, kerr = api.FirstClientKeys(ctx, r.Project.Ref)
+	}()
+	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
+	wg.Wait()
 	r.Project = p
-	if kerr != nil {
+	switch {
+	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
+		return r, perr
+	case r.opts.OldID != 0 && errors.Is(kerr, apiclient.ErrKeyNotFound):
+		return r, &NoSuchKeyError{p, r.opts.OldID}
+	case kerr != nil:
 		return r, kerr
 	}
 	switch {
-	case r.opts.OldID != 0:
-		k, ok := FindKey(keys, r.opts.OldID)
-		if !ok {
-			return r, &NoSuchKeyError{p, r.opts.OldID}
-		}
-		r.Old = k
-	case len(keys) == 1:
-		r.Old = keys[0]
+	case old != nil:
+		r.Old = *old
+	case len(seen) == 1 && (resp == nil || !resp.HasTotal || resp.Total <= 1):
+		r.Old = seen[0]
 	default:
-		return r, &AmbiguousError{p, len(keys)}
+		n := len(seen)
+		if resp != nil && resp.HasTotal {
+			n = resp.Total
+		}
+		return r, &AmbiguousError{p, n}
 	}
-	for _, k := range keys {
+	for _, k := range seen {
 		r.known = append(r.known, k.ID)
+	}
+	// The new key's page: it is listed after every key there is now.
+	r.keysBefore, r.keysCounted = len(seen), len(seen) < apiclient.KeysPerPage
+	if resp != nil && resp.HasTotal {
+		r.keysBefore, r.keysCounted = resp.Total, true
 	}
 	if verr != nil {
 		if r.opts.Variable != "" {
@@ -353,7 +378,9 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k, Old: true}
 	}
-	if slices.Contains(r.known, k.ID) {
+	// Key IDs only grow: one that is listed already, or not above every
+	// key seen, is not the key just created.
+	if slices.Contains(r.known, k.ID) || (len(r.known) > 0 && k.ID <= slices.Max(r.known)) {
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k}
 	}
@@ -364,11 +391,24 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 // check makes sure the server lists the new key before anything else
 // changes: the delete's first guard.
 func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
-	keys, _, err := api.ListClientKeys(ctx, r.Project.Ref)
+	// The new key is last: its page, and any after it, is one request on
+	// a big list; a list that moved meanwhile (keys deleted) is read whole.
+	var keys []apiclient.ClientKey
+	var err error
+	if r.keysCounted {
+		keys, _, err = api.ListClientKeysFrom(ctx, r.Project.Ref, apiclient.KeysPage(r.keysBefore))
+	} else {
+		keys, err = api.LastClientKeys(ctx, r.Project.Ref)
+	}
 	if err != nil {
 		return r, err
 	}
-	if _, ok := FindKey(keys, r.New.ID); !ok {
+	if _, ok := FindKey(keys, r.New.ID); !ok && r.keysBefore > 0 {
+		if keys, _, err = api.ListClientKeys(ctx, r.Project.Ref); err != nil {
+			return r, err
+		}
+	}
+	if k, ok := FindKey(keys, r.New.ID); !ok || k.ID == r.Old.ID {
 		return r, &NotListedError{r.New.ID}
 	}
 	r.Listed = true

@@ -39,6 +39,14 @@ func (f *faulty) ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]
 	return keys, resp, err
 }
 
+func (f *faulty) ListClientKeysFrom(ctx context.Context, p apiclient.ProjectRef, page int) ([]apiclient.ClientKey, *apiclient.Response, error) {
+	keys, resp, err := f.Client.ListClientKeysFrom(ctx, p, page)
+	if err == nil && f.list != nil {
+		keys = f.list(keys)
+	}
+	return keys, resp, err
+}
+
 func (f *faulty) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
 	if f.listVars != nil {
 		return nil, nil, f.listVars

@@ -52,24 +52,17 @@ func listAll[T any](ctx context.Context, c *Client, path string, query url.Value
 		}
 		return all, resp, nil
 	case resp.NextPage > 1 && !resp.HasTotal:
-		all, next := first, resp.NextPage
-		for n := 1; next > 0; n++ {
-			if n >= maxPages {
-				return nil, resp, &APIError{Method: http.MethodGet, Path: "/api/v4/" + path, Kind: ErrBadResponse,
-					Message: fmt.Sprintf("the server kept offering more pages; stopped after %d", maxPages)}
-			}
-			items, r, err := get(ctx, next)
-			if err != nil {
-				return nil, r, err
-			}
-			if len(items) == 0 || r.NextPage <= next {
-				all = append(all, items...)
-				break // an empty page ends the list, whatever X-Next-Page says
-			}
-			all = append(all, items...)
-			next = r.NextPage
+		// No total (GitLab stops counting past 10,000 rows): pages go out
+		// c.concurrency at a time all the same, up to the first short or
+		// empty one; no page is asked for twice.
+		rest, err := pagesAfter(c.concurrency, maxPages, func(page int) ([]T, int, error) {
+			items, r, err := get(ctx, page)
+			return items, nextOf(r), err
+		}, func([]T) bool { return false })
+		if err != nil {
+			return nil, resp, err
 		}
-		return all, resp, nil
+		return append(first, rest...), resp, nil
 	}
 	return first, resp, nil
 }
@@ -151,42 +144,67 @@ func scanPages[T any](ctx context.Context, c *Client, path string, stop func([]T
 		return items, resp, err
 	}
 	first, resp, err := get(1)
-	if err != nil || stop(first) || len(first) < perPage {
+	if err != nil || stop(first) || len(first) == 0 || resp.NextPage <= 1 {
 		return first, resp, err
 	}
-	all := first
 	last := maxPages
 	if resp.HasTotal {
 		last = resp.TotalPages
 	}
-	type result struct {
-		items []T
-		err   error
+	rest, err := pagesAfter(c.concurrency, last, func(page int) ([]T, int, error) {
+		items, r, err := get(page)
+		return items, nextOf(r), err
+	}, stop)
+	if err != nil {
+		return nil, resp, err
 	}
-	for from := 2; from <= last; from += c.concurrency {
-		to := min(from+c.concurrency-1, last)
-		results := make([]result, to-from+1)
+	return append(first, rest...), resp, nil
+}
+
+// pagesAfter reads pages 2..last, n at a time, and returns their items in
+// order up to the page that ends the list (empty, or with no next page
+// after it), or the first page stop accepts. A list longer than last
+// pages is an error. Pages past the end that were already in flight are
+// dropped; no page is asked for twice.
+func pagesAfter[T any](n, last int, get func(page int) (items []T, next int, err error), stop func([]T) bool) ([]T, error) {
+	var all []T
+	n = max(n, 1)
+	for from := 2; from <= last; from += n {
+		to := min(from+n-1, last)
+		items := make([][]T, to-from+1)
+		nexts := make([]int, to-from+1)
+		errs := make([]error, to-from+1)
 		var wg sync.WaitGroup
 		for page := from; page <= to; page++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				items, _, err := get(page)
-				results[page-from] = result{items, err}
+				items[page-from], nexts[page-from], errs[page-from] = get(page)
 			}()
 		}
 		wg.Wait()
-		for _, r := range results {
-			if r.err != nil {
-				return nil, resp, r.err
+		for i := range items {
+			if errs[i] != nil {
+				return nil, errs[i]
 			}
-			all = append(all, r.items...)
-			if stop(r.items) || len(r.items) < perPage {
-				return all, resp, nil
+			all = append(all, items[i]...)
+			if stop(items[i]) || len(items[i]) == 0 || nexts[i] <= from+i {
+				return all, nil
 			}
 		}
 	}
-	return all, resp, nil
+	if last >= maxPages {
+		return nil, &APIError{Method: http.MethodGet, Kind: ErrBadResponse, Message: fmt.Sprintf("the server kept offering more pages; stopped after %d", maxPages)}
+	}
+	return all, nil
+}
+
+// nextOf is the page the answer says comes next, 0 for none.
+func nextOf(r *Response) int {
+	if r == nil {
+		return 0
+	}
+	return r.NextPage
 }
 
 // listFrom reads a list from page on, following pages until a short one.

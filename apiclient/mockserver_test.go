@@ -131,7 +131,9 @@ func benchmarkListKeys(b *testing.B, concurrency, n int) {
 	}
 }
 
-func BenchmarkListClientKeys10kConcurrent(b *testing.B) { benchmarkListKeys(b, DefaultConcurrency, 10000) }
+func BenchmarkListClientKeys10kConcurrent(b *testing.B) {
+	benchmarkListKeys(b, DefaultConcurrency, 10000)
+}
 func BenchmarkListClientKeys10kSequential(b *testing.B) { benchmarkListKeys(b, 1, 10000) }
 
 // 10,002 keys: no totals, and pages in flight all the same.

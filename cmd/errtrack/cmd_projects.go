@@ -62,12 +62,29 @@ func (a *app) projectsCmd() *cobra.Command {
 			}
 			overviews := overviewAll(ctx, c, projects)
 			a.rememberHost(host)
+			// A list with rows left unknown is not a complete answer: the
+			// exit status says so, after the rows that are known.
+			incomplete := func() error {
+				n := 0
+				for _, o := range overviews {
+					if o.Unknown() {
+						n++
+					}
+				}
+				if n == 0 {
+					return nil
+				}
+				return reportedf(a, "the error tracking of %d of %d projects could not be read (see the rows marked unknown): run the command again", n, len(projects))
+			}
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))
 				for i, p := range projects {
 					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i])}
 				}
-				return writeJSON(a.stdout, out)
+				if err := writeJSON(a.stdout, out); err != nil {
+					return err
+				}
+				return incomplete()
 			}
 			if len(projects) == 0 {
 				fmt.Fprintln(a.stdout, "You maintain no projects on "+host+".")
@@ -78,7 +95,10 @@ func (a *app) projectsCmd() *cobra.Command {
 			for i, p := range projects {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, explain.Text(p.PathWithNamespace), explain.Text(p.Name), overviews[i].Summary())
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return incomplete()
 		},
 	}
 	cmd.AddCommand(list)

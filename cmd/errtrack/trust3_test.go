@@ -128,3 +128,17 @@ func TestSettingsChangeAnswerLost(t *testing.T) {
 	}))
 	c.run("", "settings", "disable", "-p", "1").must(t, 1, "may or may not have been applied", "errtrack settings get -p 1")
 }
+
+// A projects list that ends with rows unknown exits 1, after printing
+// what it knows.
+func TestProjectsListIncompleteExits1(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/projects/3/") {
+			w.WriteHeader(500)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	c.run("", "projects", "list").must(t, 1, "demo/web-shop", "unknown (HTTP 500)", "1 of 5 projects could not be read")
+}

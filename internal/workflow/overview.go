@@ -110,3 +110,10 @@ func (o Overview) Compact() string {
 	}
 	return full
 }
+
+// Unknown reports an overview that could not be read for a reason that
+// may pass (a server error, a rate limit the client could not wait out):
+// not a lack of access, a missing project or a release without the API.
+func (o Overview) Unknown() bool {
+	return o.Err != nil && !errors.Is(o.Err, apiclient.ErrForbidden) && !errors.Is(o.Err, apiclient.ErrProjectNotFound) && !errors.Is(o.Err, apiclient.ErrRouteMissing)
+}

@@ -36,6 +36,14 @@ func (s *Server) match(segs []string) (route, bool) {
 		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).getVersion, scopes: userScopes}, true
 	case n == 1 && is(0, "metadata"):
 		return route{methods: []verb{{"GET", sinceMetadata}}, handle: (*Server).getVersion, scopes: userScopes}, true
+	case n == 2 && is(0, "groups"):
+		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).getGroup, scopes: apiScopes}, true
+	case n == 3 && is(0, "groups") && is(2, "projects"):
+		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).groupProjects, scopes: apiScopes}, true
+	case n == 3 && is(0, "groups") && is(2, "subgroups"):
+		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).subgroups, scopes: apiScopes}, true
+	case n == 3 && is(0, "groups") && is(2, "variables"):
+		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).groupVariables, scopes: apiScopes}, true
 	case n == 1 && is(0, "projects"):
 		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).listProjects, scopes: apiScopes}, true
 	case n == 2 && is(0, "projects"):

@@ -58,7 +58,23 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	p5.Settings = &Settings{Enabled: false, Integrated: true}
 	p6 := mk(6, "private/secret", "Secret", "Not visible to the demo users")
 	p6.Members = map[int64]int{}
-	st.Projects = []*Project{p1, p2, p3, p4, p5, p6}
+	// The subgroup demo/mobile: two projects the demo user maintains, one
+	// where SENTRY_DSN holds its key's DSN (a group rotation rotates it)
+	// and one without the variable (skipped), and one the demo user only
+	// develops in (skipped: not a maintainer). Their keys are numbered
+	// apart, so the demo projects' next key stays 4.
+	p7 := mk(7, "demo/mobile/ios", "iOS", "Mobile: SENTRY_DSN holds its key's DSN")
+	p7.Settings = &Settings{Enabled: true, Integrated: true}
+	p7.Keys = []ClientKey{{ID: 901, Active: true, PublicKey: newPublicKey()}}
+	p7.Variables = []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(901), VariableType: "env_var",
+		Masked: true, Raw: true, EnvironmentScope: "*", Description: "Error tracking DSN (demo)"}}
+	p8 := mk(8, "demo/mobile/android", "Android", "Mobile: a key no variable holds")
+	p8.Settings = &Settings{Enabled: false, Integrated: true}
+	p8.Keys = []ClientKey{{ID: 902, Active: true, PublicKey: newPublicKey()}}
+	p9 := mk(9, "demo/mobile/kiosk", "Kiosk", "Mobile: the demo user is a Developer here")
+	p9.Members = map[int64]int{1: developer, 2: developer}
+	st.Groups = []*Group{{ID: 100, Path: "demo", Name: "Demo"}, {ID: 101, Path: "demo/mobile", Name: "Mobile", ParentID: 100}}
+	st.Projects = []*Project{p1, p2, p3, p4, p5, p6, p7, p8, p9}
 	st.addKey(p1)
 	st.addKey(p1)
 	st.addKey(p5)

@@ -77,6 +77,7 @@ type state struct {
 	Tokens    map[string]Token `json:"tokens"`
 	Projects  []*Project       `json:"projects"`
 	NextKeyID int64            `json:"next_key_id"`
+	Groups    []*Group         `json:"groups,omitempty"`
 
 	byID   map[int64]*Project
 	byPath map[string]*Project

@@ -137,6 +137,8 @@ func notFoundKind(method, path, msg string) error {
 	switch {
 	case strings.Contains(msg, "Project Not Found"):
 		return ErrProjectNotFound
+	case strings.Contains(msg, "Group Not Found"):
+		return ErrGroupNotFound
 	case strings.Contains(msg, "Variable Not Found"):
 		return ErrVariableNotFound
 	case strings.Contains(msg, "Error Tracking Setting Not Found"):

@@ -18,6 +18,7 @@ var (
 	ErrInsufficientScope = errors.New("token lacks the required scope")
 	ErrNotFound          = errors.New("not found")
 	ErrProjectNotFound   = errors.New("project not found")
+	ErrGroupNotFound     = errors.New("group not found")
 	ErrSettingsNotFound  = errors.New("error tracking settings not configured")
 	// ErrIntegratedUnavailable: PUT settings answered 404 because integrated
 	// error tracking is not enabled on the instance.
@@ -112,7 +113,7 @@ func (e *APIError) Is(target error) bool {
 		return e.Kind == ErrInsufficientScope
 	case ErrNotFound:
 		switch e.Kind {
-		case ErrProjectNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound, ErrVariableNotFound, ErrRouteMissing:
+		case ErrProjectNotFound, ErrGroupNotFound, ErrSettingsNotFound, ErrIntegratedUnavailable, ErrKeyNotFound, ErrVariableNotFound, ErrRouteMissing:
 			return true
 		}
 	}

@@ -90,6 +90,8 @@ func words(err error, c Context) string {
 		return "You need the Maintainer role on this project to manage error tracking. Ask a project Owner or Maintainer to raise your role."
 	case errors.Is(err, apiclient.ErrProjectNotFound):
 		return "Project not found, or not visible to you. Check the project path or ID, and that you are a member."
+	case errors.Is(err, apiclient.ErrGroupNotFound):
+		return "Group not found, or not visible to you. Check the group path or ID (group/subgroup), and that you are a member of a project in it."
 	case errors.Is(err, apiclient.ErrSettingsNotFound):
 		return "Error tracking is not configured for this project yet. Create the settings first."
 	case errors.Is(err, apiclient.ErrRouteMissing):

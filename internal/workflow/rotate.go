@@ -54,6 +54,9 @@ type RotationOptions struct {
 	Verify bool
 	// Confirmed answers the delete question beforehand (--yes).
 	Confirmed bool
+	// Created is the new key an interrupted run of this rotation created
+	// (from its journal): the rotation goes on with it, and creates none.
+	Created *apiclient.ClientKey
 }
 
 type decision uint8
@@ -362,6 +365,10 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 			r = r.UpdateVariables()
 		}
 	}
+	if r.opts.Created != nil {
+		k := *r.opts.Created
+		r.New = &k
+	}
 	r.planned = true
 	return r, nil
 }
@@ -378,9 +385,8 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k, Old: true}
 	}
-	// Key IDs only grow: one that is listed already, or not above every
-	// key seen, is not the key just created.
-	if slices.Contains(r.known, k.ID) || (len(r.known) > 0 && k.ID <= slices.Max(r.known)) {
+	// A key listed before the create is not the key just created.
+	if slices.Contains(r.known, k.ID) {
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k}
 	}
@@ -408,8 +414,12 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 			return r, err
 		}
 	}
-	if k, ok := FindKey(keys, r.New.ID); !ok || k.ID == r.Old.ID {
+	k, ok := FindKey(keys, r.New.ID)
+	if !ok || k.ID == r.Old.ID {
 		return r, &NotListedError{r.New.ID}
+	}
+	if r.New.DSN == "" {
+		r.New = &k // a key known only by its ID (a journal's): as listed
 	}
 	r.Listed = true
 	return r, nil

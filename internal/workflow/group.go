@@ -1,0 +1,296 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// A group rotation is the rotation plan run per project: in each project of
+// the group whose CI/CD variable NAME holds the DSN of one of its keys,
+// that key is rotated with the same steps and checks as a single rotation.
+// Projects the user does not maintain, and projects without the variable,
+// are skipped with the reason, never guessed at.
+
+// GroupAPI is what a group-wide change needs.
+type GroupAPI interface {
+	RotationAPI
+	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
+	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+}
+
+// GroupOptions is what the user asked of a group rotation.
+type GroupOptions struct {
+	Subgroups bool
+	// Variable and Scope name the CI/CD variable whose DSN is rotated.
+	Variable, Scope string
+	// UpdateVariables and KeepVariables answer, for every project, what to
+	// do with other variables holding the old DSN; Verify sends a test
+	// event with each new DSN.
+	UpdateVariables, KeepVariables, Verify bool
+}
+
+// Result words of a project in a group change's report.
+const (
+	ResultChanged   = "changed"
+	ResultUnchanged = "unchanged"
+	ResultSkipped   = "skipped"
+	ResultFailed    = "failed"
+)
+
+// GroupItem is one project of a group change: what the plan will do, and
+// what happened.
+type GroupItem struct {
+	Project Project
+	// Skip says why the project is left alone; empty when it is acted on.
+	Skip string
+	// OldID is the key to rotate; Resume the key an interrupted run
+	// created, which this run goes on with.
+	OldID  int64
+	Resume *JournalEntry
+	// After the run.
+	Result   string
+	Rotation Rotation
+	Err      error
+	Words    string
+}
+
+// Action says what the plan does to the project.
+func (it GroupItem) Action() string {
+	switch {
+	case it.Skip != "":
+		return "skip: " + it.Skip
+	case it.Resume != nil && it.Resume.NewID != 0:
+		return fmt.Sprintf("go on with key %d, created by an interrupted run, to replace key %d", it.Resume.NewID, it.OldID)
+	}
+	return fmt.Sprintf("rotate key %d", it.OldID)
+}
+
+// GroupPlan is a group rotation before any write.
+type GroupPlan struct {
+	Group apiclient.Group
+	Items []GroupItem
+	opts  GroupOptions
+}
+
+// Acting counts the projects the plan changes.
+func (p GroupPlan) Acting() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Skip == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// groupConcurrency is how many projects are read or changed at once: a
+// few, so that a group is polite to the server (the client's pacer holds
+// them all on a rate limit).
+const groupConcurrency = 3
+
+// PlanGroupRotation reads the group's projects and, in each one the user
+// maintains, its keys and variables, and decides what to do; nothing is
+// changed. A journal entry of an interrupted run makes the project go on
+// with the key that run created.
+func PlanGroupRotation(ctx context.Context, api GroupAPI, ref apiclient.GroupRef, o GroupOptions, j *Journal) (GroupPlan, error) {
+	g, _, err := api.GetGroup(ctx, ref)
+	if err != nil {
+		return GroupPlan{}, err
+	}
+	projects, _, err := api.ListGroupProjects(ctx, ref, o.Subgroups)
+	if err != nil {
+		return GroupPlan{Group: *g}, err
+	}
+	plan := GroupPlan{Group: *g, Items: make([]GroupItem, len(projects)), opts: o}
+	forEach(len(projects), func(i int) {
+		p := projects[i]
+		it := GroupItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
+		defer func() { plan.Items[i] = it }()
+		if p.AccessLevel() < apiclient.MaintainerAccess {
+			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
+			return
+		}
+		if e, ok := j.Entry(p.ID); ok {
+			it.Resume, it.OldID = &e, e.OldID
+			if e.Phase == PhaseCreating {
+				// The create's answer was lost: a key may exist. Another
+				// create could make two; this one is left to the user.
+				it.Skip, it.Result = fmt.Sprintf("an interrupted run may have created a key to replace key %d: check with 'errtrack keys list -p %d', then rotate by hand", e.OldID, p.ID), ResultFailed
+			}
+			return
+		}
+		keys, vars, err := projectKeysAndVariables(ctx, api, it.Project.Ref)
+		if err != nil {
+			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+			return
+		}
+		var held []apiclient.Variable
+		for _, v := range vars {
+			if v.Key == o.Variable && (o.Scope == "" || v.EnvironmentScope == o.Scope) {
+				held = append(held, v)
+			}
+		}
+		switch {
+		case len(held) == 0:
+			it.Skip, it.Result = "no CI/CD variable "+o.Variable, ResultSkipped
+			return
+		case len(held) > 1:
+			it.Skip, it.Result = fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(held), o.Variable), ResultSkipped
+			return
+		case held[0].Value == nil:
+			it.Skip, it.Result = o.Variable+" is hidden: its value cannot be read", ResultSkipped
+			return
+		}
+		dsn := strings.TrimSpace(*held[0].Value)
+		for _, k := range keys {
+			if k.DSN == dsn {
+				it.OldID = k.ID
+				return
+			}
+		}
+		it.Skip, it.Result = o.Variable+" does not hold the DSN of one of the project's keys", ResultSkipped
+	})
+	return plan, nil
+}
+
+func projectKeysAndVariables(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef) ([]apiclient.ClientKey, []apiclient.Variable, error) {
+	var keys []apiclient.ClientKey
+	var vars []apiclient.Variable
+	kerr, verr := both(func() (err error) {
+		keys, _, err = api.ListClientKeys(ctx, ref)
+		return err
+	}, func() (err error) {
+		vars, _, err = api.ListVariables(ctx, ref)
+		return err
+	})
+	return keys, vars, errors.Join(kerr, verr)
+}
+
+// forEach runs f for 0..n-1, groupConcurrency at a time.
+func forEach(n int, f func(i int)) {
+	sem := make(chan struct{}, groupConcurrency)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// Run rotates every planned project, a few at a time, with the rotation
+// plan: the journal is written before each create and after it, so a run
+// interrupted and started again never makes a project a second key.
+// progress is called as each project ends.
+func (p GroupPlan) Run(ctx context.Context, api GroupAPI, j *Journal, explain Explainer, checks func(Project) Checks, progress func(GroupItem)) GroupPlan {
+	done := make(chan GroupItem)
+	go func() {
+		forEach(len(p.Items), func(i int) {
+			it := p.Items[i]
+			if it.Skip == "" {
+				it = p.rotate(ctx, api, it, j, explain, checks(it.Project))
+				p.Items[i] = it
+			}
+			done <- it
+		})
+		close(done)
+	}()
+	for it := range done {
+		if progress != nil {
+			progress(it)
+		}
+	}
+	return p
+}
+
+func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Journal, explain Explainer, c Checks) GroupItem {
+	o := RotationOptions{OldID: it.OldID, Variable: p.opts.Variable, Scope: p.opts.Scope,
+		UpdateVariables: p.opts.UpdateVariables, KeepVariables: p.opts.KeepVariables, Verify: p.opts.Verify, Confirmed: true}
+	if it.Resume != nil && it.Resume.NewID != 0 {
+		o.Created = &apiclient.ClientKey{ID: it.Resume.NewID}
+	}
+	r := NewRotation(it.Project.Ref, o)
+	fail := func(err error) GroupItem {
+		it.Rotation, it.Err, it.Result = r, err, ResultFailed
+		it.Words = r.Failure(explain, c)
+		return it
+	}
+	for s := r.Next(); s != StepDone; s = r.Next() {
+		switch s {
+		case StepChooseVariables:
+			// Other variables hold the old DSN and nobody said what to do
+			// with them: the old key stays, as a single rotation with --yes.
+			r = r.Stop()
+			it.Rotation, it.Result = r, ResultFailed
+			it.Err = fmt.Errorf("%s the old DSN too: pass --update-variables or --keep-variables", r.HoldsOldDSN())
+			it.Words = it.Err.Error() + ". " + r.State(c)
+			return it
+		case StepCreate:
+			if err := j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhaseCreating}); err != nil {
+				return fail(fmt.Errorf("the journal could not be written, so nothing was created: %w", err))
+			}
+		}
+		var err error
+		if r, err = r.Run(ctx, api, s); err != nil {
+			var gone *NoSuchKeyError
+			if s == StepPlan && errors.As(err, &gone) && it.Resume != nil && it.Resume.NewID != 0 {
+				return p.finishedBefore(ctx, api, it, j)
+			}
+			if s == StepCreate && !r.CreateUnknown {
+				_ = j.Forget(it.Project.ID) // surely not created: nothing to resume
+			}
+			return fail(err)
+		}
+		if s == StepCreate {
+			if err := j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, NewID: r.New.ID, Phase: PhaseCreated}); err != nil {
+				r = r.Stop()
+				return fail(fmt.Errorf("the journal could not be written after key %d was created, so the rotation stops here: %w", r.New.ID, err))
+			}
+		}
+	}
+	_ = j.Forget(it.Project.ID)
+	it.Rotation, it.Result = r, ResultChanged
+	it.Words = r.State(c)
+	return it
+}
+
+// finishedBefore settles a resumed project whose old key is gone: when its
+// variable holds the new key's DSN, the interrupted run had finished it.
+func (p GroupPlan) finishedBefore(ctx context.Context, api GroupAPI, it GroupItem, j *Journal) GroupItem {
+	keys, vars, err := projectKeysAndVariables(ctx, api, it.Project.Ref)
+	if err == nil {
+		if k, ok := FindKey(keys, it.Resume.NewID); ok {
+			for _, v := range vars {
+				if v.Key == p.opts.Variable && v.Value != nil && *v.Value == k.DSN {
+					_ = j.Forget(it.Project.ID)
+					it.Result = ResultUnchanged
+					it.Words = fmt.Sprintf("Already rotated by the interrupted run: key %d replaced key %d, and %s holds its DSN.", k.ID, it.OldID, v.Key)
+					return it
+				}
+			}
+		}
+	}
+	it.Result, it.Err = ResultFailed, fmt.Errorf("key %d is gone, and %s does not hold the DSN of key %d that the interrupted run created: check the project's keys and variable", it.OldID, p.opts.Variable, it.Resume.NewID)
+	it.Words = it.Err.Error() + "."
+	return it
+}
+
+// Failed counts the projects that failed.
+func (p GroupPlan) Failed() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Result == ResultFailed {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,138 @@
+package workflow
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+func demoGroup(t *testing.T) apiclient.GroupRef {
+	g, err := apiclient.ParseGroupRef("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+var groupRotation = GroupOptions{Subgroups: true, Variable: "SENTRY_DSN"}
+
+func byPath(p GroupPlan) map[string]GroupItem {
+	m := map[string]GroupItem{}
+	for _, it := range p.Items {
+		m[it.Project.Path] = it
+	}
+	return m
+}
+
+func checksFor(Project) Checks { return testChecks }
+
+// The group rotation is the rotation plan per project: it rotates the key
+// SENTRY_DSN holds where it holds one, and skips, with the reason, the
+// projects without it and those the user does not maintain.
+func TestGroupRotation(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	plan, err := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := byPath(plan)
+	if plan.Acting() != 2 || items["demo/web-shop"].OldID != 1 || items["demo/mobile/ios"].OldID != 901 {
+		t.Fatalf("%+v", plan.Items)
+	}
+	if s := items["demo/mobile/kiosk"].Action(); !strings.Contains(s, "not a Maintainer") {
+		t.Fatal(s)
+	}
+	if s := items["demo/mobile/android"].Action(); !strings.Contains(s, "no CI/CD variable SENTRY_DSN") {
+		t.Fatal(s)
+	}
+	if srv.KeyCount(1) != 2 || srv.KeyCount(7) != 1 {
+		t.Fatal("the plan changed something")
+	}
+	done := plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
+	if done.Failed() != 0 {
+		t.Fatalf("%+v", done.Items)
+	}
+	for _, id := range []int64{1, 7} {
+		keys := srv.Keys(id)
+		var v string
+		for _, x := range srv.Variables(id) {
+			if x.Key == "SENTRY_DSN" {
+				v = x.Value
+			}
+		}
+		if !strings.Contains(v, keys[len(keys)-1].PublicKey) {
+			t.Fatalf("project %d: SENTRY_DSN %q does not hold the new key", id, v)
+		}
+	}
+	if srv.KeyCount(7) != 1 || srv.Keys(7)[0].ID == 901 {
+		t.Fatalf("project 7 keys %v", srv.Keys(7))
+	}
+}
+
+// A run interrupted after a project's create goes on, started again, with
+// the key it created: every rotated project ends with exactly one new key.
+func TestGroupRotationResumes(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, err := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first run loses every DELETE's answer: both projects stop after
+	// their create (and update), the journal holding the new keys.
+	f := &faultyGroup{faulty: &faulty{Client: c}, failDelete: true}
+	plan, _ := PlanGroupRotation(ctx, f, demoGroup(t), groupRotation, j)
+	first := plan.Run(ctx, f, j, explainPlain, checksFor, nil)
+	if first.Failed() != 2 || j.Pending() != 2 {
+		t.Fatalf("failed %d, journal %d", first.Failed(), j.Pending())
+	}
+	// Started again: the plan goes on with the keys the first run made.
+	plan, _ = PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
+	if it := byPath(plan)["demo/mobile/ios"]; it.Resume == nil || !strings.Contains(it.Action(), "go on with key") {
+		t.Fatalf("%+v", it)
+	}
+	second := plan.Run(ctx, c, j, explainPlain, checksFor, nil)
+	if second.Failed() != 0 || j.Pending() != 0 {
+		t.Fatalf("%+v", second.Items)
+	}
+	if srv.KeyCount(7) != 1 || srv.KeyCount(1) != 2 {
+		t.Fatalf("keys: project 7 %v, project 1 %v", srv.Keys(7), srv.Keys(1))
+	}
+}
+
+// A create whose answer was lost is not created again: the project is
+// left to the user.
+func TestGroupRotationNeverCreatesTwice(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	f := &faultyGroup{faulty: &faulty{Client: c, create: func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { return nil, lost }}}
+	plan, _ := PlanGroupRotation(ctx, f, demoGroup(t), groupRotation, j)
+	plan.Run(ctx, f, j, explainPlain, checksFor, nil)
+	before := srv.KeyCount(7)
+	plan, _ = PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
+	if it := byPath(plan)["demo/mobile/ios"]; it.Result != ResultFailed || !strings.Contains(it.Skip, "may have created") {
+		t.Fatalf("%+v", it)
+	}
+	plan.Run(ctx, c, j, explainPlain, checksFor, nil)
+	if srv.KeyCount(7) != before {
+		t.Fatal("a second key was created")
+	}
+}
+
+type faultyGroup struct {
+	*faulty
+	failDelete bool
+}
+
+func (f *faultyGroup) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
+	if f.failDelete {
+		return nil, nil, lost
+	}
+	return f.faulty.DeleteClientKey(ctx, p, id)
+}

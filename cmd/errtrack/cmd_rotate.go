@@ -53,6 +53,7 @@ type rotateFlags struct {
 func (a *app) rotateCmd(g *globalFlags) *cobra.Command {
 	var p projectFlag
 	var f rotateFlags
+	var gf groupFlags
 	cmd := &cobra.Command{
 		Use:   "rotate --project P [--old KEY_ID] [--ci-variable NAME | --update-variables | --keep-variables] [--verify]",
 		Short: "Replace a client key: create a new one, check it, update the CI/CD variables, then delete the old one",
@@ -74,9 +75,19 @@ variables and exits 1: a deploy never reads the DSN of a deleted key.
 goes on only if it is accepted. If anything fails after the new key exists,
 the old key is left in place and the output says what state everything is
 in; a step whose answer was lost is reported as one that may or may not have
-happened, with the command to check.`,
+happened, with the command to check.
+
+--group G (with --include-subgroups) runs the same rotation in every project
+of the group whose --ci-variable holds the DSN of one of its keys: it shows
+the plan (what changes, what is skipped and why), asks once (or --yes;
+--dry-run stops there), says each project's outcome as it ends and prints a
+report (--json: one object per project). A journal in errtrack's state
+directory is written before each create: started again after an
+interruption, the same command goes on where it stopped, and no project
+gets two new keys. Exit 1 when a project failed.`,
 		Example: `  errtrack keys rotate --project group/web-shop
   errtrack keys rotate -p 42 --old 12 --update-variables --verify
+  errtrack keys rotate --group web --include-subgroups --ci-variable SENTRY_DSN --dry-run
   errtrack keys rotate -p 42 --ci-variable SENTRY_DSN --environment-scope production --yes --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -89,8 +100,19 @@ happened, with the command to check.`,
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")
-			case !f.yes && !a.stdinIsTTY():
+			case gf.group != "" && p.raw != "":
+				return usageError{errGroupAndProject}
+			case gf.group != "" && f.ciVar == "":
+				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
+			case gf.group != "" && f.old != 0:
+				return usagef("--old names one project's key: with --group, the key is the one --ci-variable holds in each project")
+			case (gf.subgroups || gf.dryR) && gf.group == "":
+				return usagef("--include-subgroups and --dry-run go with --group")
+			case !f.yes && !gf.dryR && !a.stdinIsTTY():
 				return usagef("refusing to rotate without confirmation: standard input is not a terminal, so pass --yes")
+			}
+			if gf.group != "" {
+				return a.rotateGroup(cmd.Context(), g, gf, f)
 			}
 			return a.rotate(cmd.Context(), g, &p, f)
 		},
@@ -104,6 +126,9 @@ happened, with the command to check.`,
 	fl.BoolVar(&f.updateVars, "update-variables", false, "point every CI/CD variable that holds the old DSN at the new one, without asking")
 	fl.BoolVar(&f.keepVars, "keep-variables", false, "leave the CI/CD variables that hold the old DSN as they are (but the --ci-variable one)")
 	fl.BoolVar(&f.verify, "verify", false, "send a test event with the new DSN and stop if it is refused")
+	fl.StringVar(&gf.group, "group", "", "rotate in every project of this group (ID or path) the key --ci-variable holds")
+	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	fl.BoolVar(&gf.dryR, "dry-run", false, "with --group, show the plan and change nothing")
 	return cmd
 }
 

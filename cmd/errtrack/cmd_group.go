@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// groupFlags are the flags of a group-wide change.
+type groupFlags struct {
+	group           string
+	subgroups, dryR bool
+}
+
+// groupItemJSON is one project of a group change's --json report: never a
+// DSN nor a variable's value.
+type groupItemJSON struct {
+	Project   string         `json:"project"`
+	ProjectID int64          `json:"project_id"`
+	Action    string         `json:"action"`
+	Result    string         `json:"result,omitempty"`
+	OldKeyID  int64          `json:"old_key_id,omitempty"`
+	NewKeyID  int64          `json:"new_key_id,omitempty"`
+	Variables []variableJSON `json:"variables,omitempty"`
+	Error     string         `json:"error,omitempty"`
+}
+
+// stateDir is where errtrack keeps journals: ERRTRACK_STATE_DIR, else the
+// XDG state directory.
+func (a *app) stateDir() (string, error) {
+	if d := a.getenv("ERRTRACK_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := a.getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "errtrack"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "errtrack"), nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// rotateGroup runs `keys rotate --group`: the plan, one question, the
+// rotations with progress, and the report.
+func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f rotateFlags) error {
+	ref, err := apiclient.ParseGroupRef(gf.group)
+	if err != nil {
+		return usagef("--group: %v", err)
+	}
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	dir, err := a.stateDir()
+	if err != nil {
+		return fmt.Errorf("no place for the group rotation's journal (%w): set ERRTRACK_STATE_DIR", err)
+	}
+	name := unsafeName.ReplaceAllString(strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")+"_"+ref.String()+"_"+f.ciVar, "_")
+	j, err := workflow.OpenJournal(filepath.Join(dir, "group-rotate-"+name+".json"))
+	if err != nil {
+		return err
+	}
+	o := workflow.GroupOptions{Subgroups: gf.subgroups, Variable: f.ciVar, Scope: f.scope,
+		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify}
+	pctx, cancel := a.deadline(ctx, g)
+	plan, err := workflow.PlanGroupRotation(pctx, c, ref, o, j)
+	cancel()
+	if err != nil {
+		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
+	}
+	a.rememberHost(host)
+	a.printGroupPlan(plan, j)
+	if gf.dryR {
+		if g.jsonOut {
+			return a.printGroupReport(g, plan)
+		}
+		fmt.Fprintln(a.stderr, "Dry run: nothing was changed.")
+		return nil
+	}
+	if plan.Acting() == 0 {
+		fmt.Fprintln(a.stderr, "Nothing to rotate.")
+		return a.printGroupReport(g, plan)
+	}
+	if !f.yes {
+		ok, err := a.confirm(ctx, fmt.Sprintf("Rotate the keys of %d projects as planned above? Clients using the old DSNs stop reporting once each old key is deleted. [y/N] ", plan.Acting()))
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: nothing was changed", err)
+		case !ok:
+			fmt.Fprintln(a.stderr, "Nothing changed.")
+			return nil
+		}
+	}
+	n, total := 0, plan.Acting()
+	rctx, rcancel := a.deadline(ctx, g)
+	defer rcancel()
+	done := plan.Run(rctx, c, j, func(err error) string { return a.explain(err, "run the command again") }, func(p workflow.Project) workflow.Checks {
+		return cliChecks(p.Ref)
+	}, func(it workflow.GroupItem) {
+		if it.Skip != "" && it.Result != workflow.ResultFailed {
+			return
+		}
+		n++
+		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(it.Project.Name()), it.Result, explain.Text(it.Words))
+	})
+	if err := a.printGroupReport(g, done); err != nil {
+		return err
+	}
+	if failed := done.Failed(); failed > 0 {
+		left := ""
+		if j.Pending() > 0 {
+			left = " Run the same command again to go on where it stopped: no project gets a second new key."
+		}
+		return reportedf(a, "%d of %d projects failed (see above).%s", failed, len(done.Items), left)
+	}
+	return nil
+}
+
+// printGroupPlan shows, on stderr, what the run will do to each project.
+func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
+	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to rotate.\n", explain.Text(p.Group.FullPath), p.Acting(), len(p.Items))
+	if j.Pending() > 0 {
+		fmt.Fprintf(a.stderr, "An interrupted run left %d projects unfinished: this run goes on with them.\n", j.Pending())
+	}
+	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	for _, it := range p.Items {
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
+	}
+	_ = tw.Flush()
+}
+
+// printGroupReport prints the report: a table, or --json one object per project.
+func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
+	items := make([]groupItemJSON, len(p.Items))
+	for i, it := range p.Items {
+		x := groupItemJSON{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action(), Result: it.Result, OldKeyID: it.OldID}
+		if r := it.Rotation; r.New != nil {
+			x.NewKeyID = r.New.ID
+		}
+		for _, v := range it.Rotation.Variables {
+			x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
+		}
+		if it.Result == workflow.ResultFailed {
+			x.Error = it.Words
+			if x.Error == "" && it.Err != nil {
+				x.Error = a.explain(it.Err, "run the command again")
+			}
+		}
+		items[i] = x
+	}
+	if g.jsonOut {
+		return writeJSON(a.stdout, items)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECT\tRESULT\tOLD KEY\tNEW KEY\tVARIABLES")
+	for _, x := range items {
+		old, nk := "-", "-"
+		if x.OldKeyID != 0 {
+			old = fmt.Sprint(x.OldKeyID)
+		}
+		if x.NewKeyID != 0 {
+			nk = fmt.Sprint(x.NewKeyID)
+		}
+		var vars []string
+		for _, v := range x.Variables {
+			vars = append(vars, v.Key+" "+v.Result)
+		}
+		result := x.Result
+		if result == "" {
+			result = "planned"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", explain.Text(x.Project), result, old, nk, explain.Text(strings.Join(vars, ", ")))
+	}
+	return tw.Flush()
+}
+
+var errGroupAndProject = errors.New("--group acts on the group's projects: give --project or --group, not both")

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// keys rotate --group: the plan first, a dry run changes nothing, --yes
+// runs the rotation plan in each project and reports per project.
+func TestGroupRotateCommand(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN"}
+	r := c.run("", append(args, "--dry-run")...)
+	r.must(t, 0, "Group demo: 2 of 8 projects to rotate", "demo/mobile/ios", "rotate key 901", "demo/mobile/kiosk", "not a Maintainer", "no CI/CD variable SENTRY_DSN", "Dry run: nothing was changed")
+	if c.server.Keys(7)[0].ID != 901 || c.server.KeyCount(1) != 2 {
+		t.Fatal("the dry run changed something")
+	}
+	c.run("", args...).must(t, 2, "pass --yes")
+	r = c.run("", append(args, "--yes", "--json")...)
+	r.must(t, 0, "[1/2]", "[2/2]")
+	var report []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	changed := 0
+	for _, x := range report {
+		if x["result"] == "changed" {
+			changed++
+		}
+	}
+	if changed != 2 || strings.Contains(r.stdout, "glet_") {
+		t.Fatalf("report %s", r.stdout)
+	}
+	if c.server.KeyCount(7) != 1 || c.server.Keys(7)[0].ID == 901 {
+		t.Fatalf("project 7 keys %v", c.server.Keys(7))
+	}
+	c.run("", "keys", "rotate", "--group", "demo", "--yes").must(t, 2, "--ci-variable")
+	c.run("", "keys", "rotate", "--group", "demo", "-p", "1", "--ci-variable", "X", "--yes").must(t, 2, "not both")
+}
+
+// Interrupted mid-group (every DELETE answered 503), the same command run
+// again ends with exactly one new key per rotated project.
+func TestGroupRotateResumes(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	failing := true
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing && r.Method == http.MethodDelete {
+			w.WriteHeader(503)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	c.server = srv
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes"}
+	c.run("", args...).must(t, 1, "2 of 8 projects failed", "Run the same command again")
+	failing = false
+	c.run("", args...).must(t, 0, "interrupted run left 2 projects unfinished", "go on with key")
+	if srv.KeyCount(7) != 1 || srv.KeyCount(1) != 2 {
+		t.Fatalf("keys: 7 %v, 1 %v", srv.Keys(7), srv.Keys(1))
+	}
+}

@@ -187,3 +187,108 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
 }
 
 var errGroupAndProject = errors.New("--group acts on the group's projects: give --project or --group, not both")
+
+// settingsGroup runs `settings enable|disable --group`: the plan, one
+// question, the changes with progress, and the report.
+func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, enable, yes bool) error {
+	ref, err := apiclient.ParseGroupRef(gf.group)
+	if err != nil {
+		return usagef("--group: %v", err)
+	}
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	pctx, cancel := a.deadline(ctx, g)
+	plan, err := workflow.PlanGroupSettings(pctx, c, ref, gf.subgroups, enable)
+	cancel()
+	if err != nil {
+		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
+	}
+	a.rememberHost(host)
+	verb := map[bool]string{true: "enable", false: "disable"}[enable]
+	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to %s.\n", explain.Text(plan.Group.FullPath), plan.Acting(), len(plan.Items), verb)
+	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	for _, it := range plan.Items {
+		what := it.Action
+		if what == "" {
+			what = "leave as it is: " + it.Skip
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(what))
+	}
+	_ = tw.Flush()
+	report := func(p workflow.SettingsPlan) error {
+		type item struct {
+			Project   string `json:"project"`
+			ProjectID int64  `json:"project_id"`
+			Action    string `json:"action"`
+			Result    string `json:"result,omitempty"`
+			Error     string `json:"error,omitempty"`
+		}
+		items := make([]item, len(p.Items))
+		for i, it := range p.Items {
+			items[i] = item{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action, Result: it.Result}
+			if it.Action == "" {
+				items[i].Action = "none: " + it.Skip
+			}
+			if it.Err != nil {
+				items[i].Error = a.explain(it.Err, "run the command again")
+			}
+		}
+		if g.jsonOut {
+			return writeJSON(a.stdout, items)
+		}
+		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PROJECT\tRESULT\tACTION")
+		for _, x := range items {
+			r := x.Result
+			if r == "" {
+				r = "planned"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", explain.Text(x.Project), r, explain.Text(x.Action))
+		}
+		return tw.Flush()
+	}
+	if gf.dryR {
+		fmt.Fprintln(a.stderr, "Dry run: nothing was changed.")
+		if g.jsonOut {
+			return report(plan)
+		}
+		return nil
+	}
+	if plan.Acting() == 0 {
+		fmt.Fprintln(a.stderr, "Nothing to change.")
+		return report(plan)
+	}
+	if !yes {
+		ok, err := a.confirm(ctx, fmt.Sprintf("%s error tracking in %d projects as planned above? [y/N] ", strings.ToUpper(verb[:1])+verb[1:], plan.Acting()))
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: nothing was changed", err)
+		case !ok:
+			fmt.Fprintln(a.stderr, "Nothing changed.")
+			return nil
+		}
+	}
+	n := 0
+	rctx, rcancel := a.deadline(ctx, g)
+	defer rcancel()
+	done := plan.Run(rctx, c, func(it workflow.SettingsItem) {
+		if it.Action == "" {
+			return
+		}
+		n++
+		msg := it.Action
+		if it.Err != nil {
+			msg = a.explain(it.Err, "run the command again")
+		}
+		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s (%s)\n", n, plan.Acting(), explain.Text(it.Project.Name()), it.Result, explain.Text(msg))
+	})
+	if err := report(done); err != nil {
+		return err
+	}
+	if f := done.Failed(); f > 0 {
+		return reportedf(a, "%d of %d projects failed (see above); run the command again to retry them", f, len(done.Items))
+	}
+	return nil
+}

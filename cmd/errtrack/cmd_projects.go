@@ -44,10 +44,11 @@ func (a *app) projectsCmd() *cobra.Command {
 	}
 	addHostFlags(cmd.PersistentFlags(), g)
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print JSON instead of a table")
+	var gf groupFlags
 	list := &cobra.Command{
-		Use:     "list",
+		Use:     "list [--group G [--include-subgroups]]",
 		Short:   "List the projects you maintain, with their error tracking state",
-		Example: "  errtrack projects list\n  errtrack projects list --json",
+		Example: "  errtrack projects list\n  errtrack projects list --json\n  errtrack projects list --group web --include-subgroups",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, cancel := a.deadline(cmd.Context(), g)
@@ -56,7 +57,18 @@ func (a *app) projectsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			projects, _, err := c.ListAllProjects(ctx)
+			var projects []apiclient.Project
+			if gf.group != "" {
+				ref, perr := apiclient.ParseGroupRef(gf.group)
+				if perr != nil {
+					return usagef("--group: %v", perr)
+				}
+				// The group's projects you are a member of: the ones you do
+				// not maintain show why their state is unknown.
+				projects, _, err = c.ListGroupProjects(ctx, ref, gf.subgroups)
+			} else {
+				projects, _, err = c.ListAllProjects(ctx)
+			}
 			if err != nil {
 				return err
 			}
@@ -101,6 +113,8 @@ func (a *app) projectsCmd() *cobra.Command {
 			return incomplete()
 		},
 	}
+	list.Flags().StringVar(&gf.group, "group", "", "the projects of this group (ID or path)")
+	list.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	cmd.AddCommand(list)
 	return cmd
 }

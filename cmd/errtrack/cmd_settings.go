@@ -97,10 +97,25 @@ func (a *app) settingsCmd() *cobra.Command {
 
 	update := func(use, short, example string, fixed *bool) *cobra.Command {
 		var p projectFlag
-		var active, integrated bool
+		var active, integrated, yesFlag bool
+		var gf groupFlags
 		cmd := &cobra.Command{
 			Use: use, Short: short, Example: example, Args: noArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
+				if gf.group != "" {
+					switch {
+					case p.raw != "":
+						return usageError{errGroupAndProject}
+					case cmd.Flags().Changed("integrated"):
+						return usagef("--integrated is for one project: with --group, enable keeps each project's backend (a Sentry-backed one stays on Sentry)")
+					case !yesFlag && !gf.dryR && !a.stdinIsTTY():
+						return usagef("refusing to change a group without confirmation: standard input is not a terminal, so pass --yes")
+					}
+					return a.settingsGroup(cmd.Context(), g, gf, *fixed, yesFlag)
+				}
+				if gf.subgroups || gf.dryR || yesFlag {
+					return usagef("--include-subgroups, --dry-run and --yes go with --group")
+				}
 				act := active
 				if fixed != nil {
 					act = *fixed
@@ -120,6 +135,11 @@ func (a *app) settingsCmd() *cobra.Command {
 		p.add(cmd)
 		if fixed == nil {
 			cmd.Flags().BoolVar(&active, "active", false, "enable (true) or disable (false) the configured settings")
+		} else {
+			cmd.Flags().StringVar(&gf.group, "group", "", "every project of this group (ID or path) you maintain")
+			cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+			cmd.Flags().BoolVar(&gf.dryR, "dry-run", false, "with --group, show the plan and change nothing")
+			cmd.Flags().BoolVarP(&yesFlag, "yes", "y", false, "with --group, change without asking")
 		}
 		cmd.Flags().BoolVar(&integrated, "integrated", false, "switch the integrated backend on or off")
 		return cmd

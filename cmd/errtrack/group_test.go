@@ -65,3 +65,34 @@ func TestGroupRotateResumes(t *testing.T) {
 		t.Fatalf("keys: 7 %v, 1 %v", srv.Keys(7), srv.Keys(1))
 	}
 }
+
+// settings enable --group creates integrated settings where there are
+// none, enables disabled ones, leaves Sentry-backed ones on Sentry, and
+// skips what the user does not maintain; a dry run changes nothing.
+func TestGroupSettingsEnable(t *testing.T) {
+	c := newCLI(t, nil)
+	args := []string{"settings", "enable", "--group", "demo", "--include-subgroups"}
+	c.run("", append(args, "--dry-run")...).must(t, 0, "demo/mobile-app", "create integrated settings, enabled", "demo/paused", "demo/mobile/android", "already enabled", "not a Maintainer", "Dry run")
+	c.run("", "settings", "get", "-p", "5").must(t, 0, "Active:        no")
+	// demo/on-prem has no integrated error tracking to create (the flag is
+	// off there): that project fails, and says why; the others change.
+	r := c.run("", append(args, "--yes", "--json")...)
+	r.must(t, 1, `"result": "changed"`, "demo/on-prem: failed (Integrated error tracking is not available", "1 of 8 projects failed")
+	c.run("", "settings", "get", "-p", "5").must(t, 0, "Active:        yes")
+	c.run("", "settings", "get", "-p", "8").must(t, 0, "Active:        yes")
+	c.run("", "settings", "get", "-p", "3").must(t, 0, "Integrated:    no")                 // still on Sentry
+	c.run("", append(args, "--yes")...).must(t, 1, "Group demo: 1 of 8 projects to enable") // on-prem only, again
+	c.run("", "settings", "disable", "--group", "demo", "--yes").must(t, 0, "[1/")
+	c.run("", "settings", "get", "-p", "1").must(t, 0, "Active:        no")
+	c.run("", "settings", "get", "-p", "7").must(t, 0, "Active:        yes") // in a subgroup, not included
+}
+
+func TestProjectsListGroup(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("", "projects", "list", "--group", "demo/mobile")
+	r.must(t, 0, "demo/mobile/ios", "integrated · on · 1 key", "demo/mobile/kiosk", "no access (Maintainer role needed)")
+	if strings.Contains(r.stdout, "demo/web-shop") {
+		t.Fatal(r.stdout)
+	}
+	c.run("", "projects", "list", "--group", "nope").must(t, 1, "Group not found")
+}

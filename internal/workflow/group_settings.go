@@ -1,0 +1,131 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// SettingsAPI is what a group-wide settings change needs.
+type SettingsAPI interface {
+	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
+	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
+	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
+	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
+}
+
+// SettingsItem is one project of a group-wide enable or disable.
+type SettingsItem struct {
+	Project Project
+	// Action is what the plan does: create, enable, disable, or "" for
+	// nothing (Skip then says why, or the project is already as asked).
+	Action string
+	Skip   string
+	Result string
+	Err    error
+}
+
+// SettingsPlan enables or disables error tracking across a group.
+type SettingsPlan struct {
+	Group  apiclient.Group
+	Enable bool
+	Items  []SettingsItem
+}
+
+// Acting counts the projects the plan changes.
+func (p SettingsPlan) Acting() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Action != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed counts the projects that failed.
+func (p SettingsPlan) Failed() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Result == ResultFailed {
+			n++
+		}
+	}
+	return n
+}
+
+// PlanGroupSettings reads each maintained project's settings and decides:
+// enabling creates integrated settings where there are none, enables
+// disabled ones, and leaves a Sentry-backed project on Sentry; disabling
+// disables enabled ones. Nothing is changed.
+func PlanGroupSettings(ctx context.Context, api SettingsAPI, ref apiclient.GroupRef, subgroups, enable bool) (SettingsPlan, error) {
+	g, _, err := api.GetGroup(ctx, ref)
+	if err != nil {
+		return SettingsPlan{}, err
+	}
+	projects, _, err := api.ListGroupProjects(ctx, ref, subgroups)
+	if err != nil {
+		return SettingsPlan{Group: *g}, err
+	}
+	plan := SettingsPlan{Group: *g, Enable: enable, Items: make([]SettingsItem, len(projects))}
+	forEach(len(projects), func(i int) {
+		p := projects[i]
+		it := SettingsItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
+		defer func() { plan.Items[i] = it }()
+		if p.AccessLevel() < apiclient.MaintainerAccess {
+			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
+			return
+		}
+		s, _, err := api.GetSettings(ctx, it.Project.Ref)
+		switch {
+		case errors.Is(err, apiclient.ErrSettingsNotFound) && enable:
+			it.Action = "create integrated settings, enabled"
+		case errors.Is(err, apiclient.ErrSettingsNotFound):
+			it.Skip, it.Result = "no settings: nothing to disable", ResultUnchanged
+		case err != nil:
+			it.Skip, it.Result, it.Err = "its settings could not be read", ResultFailed, err
+		case s.Active == enable:
+			it.Skip, it.Result = "already "+map[bool]string{true: "enabled", false: "disabled"}[enable], ResultUnchanged
+		case enable && !s.Integrated && !s.NoIntegrated && s.APIURL != nil && *s.APIURL != "":
+			it.Action = "enable (it stays on its Sentry)"
+		case enable:
+			it.Action = "enable"
+		default:
+			it.Action = "disable"
+		}
+	})
+	return plan, nil
+}
+
+// Run makes the planned changes, a few projects at a time.
+func (p SettingsPlan) Run(ctx context.Context, api SettingsAPI, progress func(SettingsItem)) SettingsPlan {
+	done := make(chan SettingsItem)
+	go func() {
+		forEach(len(p.Items), func(i int) {
+			it := p.Items[i]
+			if it.Action != "" {
+				var err error
+				if it.Action == "create integrated settings, enabled" {
+					_, _, err = api.CreateSettings(ctx, it.Project.Ref, true, true)
+				} else {
+					_, _, err = api.UpdateSettings(ctx, it.Project.Ref, p.Enable, nil)
+				}
+				it.Result, it.Err = ResultChanged, err
+				if err != nil {
+					it.Result = ResultFailed
+				}
+				p.Items[i] = it
+			}
+			done <- it
+		})
+		close(done)
+	}()
+	for it := range done {
+		if progress != nil {
+			progress(it)
+		}
+	}
+	return p
+}

@@ -67,7 +67,12 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	p7.Settings = &Settings{Enabled: true, Integrated: true}
 	p7.Keys = []ClientKey{{ID: 901, Active: true, PublicKey: newPublicKey()}}
 	p7.Variables = []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(901), VariableType: "env_var",
-		Masked: true, Raw: true, EnvironmentScope: "*", Description: "Error tracking DSN (demo)"}}
+		Masked: true, Raw: true, EnvironmentScope: "*", Description: "Error tracking DSN (demo)"},
+		// A variable left behind on a key deleted long ago: what an audit
+		// finds (dangling).
+		{Key: "OLD_SENTRY_DSN", Value: placeholderFor(900), VariableType: "env_var",
+			Masked: true, Raw: true, EnvironmentScope: "staging", Description: "Error tracking DSN (demo, stale)"}}
+	p7.Retired = []ClientKey{{ID: 900, Active: true, PublicKey: newPublicKey()}}
 	p8 := mk(8, "demo/mobile/android", "Android", "Mobile: a key no variable holds")
 	p8.Settings = &Settings{Enabled: false, Integrated: true}
 	p8.Keys = []ClientKey{{ID: 902, Active: true, PublicKey: newPublicKey()}}

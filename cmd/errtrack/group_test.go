@@ -96,3 +96,19 @@ func TestProjectsListGroup(t *testing.T) {
 	}
 	c.run("", "projects", "list", "--group", "nope").must(t, 1, "Group not found")
 }
+
+// audit lists where each DSN is used, fails on a dangling variable and
+// passes once it is fixed; --json never shows a value.
+func TestAuditCommand(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("", "audit", "-p", "demo/mobile/ios")
+	r.must(t, 1, "901", "SENTRY_DSN (all environments)", "error", "OLD_SENTRY_DSN (environment staging) holds the DSN of a key that no longer exists", "1 error finding")
+	r = c.run("", "audit", "-p", "demo/mobile/ios", "--json")
+	r.must(t, 1, `"severity": "error"`, `"variable": "SENTRY_DSN"`)
+	if strings.Contains(r.stdout, "@") {
+		t.Fatalf("a DSN in the JSON: %s", r.stdout)
+	}
+	c.run("", "api", "DELETE", "projects/7/variables/OLD_SENTRY_DSN").must(t, 0)
+	c.run("", "audit", "-p", "demo/mobile/ios").must(t, 0, "SENTRY_DSN (all environments)")
+	c.run("", "audit", "--group", "demo/mobile").must(t, 0, "demo/mobile/android", "referenced by no CI/CD variable")
+}

@@ -46,6 +46,13 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(ctx, c, nil)
 		return err
 	})
+	// audit -p demo/mobile/ios: project, settings, keys, variables and both
+	// ancestor groups' variables at once.
+	run("audit", func(c *apiclient.Client) error {
+		ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
+		_, err := AuditProject(ctx, c, ref)
+		return err
+	})
 	// keys rotate --ci-variable SENTRY_DSN --verify: the test event and the
 	// update add one round trip each.
 	run("rotate-variable-verify", func(c *apiclient.Client) error {

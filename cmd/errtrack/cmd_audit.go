@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// auditJSON is one project's audit for --json: never a DSN's secret part
+// nor a variable's value.
+type auditJSON struct {
+	Project  string             `json:"project"`
+	Keys     []auditKeyJSON     `json:"keys"`
+	Findings []workflow.Finding `json:"findings"`
+	Unread   []string           `json:"groups_not_read,omitempty"`
+}
+
+type auditKeyJSON struct {
+	ID        int64          `json:"id"`
+	PublicKey string         `json:"public_key"`
+	Active    bool           `json:"active"`
+	UsedIn    []workflow.Use `json:"used_in"`
+}
+
+func (a *app) auditCmd() *cobra.Command {
+	g := &globalFlags{}
+	var p projectFlag
+	var gf groupFlags
+	cmd := &cobra.Command{
+		Use:   "audit [-p P | --group G [--include-subgroups]] [--json]",
+		Short: "Where each client key's DSN is used, and what is wrong with the fix",
+		Long: `For every client key: its ID, public key, whether it is active, and where its
+DSN is used: the project's CI/CD variables and those of every ancestor group,
+with their environment scopes (never their values). Then the findings, each
+with a severity and its fix: a variable holding the DSN of a key that no
+longer exists or of another project's key (error); error tracking disabled
+while variables hand out a DSN, the same DSN in several environment scopes
+(warning); a key referenced nowhere, groups whose variables the token cannot
+read (info). Exit 1 when there is an error finding, so it runs in CI.`,
+		Example: "  errtrack audit -p group/web-shop\n  errtrack audit --group web --include-subgroups --json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			var refs []apiclient.ProjectRef
+			var c *apiclient.Client
+			if gf.group != "" {
+				if p.raw != "" {
+					return usageError{errGroupAndProject}
+				}
+				ref, err := apiclient.ParseGroupRef(gf.group)
+				if err != nil {
+					return usagef("--group: %v", err)
+				}
+				cl, _, err := a.hostClient(ctx, g)
+				if err != nil {
+					return err
+				}
+				c = cl
+				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
+				if err != nil {
+					return err
+				}
+				for _, pr := range ps {
+					if pr.AccessLevel() >= apiclient.MaintainerAccess {
+						refs = append(refs, apiclient.ProjectRef{ID: pr.ID, Path: pr.PathWithNamespace})
+					}
+				}
+			} else {
+				ref, cl, _, err := a.projectClient(ctx, g, &p)
+				if err != nil {
+					return err
+				}
+				refs, c = []apiclient.ProjectRef{ref}, cl
+			}
+			return a.audit(ctx, g, c, refs)
+		},
+	}
+	addHostFlags(cmd.Flags(), g)
+	p.add(cmd)
+	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "print JSON instead of a report")
+	cmd.Flags().StringVar(&gf.group, "group", "", "audit every project of this group (ID or path) you maintain")
+	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	return cmd
+}
+
+func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, refs []apiclient.ProjectRef) error {
+	var out []auditJSON
+	errs := 0
+	for _, ref := range refs {
+		au, err := workflow.AuditProject(ctx, c, ref)
+		if err != nil {
+			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
+		}
+		errs += au.Errors()
+		x := auditJSON{Project: au.Project.Name(), Keys: []auditKeyJSON{}, Findings: au.Findings}
+		for _, k := range au.Keys {
+			used := k.Used
+			if used == nil {
+				used = []workflow.Use{}
+			}
+			x.Keys = append(x.Keys, auditKeyJSON{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used})
+		}
+		for grp := range au.Unread {
+			x.Unread = append(x.Unread, grp)
+		}
+		if x.Findings == nil {
+			x.Findings = []workflow.Finding{}
+		}
+		out = append(out, x)
+		if !g.jsonOut {
+			a.printAudit(au)
+		}
+	}
+	if g.jsonOut {
+		if err := writeJSON(a.stdout, out); err != nil {
+			return err
+		}
+	}
+	if errs > 0 {
+		noun := "error findings"
+		if errs == 1 {
+			noun = "error finding"
+		}
+		return reportedf(a, "%d %s (see above): the audit fails", errs, noun)
+	}
+	return nil
+}
+
+func (a *app) printAudit(au workflow.Audit) {
+	state := "no error tracking settings"
+	if s := au.Settings; s != nil {
+		state = map[bool]string{true: "enabled", false: "disabled"}[s.Active]
+	}
+	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), state)
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  KEY\tACTIVE\tPUBLIC KEY\tUSED IN")
+	for _, k := range au.Keys {
+		var used []string
+		for _, u := range k.Used {
+			used = append(used, u.Label())
+		}
+		where := strings.Join(used, ", ")
+		if where == "" {
+			where = "nowhere errtrack can see"
+		}
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", k.Key.ID, yesNo(k.Key.Active), explain.Text(k.Key.PublicKey), explain.Text(where))
+	}
+	_ = tw.Flush()
+	if len(au.Findings) == 0 {
+		fmt.Fprintln(a.stdout, "  No findings.")
+	}
+	for _, f := range au.Findings {
+		fmt.Fprintf(a.stdout, "  %-7s  %s\n           fix: %s\n", f.Severity, explain.Text(f.What), explain.Text(f.Fix))
+	}
+	fmt.Fprintln(a.stdout)
+}

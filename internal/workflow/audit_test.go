@@ -1,0 +1,44 @@
+package workflow
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// The audit of demo/mobile/ios finds where its key's DSN is used, the
+// variable left on a deleted key (an error), and says the groups' variables
+// were not readable; once fixed, no error is left.
+func TestAuditProject(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
+	a, err := AuditProject(ctx, c, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Keys) != 1 || len(a.Keys[0].Used) != 1 || a.Keys[0].Used[0].Label() != "SENTRY_DSN (all environments)" {
+		t.Fatalf("%+v", a.Keys)
+	}
+	if a.Errors() != 1 || !strings.Contains(a.Findings[0].What, "OLD_SENTRY_DSN (environment staging) holds the DSN of a key that no longer exists") {
+		t.Fatalf("%+v", a.Findings)
+	}
+	if len(a.Unread) != 2 {
+		t.Fatalf("unread %v", a.Unread)
+	}
+	// Fixed: the stale variable removed.
+	if _, _, err := c.Raw(ctx, "DELETE", "projects/7/variables/OLD_SENTRY_DSN", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ = AuditProject(ctx, c, apiclient.ProjectID(7)); a.Errors() != 0 || a.Project.Path != "demo/mobile/ios" {
+		t.Fatalf("%+v", a.Findings)
+	}
+	// A key referenced nowhere is worth knowing, not an error.
+	a, _ = AuditProject(ctx, c, apiclient.ProjectID(8))
+	if a.Errors() != 0 || !strings.Contains(a.Findings[0].What, "referenced by no CI/CD variable") {
+		t.Fatalf("%+v", a.Findings)
+	}
+}

@@ -92,3 +92,31 @@ func envelope(message string, now time.Time) ([]byte, error) {
 	b.WriteString("\n")
 	return b.Bytes(), nil
 }
+
+// ProbeDSN asks whether the ingestion endpoint of dsnText answers, without
+// sending an event: an OPTIONS request, which records nothing. Any HTTP
+// answer is an answer; only a request that got none is an error.
+func (c *Client) ProbeDSN(ctx context.Context, dsnText string) (int, error) {
+	d, err := dsn.Parse(dsnText)
+	if err != nil {
+		return 0, &APIError{Kind: ErrValidation, Message: err.Error()}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, d.EnvelopeURL(), nil)
+	if err != nil {
+		return 0, &APIError{Kind: ErrValidation, Message: "the DSN does not give a usable ingestion URL"}
+	}
+	req.Header.Set("User-Agent", c.userAgent)
+	hc := &http.Client{Transport: c.http.Transport, Timeout: c.timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := hc.Do(req)
+	if err != nil {
+		apiErr := c.transportError(ctx, request{method: http.MethodOptions}, err)
+		var ae *APIError
+		if errors.As(apiErr, &ae) {
+			ae.Path = req.URL.Path
+		}
+		return 0, apiErr
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}

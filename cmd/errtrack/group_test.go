@@ -112,3 +112,16 @@ func TestAuditCommand(t *testing.T) {
 	c.run("", "audit", "-p", "demo/mobile/ios").must(t, 0, "SENTRY_DSN (all environments)")
 	c.run("", "audit", "--group", "demo/mobile").must(t, 0, "demo/mobile/android", "referenced by no CI/CD variable")
 }
+
+// doctor: ok on a healthy project, the fix where a check fails, exit 1.
+func TestDoctorCommand(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "doctor", "-p", "demo/mobile/android").must(t, 0, "ok    server", "GitLab 17.5", "ok    keys", "answers (no event sent")
+	r := c.run("", "doctor", "-p", "demo/mobile/ios", "--json")
+	r.must(t, 1, `"status": "fail"`, "OLD_SENTRY_DSN")
+	c.run("", "doctor", "-p", "demo/mobile-app").must(t, 1, "fail  settings", "errtrack settings create -p demo/mobile-app")
+	c.run("", "doctor", "-p", "demo/web-shop", "--send-test-event").must(t, 0, "accepted a test event")
+	if c.server.Envelopes(1) != 2 {
+		t.Fatalf("%d events", c.server.Envelopes(1))
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+func (a *app) doctorCmd() *cobra.Command {
+	g := &globalFlags{}
+	var p projectFlag
+	var gf groupFlags
+	var o workflow.DoctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor [-p P | --group G [--include-subgroups]] [--send-test-event] [--json]",
+		Short: "Check a project's error tracking end to end, with the fix for what fails",
+		Long: `Runs, in order: the server answers and is GitLab (its release); the token
+(scopes, expiry); the project and your role on it; the error tracking API of
+this release; the settings (active, integrated or Sentry, or the feature flag
+off); at least one active key; each DSN's ingestion endpoint answers (no
+event is sent unless --send-test-event, which records one per key); and the
+CI/CD variables hold a current DSN. Each check is ok, warn or fail with a
+one-line fix. Exit 1 on any fail.`,
+		Example: "  errtrack doctor -p group/web-shop\n  errtrack doctor -p 42 --send-test-event --json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			var refs []apiclient.ProjectRef
+			var c *apiclient.Client
+			if gf.group != "" {
+				if p.raw != "" {
+					return usageError{errGroupAndProject}
+				}
+				ref, err := apiclient.ParseGroupRef(gf.group)
+				if err != nil {
+					return usagef("--group: %v", err)
+				}
+				if c, _, err = a.hostClient(ctx, g); err != nil {
+					return err
+				}
+				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
+				if err != nil {
+					return err
+				}
+				for _, pr := range ps {
+					if pr.AccessLevel() >= apiclient.MaintainerAccess {
+						refs = append(refs, apiclient.ProjectRef{ID: pr.ID, Path: pr.PathWithNamespace})
+					}
+				}
+			} else {
+				ref, cl, _, err := a.projectClient(ctx, g, &p)
+				if err != nil {
+					return err
+				}
+				refs, c = []apiclient.ProjectRef{ref}, cl
+			}
+			type projectChecks struct {
+				Project string           `json:"project"`
+				Checks  []workflow.Check `json:"checks"`
+			}
+			var all []projectChecks
+			failed := 0
+			for _, ref := range refs {
+				checks := workflow.Doctor(ctx, c, ref, o, func(err error) string { return a.explain(err, "run errtrack doctor again") }, a.now())
+				if workflow.Failed(checks) {
+					failed++
+				}
+				all = append(all, projectChecks{ref.String(), checks})
+				if g.jsonOut {
+					continue
+				}
+				fmt.Fprintf(a.stdout, "%s\n", explain.Text(ref.String()))
+				for _, ch := range checks {
+					fmt.Fprintf(a.stdout, "  %-4s  %-20s %s\n", ch.Status, explain.Text(ch.Name), explain.Text(ch.Detail))
+					if ch.Fix != "" {
+						fmt.Fprintf(a.stdout, "        %-20s fix: %s\n", "", explain.Text(ch.Fix))
+					}
+				}
+			}
+			if g.jsonOut {
+				if err := writeJSON(a.stdout, all); err != nil {
+					return err
+				}
+			}
+			if failed > 0 {
+				return reportedf(a, "%d of %d projects have a failing check (see above)", failed, len(refs))
+			}
+			return nil
+		},
+	}
+	addHostFlags(cmd.Flags(), g)
+	p.add(cmd)
+	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "print JSON instead of a report")
+	cmd.Flags().StringVar(&gf.group, "group", "", "check every project of this group (ID or path) you maintain")
+	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	cmd.Flags().BoolVar(&o.SendTestEvent, "send-test-event", false, "send one test event per active key (recorded in the project)")
+	return cmd
+}

@@ -1,0 +1,169 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
+)
+
+// The doctor runs an ordered list of checks of one project's error
+// tracking, each ok, warn or fail with a one-line fix. It changes nothing
+// unless asked to send a test event.
+
+// Check statuses.
+const (
+	CheckOK   = "ok"
+	CheckWarn = "warn"
+	CheckFail = "fail"
+	CheckSkip = "skip"
+)
+
+// Check is one check's outcome.
+type Check struct {
+	Name   string `json:"check"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// DoctorAPI is what the doctor needs.
+type DoctorAPI interface {
+	AuditAPI
+	TokenAPI
+	CheckAPI
+	ProbeDSN(ctx context.Context, dsn string) (int, error)
+}
+
+// DoctorOptions: SendTestEvent sends one event per active key.
+type DoctorOptions struct{ SendTestEvent bool }
+
+// Failed reports a fail among checks.
+func Failed(checks []Check) bool {
+	return slices.ContainsFunc(checks, func(c Check) bool { return c.Status == CheckFail })
+}
+
+// Doctor checks, in order: the server, the token, the project and the role,
+// the error tracking API of the release, the settings, the keys, each
+// DSN's ingestion endpoint, and the CI/CD variables. explain words an error
+// for the user (the front end's).
+func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain Explainer, now time.Time) []Check {
+	var out []Check
+	add := func(name, status, detail, fix string) { out = append(out, Check{name, status, detail, fix}) }
+
+	// The token's check reads the release too: one round trip.
+	st, terr := CheckToken(ctx, api)
+	switch {
+	case st.Version != nil:
+		add("server", CheckOK, "GitLab "+st.Version.Short()+" answers", "")
+	case terr != nil && !errors.Is(terr, apiclient.ErrUnauthorized):
+		add("server", CheckFail, "the server did not answer as GitLab: "+explain(terr), "check the host URL (with its path, for an instance under a relative URL root)")
+		return out
+	default:
+		add("server", CheckWarn, "the server did not say its release", "")
+	}
+	switch {
+	case terr != nil:
+		add("token", CheckFail, explain(terr), "")
+		return out
+	case st.ReadOnly():
+		add("token", CheckWarn, "the token has read_api only: errtrack can read but not change anything", "create a token with the api scope and log in again")
+	case st.ExpiresSoon(now):
+		add("token", CheckWarn, "the token "+st.Expiry(now), "rotate it (errtrack auth rotate) or create a new one")
+	default:
+		detail := "valid, for @" + st.User.Username
+		if e := st.Expiry(now); e != "" {
+			detail += ", " + e
+		}
+		add("token", CheckOK, detail, "")
+	}
+
+	a, aerr := AuditProject(ctx, api, ref)
+	switch {
+	case errors.Is(aerr, apiclient.ErrProjectNotFound):
+		add("project", CheckFail, explain(aerr), "")
+		return out
+	case errors.Is(aerr, apiclient.ErrForbidden):
+		add("role", CheckFail, explain(aerr), "")
+		return out
+	case errors.Is(aerr, apiclient.ErrRouteMissing):
+		add("error tracking API", CheckFail, explain(aerr), "")
+		return out
+	case aerr != nil:
+		add("project", CheckFail, explain(aerr), "")
+		return out
+	}
+	add("role", CheckOK, "Maintainer of "+a.Project.Name(), "")
+
+	s := a.Settings
+	integratedOn := s != nil && s.Integrated
+	sentry := s != nil && !s.Integrated && s.APIURL != nil && *s.APIURL != ""
+	switch {
+	case s == nil:
+		add("settings", CheckFail, "error tracking is not configured for this project", "errtrack settings create -p "+a.Project.Name()+" --active=true --integrated=true")
+	case !integratedOn && !sentry:
+		add("settings", CheckFail, "neither integrated error tracking nor a Sentry is in use: on a self-managed GitLab the integrated_error_tracking feature flag is off by default", "ask an administrator to enable the flag, or configure a Sentry in Settings > Monitor > Error Tracking")
+	case !s.Active:
+		add("settings", CheckWarn, "error tracking is disabled: the project shows no errors", "errtrack settings enable -p "+a.Project.Name())
+	case sentry:
+		add("settings", CheckOK, "enabled, reporting to a Sentry ("+*s.APIURL+")", "")
+	default:
+		add("settings", CheckOK, "enabled, integrated error tracking", "")
+	}
+	if sentry {
+		add("keys", CheckSkip, "a Sentry-backed project's DSNs come from Sentry, not from GitLab's client keys", "")
+	} else {
+		var active []apiclient.ClientKey
+		for _, k := range a.Keys {
+			if k.Key.Active {
+				active = append(active, k.Key)
+			}
+		}
+		if len(active) == 0 {
+			add("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "errtrack keys create -p "+a.Project.Name())
+		} else {
+			add("keys", CheckOK, fmt.Sprintf("%d active client keys", len(active)), "")
+		}
+		for _, k := range active {
+			name := fmt.Sprintf("ingestion (key %d)", k.ID)
+			d, err := dsn.Parse(k.DSN)
+			if err != nil {
+				add(name, CheckFail, "its DSN cannot be used: "+err.Error(), "")
+				continue
+			}
+			if o.SendTestEvent {
+				check, err := VerifyKey(ctx, api, a.Project, k)
+				switch {
+				case err == nil:
+					add(name, CheckOK, fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode), "")
+				default:
+					add(name, CheckFail, explain(err), RefusedAdvice)
+				}
+				continue
+			}
+			if _, err := api.ProbeDSN(ctx, k.DSN); err != nil {
+				add(name, CheckFail, "the DSN's host "+d.Host+" does not answer: "+explain(err), "check the instance's error tracking ingestion address (the DSN's host) and its network path")
+				continue
+			}
+			add(name, CheckOK, d.Host+" answers (no event sent; --send-test-event sends one)", "")
+		}
+	}
+	if n := a.Errors(); n > 0 {
+		for _, f := range a.Findings {
+			if f.Severity == SeverityError {
+				add("CI/CD variables", CheckFail, f.What, f.Fix)
+			}
+		}
+	} else {
+		used := 0
+		for _, k := range a.Keys {
+			used += len(k.Used)
+		}
+		add("CI/CD variables", CheckOK, fmt.Sprintf("%d variables hold a current DSN, none an old one", used), "")
+	}
+	return out
+}

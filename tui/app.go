@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
@@ -477,8 +478,13 @@ func (m Model) render() string {
 	var body string
 	switch {
 	case len(m.dialogs) > 0:
+		// The dialog over its screen, dimmed: the user keeps their context.
 		d := m.dialogs[len(m.dialogs)-1]
-		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center, d.view(m.sh.styles, w, bodyH))
+		under := m.top().View()
+		if m.log != nil {
+			under = m.log.view()
+		}
+		body = overlay(m.sh.styles, fitLines(under, w, bodyH), d.view(m.sh.styles, w, bodyH), w, bodyH)
 	case m.log != nil:
 		body = m.log.view()
 	case m.showHelp:
@@ -491,6 +497,20 @@ func (m Model) render() string {
 		out += "\n" + l
 	}
 	return out + "\n" + m.helpBar(w) + "\n" + m.statusBar(w)
+}
+
+// overlay draws box centred over under, which is dimmed (its colours
+// dropped, faint) so the box stands out.
+func overlay(st Styles, under, box string, w, h int) string {
+	lines := strings.Split(ansi.Strip(under), "\n")
+	for i, l := range lines {
+		lines[i] = st.Dimmed.Render(l)
+	}
+	x := max((w-lipgloss.Width(box))/2, 0)
+	y := max((h-lipgloss.Height(box))/2, 0)
+	c := lipgloss.NewCanvas(w, h)
+	c.Compose(lipgloss.NewCompositor(lipgloss.NewLayer(strings.Join(lines, "\n")), lipgloss.NewLayer(box).X(x).Y(y).Z(1)))
+	return c.Render()
 }
 
 // messageLines is the status message, wrapped between words to at most 3

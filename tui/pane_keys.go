@@ -385,13 +385,21 @@ func (p *keysPane) view() string {
 	start, end := p.list.window()
 	for i := start; i < end; i++ {
 		k := keys[p.rows[i]]
-		line := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  " + pad(yesNo(k.Active), activeW) + "  " + pad(clean(k.PublicKey), keyW)
+		active := pad(yesNo(k.Active), activeW)
+		rest := "  " + pad(clean(k.PublicKey), keyW)
 		if showDSN {
-			line += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
+			rest += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
 		}
-		line = pad(line, p.width)
+		head := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  "
+		var line string
 		if i == p.list.cursor {
-			line = st.Selected.Render(line)
+			line = st.Selected.Render(pad(head+active+rest, p.width))
+		} else {
+			state := st.StateOn
+			if !k.Active {
+				state = st.StateNone
+			}
+			line = head + state.Render(active) + pad(rest, max(p.width-lipgloss.Width(head)-activeW, 0))
 		}
 		b.WriteString(line + "\n")
 	}

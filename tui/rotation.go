@@ -19,7 +19,11 @@ type rotationWrite struct {
 	r workflow.Rotation
 	// copied: the new DSN was copied already, once the server listed it.
 	copied bool
-	err    error
+	// answered: this run follows an answer; the new key was added to the
+	// screens by the first run's result, not again (a list loaded since
+	// may have dropped it for good reason: deleted meanwhile).
+	answered bool
+	err      error
 }
 
 func (w rotationWrite) project() workflow.Project { return w.r.Project }
@@ -55,7 +59,7 @@ func (w rotationWrite) run(ctx context.Context, api API, _ Deps) write {
 
 func (w rotationWrite) changed() changes {
 	var c changes
-	if w.r.New != nil {
+	if w.r.New != nil && !w.answered {
 		c.added = []apiclient.ClientKey{*w.r.New}
 	}
 	if w.r.Deleted {
@@ -115,7 +119,7 @@ func (w rotationWrite) copyNewDSN(m Model) tea.Cmd {
 
 // answer is the next rotationWrite, carrying the rotation as answered.
 func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
-	w.r, w.err = r, nil
+	w.r, w.err, w.answered = r, nil, true
 	return startWriteMsg{w}
 }
 

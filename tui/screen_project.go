@@ -214,7 +214,7 @@ const projectHeader = 3
 
 func (s *projectScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 	if !wheel && ev.Y == 1 { // the tabs
-		if ev.X < lipgloss.Width(" Settings"+s.settings.badge()+" ") {
+		if ev.X < 1+lipgloss.Width(s.sh.styles.TabActive.Render("Settings"+s.settings.badge())) {
 			s.tab, s.tabChosen = tabSettings, true
 		} else {
 			s.tab, s.tabChosen = tabKeys, true
@@ -228,17 +228,33 @@ func (s *projectScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 	return s.keys.mouse(ev, wheel, s.project)
 }
 
+// breadcrumb says where the user is: the host, the group, the project.
+func (s *projectScreen) breadcrumb() string {
+	st := s.sh.styles
+	name := clean(s.project.Name())
+	group := ""
+	if i := strings.LastIndex(name, "/"); i > 0 {
+		group, name = name[:i+1], name[i+1:]
+	}
+	host := strings.TrimPrefix(strings.TrimPrefix(s.sh.deps.Host, "https://"), "http://")
+	line := " " + clean(host) + " › " + group
+	if lipgloss.Width(line)+lipgloss.Width(name) > s.width-1 {
+		line = " " + group // narrow: the group and the project only
+	}
+	return truncate(st.Breadcrumb.Render(line)+st.Accent.Render(name), s.width)
+}
+
 func (s *projectScreen) View() string {
 	st := s.sh.styles
 	var b strings.Builder
-	b.WriteString(st.Title.Render(" "+clean(s.project.Name())) + "\n")
-	settingsTab, keysTab := " Settings"+s.settings.badge()+" ", " Client keys"+s.keys.badge()+" "
+	b.WriteString(s.breadcrumb() + "\n")
+	settingsTab, keysTab := "Settings"+s.settings.badge(), "Client keys"+s.keys.badge()
 	if s.tab == tabSettings {
 		settingsTab, keysTab = st.TabActive.Render(settingsTab), st.TabInactive.Render(keysTab)
 	} else {
 		settingsTab, keysTab = st.TabInactive.Render(settingsTab), st.TabActive.Render(keysTab)
 	}
-	b.WriteString(settingsTab + "│" + keysTab + "\n\n")
+	b.WriteString(" " + settingsTab + " " + keysTab + "\n\n")
 	if s.info.failedEmpty() && errors.Is(s.info.err, apiclient.ErrProjectNotFound) {
 		for _, l := range wrap("Could not open the project. "+s.sh.explain(s.info.err), s.width-2) {
 			b.WriteString(" " + st.Error.Render(l) + "\n")

@@ -588,12 +588,18 @@ func (s *projectsScreen) View() string {
 			line = "  " + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 			state = s.overviewText(it.id, stateW)
 		}
-		if r.kind != rowTyped {
-			line = pad(line, 2+pathW+1+nameW+1) + state
-		}
-		line = pad(line, s.width)
-		if i == s.list.cursor {
-			line = st.Selected.Render(line)
+		switch {
+		case i == s.list.cursor:
+			if r.kind != rowTyped {
+				line = pad(line, 2+pathW+1+nameW+1) + state
+			}
+			line = st.Selected.Render(pad(line, s.width))
+		case r.kind != rowTyped:
+			// The state in its colour; the words say it too.
+			rest := max(s.width-(2+pathW+1+nameW+1), 0)
+			line = pad(line, 2+pathW+1+nameW+1) + s.stateStyle(s.item(r).id).Render(pad(state, rest))
+		default:
+			line = pad(line, s.width)
 		}
 		b.WriteString(line + "\n")
 	}
@@ -624,6 +630,23 @@ func (s *projectsScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 		return s.open()
 	}
 	return s.loadOverviews()
+}
+
+// stateStyle colours a row's state: on, off, not set up, or a problem.
+func (s *projectsScreen) stateStyle(id int64) lipgloss.Style {
+	st := s.sh.styles
+	o, ok := s.overviews[id]
+	switch {
+	case !ok || o.loading:
+		return st.Subtle
+	case o.o.Err != nil:
+		return st.StateBad
+	case o.o.Missing:
+		return st.StateNone
+	case o.o.Settings != nil && o.o.Settings.Active && (o.o.Settings.Integrated || o.o.Settings.APIURL != nil):
+		return st.StateOn
+	}
+	return st.StateOff
 }
 
 // overviewText is the state column of a row.

@@ -16,6 +16,13 @@ type Styles struct {
 	ButtonActive, Button           lipgloss.Style
 	Help                           help.Styles
 	Spinner                        lipgloss.Style
+	// Dimmed draws a screen under a dialog.
+	Dimmed lipgloss.Style
+	// Semantic states: on (collecting), off (configured, disabled), none
+	// (not set up), and what needs attention.
+	StateOn, StateOff, StateNone, StateBad lipgloss.Style
+	// Breadcrumb is the header's path; Accent its current part.
+	Breadcrumb, Accent lipgloss.Style
 }
 
 // NewStyles builds the palette for a dark or light background. With noColor
@@ -52,7 +59,18 @@ func NewStyles(isDark, noColor bool) Styles {
 		Button:       lipgloss.NewStyle().Padding(0, 1),
 		Help:         help.DefaultStyles(isDark),
 		Spinner:      lipgloss.NewStyle().Foreground(accent),
+		Dimmed:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#B8B8B8"), lipgloss.Color("#4A4A4A"))),
+		StateOn:      lipgloss.NewStyle().Foreground(green),
+		StateOff:     lipgloss.NewStyle().Foreground(yellow),
+		StateNone:    lipgloss.NewStyle().Foreground(subtle),
+		StateBad:     lipgloss.NewStyle().Foreground(red),
+		Breadcrumb:   lipgloss.NewStyle().Foreground(subtle),
+		Accent:       lipgloss.NewStyle().Bold(true).Foreground(accent),
 	}
+	// Tabs that look like tabs: the active one a filled label.
+	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1A1A2E"))).Background(accent).Padding(0, 1)
+	s.TabInactive = lipgloss.NewStyle().Foreground(subtle).Padding(0, 1)
+	s.Header = lipgloss.NewStyle().Bold(true).Foreground(subtle).Underline(true)
 	if noColor {
 		plain := lipgloss.NewStyle()
 		s.Title, s.TabActive = plain.Bold(true), plain.Bold(true).Underline(true)
@@ -63,6 +81,11 @@ func NewStyles(isDark, noColor bool) Styles {
 		s.Dialog = plain.Border(lipgloss.RoundedBorder()).Padding(0, 1)
 		s.DialogDanger = s.Dialog
 		s.Help = help.Styles{}
+		s.Dimmed = plain.Faint(true)
+		s.StateOn, s.StateOff, s.StateNone, s.StateBad = plain.Bold(true), plain, plain.Faint(true), plain.Bold(true)
+		s.Breadcrumb, s.Accent = plain, plain.Bold(true)
+		s.TabActive, s.TabInactive = plain.Bold(true).Reverse(true).Padding(0, 1), plain.Padding(0, 1)
+		s.Header = plain.Bold(true).Underline(true)
 	}
 	return s
 }

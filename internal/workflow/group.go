@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -192,6 +193,7 @@ func forEach(n int, f func(i int)) {
 // interrupted and started again never makes a project a second key.
 // progress is called as each project ends.
 func (p GroupPlan) Run(ctx context.Context, api GroupAPI, j *Journal, explain Explainer, checks func(Project) Checks, progress func(GroupItem)) GroupPlan {
+	p.Items = slices.Clone(p.Items) // the caller's plan stays as it was
 	done := make(chan GroupItem)
 	go func() {
 		forEach(len(p.Items), func(i int) {

@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -101,6 +102,7 @@ func PlanGroupSettings(ctx context.Context, api SettingsAPI, ref apiclient.Group
 
 // Run makes the planned changes, a few projects at a time.
 func (p SettingsPlan) Run(ctx context.Context, api SettingsAPI, progress func(SettingsItem)) SettingsPlan {
+	p.Items = slices.Clone(p.Items) // the caller's plan stays as it was
 	done := make(chan SettingsItem)
 	go func() {
 		forEach(len(p.Items), func(i int) {

@@ -90,6 +90,9 @@ type Deps struct {
 	// Remote: the console runs over SSH, where the system clipboard is the
 	// remote machine's: OSC 52 reaches the user's terminal instead.
 	Remote bool
+	// OpenURL opens a page in the user's browser; nil, or an error (no
+	// browser, over SSH), and the console shows the address instead.
+	OpenURL func(url string) error
 	// Clock tells the time and runs timers; nil is the real clock.
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.

@@ -17,7 +17,9 @@ type KeyMap struct {
 	Open, Refresh, TextRefresh, Forget, ClearFilter key.Binding
 
 	Tab, NewKey, Delete, Show, Copy, Rotate, Verify, FilterKeys key.Binding
-	ToggleActive, ToggleIntegrated, CreateSettings              key.Binding
+	// OpenWeb opens the project's error tracking settings in GitLab.
+	OpenWeb                                        key.Binding
+	ToggleActive, ToggleIntegrated, CreateSettings key.Binding
 
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
 
@@ -69,6 +71,7 @@ func DefaultKeyMap() KeyMap {
 		Copy:             b([]string{"c"}, "c", "copy DSN"),
 		Rotate:           b([]string{"R"}, "R", "rotate"),
 		Verify:           b([]string{"v"}, "v", "test event"),
+		OpenWeb:          b([]string{"o"}, "o", "open in GitLab"),
 		FilterKeys:       b([]string{"/"}, "/", "filter"),
 		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
 		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),

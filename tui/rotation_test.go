@@ -84,3 +84,19 @@ func TestDeleteNamesVariablesHoldingTheDSN(t *testing.T) {
 	h.mustSay("Delete client key 2 of demo/web-shop?")
 	h.mustNotSee("SENTRY_DSN")
 }
+
+// o opens the project's error tracking settings page; with no browser the
+// status line gives the address.
+func TestOpenInGitLab(t *testing.T) {
+	g := demoGitLab(t)
+	var opened []string
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", OpenURL: func(u string) error { opened = append(opened, u); return nil }})
+	h.key("o")
+	want := g.url + "/demo/web-shop/-/settings/operations#js-error-tracking-settings"
+	if len(opened) != 1 || opened[0] != want {
+		t.Fatalf("opened %v", opened)
+	}
+	h = newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
+	h.key("o")
+	h.mustSay("Open in your browser: " + want)
+}

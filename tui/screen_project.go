@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -102,7 +103,7 @@ func (s *projectScreen) Help() helpMap {
 		return pane
 	}
 	short := append(append([]key.Binding{}, pane.short...), tab, k.Refresh, k.Back)
-	full := append([][]key.Binding{{tab, k.Refresh, k.Back}}, pane.full...)
+	full := append([][]key.Binding{{tab, k.Refresh, k.OpenWeb, k.Back}}, pane.full...)
 	return helpMap{short: short, full: full}
 }
 
@@ -199,6 +200,8 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Tab):
 		s.tab, s.tabChosen = 1-s.tab, true
 		return nil
+	case key.Matches(msg, k.OpenWeb):
+		return openWeb(s.sh, workflow.SettingsPage(s.sh.deps.Host, s.project))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())
@@ -226,6 +229,18 @@ func (s *projectScreen) mouse(ev tea.Mouse, wheel bool) tea.Cmd {
 	}
 	ev.Y -= projectHeader
 	return s.keys.mouse(ev, wheel, s.project)
+}
+
+// openWeb opens url in the browser, off the UI goroutine, and says where;
+// with no browser (over SSH) the status line gives the address.
+func openWeb(sh *shared, url string) tea.Cmd {
+	open := sh.deps.OpenURL
+	return func() tea.Msg {
+		if open == nil || open(url) != nil {
+			return statusMsg{text: "Open in your browser: " + clean(url), kind: statusInfo, ttl: 30 * time.Second}
+		}
+		return statusMsg{text: "Opened " + clean(url) + " in your browser.", kind: statusSuccess}
+	}
 }
 
 // breadcrumb says where the user is: the host, the group, the project.

@@ -105,6 +105,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		deps.Recent = append(deps.Recent, tui.RecentProject{ID: r.ID, Path: r.Path})
 	}
 	deps.TokenEnv = a.envTokenName
+	deps.OpenURL = a.openURL
 	deps.Log = a.requestLog()
 	clientOpts := func(host string) []apiclient.Option {
 		return append(a.clientOptions(opts.flags, host), a.retryNotice(), apiclient.WithObserver(deps.Log.Add))

@@ -26,8 +26,9 @@ func (a *app) keysCmd() *cobra.Command {
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON instead of a table")
 
 	var listP projectFlag
+	var listWeb bool
 	list := &cobra.Command{
-		Use:     "list --project P",
+		Use:     "list --project P [--web]",
 		Short:   "List the client keys",
 		Example: "  errtrack keys list --project group/web-shop\n  errtrack keys list -p 42 --json | jq -r '.[].errtracker_dsn'",
 		Args:    noArgs,
@@ -37,6 +38,9 @@ func (a *app) keysCmd() *cobra.Command {
 			ref, c, host, err := a.projectClient(ctx, g, &listP)
 			if err != nil {
 				return err
+			}
+			if listWeb {
+				return a.openProjectPage(ctx, c, host, ref)
 			}
 			keys, _, err := c.ListClientKeys(ctx, ref)
 			if err != nil {
@@ -54,6 +58,7 @@ func (a *app) keysCmd() *cobra.Command {
 		},
 	}
 	listP.add(list)
+	list.Flags().BoolVar(&listWeb, "web", false, "open the project's error tracking settings in GitLab instead")
 
 	var createP projectFlag
 	create := &cobra.Command{

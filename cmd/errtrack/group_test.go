@@ -3,8 +3,11 @@ package main
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
@@ -124,4 +127,29 @@ func TestDoctorCommand(t *testing.T) {
 	if c.server.Envelopes(1) != 2 {
 		t.Fatalf("%d events", c.server.Envelopes(1))
 	}
+}
+
+// --web opens the project's error tracking settings page with $BROWSER;
+// over SSH without one it prints the address.
+func TestKeysListWeb(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "url")
+	browser := filepath.Join(dir, "browser")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+record+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, nil)
+	c.env["BROWSER"] = browser
+	c.run("", "keys", "list", "-p", "1", "--web").must(t, 0, "Opened")
+	var got []byte
+	for i := 0; i < 100 && len(got) == 0; i++ {
+		time.Sleep(20 * time.Millisecond)
+		got, _ = os.ReadFile(record)
+	}
+	if want := c.url + "/demo/web-shop/-/settings/operations#js-error-tracking-settings"; string(got) != want {
+		t.Fatalf("browser got %q, want %q", got, want)
+	}
+	delete(c.env, "BROWSER")
+	c.env["SSH_CONNECTION"] = "10.0.0.1 22 10.0.0.2 22"
+	c.run("", "keys", "list", "-p", "1", "--web").must(t, 0, "Open in your browser: "+c.url+"/demo/web-shop/-/settings/operations")
 }

@@ -3,6 +3,8 @@ package workflow
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -56,4 +58,18 @@ func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Pr
 		return p, nil, perr
 	}
 	return p, keys, kerr
+}
+
+// SettingsPage is the project's error tracking settings page in GitLab's web
+// UI (Settings > Monitor > Error Tracking), where a Sentry is configured: the
+// place the API cannot configure. host is the instance's URL.
+func SettingsPage(host string, p Project) string {
+	path := p.Path
+	if ref, err := apiclient.ParseProjectRef(path); err != nil || ref.Path != path {
+		path = "" // server text that is not a project path: by ID instead
+	}
+	if path == "" {
+		return strings.TrimSuffix(host, "/") + "/projects/" + strconv.FormatInt(p.ID, 10)
+	}
+	return strings.TrimSuffix(host, "/") + "/" + path + "/-/settings/operations#js-error-tracking-settings"
 }

@@ -153,3 +153,17 @@ func TestKeysListWeb(t *testing.T) {
 	c.env["SSH_CONNECTION"] = "10.0.0.1 22 10.0.0.2 22"
 	c.run("", "keys", "list", "-p", "1", "--web").must(t, 0, "Open in your browser: "+c.url+"/demo/web-shop/-/settings/operations")
 }
+
+func TestConfigCommand(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "config", "set", "host", "gitlab.example.com").must(t, 0)
+	c.run("", "config", "get", "host").must(t, 0, "https://gitlab.example.com")
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, []byte("x"), 0o600)
+	c.run("", "config", "set", "ca-file", ca).must(t, 0)
+	c.run("", "config", "get", "ca-file").must(t, 0, ca)
+	c.run("", "config", "list").must(t, 0, "host=https://gitlab.example.com", "ca-file[https://gitlab.example.com]="+ca)
+	c.run("", "config", "set", "ca-file", "/nonexistent").must(t, 2, "not a readable file")
+	c.run("", "config", "get", "colour").must(t, 2, "not a setting")
+	c.run("", "config", "set", "host", "https://user@evil").must(t, 2)
+}

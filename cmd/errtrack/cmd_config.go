@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/internal/config"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/hosturl"
+)
+
+// configKeys are what `errtrack config` reads and writes: the default host
+// and a host's CA file. The recent projects are the console's to keep.
+var configKeys = map[string]string{
+	"host":    "the host used when no --host, GITLAB_HOST or git remote names one",
+	"ca-file": "the CA certificate file trusted for --host (or the default host)",
+}
+
+func (a *app) configCmd() *cobra.Command {
+	var host string
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Read and change errtrack's config file (the default host, CA files)",
+		Example: "  errtrack config list\n  errtrack config set host https://gitlab.example.com\n" +
+			"  errtrack config set ca-file ~/corp-ca.pem --host https://gitlab.example.com",
+		Args: noArgs,
+	}
+	path := func() (string, error) {
+		_, p, notice := a.loadConfigQuietly()
+		if notice != "" {
+			return "", fmt.Errorf("%s", notice)
+		}
+		if p == "" {
+			return "", fmt.Errorf("no config directory: set ERRTRACK_CONFIG_DIR")
+		}
+		return p, nil
+	}
+	hostFor := func(c *config.Config) (string, error) {
+		if host != "" {
+			return hosturl.Normalize(host)
+		}
+		if c.LastHost == "" {
+			return "", usagef("no default host yet: give --host")
+		}
+		return c.LastHost, nil
+	}
+	list := &cobra.Command{
+		Use: "list", Short: "Show what the config file holds", Args: noArgs, Example: "  errtrack config list",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, p, notice := a.loadConfigQuietly()
+			if notice != "" {
+				fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", notice)
+			}
+			fmt.Fprintf(a.stdout, "# %s\n", explain.Text(p))
+			fmt.Fprintf(a.stdout, "host=%s\n", explain.Text(c.LastHost))
+			hosts := make([]string, 0, len(c.CAFiles))
+			for h := range c.CAFiles {
+				hosts = append(hosts, h)
+			}
+			sort.Strings(hosts)
+			for _, h := range hosts {
+				fmt.Fprintf(a.stdout, "ca-file[%s]=%s\n", explain.Text(h), explain.Text(c.CAFiles[h]))
+			}
+			for h, r := range c.Recent {
+				fmt.Fprintf(a.stdout, "# %d recent projects on %s\n", len(r), explain.Text(h))
+			}
+			return nil
+		},
+	}
+	get := &cobra.Command{
+		Use: "get host|ca-file [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
+		Example: "  errtrack config get host\n  errtrack config get ca-file --host https://gitlab.example.com",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, _, _ := a.loadConfigQuietly()
+			switch args[0] {
+			case "host":
+				fmt.Fprintln(a.stdout, explain.Text(c.LastHost))
+			case "ca-file":
+				h, err := hostFor(c)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, explain.Text(c.CAFiles[h]))
+			default:
+				return usagef("%q is not a setting: use host or ca-file", explain.Text(args[0]))
+			}
+			return nil
+		},
+	}
+	set := &cobra.Command{
+		Use: "set host URL | set ca-file PATH [--host H]", Short: "Change one setting", Args: cobra.ExactArgs(2),
+		Example: "  errtrack config set host https://gitlab.example.com\n  errtrack config set ca-file ~/corp-ca.pem",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := path()
+			if err != nil {
+				return err
+			}
+			switch args[0] {
+			case "host":
+				h, err := hosturl.Normalize(args[1])
+				if err != nil {
+					return usageError{err}
+				}
+				return config.Update(p, func(c *config.Config) bool { c.LastHost = h; return true })
+			case "ca-file":
+				abs, err := filepath.Abs(args[1])
+				if err != nil {
+					return usageError{err}
+				}
+				if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
+					return usagef("%s is not a readable file", explain.Text(abs))
+				}
+				var herr error
+				err = config.Update(p, func(c *config.Config) bool {
+					h, err := hostFor(c)
+					if err != nil {
+						herr = err
+						return false
+					}
+					if c.CAFiles == nil {
+						c.CAFiles = map[string]string{}
+					}
+					c.CAFiles[h] = abs
+					return true
+				})
+				if herr != nil {
+					return herr
+				}
+				return err
+			}
+			return usagef("%q is not a setting: use host or ca-file", explain.Text(args[0]))
+		},
+	}
+	for _, c := range []*cobra.Command{get, set} {
+		c.Flags().StringVar(&host, "host", "", "the host a ca-file is for (default: the default host)")
+	}
+	cmd.AddCommand(list, get, set)
+	return cmd
+}

@@ -164,3 +164,29 @@ func TestUnambiguousAnswersAccepted(t *testing.T) {
 		})
 	}
 }
+
+// Guards the mutation run found untested: a token with a space, a DEL or a
+// control character is refused before any request; key ID 0 is refused,
+// key ID 1 is not.
+func TestClientGuards(t *testing.T) {
+	for _, tok := range []string{"a b", "ab\x7f", "ab\n", "\x00"} {
+		if _, err := New("https://gitlab.example.com", tok); err == nil {
+			t.Errorf("token %q accepted", tok)
+		}
+	}
+	if _, err := New("https://gitlab.example.com", "glpat-abc~!"); err != nil {
+		t.Errorf("a printable token refused: %v", err)
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"id":1}`))
+	}))
+	defer ts.Close()
+	c, _ := New(ts.URL, "tok-12345678", WithRetries(0, 0))
+	if _, _, err := c.DeleteClientKey(context.Background(), ProjectID(1), 0); err == nil {
+		t.Error("key ID 0 sent")
+	}
+	if _, _, err := c.DeleteClientKey(context.Background(), ProjectID(1), 1); err != nil {
+		t.Errorf("key ID 1 refused: %v", err)
+	}
+}

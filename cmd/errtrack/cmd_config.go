@@ -20,6 +20,19 @@ var configKeys = map[string]string{
 	"ca-file": "the CA certificate file trusted for --host (or the default host)",
 }
 
+func settingsHelp() string {
+	names := make([]string, 0, len(configKeys))
+	for k := range configKeys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b []byte
+	for _, k := range names {
+		b = fmt.Appendf(b, "  %-8s %s\n", k, configKeys[k])
+	}
+	return string(b)
+}
+
 func (a *app) configCmd() *cobra.Command {
 	var host string
 	cmd := &cobra.Command{
@@ -27,6 +40,7 @@ func (a *app) configCmd() *cobra.Command {
 		Short: "Read and change errtrack's config file (the default host, CA files)",
 		Example: "  errtrack config list\n  errtrack config set host https://gitlab.example.com\n" +
 			"  errtrack config set ca-file ~/corp-ca.pem --host https://gitlab.example.com",
+		Long: "Read and change errtrack's config file.\n\nSettings:\n" + settingsHelp(),
 		Args: noArgs,
 	}
 	path := func() (string, error) {

@@ -90,6 +90,9 @@ type Deps struct {
 	// Remote: the console runs over SSH, where the system clipboard is the
 	// remote machine's: OSC 52 reaches the user's terminal instead.
 	Remote bool
+	// Accessible draws no animation and no colour (--accessible,
+	// ACCESSIBLE=1): a screen reader reads words that do not move.
+	Accessible bool
 	// OpenURL opens a page in the user's browser; nil, or an error (no
 	// browser, over SSH), and the console shows the address instead.
 	OpenURL func(url string) error

@@ -105,6 +105,8 @@ func New(deps Deps) Model {
 		deps.Clock = realClock{}
 	}
 	_, noColor := os.LookupEnv("NO_COLOR")
+	// Accessible: no animation, no colour; every state is in words already.
+	noColor = noColor || deps.Accessible
 	sh := &shared{deps: deps, api: deps.API, keys: DefaultKeyMap(), styles: NewStyles(true, noColor), clock: deps.Clock, pending: map[uint64]write{}}
 	m := Model{sh: sh, isDark: true, noColor: noColor, width: 80, height: 24}
 	m.help = help.New()
@@ -192,7 +194,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	nm := next.(Model)
 	// The spinner ticks only while something is in flight: an idle console
 	// schedules nothing.
-	if !nm.spinning && nm.busy() {
+	if !nm.spinning && nm.busy() && !nm.sh.deps.Accessible {
 		nm.spinning = true
 		cmd = tea.Batch(cmd, nm.sh.clock.After(spinnerInterval, spinnerTickMsg{}))
 	}
@@ -668,7 +670,9 @@ func (m Model) statusBar(w int) string {
 	parts = append(parts, host)
 	left := strings.Join(parts, " │ ")
 	var right []string
-	if m.busy() {
+	if m.busy() && m.sh.deps.Accessible {
+		right = append(right, "working…")
+	} else if m.busy() {
 		right = append(right, m.spin.view())
 	}
 	if m.sh.deps.Demo {

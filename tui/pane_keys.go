@@ -337,20 +337,51 @@ func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
 	return sh.copyText(k.DSN, fmt.Sprintf("the DSN of key %d", k.ID))
 }
 
+// Wide terminals use the room: from wideKeys columns, the selected key's
+// details (its full DSN) sit beside the list.
+const (
+	wideKeys   = 140
+	keysDetail = 46
+)
+
 func (p *keysPane) view() string {
+	sel, ok := p.selected()
+	if p.width < wideKeys || !ok {
+		return p.render(p.width)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, p.render(p.width-keysDetail-1), " ", p.detail(sel, keysDetail))
+}
+
+// detail draws the selected key in full, in a box w cells wide.
+func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
+	st := p.sh.styles
+	inner := w - 4
+	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (c copies it)"}
+	dsn := clean(k.DSN)
+	for len(dsn) > 0 {
+		n := min(len([]rune(dsn)), inner)
+		r := []rune(dsn)
+		lines = append(lines, string(r[:n]))
+		dsn = string(r[n:])
+	}
+	lines = append(lines, "", st.Subtle.Render("R rotates it, d deletes it, v sends a test event."))
+	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
+}
+
+func (p *keysPane) render(w int) string {
 	st := p.sh.styles
 	var b strings.Builder
 	if p.tracking != "" {
-		for _, l := range wrap(p.tracking, p.width-2) {
+		for _, l := range wrap(p.tracking, w-2) {
 			b.WriteString(" " + st.Warning.Render(l) + "\n")
 		}
 	}
 	if p.sh.readOnly() {
-		b.WriteString(" " + st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", p.width-2)) + "\n")
+		b.WriteString(" " + st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", w-2)) + "\n")
 	}
 	switch {
 	case !p.data.has && p.data.err != nil:
-		for _, l := range wrap("Could not load the client keys. "+p.sh.explain(p.data.err), p.width-2) {
+		for _, l := range wrap("Could not load the client keys. "+p.sh.explain(p.data.err), w-2) {
 			b.WriteString(" " + st.Error.Render(l) + "\n")
 		}
 		return b.String()
@@ -370,14 +401,14 @@ func (p *keysPane) view() string {
 	const activeW, keyW = 6, 37
 	// The public key identifies a key; a DSN cut to less than its host and
 	// project identifies nothing, so a narrow terminal leaves it to enter/c.
-	dsnW := p.width - (2 + idW + 2 + activeW + 2 + keyW + 2)
+	dsnW := w - (2 + idW + 2 + activeW + 2 + keyW + 2)
 	showDSN := dsnW >= minDSNColumn
 	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW)
 	if showDSN {
 		header += "  DSN"
 	}
 	pos := p.list.position()
-	b.WriteString(st.Header.Render(pad(header, max(p.width-lipgloss.Width(pos)-1, 0))+pos) + "\n")
+	b.WriteString(st.Header.Render(pad(header, max(w-lipgloss.Width(pos)-1, 0))+pos) + "\n")
 	if len(p.rows) == 0 {
 		b.WriteString(st.Subtle.Render(" No key matches the filter (esc clears it)."))
 		return b.String()
@@ -393,13 +424,13 @@ func (p *keysPane) view() string {
 		head := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  "
 		var line string
 		if i == p.list.cursor {
-			line = st.Selected.Render(pad(head+active+rest, p.width))
+			line = st.Selected.Render(pad(head+active+rest, w))
 		} else {
 			state := st.StateOn
 			if !k.Active {
 				state = st.StateNone
 			}
-			line = head + state.Render(active) + pad(rest, max(p.width-lipgloss.Width(head)-activeW, 0))
+			line = head + state.Render(active) + pad(rest, max(w-lipgloss.Width(head)-activeW, 0))
 		}
 		b.WriteString(line + "\n")
 	}

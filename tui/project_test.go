@@ -2,10 +2,12 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -610,4 +612,23 @@ func TestKeysFilterDetailsAndHelpAreTrue(t *testing.T) {
 	h, _ = console(t, "6") // not visible to the user: 404
 	h.mustSee("Could not open the project")
 	h.mustNotSee("n new")
+}
+
+// From 140 columns the selected key's details sit beside the list and follow
+// the cursor; narrower, the list has the room.
+func TestWideKeysShowTheSelectedKeyBeside(t *testing.T) {
+	h, g := console(t, "1")
+	h.resize(160, 30)
+	ids := g.keyIDs(1)
+	h.mustSee(fmt.Sprintf("Key %d", ids[0]), "DSN (c copies it)")
+	h.key("down")
+	h.mustSee(fmt.Sprintf("Key %d", ids[1]))
+	h.mustNotSee(fmt.Sprintf("Key %d ", ids[0]))
+	for _, l := range strings.Split(h.view(), "\n") {
+		if w := ansi.StringWidth(l); w > 160 {
+			t.Fatalf("a line is %d cells wide at 160 columns: %q", w, l)
+		}
+	}
+	h.resize(120, 30)
+	h.mustNotSee("DSN (c copies it)")
 }

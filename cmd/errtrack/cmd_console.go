@@ -25,6 +25,8 @@ type consoleOptions struct {
 	project string
 	demo    bool
 	demoTLS bool
+	// accessible: --accessible or ACCESSIBLE set (as gh and huh read it).
+	accessible bool
 }
 
 // errNeedsTerminal is the console's answer when it has no terminal to draw on.
@@ -55,6 +57,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	defer cleanup()
 	a.clipboardDeps(&deps)
+	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)
 	defer a.program.Store(nil)
@@ -268,4 +271,11 @@ func (s *memoryStore) get(host string) (string, bool) {
 	defer s.mu.Unlock()
 	t, ok := s.tokens[host]
 	return t, ok
+}
+
+// accessibleEnv reads ACCESSIBLE as gh does: set to anything but empty,
+// "0" or "false" turns the accessible console on.
+func accessibleEnv(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "0" && v != "false"
 }

@@ -45,6 +45,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
 	root.Flags().BoolVar(&opts.demoTLS, "tls", false, "with --demo: serve the mock GitLab over HTTPS with a certificate made at start")
+	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
 
 	root.AddCommand(
 		a.versionCmd(),

@@ -37,10 +37,18 @@ func decodeBody(method, path string, resp *http.Response, body []byte, v any) er
 			return &APIError{StatusCode: resp.StatusCode, Method: method, Path: path, Kind: ErrUpdateFailed, Message: messageText(st.Message)}
 		}
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := unmarshal(body, v); err != nil {
 		return badResponse(method, path, resp, body, "the answer could not be read ("+safetext.Excerpt(err.Error(), excerptLen)+")")
 	}
 	return nil
+}
+
+// unmarshal decodes body into v; a page of client keys in one pass.
+func unmarshal(body []byte, v any) error {
+	if keys, ok := v.(*[]ClientKey); ok {
+		return decodeClientKeys(body, keys)
+	}
+	return json.Unmarshal(body, v)
 }
 
 func looksJSON(resp *http.Response, body []byte) bool {

@@ -87,7 +87,7 @@ func (c *Client) scrubBody(b []byte, variables bool) []byte {
 	if len(b) == 0 {
 		return b
 	}
-	if len(c.token) >= 8 {
+	if len(c.token) >= 8 && bytes.Contains(b, []byte(c.token)) {
 		b = bytes.ReplaceAll(b, []byte(c.token), []byte("[redacted]"))
 	}
 	if variables {

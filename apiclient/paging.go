@@ -46,11 +46,7 @@ func listAll[T any](ctx context.Context, c *Client, path string, query url.Value
 		if err != nil {
 			return nil, resp, err
 		}
-		all := first
-		for _, pg := range pages {
-			all = append(all, pg...)
-		}
-		return all, resp, nil
+		return concat(append([][]T{first}, pages...)), resp, nil
 	case resp.NextPage > 1 && !resp.HasTotal:
 		// No total (GitLab stops counting past 10,000 rows): pages go out
 		// c.concurrency at a time all the same, up to the first short or
@@ -62,9 +58,24 @@ func listAll[T any](ctx context.Context, c *Client, path string, query url.Value
 		if err != nil {
 			return nil, resp, err
 		}
-		return append(first, rest...), resp, nil
+		return concat([][]T{first, rest}), resp, nil
 	}
 	return first, resp, nil
+}
+
+// concat joins pages into one slice of the exact size: appending page
+// after page grows a 100,000-row list a quarter at a time, copying it
+// each time.
+func concat[T any](pages [][]T) []T {
+	n := 0
+	for _, p := range pages {
+		n += len(p)
+	}
+	out := make([]T, 0, n)
+	for _, p := range pages {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // listBudget caps the bytes of one listing across its pages: a server may
@@ -167,7 +178,7 @@ func scanPages[T any](ctx context.Context, c *Client, path string, stop func([]T
 // pages is an error. Pages past the end that were already in flight are
 // dropped; no page is asked for twice.
 func pagesAfter[T any](n, last int, get func(page int) (items []T, next int, err error), stop func([]T) bool) ([]T, error) {
-	var all []T
+	var all [][]T
 	n = max(n, 1)
 	for from := 2; from <= last; from += n {
 		to := min(from+n-1, last)
@@ -187,16 +198,16 @@ func pagesAfter[T any](n, last int, get func(page int) (items []T, next int, err
 			if errs[i] != nil {
 				return nil, errs[i]
 			}
-			all = append(all, items[i]...)
+			all = append(all, items[i])
 			if stop(items[i]) || len(items[i]) == 0 || nexts[i] <= from+i {
-				return all, nil
+				return concat(all), nil
 			}
 		}
 	}
 	if last >= maxPages {
 		return nil, &APIError{Method: http.MethodGet, Kind: ErrBadResponse, Message: fmt.Sprintf("the server kept offering more pages; stopped after %d", maxPages)}
 	}
-	return all, nil
+	return concat(all), nil
 }
 
 // nextOf is the page the answer says comes next, 0 for none.

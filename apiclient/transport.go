@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -157,15 +158,25 @@ func (c *Client) notifyRetry(r request, attempt int, wait time.Duration, status 
 
 // send performs one exchange and reads a size-capped body, as sent: the
 // caller removes the token from what it passes on.
+var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 func (c *Client) send(req *http.Request) (*http.Response, []byte, error) {
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
-	if err != nil {
+	// Read into a reused buffer, keep an exact copy: io.ReadAll grows its
+	// buffer from 512 bytes, doubling, for every page of a long list.
+	buf := readBuffers.Get().(*bytes.Buffer)
+	defer readBuffers.Put(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBody+1)); err != nil {
 		return nil, nil, err
+	}
+	body := bytes.Clone(buf.Bytes())
+	if buf.Cap() > 1<<20 {
+		*buf = bytes.Buffer{} // a huge answer's buffer is not kept
 	}
 	if int64(len(body)) > c.maxBody {
 		return nil, nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, c.maxBody)

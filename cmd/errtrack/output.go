@@ -1,14 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"github.com/errtrack/errtrack/internal/explain"
 	"io"
+	"reflect"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -18,32 +20,63 @@ import (
 // controls; C1 controls and invisible format characters (bidi overrides,
 // zero-width spaces) are escaped too, so server text cannot drive or fool a
 // terminal that shows the output. The JSON means the same.
+//
+// A list is written an element at a time, as json.MarshalIndent would lay
+// it out: 100,000 keys are never held as one text (nor twice, escaped).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
+	rv := reflect.ValueOf(v)
+	_, custom := v.(json.Marshaler) // json.RawMessage, a []byte: not a list
+	if custom || rv.Kind() != reflect.Slice || rv.Len() == 0 || rv.Type().Elem().Kind() == reflect.Uint8 {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeEscaped(w, b)
 	}
-	return writeEscaped(w, b)
+	bw := bufio.NewWriter(w)
+	bw.WriteString("[\n")
+	for i := range rv.Len() {
+		b, err := json.MarshalIndent(rv.Index(i).Interface(), "  ", "  ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString("  ")
+		escapeTo(bw, b)
+		if i < rv.Len()-1 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+	}
+	bw.WriteString("]\n")
+	return bw.Flush()
 }
 
 // writeEscaped prints JSON as writeJSON does, without re-indenting it.
 func writeEscaped(w io.Writer, b []byte) error {
-	var out strings.Builder
-	for _, r := range string(b) {
+	bw := bufio.NewWriter(w)
+	escapeTo(bw, b)
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// escapeTo writes JSON text with the characters a terminal could act on or
+// hide escaped as \uXXXX.
+func escapeTo(w *bufio.Writer, b []byte) {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
 		switch {
 		case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029, safetext.Invisible(r) && r <= 0xffff:
-			fmt.Fprintf(&out, `\u%04x`, r)
-			continue
+			fmt.Fprintf(w, `\u%04x`, r)
 		case safetext.Invisible(r): // beyond the BMP: a UTF-16 surrogate pair, as JSON wants
 			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
-			continue
+			fmt.Fprintf(w, `\u%04x\u%04x`, r1, r2)
+		case r == utf8.RuneError && n == 1:
+			w.WriteRune(r) // as ranging over a string did: invalid bytes become U+FFFD
+		default:
+			w.Write(b[:n])
 		}
-		out.WriteRune(r)
+		b = b[n:]
 	}
-	out.WriteByte('\n')
-	_, err := io.WriteString(w, out.String())
-	return err
 }
 
 func yesNo(b bool) string {

@@ -97,3 +97,23 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	st.index()
 	return st, nil
 }
+
+// addFleet adds the group fleet (ID 200) with n projects (IDs 2001…), each
+// with integrated tracking on and one key (IDs 200001…) whose DSN its
+// SENTRY_DSN variable holds.
+func (st *state) addFleet(n int) {
+	st.Groups = append(st.Groups, &Group{ID: 200, Path: "fleet", Name: "Fleet"})
+	created := st.Projects[0].CreatedAt
+	for i := 1; i <= n; i++ {
+		id := int64(2000 + i)
+		key := int64(200000 + i)
+		p := &Project{ID: id, Path: fmt.Sprintf("fleet/app-%03d", i), Name: fmt.Sprintf("App %03d", i), Description: "Fleet: SENTRY_DSN holds its key's DSN",
+			Members: map[int64]int{1: maintainer, 2: developer}, CreatedAt: created,
+			Settings: &Settings{Enabled: true, Integrated: true},
+			Keys:     []ClientKey{{ID: key, Active: true, PublicKey: newPublicKey()}},
+			Variables: []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(key), VariableType: "env_var",
+				Masked: true, Raw: true, EnvironmentScope: "*", Description: "Error tracking DSN (fleet)"}}}
+		st.Projects = append(st.Projects, p)
+	}
+	st.index()
+}

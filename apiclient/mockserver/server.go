@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"math/rand/v2"
@@ -30,7 +31,11 @@ type Options struct {
 	FaultRetryAfter *int
 	ScaleProjects   int
 	ScaleKeys       int
-	StatePath       string // keep the data in this file across restarts
+	// ScaleGroup adds the group fleet with N projects fleet/app-NNN, each
+	// with one key whose DSN its SENTRY_DSN variable holds: a group
+	// rotation's worth of projects.
+	ScaleGroup int
+	StatePath  string // keep the data in this file across restarts
 	// DSNHost is host[:port] in DSNs; default: the address of the URL Start
 	// gave, or the request's Host when served by another listener.
 	DSNHost string
@@ -134,6 +139,12 @@ func New(opts Options) (*Server, error) {
 	st, err := seedState(opts.Seed, s.now(), opts.ScaleProjects, opts.ScaleKeys)
 	if err != nil {
 		return nil, err
+	}
+	if opts.ScaleGroup > 0 {
+		if opts.Seed == "empty" {
+			return nil, fmt.Errorf("--scale-group adds to the demo seed: use --seed demo")
+		}
+		st.addFleet(opts.ScaleGroup)
 	}
 	s.st = st
 	if opts.StatePath != "" {

@@ -84,6 +84,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	f.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, e.g. 200ms")
 	f.Float64Var(&opts.FailRate, "fail-rate", 0, "share of requests answered with 500/502/503 or 429, 0 to 1")
 	f.IntVar(&opts.ScaleProjects, "scale-projects", 0, "add N maintainable projects scale/project-NNNNN")
+	f.IntVar(&opts.ScaleGroup, "scale-group", 0, "add the group fleet with N projects, each with a key its SENTRY_DSN holds (for group rotations)")
 	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
 	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
 	f.IntVar(&opts.RateLimit, "rate-limit", 0, "authenticated API requests per minute per token, as GitLab.com's 2,000; past it 429 with GitLab's RateLimit-* headers")

@@ -101,3 +101,40 @@ func BenchmarkRoundTrips10kKeys(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkGroupRotation20 rotates the key SENTRY_DSN holds in each of 20
+// projects (mock fleet group) at 100 ms latency, groupConcurrency projects
+// at a time. Its floor: the plan reads the group, its projects, then each
+// project's keys and variables at once (2 + ⌈20/3⌉ = 9 round trips); each
+// rotation takes 5 (plan, create, check, variable, delete), ⌈20/3⌉ = 7
+// rounds of them: 44 round trips, 4.4 s.
+func BenchmarkGroupRotation20(b *testing.B) {
+	const lat = 100 * time.Millisecond
+	ctx := context.Background()
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	var plan, run time.Duration
+	for i := 0; i < b.N; i++ {
+		srv, c := mock(b, mockserver.Options{Latency: lat, ScaleGroup: 20}, mockserver.TokenMaintainer)
+		start := time.Now()
+		p, err := PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN"}, nil)
+		if err != nil || p.Acting() != 20 {
+			b.Fatalf("%v: %d projects to rotate", err, p.Acting())
+		}
+		mid := time.Now()
+		done := p.Run(ctx, c, nil, explainPlain, checksFor, nil)
+		run += time.Since(mid)
+		plan += mid.Sub(start)
+		if done.Failed() != 0 {
+			b.Fatalf("%+v", done.Items)
+		}
+		for _, it := range done.Items {
+			if it.Result != ResultChanged || srv.KeyCount(it.Project.ID) != 1 {
+				b.Fatalf("%s: %s, %d keys", it.Project.Path, it.Result, srv.KeyCount(it.Project.ID))
+			}
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(plan)/n/float64(lat), "plan-round-trips/op")
+	b.ReportMetric(float64(run)/n/float64(lat), "run-round-trips/op")
+	b.ReportMetric((float64(plan+run))/n/1e9, "s/op")
+}

@@ -136,3 +136,25 @@ func (f *faultyGroup) DeleteClientKey(ctx context.Context, p apiclient.ProjectRe
 	}
 	return f.faulty.DeleteClientKey(ctx, p, id)
 }
+
+// The mock's fleet group (--scale-group) is a group rotation's worth of
+// projects: each is rotated, and its variable then holds its new key.
+func TestFleetGroupRotation(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	plan, err := PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN"}, nil)
+	if err != nil || plan.Acting() != 5 {
+		t.Fatalf("%v: %+v", err, plan.Items)
+	}
+	done := plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
+	for _, it := range done.Items {
+		keys := srv.Keys(it.Project.ID)
+		if it.Result != ResultChanged || len(keys) != 1 || keys[0].ID == it.OldID {
+			t.Fatalf("%s: %s %+v", it.Project.Path, it.Words, keys)
+		}
+		if v := srv.Variables(it.Project.ID); len(v) != 1 || !strings.Contains(v[0].Value, keys[0].PublicKey) {
+			t.Fatalf("%s: SENTRY_DSN does not hold key %d: %+v", it.Project.Path, keys[0].ID, v)
+		}
+	}
+}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -22,17 +25,53 @@ type verifyJSON struct {
 func (a *app) verifyCmd(g *globalFlags) *cobra.Command {
 	var p projectFlag
 	var yes bool
+	var gf groupFlags
+	var ciVar, scope string
 	cmd := &cobra.Command{
-		Use:   "verify --project P KEY_ID",
+		Use:   "verify --project P KEY_ID | --group G [--ci-variable NAME]",
 		Short: "Check a client key's DSN by sending it one test event",
 		Long: `Sends one minimal Sentry envelope (a single test error event) to the ingestion
 endpoint of the key's DSN, as an SDK would, and reports whether it was
 accepted. The event is recorded in the project's error tracking, so errtrack
-asks first; --yes skips the question. Exits 1 when the event is refused.`,
-		Example:     "  errtrack keys verify --project group/web-shop 12\n  errtrack keys verify -p 42 12 --yes --json",
+asks first; --yes skips the question. Exits 1 when the event is refused.
+
+--group G (with --include-subgroups) sends one event per project of the
+group, with the DSN of the key its CI/CD variable (--ci-variable, default
+SENTRY_DSN) holds: the DSN its applications really use. It shows the plan
+first (projects without the variable, or that you do not maintain, are
+skipped with the reason), asks once (--dry-run stops there), says each
+project's outcome as it ends and prints a report (--json: one object per
+project). Exits 1 when any project's event was refused or not sent.`,
+		Example: "  errtrack keys verify --project group/web-shop 12\n  errtrack keys verify -p 42 12 --yes --json\n" +
+			"  errtrack keys verify --group web --include-subgroups --dry-run",
 		Annotations: map[string]string{annotKeyArg: "yes"},
-		Args:        oneKeyID,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if gf.group != "" {
+				if len(args) > 0 {
+					return usagef("with --group, the key is the one --ci-variable holds in each project: give no KEY_ID")
+				}
+				return nil
+			}
+			return oneKeyID(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case gf.group != "" && p.raw != "":
+				return usageError{errGroupAndProject}
+			case (gf.subgroups || gf.dryR || ciVar != "" || scope != "") && gf.group == "":
+				return usagef("--include-subgroups, --dry-run, --ci-variable and --environment-scope go with --group")
+			case ciVar != "" && !variableName.MatchString(ciVar):
+				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(ciVar))
+			}
+			if gf.group != "" {
+				if !yes && !gf.dryR && !a.stdinIsTTY() {
+					return usagef("refusing to send test events without confirmation: standard input is not a terminal, so pass --yes")
+				}
+				if ciVar == "" {
+					ciVar = "SENTRY_DSN"
+				}
+				return a.verifyGroup(cmd.Context(), g, gf, ciVar, scope, yes)
+			}
 			id, err := parseKeyID(args[0])
 			if err != nil {
 				return err
@@ -90,6 +129,148 @@ asks first; --yes skips the question. Exits 1 when the event is refused.`,
 		},
 	}
 	p.add(cmd)
-	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "send without asking (needed when standard input is not a terminal)")
+	fl := cmd.Flags()
+	fl.BoolVarP(&yes, "yes", "y", false, "send without asking (needed when standard input is not a terminal)")
+	fl.StringVar(&gf.group, "group", "", "send one event per project of this group (ID or path)")
+	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	fl.BoolVar(&gf.dryR, "dry-run", false, "with --group, show the plan and send nothing")
+	fl.StringVar(&ciVar, "ci-variable", "", "with --group, the CI/CD variable whose DSN is checked (default SENTRY_DSN)")
+	fl.StringVar(&scope, "environment-scope", "", "with --group, the environment scope of --ci-variable, when several variables have its name")
 	return cmd
+}
+
+// verifyGroup runs `keys verify --group`: the plan, one question, the
+// events with progress, and the report.
+func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, variable, scope string, yes bool) error {
+	ref, err := apiclient.ParseGroupRef(gf.group)
+	if err != nil {
+		return usagef("--group: %v", err)
+	}
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	pctx, cancel := a.deadline(ctx, g)
+	plan, err := workflow.PlanGroupVerify(pctx, c, ref, gf.subgroups, variable, scope)
+	cancel()
+	if err != nil {
+		return reportedf(a, "%s Nothing was sent.", a.explain(err, "run the command again"))
+	}
+	a.rememberHost(host)
+	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), len(plan.Items), variable)
+	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	for _, it := range plan.Items {
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
+	}
+	_ = tw.Flush()
+	if gf.dryR {
+		fmt.Fprintln(a.stderr, "Dry run: nothing was sent.")
+		if g.jsonOut {
+			return a.printVerifyReport(g, plan)
+		}
+		return nil
+	}
+	if plan.Acting() == 0 {
+		fmt.Fprintln(a.stderr, "Nothing to send.")
+		if err := a.printVerifyReport(g, plan); err != nil {
+			return err
+		}
+		if f := plan.Failed(); f > 0 {
+			return reportedf(a, "%d of %d projects failed (see above)", f, len(plan.Items))
+		}
+		return nil
+	}
+	if !yes {
+		ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend %d test events as planned above? [y/N] ", workflow.VerifyWarning, plan.Acting()))
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: nothing was sent", err)
+		case !ok:
+			fmt.Fprintln(a.stderr, "Nothing sent.")
+			return nil
+		}
+	}
+	n := 0
+	rctx, rcancel := a.deadline(ctx, g)
+	defer rcancel()
+	done := plan.Run(rctx, c, func(it workflow.VerifyItem) {
+		if it.Skip != "" {
+			return
+		}
+		n++
+		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s\n", n, plan.Acting(), explain.Text(it.Project.Name()), a.verifyWords(it))
+	})
+	if err := a.printVerifyReport(g, done); err != nil {
+		return err
+	}
+	if f := done.Failed(); f > 0 {
+		return reportedf(a, "%d of %d projects failed (see above)", f, len(done.Items))
+	}
+	return nil
+}
+
+// verifyWords says what one project's test event met.
+func (a *app) verifyWords(it workflow.VerifyItem) string {
+	var refused *workflow.RefusedError
+	switch {
+	case it.Skip != "":
+		return it.Skip
+	case errors.As(it.Err, &refused):
+		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, workflow.RefusedAdvice)
+	case it.Err != nil:
+		return "the test event could not be sent: " + a.explain(it.Err, "run the command again")
+	case it.Check != nil:
+		return fmt.Sprintf("key %d works: the test event was accepted (HTTP %d)", it.Key.ID, it.Check.StatusCode)
+	}
+	return "planned"
+}
+
+// printVerifyReport prints a group verify's report: a table, or --json one
+// object per project (never a DSN).
+func (a *app) printVerifyReport(g *globalFlags, p workflow.VerifyPlan) error {
+	type item struct {
+		Project   string `json:"project"`
+		ProjectID int64  `json:"project_id"`
+		Action    string `json:"action"`
+		Result    string `json:"result,omitempty"`
+		KeyID     int64  `json:"key_id,omitempty"`
+		Accepted  *bool  `json:"accepted,omitempty"`
+		Status    int    `json:"status,omitempty"`
+		Error     string `json:"error,omitempty"`
+	}
+	items := make([]item, len(p.Items))
+	for i, it := range p.Items {
+		x := item{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action(), Result: it.Result, KeyID: it.Key.ID}
+		if it.Check != nil {
+			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
+		}
+		if it.Result == workflow.ResultFailed {
+			x.Error = a.verifyWords(it)
+		}
+		items[i] = x
+	}
+	if g.jsonOut {
+		return writeJSON(a.stdout, items)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECT\tRESULT\tKEY\tEVENT")
+	for i, x := range items {
+		r, key, ev := x.Result, "-", "-"
+		if r == "" {
+			r = "planned"
+		}
+		if x.KeyID != 0 {
+			key = fmt.Sprint(x.KeyID)
+		}
+		switch {
+		case x.Accepted != nil && *x.Accepted:
+			ev = fmt.Sprintf("accepted (HTTP %d)", x.Status)
+		case x.Accepted != nil:
+			ev = fmt.Sprintf("refused (HTTP %d)", x.Status)
+		case p.Items[i].Skip != "":
+			ev = "none: " + p.Items[i].Skip
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", explain.Text(x.Project), r, key, explain.Text(ev))
+	}
+	return tw.Flush()
 }

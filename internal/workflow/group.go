@@ -41,6 +41,8 @@ const (
 	ResultUnchanged = "unchanged"
 	ResultSkipped   = "skipped"
 	ResultFailed    = "failed"
+	// ResultOK: a check (a test event) that passed; it changed nothing.
+	ResultOK = "ok"
 )
 
 // GroupItem is one project of a group change: what the plan will do, and
@@ -125,38 +127,47 @@ func PlanGroupRotation(ctx context.Context, api GroupAPI, ref apiclient.GroupRef
 			}
 			return
 		}
-		keys, vars, err := projectKeysAndVariables(ctx, api, it.Project.Ref)
-		if err != nil {
-			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
-			return
-		}
-		var held []apiclient.Variable
-		for _, v := range vars {
-			if v.Key == o.Variable && (o.Scope == "" || v.EnvironmentScope == o.Scope) {
-				held = append(held, v)
-			}
-		}
+		k, skip, err := heldKey(ctx, api, it.Project.Ref, o.Variable, o.Scope)
 		switch {
-		case len(held) == 0:
-			it.Skip, it.Result = "no CI/CD variable "+o.Variable, ResultSkipped
-			return
-		case len(held) > 1:
-			it.Skip, it.Result = fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(held), o.Variable), ResultSkipped
-			return
-		case held[0].Value == nil:
-			it.Skip, it.Result = o.Variable+" is hidden: its value cannot be read", ResultSkipped
-			return
+		case err != nil:
+			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+		case skip != "":
+			it.Skip, it.Result = skip, ResultSkipped
+		default:
+			it.OldID = k.ID
 		}
-		dsn := strings.TrimSpace(*held[0].Value)
-		for _, k := range keys {
-			if k.DSN == dsn {
-				it.OldID = k.ID
-				return
-			}
-		}
-		it.Skip, it.Result = o.Variable+" does not hold the DSN of one of the project's keys", ResultSkipped
 	})
 	return plan, nil
+}
+
+// heldKey finds the key whose DSN the project's variable (in scope, when
+// given) holds; skip says why there is none to act on.
+func heldKey(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) (k apiclient.ClientKey, skip string, err error) {
+	keys, vars, err := projectKeysAndVariables(ctx, api, ref)
+	if err != nil {
+		return k, "", err
+	}
+	var held []apiclient.Variable
+	for _, v := range vars {
+		if v.Key == variable && (scope == "" || v.EnvironmentScope == scope) {
+			held = append(held, v)
+		}
+	}
+	switch {
+	case len(held) == 0:
+		return k, "no CI/CD variable " + variable, nil
+	case len(held) > 1:
+		return k, fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(held), variable), nil
+	case held[0].Value == nil:
+		return k, variable + " is hidden: its value cannot be read", nil
+	}
+	dsn := strings.TrimSpace(*held[0].Value)
+	for _, k := range keys {
+		if k.DSN == dsn {
+			return k, "", nil
+		}
+	}
+	return k, variable + " does not hold the DSN of one of the project's keys", nil
 }
 
 func projectKeysAndVariables(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef) ([]apiclient.ClientKey, []apiclient.Variable, error) {

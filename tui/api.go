@@ -38,6 +38,8 @@ type API interface {
 	CreateVariable(ctx context.Context, p apiclient.ProjectRef, v apiclient.NewVariable) (*apiclient.Variable, *apiclient.Response, error)
 	UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
+	// The ancestor groups' variables, for where each key's DSN is used.
+	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
 }
 
 // RecentProject is a project opened before, known by ID and path.

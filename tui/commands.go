@@ -79,6 +79,13 @@ func loadKeysCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectR
 	})
 }
 
+func loadUsesCmd(api API, timeout time.Duration, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
+	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		a, err := workflow.KeyUses(ctx, api, p, keys, s, known)
+		return usesLoadedMsg{id: id, audit: a, err: err}
+	})
+}
+
 func loginCmd(login func(context.Context, string, string) (API, error), timeout time.Duration, host, token string) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		api, err := login(ctx, host, token)

@@ -175,6 +175,13 @@ func (f *faultAPI) UpdateVariableValue(ctx context.Context, p apiclient.ProjectR
 
 // refuseEvents makes the ingestion endpoint's answer to test events status,
 // as a backend that does not know the key would.
+func (f *faultAPI) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	if err := f.enter("ListVariables"); err != nil {
+		return nil, nil, err
+	}
+	return f.API.ListVariables(ctx, p)
+}
+
 func (f *faultAPI) refuseEvents(status int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -18,7 +18,9 @@ type KeyMap struct {
 
 	Tab, NewKey, Delete, Show, Copy, Rotate, Verify, FilterKeys key.Binding
 	// OpenWeb opens the project's error tracking settings in GitLab.
-	OpenWeb                                        key.Binding
+	OpenWeb key.Binding
+	// Findings shows the open project's audit: what is wrong, with the fix.
+	Findings                                       key.Binding
 	ToggleActive, ToggleIntegrated, CreateSettings key.Binding
 
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
@@ -72,6 +74,7 @@ func DefaultKeyMap() KeyMap {
 		Rotate:           b([]string{"R"}, "R", "rotate"),
 		Verify:           b([]string{"v"}, "v", "test event"),
 		OpenWeb:          b([]string{"o"}, "o", "open in GitLab"),
+		Findings:         b([]string{"F"}, "F", "findings"),
 		FilterKeys:       b([]string{"/"}, "/", "filter"),
 		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
 		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),

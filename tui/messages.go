@@ -50,6 +50,13 @@ type settingsLoadedMsg struct {
 	err error
 }
 
+// usesLoadedMsg: where each key's DSN is used, and the project's findings.
+type usesLoadedMsg struct {
+	id    uint64
+	audit workflow.Audit
+	err   error
+}
+
 type keysLoadedMsg struct {
 	id   uint64
 	keys []apiclient.ClientKey

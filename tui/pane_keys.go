@@ -32,6 +32,11 @@ type keysPane struct {
 	rows      []int // indices into data.val of the keys shown
 	list      listView
 
+	// uses: where each key's DSN is used (CI/CD variables of the project
+	// and its groups) and the project's findings, loaded after the list.
+	uses   loadable[workflow.Audit]
+	usedIn map[int64][]workflow.Use
+
 	// tracking warns that keys collect nothing while error tracking is off.
 	tracking      string
 	width, height int
@@ -65,6 +70,45 @@ func (p *keysPane) layout() {
 }
 
 func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
+
+func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
+	if msg.err != nil {
+		p.uses.fail(msg.err)
+		return
+	}
+	p.uses.set(msg.audit)
+	p.usedIn = make(map[int64][]workflow.Use, len(msg.audit.Keys))
+	for _, k := range msg.audit.Keys {
+		p.usedIn[k.Key.ID] = k.Used
+	}
+}
+
+// usedText says where key id's DSN is used: "SENTRY_DSN (all
+// environments), group web/SENTRY_DSN (production)", "nowhere", "…" while
+// it is being found, "?" when the variables could not be read.
+func (p *keysPane) usedText(id int64) string { return p.usedWords(id, workflow.Use.Label) }
+
+// usedShort is usedText for the USED IN column.
+func (p *keysPane) usedShort(id int64) string { return p.usedWords(id, workflow.Use.Short) }
+
+func (p *keysPane) usedWords(id int64, label func(workflow.Use) string) string {
+	used, ok := p.usedIn[id]
+	switch {
+	case ok && len(used) == 0:
+		return "nowhere"
+	case ok:
+		labels := make([]string, len(used))
+		for i, u := range used {
+			labels[i] = label(u)
+		}
+		return strings.Join(labels, ", ")
+	case p.uses.loading():
+		return "…"
+	case p.uses.err != nil:
+		return "?"
+	}
+	return "…"
+}
 
 func (p *keysPane) ids() []int64 {
 	ids := make([]int64, len(p.data.val))
@@ -290,6 +334,8 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			"Public key: " + clean(sel.PublicKey),
 			"DSN:",
 			clean(sel.DSN),
+			"",
+			"Used in:   " + clean(p.usedText(sel.ID)),
 		})
 		return msgCmd(openDialogMsg{d: d.withAlt("copy DSN", k.Copy, copyDSNMsg{sel})})
 	case key.Matches(km, k.Copy):
@@ -364,6 +410,10 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 		lines = append(lines, string(r[:n]))
 		dsn = string(r[n:])
 	}
+	lines = append(lines, "", "Used in")
+	for _, l := range wrap(clean(p.usedText(k.ID)), inner) {
+		lines = append(lines, " "+l)
+	}
 	lines = append(lines, "", st.Subtle.Render("R rotates it, d deletes it, v sends a test event."))
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
@@ -399,12 +449,35 @@ func (p *keysPane) render(w int) string {
 	keys := p.data.val
 	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
 	const activeW, keyW = 6, 37
-	// The public key identifies a key; a DSN cut to less than its host and
-	// project identifies nothing, so a narrow terminal leaves it to enter/c.
-	dsnW := w - (2 + idW + 2 + activeW + 2 + keyW + 2)
+	// The public key identifies a key; where its DSN is used comes next (the
+	// DSNs of one project differ only by that key); a DSN cut to less than
+	// its host and project identifies nothing, so a narrow terminal leaves
+	// it to enter/c.
+	room := w - (2 + idW + 2 + activeW + 2 + keyW)
+	usedW := 0
+	if room >= minUsedColumn+2 {
+		usedW = minUsedColumn
+	}
+	dsnW := room - usedW - 4
+	start, end := p.list.window()
+	if longest := p.longestDSN(start, end); dsnW > longest {
+		// The DSNs are whole: the rest of the room says where they are used.
+		usedW = min(usedW+dsnW-longest, maxUsedColumn)
+		dsnW = room - usedW - 4
+	}
+	if usedW == 0 {
+		dsnW = room - 2
+	} else if dsnW < minDSNColumn {
+		usedW = min(room-2, maxUsedColumn) // no DSN column: its room says where
+	}
 	showDSN := dsnW >= minDSNColumn
 	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW)
-	if showDSN {
+	switch {
+	case usedW > 0 && showDSN:
+		header += "  " + pad("USED IN", usedW) + "  DSN"
+	case usedW > 0:
+		header += "  USED IN"
+	case showDSN:
 		header += "  DSN"
 	}
 	pos := p.list.position()
@@ -413,11 +486,13 @@ func (p *keysPane) render(w int) string {
 		b.WriteString(st.Subtle.Render(" No key matches the filter (esc clears it)."))
 		return b.String()
 	}
-	start, end := p.list.window()
 	for i := start; i < end; i++ {
 		k := keys[p.rows[i]]
 		active := pad(yesNo(k.Active), activeW)
 		rest := "  " + pad(clean(k.PublicKey), keyW)
+		if usedW > 0 {
+			rest += "  " + pad(truncate(clean(p.usedShort(k.ID)), usedW), usedW)
+		}
 		if showDSN {
 			rest += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
 		}
@@ -437,9 +512,25 @@ func (p *keysPane) render(w int) string {
 	return b.String()
 }
 
+// longestDSN is the width of the longest DSN among rows start..end.
+func (p *keysPane) longestDSN(start, end int) int {
+	n := 0
+	for i := start; i < end && i < len(p.rows); i++ {
+		n = max(n, lipgloss.Width(clean(p.data.val[p.rows[i]].DSN)))
+	}
+	return n
+}
+
 // minDSNColumn is the narrowest DSN column worth drawing: room for the
 // scheme, an elided key, the host and the project's number.
 const minDSNColumn = 40
+
+// The USED IN column: room for one variable and its scope at least; at
+// most two or three.
+const (
+	minUsedColumn = 22
+	maxUsedColumn = 48
+)
 
 // fitDSN fits a DSN in width cells. The public key inside it repeats the
 // column beside it, so when the DSN is too long that part is elided first,

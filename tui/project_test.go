@@ -29,8 +29,9 @@ func TestProjectLoadingState(t *testing.T) {
 
 func TestProjectShowsKeysAndSettings(t *testing.T) {
 	h, g := console(t, "1")
+	h.resize(130, 30) // room for USED IN and the DSN
 	keys := g.srv.Keys(1)
-	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "http://glet_", "1/2")
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN ", "nowhere", "http://glet_", "1/2")
 	h.key("tab")
 	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {
@@ -515,9 +516,9 @@ func TestLongDSNKeepsHostInView(t *testing.T) {
 	h.resize(80, 24)
 	h.mustSee(g.srv.Keys(1)[0].PublicKey)
 	h.mustNotSee("http://glet_")
-	h.resize(110, 24)
+	h.resize(130, 24)
 	h.mustSee("http://glet_…@" + host)
-	h.resize(200, 24)
+	h.resize(240, 24) // beside the details panel, the list has room for the DSN whole
 	h.mustSee("http://" + g.srv.Keys(1)[0].PublicKey + "@" + host + "/errortracking/api/v1/projects/1")
 }
 
@@ -631,4 +632,31 @@ func TestWideKeysShowTheSelectedKeyBeside(t *testing.T) {
 	}
 	h.resize(120, 30)
 	h.mustNotSee("DSN (c copies it)")
+}
+
+// The keys pane says where each key's DSN is used, once found, without
+// holding up the list; F shows the project's findings with their fixes.
+func TestKeysShowWhereTheirDSNIsUsed(t *testing.T) {
+	h, _ := console(t, "demo/mobile/ios")
+	h.mustSee("USED IN", "SENTRY_DSN")
+	h.key("enter")
+	h.mustSay("Used in:   SENTRY_DSN (all environments)")
+	h.key("esc")
+	h.key("F")
+	h.mustSay("Findings for demo/mobile/ios: 1 error", "Error: OLD_SENTRY_DSN (environment staging) holds the DSN of a key that", "no longer exists", "Fix: set it to the DSN of a current key")
+}
+
+// The list does not wait for the variables: when they cannot be read the
+// keys are listed all the same, the column says "?", and F says why.
+func TestKeysListDoesNotWaitForUses(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	f.fail("ListVariables", &apiclient.APIError{StatusCode: 403, Kind: apiclient.ErrForbidden, Method: "GET", Path: "/api/v4/projects/1/variables"})
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "demo/web-shop"})
+	h.mustSee("Client keys (2)", "USED IN", "?")
+	h.mustNotSee("SENTRY_DSN")
+	h.key("F")
+	h.mustSay("Where the keys' DSNs are used could not be read.")
+	h.key("esc", "r")
+	h.mustSee("SENTRY_DSN")
 }

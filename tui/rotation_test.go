@@ -82,7 +82,7 @@ func TestDeleteNamesVariablesHoldingTheDSN(t *testing.T) {
 	h.key("n")
 	h.key("down", "d")
 	h.mustSay("Delete client key 2 of demo/web-shop?")
-	h.mustNotSee("SENTRY_DSN")
+	h.mustNotSee("holds this key's DSN")
 }
 
 // o opens the project's error tracking settings page; with no browser the

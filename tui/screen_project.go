@@ -2,6 +2,8 @@ package tui
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,10 +69,21 @@ func (s *projectScreen) loadKeys() tea.Cmd {
 	return loadKeysCmd(s.sh.api, s.sh.deps.RequestTimeout, s.keys.data.start(), s.project.Ref)
 }
 
+// loadUses finds where each key's DSN is used once the keys, the settings
+// and the project's path are known; the list is never held up by it.
+func (s *projectScreen) loadUses() tea.Cmd {
+	st := s.settings.data
+	if !s.keys.data.has || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
+		return nil
+	}
+	return loadUsesCmd(s.sh.api, s.sh.deps.RequestTimeout, s.keys.uses.start(), s.project,
+		slices.Clone(s.keys.keys()), st.val.s, st.has)
+}
+
 func (s *projectScreen) Title() string { return clean(s.project.Name()) }
 
 func (s *projectScreen) Busy() bool {
-	if s.info.loading() || s.settings.data.loading() || s.keys.data.loading() {
+	if s.info.loading() || s.settings.data.loading() || s.keys.data.loading() || s.keys.uses.loading() {
 		return true
 	}
 	for _, w := range s.sh.pending {
@@ -103,7 +116,7 @@ func (s *projectScreen) Help() helpMap {
 		return pane
 	}
 	short := append(append([]key.Binding{}, pane.short...), tab, k.Refresh, k.Back)
-	full := append([][]key.Binding{{tab, k.Refresh, k.OpenWeb, k.Back}}, pane.full...)
+	full := append([][]key.Binding{{tab, k.Refresh, k.OpenWeb, k.Findings, k.Back}}, pane.full...)
 	return helpMap{short: short, full: full}
 }
 
@@ -118,8 +131,13 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, tea.Batch(s.sh.failedOnce(msg.err, true), s.refreshed())
 		}
 		s.info.set(msg.project)
+		hadPath := s.project.Path != ""
 		s.project = msg.project
-		return s, tea.Batch(s.opened(), s.refreshed())
+		var uses tea.Cmd
+		if !hadPath {
+			uses = s.loadUses()
+		}
+		return s, tea.Batch(s.opened(), s.refreshed(), uses)
 	case settingsLoadedMsg:
 		if !s.settings.data.accept(msg.id) {
 			return s, nil
@@ -131,12 +149,18 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if v := s.settings.data.val.s; !s.tabChosen && s.settings.data.has && v != nil && !v.Integrated && s.settings.canUseExternal() {
 			s.tab = tabSettings
 		}
-		return s, tea.Batch(cmd, s.refreshed())
+		return s, tea.Batch(cmd, s.refreshed(), s.loadUses())
 	case keysLoadedMsg:
 		if !s.keys.data.accept(msg.id) {
 			return s, nil
 		}
-		return s, tea.Batch(s.keys.loaded(msg), s.refreshed())
+		cmd := s.keys.loaded(msg)
+		return s, tea.Batch(cmd, s.refreshed(), s.loadUses())
+	case usesLoadedMsg:
+		if s.keys.uses.accept(msg.id) {
+			s.keys.usesLoaded(msg)
+		}
+		return s, nil
 	case writeDoneMsg:
 		if !sameProject(msg.w.project(), s.project) {
 			return s, nil
@@ -147,7 +171,9 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		s.keys.setTracking(s.settings.data)
 		var cmd tea.Cmd
 		if c.stale {
-			cmd = s.loadKeys() // the list may be out of date
+			cmd = s.loadKeys() // the list may be out of date; its uses follow it
+		} else {
+			cmd = s.loadUses() // a key or a variable changed
 		}
 		return s, cmd
 	case tea.PasteMsg:
@@ -202,6 +228,8 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.OpenWeb):
 		return openWeb(s.sh, workflow.SettingsPage(s.sh.deps.Host, s.project))
+	case key.Matches(msg, k.Findings):
+		return s.findings()
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())
@@ -210,6 +238,51 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.settings.update(msg, s.project, s.keys.ids())
 	}
 	return s.keys.update(msg, s.project)
+}
+
+// maxFindings is how many findings the dialog lists; errtrack audit has
+// them all.
+const maxFindings = 12
+
+// findings opens the project's audit: each finding with its fix, errors
+// first, as errtrack audit words them.
+func (s *projectScreen) findings() tea.Cmd {
+	u := s.keys.uses
+	name := clean(s.project.Name())
+	switch {
+	case !u.has && u.err != nil:
+		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, []string{
+			"Where the keys' DSNs are used could not be read. " + s.sh.explain(u.err)})})
+	case !u.has:
+		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press F again in a moment.")
+	}
+	a := u.val
+	if len(a.Findings) == 0 {
+		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, []string{"Nothing wrong: every CI/CD variable that holds a DSN holds a current key's."})})
+	}
+	var body []string
+	for i, f := range a.Findings {
+		if i == maxFindings {
+			body = append(body, fmt.Sprintf("… and %d more: errtrack audit -p %s lists them all.", len(a.Findings)-i, s.project.Ref))
+			break
+		}
+		if i > 0 {
+			body = append(body, "")
+		}
+		body = append(body, strings.ToUpper(f.Severity[:1])+f.Severity[1:]+": "+clean(f.What)+".", "Fix: "+clean(f.Fix)+".")
+	}
+	title := fmt.Sprintf("Findings for %s: %s, %d in all", name, errorsWord(a.Errors()), len(a.Findings))
+	return msgCmd(openDialogMsg{d: infoDialog(title, body)})
+}
+
+func errorsWord(n int) string {
+	switch n {
+	case 0:
+		return "no error"
+	case 1:
+		return "1 error"
+	}
+	return fmt.Sprintf("%d errors", n)
 }
 
 // projectHeader is the lines above a pane: the title, the tabs and a blank.

@@ -42,6 +42,19 @@ func (u Use) Label() string {
 	return s
 }
 
+// Short is Label for a narrow column: "SENTRY_DSN" (all environments),
+// "SENTRY_DSN (production)", "web/SENTRY_DSN".
+func (u Use) Short() string {
+	s := u.Variable
+	if u.Scope != "" && u.Scope != "*" {
+		s += " (" + u.Scope + ")"
+	}
+	if u.Group != "" {
+		s = safetext.Excerpt(u.Group, 40) + "/" + s
+	}
+	return s
+}
+
 // Severity of a finding.
 const (
 	SeverityError   = "error"
@@ -70,6 +83,8 @@ type Audit struct {
 	// Unread names the groups whose variables could not be read, and why.
 	Unread   map[string]error
 	Findings []Finding
+	// settingsUnknown: the settings could not be read; no finding about them.
+	settingsUnknown bool
 }
 
 // Errors counts error findings.
@@ -156,6 +171,49 @@ func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (
 	return a, nil
 }
 
+// UsesAPI is what KeyUses needs.
+type UsesAPI interface {
+	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
+	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
+}
+
+// KeyUses is the audit of keys already read (the console's keys pane):
+// it reads only the project's variables and every ancestor group's, all at
+// once, so the list it annotates is never held up. p.Path must be known.
+// s is the project's settings (nil: none configured) when known is true;
+// unknown settings (their load failed) raise no finding of their own.
+func KeyUses(ctx context.Context, api UsesAPI, p Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
+	a := Audit{Project: p, Settings: s, Unread: map[string]error{}, settingsUnknown: !known}
+	var (
+		mu        sync.Mutex
+		wg        sync.WaitGroup
+		vars      []apiclient.Variable
+		verr      error
+		groupVars = map[string][]apiclient.Variable{}
+	)
+	for _, g := range ancestors(p.Path) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, _, err := api.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				a.Unread[g] = err
+				return
+			}
+			groupVars[g] = v
+		}()
+	}
+	vars, _, verr = api.ListVariables(ctx, p.Ref)
+	wg.Wait()
+	if verr != nil {
+		return a, fmt.Errorf("the project's CI/CD variables could not be read: %w", verr)
+	}
+	a.analyze(keys, vars, groupVars)
+	return a, nil
+}
+
 type placed struct {
 	use   Use
 	value string
@@ -217,7 +275,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			fmt.Sprintf("%s holds the DSN of a key that no longer exists (public key %s)", p.use.Label(), safetext.Excerpt(d.PublicKey, 13)),
 			"set it to the DSN of a current key (errtrack keys list), or remove it: deploys that read it report nothing"})
 	}
-	if handedOut && (a.Settings == nil || !a.Settings.Active) {
+	if handedOut && !a.settingsUnknown && (a.Settings == nil || !a.Settings.Active) {
 		a.Findings = append(a.Findings, Finding{SeverityWarning,
 			"error tracking is disabled while CI/CD variables still hand out a DSN",
 			"enable it (errtrack settings enable), or remove the variables"})

@@ -42,3 +42,26 @@ func TestAuditProject(t *testing.T) {
 		t.Fatalf("%+v", a.Findings)
 	}
 }
+
+// KeyUses annotates keys already read: the same uses and findings as the
+// audit, from the variables alone.
+func TestKeyUsesMatchesTheAudit(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
+	full, err := AuditProject(ctx, c, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _, _ := c.ListClientKeys(ctx, ref)
+	got, err := KeyUses(ctx, c, full.Project, keys, full.Settings, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Keys) != len(full.Keys) || len(got.Keys[0].Used) == 0 || got.Keys[0].Used[0].Label() != full.Keys[0].Used[0].Label() {
+		t.Fatalf("uses %+v, audit %+v", got.Keys, full.Keys)
+	}
+	if got.Errors() != full.Errors() || got.Errors() == 0 {
+		t.Fatalf("findings %+v, audit %+v", got.Findings, full.Findings)
+	}
+}

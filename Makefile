@@ -18,7 +18,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
-.PHONY: build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
+.PHONY: screenshots build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
@@ -85,6 +85,20 @@ test:
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build
 	./$(BIN) --demo
+
+# The README's pictures, from the built binary in a real xterm (../shared/tools/screenshot,
+# or SCREENSHOT=path/to/screenshot).
+SCREENSHOT ?= ../shared/tools/screenshot
+SHOTS      := docs/screenshots
+screenshots: build
+	mkdir -p $(SHOTS)
+	$(SCREENSHOT) -s 120x32 -k "sleep:1" $(SHOTS)/projects.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1" $(SHOTS)/keys.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -s 160x36 -k "Enter sleep:1" $(SHOTS)/keys-wide.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1 R sleep:1.5" $(SHOTS)/rotate.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -l -s 120x32 -k "Enter sleep:1 Tab sleep:0.5" $(SHOTS)/settings-light.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -s 120x32 -k "i o s sleep:0.7 Enter sleep:1.2 F sleep:0.8" $(SHOTS)/findings.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...

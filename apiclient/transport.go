@@ -90,52 +90,52 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		}
 		start := time.Now()
 		resp, body, err := c.send(req)
-		if err == nil {
-			c.pace.observe(resp, c.now())
-		}
+		var (
+			out    *Response
+			apiErr error
+			status int
+		)
 		if err != nil {
-			apiErr := c.transportError(ctx, r, err)
+			apiErr = c.transportError(ctx, r, err)
 			c.observe(req, reqBody, start, attempt+1, nil, nil, apiErr)
-			if wait, ok := c.retryWait(ctx, r, attempt, waited, nil, err); ok {
-				waited += wait
-				c.notifyRetry(r, attempt, wait, 0)
-				if c.sleep(ctx, wait) == nil {
-					continue
+		} else {
+			c.pace.observe(resp, c.now())
+			status = resp.StatusCode
+			out = newResponse(resp, attempt+1, int64(len(body)))
+			// The token is removed from what is read, except from the answer
+			// that hands out a new secret: that one is decoded as sent (a new
+			// token equal to the current one must not become "[redacted]"),
+			// and observers see its secret field redacted.
+			scrubbed := c.scrubBody(body, false)
+			if r.raw != nil {
+				*r.raw = scrubbed
+			}
+			if status >= 200 && status < 300 {
+				decoded := scrubbed
+				if r.secretField != "" {
+					decoded = body
 				}
+				derr := decodeBody(r.method, r.displayPath(), resp, decoded, v)
+				c.observe(req, reqBody, start, attempt+1, resp, redactField(body, r.secretField), derr)
+				return out, derr
 			}
-			return nil, apiErr
+			apiErr = errorFromResponse(r.method, r.displayPath(), resp, scrubbed)
+			c.observe(req, reqBody, start, attempt+1, resp, body, apiErr)
 		}
-		out := newResponse(resp, attempt+1, int64(len(body)))
-		// The token is removed from what is read, except from the answer
-		// that hands out a new secret: that one is decoded as sent (a new
-		// token equal to the current one must not become "[redacted]"), and
-		// observers see its secret field redacted.
-		scrubbed := c.scrubBody(body, false)
-		if r.raw != nil {
-			*r.raw = scrubbed
-		}
-		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-			decoded := scrubbed
-			if r.secretField != "" {
-				decoded = body
-			}
-			derr := decodeBody(r.method, r.displayPath(), resp, decoded, v)
-			c.observe(req, reqBody, start, attempt+1, resp, redactField(body, r.secretField), derr)
-			return out, derr
-		}
-		apiErr := errorFromResponse(r.method, r.displayPath(), resp, scrubbed)
-		c.observe(req, reqBody, start, attempt+1, resp, body, apiErr)
-		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, nil); ok {
+		// One retry decision for a failed connection and an error answer.
+		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, err); ok {
 			waited += wait
-			c.notifyRetry(r, attempt, wait, resp.StatusCode)
-			if resp.StatusCode == http.StatusTooManyRequests {
+			c.notifyRetry(r, attempt, wait, status)
+			if status == http.StatusTooManyRequests {
 				continue // the host's pacer holds every request until the reset
 			}
 			if c.sleep(ctx, wait) == nil {
 				continue
 			}
 		}
-		c.noteVersion(ctx, r, apiErr)
+		if err == nil {
+			c.noteVersion(ctx, r, apiErr)
+		}
 		return out, apiErr
 	}
 }
@@ -198,9 +198,9 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if first.Method != http.MethodGet && first.Method != http.MethodHead {
 		return &redirectError{to: req.URL.String(), status: status, write: true}
 	}
+	// Another scheme, host or port: refused, so the request (and its
+	// token) is never sent there.
 	if req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host {
-		req.Header.Del("PRIVATE-TOKEN")
-		req.Header.Del("Authorization")
 		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host, status: status}
 	}
 	if len(via) >= 5 {

@@ -1,8 +1,10 @@
 package mockserver
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -255,7 +257,64 @@ func (s *Server) clientKeys(c *call) {
 	if p == nil {
 		return
 	}
-	servePage(c, p.Keys, func(k ClientKey) any { return s.keyBody(c.r, p, k) })
+	id, _ := url.PathUnescape(c.segs[1])
+	pg, ok := paginate(c, len(p.Keys), map[string]string{"id": id})
+	if !ok {
+		return
+	}
+	writeEncoded(c.w, http.StatusOK, s.keysPage(c.r, p, pg))
+}
+
+// keysPage is a page of p's keys encoded, once per state version: a page
+// is read far more often than the keys change (a client pages through
+// 10,000 keys many times), and encoding was most of the answer's cost.
+// Called under s.mu (read).
+func (s *Server) keysPage(r *http.Request, p *Project, pg pageWindow) []byte {
+	k := pageKey{project: p.ID, version: s.version, start: pg.start, end: pg.end, origin: s.dsnOrigin(r)}
+	s.pagesMu.Lock()
+	b, ok := s.pages[k]
+	s.pagesMu.Unlock()
+	if ok {
+		return b
+	}
+	out := make([]any, 0, pg.end-pg.start)
+	for _, key := range p.Keys[pg.start:pg.end] {
+		out = append(out, s.keyBody(r, p, key))
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil
+	}
+	s.pagesMu.Lock()
+	if len(s.pages) >= maxCachedPages {
+		clear(s.pages) // older versions' pages, mostly
+	}
+	s.pages[k] = b
+	s.pagesMu.Unlock()
+	return b
+}
+
+// pageKey names an encoded page: the DSNs in it depend on the address the
+// request came to.
+type pageKey struct {
+	project    int64
+	version    uint64
+	start, end int
+	origin     string
+}
+
+const maxCachedPages = 4096
+
+// dsnOrigin is what a DSN's scheme and host depend on, for the page cache.
+func (s *Server) dsnOrigin(r *http.Request) string {
+	host := s.opts.DSNHost
+	if host == "" {
+		host, _ = r.Context().Value(servedAddr{}).(string)
+	}
+	if host == "" {
+		host = r.Host
+	}
+	return schemeOf(r) + "://" + host
 }
 
 // deleteClientKey serves DELETE /projects/:id/error_tracking/client_keys/:key_id.

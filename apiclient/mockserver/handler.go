@@ -178,6 +178,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b)
 }
 
+// writeEncoded writes JSON already encoded; nil is a 500.
+func writeEncoded(w http.ResponseWriter, status int, b []byte) {
+	if b == nil {
+		status, b = http.StatusInternalServerError, []byte(`{"message":"500 Internal Server Error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
 func writeError(w http.ResponseWriter, status int, key, msg string) {
 	writeJSON(w, status, map[string]string{key: msg})
 }

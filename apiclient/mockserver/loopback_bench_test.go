@@ -12,12 +12,14 @@ import (
 
 // benchLoopback sends b.N small GETs to h over loopback from 50 concurrent
 // clients and reports requests per second and the 99th percentile latency.
-func benchLoopback(b *testing.B, h http.Handler) {
+func benchLoopback(b *testing.B, h http.Handler) { benchLoopbackPath(b, h, settings1) }
+
+func benchLoopbackPath(b *testing.B, h http.Handler, path string) {
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}}
 	const workers = 50
-	url := ts.URL + settings1
+	url := ts.URL + path
 	lat := make([]time.Duration, b.N)
 	var next int64
 	var mu sync.Mutex
@@ -80,4 +82,36 @@ func BenchmarkLoopbackBareHandler(b *testing.B) {
 		w.WriteHeader(200)
 		w.Write(body)
 	}))
+}
+
+const keysPage100 = "/api/v4/projects/1/error_tracking/client_keys?page=1&per_page=100"
+
+// BenchmarkLoopbackKeysPage is the mock server answering a page of 100
+// client keys; BenchmarkLoopbackKeysPageBare the same bytes and headers
+// from a bare handler, its ceiling.
+func BenchmarkLoopbackKeysPage(b *testing.B) {
+	s, err := New(Options{ScaleKeys: 98})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchLoopbackPath(b, s, keysPage100)
+}
+
+func BenchmarkLoopbackKeysPageBare(b *testing.B) {
+	s, err := New(Options{ScaleKeys: 98})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", keysPage100, nil)
+	req.Header.Set("PRIVATE-TOKEN", TokenMaintainer)
+	s.ServeHTTP(rec, req)
+	body, header := rec.Body.Bytes(), rec.Header()
+	benchLoopbackPath(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(200)
+		w.Write(body)
+	}), keysPage100)
 }

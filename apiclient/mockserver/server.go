@@ -72,8 +72,12 @@ type Server struct {
 	mu sync.RWMutex
 	st *state
 
-	persistMu  sync.Mutex
-	version    uint64 // bumped on every mutation, under mu
+	persistMu sync.Mutex
+	version   uint64 // bumped on every mutation, under mu
+
+	// pages caches encoded pages of client keys (see keysPage).
+	pagesMu    sync.Mutex
+	pages      map[pageKey][]byte
 	persistVer uint64 // last version written, under persistMu
 
 	rngMu sync.Mutex
@@ -109,7 +113,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, now: opts.Now, release: rel, noIntegrated: opts.NoIntegratedErrorTracking, tlsOn: opts.TLS, envelopes: map[int64]int{},
+	s := &Server{opts: opts, now: opts.Now, release: rel, noIntegrated: opts.NoIntegratedErrorTracking, tlsOn: opts.TLS, envelopes: map[int64]int{}, pages: map[pageKey][]byte{},
 		timeouts: serverTimeouts{readHeader: 10 * time.Second, read: 30 * time.Second, idle: 2 * time.Minute}}
 	if s.now == nil {
 		s.now = time.Now

@@ -503,3 +503,33 @@ func TestServerTimeouts(t *testing.T) {
 		t.Fatalf("timeouts %v %v %v", r.srv.ReadHeaderTimeout, r.srv.ReadTimeout, r.srv.IdleTimeout)
 	}
 }
+
+// Pages of keys are encoded once per state: a change shows at once, and
+// the DSNs follow the address each request came to.
+func TestKeysPageCacheFollowsStateAndAddress(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(host string) string {
+		req := httptest.NewRequest("GET", "/api/v4/projects/1/error_tracking/client_keys", nil)
+		req.Host = host
+		req.Header.Set("PRIVATE-TOKEN", TokenMaintainer)
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	first := get("a.example:80")
+	if get("a.example:80") != first || !strings.Contains(first, "@a.example:80/") {
+		t.Fatalf("%s", first)
+	}
+	if other := get("b.example:80"); !strings.Contains(other, "@b.example:80/") || strings.Contains(other, "a.example") {
+		t.Fatalf("another address got %s", other)
+	}
+	req := httptest.NewRequest("POST", "/api/v4/projects/1/error_tracking/client_keys", nil)
+	req.Header.Set("PRIVATE-TOKEN", TokenMaintainer)
+	s.ServeHTTP(httptest.NewRecorder(), req)
+	if after := get("a.example:80"); after == first || !strings.Contains(after, `"id":4`) {
+		t.Fatalf("the new key is not listed: %s", after)
+	}
+}

@@ -92,6 +92,9 @@ type Deps struct {
 	// Remote: the console runs over SSH, where the system clipboard is the
 	// remote machine's: OSC 52 reaches the user's terminal instead.
 	Remote bool
+	// Keys rebinds actions (the config file's "keys" section), already
+	// checked with KeyMap.Rebind.
+	Keys map[string][]string
 	// Accessible draws no animation and no colour (--accessible,
 	// ACCESSIBLE=1): a screen reader reads words that do not move.
 	Accessible bool

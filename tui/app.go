@@ -32,7 +32,7 @@ type shared struct {
 }
 
 func (sh *shared) explain(err error) string {
-	return sh.explainRetry(err, "press r to retry")
+	return sh.explainRetry(err, "press "+keyName(sh.keys.Refresh)+" to retry")
 }
 
 // explainRetry words err with retry as the way to try again from here: a
@@ -107,7 +107,11 @@ func New(deps Deps) Model {
 	_, noColor := os.LookupEnv("NO_COLOR")
 	// Accessible: no animation, no colour; every state is in words already.
 	noColor = noColor || deps.Accessible
-	sh := &shared{deps: deps, api: deps.API, keys: DefaultKeyMap(), styles: NewStyles(true, noColor), clock: deps.Clock, pending: map[uint64]write{}}
+	keys := DefaultKeyMap()
+	if k, err := keys.Rebind(deps.Keys); err == nil {
+		keys = k
+	}
+	sh := &shared{deps: deps, api: deps.API, keys: keys, styles: NewStyles(true, noColor), clock: deps.Clock, pending: map[uint64]write{}}
 	m := Model{sh: sh, isDark: true, noColor: noColor, width: 80, height: 24}
 	m.help = help.New()
 	m.help.Styles = sh.styles.Help

@@ -1,6 +1,15 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // KeyMap holds every binding of the console. Screens list the ones that act
 // in their current state, so the help bar only shows keys that work.
@@ -119,3 +128,149 @@ type helpMap struct {
 
 func (h helpMap) ShortHelp() []key.Binding  { return h.short }
 func (h helpMap) FullHelp() [][]key.Binding { return h.full }
+
+// Rebindable names the bindings the config file's "keys" section can
+// change, as the names it uses.
+var Rebindable = []string{
+	"quit", "help", "refresh", "up", "down", "top", "bottom",
+	"new", "delete", "rotate", "copy", "verify", "filter",
+	"open-in-gitlab", "findings", "toggle-active", "toggle-integrated", "request-log",
+}
+
+func (k *KeyMap) byName() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"quit": &k.Quit, "help": &k.Help, "refresh": &k.Refresh, "up": &k.Up, "down": &k.Down,
+		"top": &k.Top, "bottom": &k.Bottom, "new": &k.NewKey, "delete": &k.Delete, "rotate": &k.Rotate,
+		"copy": &k.Copy, "verify": &k.Verify, "filter": &k.FilterKeys, "open-in-gitlab": &k.OpenWeb,
+		"findings": &k.Findings, "toggle-active": &k.ToggleActive, "toggle-integrated": &k.ToggleIntegrated,
+		"request-log": &k.RequestLog,
+	}
+}
+
+// reserved are keys the console gives meanings the config cannot change:
+// they answer dialogs, move between screens and fields, and open.
+var reserved = map[string]string{
+	"enter": "open and confirm", "esc": "back", "tab": "switch tab", "shift+tab": "switch tab",
+	"y": "yes in a question", "Y": "yes in a question", "n": "no in a question", "N": "no in a question",
+	"ctrl+c": "quit", "left": "switch in a question", "right": "switch in a question",
+	"ctrl+x": "forget a recent project", "ctrl+t": "rotate the token", "ctrl+r": "refresh the projects",
+	"pgup": "page up", "pgdown": "page down", "ctrl+b": "page up", "ctrl+f": "page down",
+}
+
+// name is how the console words a binding's key in its sentences.
+func keyName(b key.Binding) string { return b.Help().Key }
+
+// RebindError is an invalid "keys" section: its message names the entry.
+type RebindError struct{ Name, Key, Why string }
+
+func (e *RebindError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("keys.%s: %s", e.Name, e.Why)
+	}
+	return fmt.Sprintf("keys.%s: %q %s", e.Name, e.Key, e.Why)
+}
+
+// Rebind returns k with the bindings m names replaced by m's keys. An
+// unknown name, a key that is not a key, a key the console reserves, or
+// one key bound to two actions is refused, naming the entry.
+func (k KeyMap) Rebind(m map[string][]string) (KeyMap, error) {
+	orig := k
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	defaults := DefaultKeyMap()
+	byName := k.byName()
+	for _, name := range names {
+		b, ok := byName[name]
+		if !ok {
+			return orig, &RebindError{Name: name, Why: "is not an action that can be rebound; these can: " + strings.Join(Rebindable, ", ")}
+		}
+		keys := m[name]
+		if len(keys) == 0 {
+			return orig, &RebindError{Name: name, Why: "has no key: give at least one, or leave the action out"}
+		}
+		for _, s := range keys {
+			if !ValidKey(s) {
+				return orig, &RebindError{Name: name, Key: s, Why: `is not a key name: a character ("x", "X", "?"), or enter-like names such as "ctrl+x", "alt+x", "f5", "home", "delete", "space"`}
+			}
+			if why, ok := reserved[s]; ok && !slices.Contains(defaults.byName()[name].Keys(), s) {
+				return orig, &RebindError{Name: name, Key: s, Why: "is reserved (" + why + ")"}
+			}
+		}
+		help := keys[0]
+		if name == "up" || name == "down" || name == "top" || name == "bottom" {
+			help = strings.Join(keys, "/")
+		}
+		*b = key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, b.Help().Desc))
+	}
+	// One key, one action.
+	owner := map[string]string{}
+	for _, name := range Rebindable {
+		for _, s := range byName[name].Keys() {
+			if o, ok := owner[s]; ok {
+				n := name
+				if _, rebound := m[name]; !rebound {
+					n = o // name the entry the user wrote
+				}
+				return orig, &RebindError{Name: n, Key: s, Why: fmt.Sprintf("is bound to both %s and %s", o, name)}
+			}
+			owner[s] = name
+		}
+	}
+	// Where letters are text, only the log's keys that are not a character
+	// open it (ctrl+l when none is).
+	if _, ok := m["request-log"]; ok {
+		var text []string
+		for _, s := range k.RequestLog.Keys() {
+			if len([]rune(s)) > 1 {
+				text = append(text, s)
+			}
+		}
+		if len(text) > 0 {
+			k.TextRequestLog = key.NewBinding(key.WithKeys(text...), key.WithHelp(text[0], k.RequestLog.Help().Desc))
+		}
+	}
+	return k, nil
+}
+
+var keyNames = map[string]bool{
+	"space": true, "backspace": true, "delete": true, "insert": true, "home": true, "end": true,
+	"pgup": true, "pgdown": true, "up": true, "down": true, "left": true, "right": true,
+	"enter": true, "esc": true, "tab": true, "shift+tab": true,
+}
+
+// ValidKey reports whether s names a key as Bubble Tea writes it: one
+// printable character, a named key, f1-f12, or ctrl+/alt+ one of those.
+func ValidKey(s string) bool {
+	if keyNames[s] {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(s, "ctrl+"); ok {
+		s = rest
+	} else if rest, ok := strings.CutPrefix(s, "alt+"); ok {
+		s = rest
+	}
+	if keyNames[s] {
+		return true
+	}
+	if n, ok := strings.CutPrefix(s, "f"); ok && n != "" {
+		if v, err := strconv.Atoi(n); err == nil && v >= 1 && v <= 12 {
+			return true
+		}
+	}
+	r := []rune(s)
+	return len(r) == 1 && unicode.IsGraphic(r[0]) && !unicode.IsSpace(r[0])
+}
+
+// DefaultKeys are action's keys when the config file does not rebind it;
+// false for a name that is not a rebindable action.
+func DefaultKeys(action string) ([]string, bool) {
+	k := DefaultKeyMap()
+	b, ok := k.byName()[action]
+	if !ok {
+		return nil, false
+	}
+	return b.Keys(), true
+}

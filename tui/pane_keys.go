@@ -402,7 +402,7 @@ func (p *keysPane) view() string {
 func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	st := p.sh.styles
 	inner := w - 4
-	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (c copies it)"}
+	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (" + keyName(p.sh.keys.Copy) + " copies it)"}
 	dsn := clean(k.DSN)
 	for len(dsn) > 0 {
 		n := min(len([]rune(dsn)), inner)
@@ -414,7 +414,7 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	for _, l := range wrap(clean(p.usedText(k.ID)), inner) {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, "", st.Subtle.Render("R rotates it, d deletes it, v sends a test event."))
+	lines = append(lines, "", st.Subtle.Render(fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(p.sh.keys.Rotate), keyName(p.sh.keys.Delete), keyName(p.sh.keys.Verify))))
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 
@@ -441,7 +441,7 @@ func (p *keysPane) render(w int) string {
 		if p.sh.readOnly() {
 			return b.String() + " No client keys."
 		}
-		return b.String() + " No client keys yet. Press n to create one."
+		return b.String() + " No client keys yet. Press " + keyName(p.sh.keys.NewKey) + " to create one."
 	}
 	if p.filtering || p.query != "" {
 		b.WriteString(" " + p.filter.View() + "\n")

@@ -70,9 +70,9 @@ func (w rotationWrite) changed() changes {
 }
 
 // consoleChecks say how to check, from the console, what a lost answer left.
-func consoleChecks() workflow.Checks {
+func consoleChecks(k KeyMap) workflow.Checks {
 	return workflow.Checks{
-		Keys:      "press r to refresh the list",
+		Keys:      "press " + keyName(k.Refresh) + " to refresh the list",
 		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
 	}
 }
@@ -89,7 +89,7 @@ func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
 	r := w.r
 	switch step := r.Next(); {
 	case w.err != nil:
-		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks()))
+		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks(m.sh.keys)))
 		return next, tea.Batch(append(cmds, status)...)
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
@@ -100,10 +100,10 @@ func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
 	case step == workflow.StepConfirmDelete:
 		cmds = append(cmds, msgCmd(openDialogMsg{d: w.deleteQuestion(m), async: true}))
 	case r.Kept():
-		next, status := m.say(w.r.Project, statusInfo, r.State(consoleChecks())+" Delete the old key with d once its clients use the new DSN.")
+		next, status := m.say(w.r.Project, statusInfo, r.State(consoleChecks(m.sh.keys))+" Delete the old key with "+keyName(m.sh.keys.Delete)+" once its clients use the new DSN.")
 		return next, tea.Batch(append(cmds, status)...)
 	default:
-		next, status := m.say(w.r.Project, statusSuccess, r.State(consoleChecks()))
+		next, status := m.say(w.r.Project, statusSuccess, r.State(consoleChecks(m.sh.keys)))
 		return next, tea.Batch(append(cmds, status)...)
 	}
 	return m, tea.Batch(cmds...)
@@ -151,7 +151,7 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	if r.Verified != nil {
 		body = append(body, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode))
 	}
-	if v := r.VariablesState(consoleChecks()); v != "" {
+	if v := r.VariablesState(consoleChecks(m.sh.keys)); v != "" {
 		body = append(body, clean(v))
 	}
 	if still := r.StillOld(); len(still) > 0 {

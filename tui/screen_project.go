@@ -254,7 +254,7 @@ func (s *projectScreen) findings() tea.Cmd {
 		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, []string{
 			"Where the keys' DSNs are used could not be read. " + s.sh.explain(u.err)})})
 	case !u.has:
-		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press F again in a moment.")
+		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press "+keyName(s.sh.keys.Findings)+" again in a moment.")
 	}
 	a := u.val
 	if len(a.Findings) == 0 {

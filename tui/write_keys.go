@@ -43,7 +43,7 @@ func (w createKeyWrite) changed() changes {
 
 func (w createKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 	if w.err != nil {
-		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press r to refresh the list"); ok {
+		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press "+keyName(m.sh.keys.Refresh)+" to refresh the list"); ok {
 			return m.say(w.proj, statusError, m.sh.explain(w.err)+" "+words)
 		}
 		return m.say(w.proj, statusError, m.sh.explain(w.err))
@@ -115,7 +115,7 @@ func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 	case errors.Is(w.err, apiclient.ErrKeyNotFound):
 		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
 	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(w.proj, statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press r to refresh the list.", w.key.ID))
+		return m.say(w.proj, statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press %s to refresh the list.", w.key.ID, keyName(m.sh.keys.Refresh)))
 	case w.err != nil:
 		return m.say(w.proj, statusError, m.sh.explain(w.err))
 	case w.gone:

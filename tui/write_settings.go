@@ -65,7 +65,7 @@ func (w settingsWrite) outcome(m Model) (Model, tea.Cmd) {
 	name := w.proj.Name()
 	switch {
 	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(w.proj, statusError, m.sh.explain(w.err)+" The change may or may not have been applied: press r to refresh.")
+		return m.say(w.proj, statusError, m.sh.explain(w.err)+" The change may or may not have been applied: press "+keyName(m.sh.keys.Refresh)+" to refresh.")
 	case w.err != nil:
 		return m.say(w.proj, statusError, m.sh.explain(w.err))
 	}

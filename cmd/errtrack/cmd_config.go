@@ -5,19 +5,22 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/errtrack/errtrack/tui"
 )
 
 // configKeys are what `errtrack config` reads and writes: the default host
 // and a host's CA file. The recent projects are the console's to keep.
 var configKeys = map[string]string{
-	"host":    "the host used when no --host, GITLAB_HOST or git remote names one",
-	"ca-file": "the CA certificate file trusted for --host (or the default host)",
+	"host":        "the host used when no --host, GITLAB_HOST or git remote names one",
+	"ca-file":     "the CA certificate file trusted for --host (or the default host)",
+	"keys.ACTION": "the console's keys for ACTION, comma-separated (e.g. keys.rotate x); actions: " + strings.Join(tui.Rebindable, ", "),
 }
 
 func settingsHelp() string {
@@ -79,6 +82,14 @@ func (a *app) configCmd() *cobra.Command {
 			for _, h := range hosts {
 				fmt.Fprintf(a.stdout, "ca-file[%s]=%s\n", explain.Text(h), explain.Text(c.CAFiles[h]))
 			}
+			actions := make([]string, 0, len(c.Keys))
+			for n := range c.Keys {
+				actions = append(actions, n)
+			}
+			sort.Strings(actions)
+			for _, n := range actions {
+				fmt.Fprintf(a.stdout, "keys.%s=%s\n", explain.Text(n), explain.Text(strings.Join(c.Keys[n], ",")))
+			}
 			for h, r := range c.Recent {
 				fmt.Fprintf(a.stdout, "# %d recent projects on %s\n", len(r), explain.Text(h))
 			}
@@ -86,10 +97,20 @@ func (a *app) configCmd() *cobra.Command {
 		},
 	}
 	get := &cobra.Command{
-		Use: "get host|ca-file [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
+		Use: "get host|ca-file|keys.ACTION [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
 		Example: "  errtrack config get host\n  errtrack config get ca-file --host https://gitlab.example.com",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, _, _ := a.loadConfigQuietly()
+			if action, ok := strings.CutPrefix(args[0], "keys."); ok {
+				keys, ok := c.Keys[action]
+				if !ok {
+					if keys, ok = tui.DefaultKeys(action); !ok {
+						return usagef("%q is not an action that can be rebound; these can: %s", explain.Text(action), strings.Join(tui.Rebindable, ", "))
+					}
+				}
+				fmt.Fprintln(a.stdout, explain.Text(strings.Join(keys, ",")))
+				return nil
+			}
 			switch args[0] {
 			case "host":
 				fmt.Fprintln(a.stdout, explain.Text(c.LastHost))
@@ -100,17 +121,40 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				fmt.Fprintln(a.stdout, explain.Text(c.CAFiles[h]))
 			default:
-				return usagef("%q is not a setting: use host or ca-file", explain.Text(args[0]))
+				return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
 			}
 			return nil
 		},
 	}
 	set := &cobra.Command{
-		Use: "set host URL | set ca-file PATH [--host H]", Short: "Change one setting", Args: cobra.ExactArgs(2),
+		Use: "set host URL | set ca-file PATH [--host H] | set keys.ACTION KEY[,KEY]", Short: "Change one setting", Args: cobra.ExactArgs(2),
 		Example: "  errtrack config set host https://gitlab.example.com\n  errtrack config set ca-file ~/corp-ca.pem",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := path()
 			if err != nil {
+				return err
+			}
+			if action, ok := strings.CutPrefix(args[0], "keys."); ok {
+				keys := strings.Split(args[1], ",")
+				for i := range keys {
+					keys[i] = strings.TrimSpace(keys[i])
+				}
+				var rerr error
+				err := config.Update(p, func(c *config.Config) bool {
+					next := map[string][]string{}
+					for k, v := range c.Keys {
+						next[k] = v
+					}
+					next[action] = keys
+					if _, rerr = tui.DefaultKeyMap().Rebind(next); rerr != nil {
+						return false
+					}
+					c.Keys = next
+					return true
+				})
+				if rerr != nil {
+					return usagef("%s", explain.Text(rerr.Error()))
+				}
 				return err
 			}
 			switch args[0] {
@@ -146,7 +190,7 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				return err
 			}
-			return usagef("%q is not a setting: use host or ca-file", explain.Text(args[0]))
+			return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
 		},
 	}
 	for _, c := range []*cobra.Command{get, set} {

@@ -46,6 +46,10 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 			return usageError{err}
 		}
 	}
+	keys, err := a.consoleKeys()
+	if err != nil {
+		return err
+	}
 	if !a.consoleTTY() {
 		return errNeedsTerminal
 	}
@@ -57,6 +61,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	defer cleanup()
 	a.clipboardDeps(&deps)
+	deps.Keys = keys
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)
@@ -278,4 +283,18 @@ func (s *memoryStore) get(host string) (string, bool) {
 func accessibleEnv(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(v))
 	return v != "" && v != "0" && v != "false"
+}
+
+// consoleKeys reads the config file's "keys" section and checks it before
+// the console starts: a mistake there is said at once, with the entry,
+// rather than a key that silently does nothing.
+func (a *app) consoleKeys() (map[string][]string, error) {
+	cfg, path, _ := a.loadConfigQuietly()
+	if len(cfg.Keys) == 0 {
+		return nil, nil
+	}
+	if _, err := tui.DefaultKeyMap().Rebind(cfg.Keys); err != nil {
+		return nil, usagef("config file %s: %s. Fix the entry or remove it ('errtrack config list' shows the keys section)", explain.Text(path), explain.Text(err.Error()))
+	}
+	return cfg.Keys, nil
 }

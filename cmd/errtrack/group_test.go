@@ -168,6 +168,28 @@ func TestConfigCommand(t *testing.T) {
 	c.run("", "config", "set", "host", "https://user@evil").must(t, 2)
 }
 
+// The console's keys: set, read and listed by errtrack config, checked when
+// set and again when the console starts (a file edited by hand).
+func TestConfigKeys(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "config", "get", "keys.rotate").must(t, 0, "R")
+	c.run("", "config", "set", "keys.rotate", "x, ctrl+o").must(t, 0)
+	c.run("", "config", "get", "keys.rotate").must(t, 0, "x,ctrl+o")
+	c.run("", "config", "list").must(t, 0, "keys.rotate=x,ctrl+o")
+	c.run("", "config", "set", "keys.copy", "x").must(t, 2, `keys.copy: "x" is bound to both rotate and copy`)
+	c.run("", "config", "set", "keys.launch", "z").must(t, 2, "not an action that can be rebound")
+	c.run("", "config", "get", "keys.copy").must(t, 0, "c")
+	// Edited by hand into something invalid: the console refuses to start,
+	// naming the file and the entry.
+	path := c.cfg
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, []byte(strings.Replace(string(b), `"x"`, `"enter"`, 1)), 0o600)
+	c.run("", "--demo").must(t, 2, "config file "+path, `keys.rotate: "enter" is reserved`, "Fix the entry or remove it")
+}
+
 // keys verify --group: one event per project, with the DSN its SENTRY_DSN
 // holds; the plan first, a dry run sends nothing; projects without the
 // variable or not maintained are skipped, not failed.

@@ -23,6 +23,8 @@ type Config struct {
 	Recent   map[string][]Recent `json:"recent_projects,omitempty"`
 	// CAFiles is the --ca-file that worked for a host, used when none is given.
 	CAFiles map[string]string `json:"ca_files,omitempty"`
+	// Keys rebinds the console's actions: {"rotate": ["ctrl+r"]}.
+	Keys map[string][]string `json:"keys,omitempty"`
 }
 
 // Recent is a project opened before, known by ID and path.

@@ -265,8 +265,11 @@ func CheckHeader(name, value string) error {
 	if name == "" || strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }) >= 0 {
 		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("%q is not a header name", name)}
 	}
-	if refusedHeaders[http.CanonicalHeaderKey(name)] {
-		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("the %s header is errtrack's to set: it carries credentials or decides where the request goes", http.CanonicalHeaderKey(name))}
+	if canon := http.CanonicalHeaderKey(name); refusedHeaders[canon] {
+		if strings.HasSuffix(canon, "-Token") {
+			canon = strings.ToUpper(canon) // as GitLab spells them
+		}
+		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("the %s header is errtrack's to set: it carries credentials or decides where the request goes", canon)}
 	}
 	for _, r := range value {
 		if (r < 0x20 && r != '\t') || r == 0x7f {

@@ -32,6 +32,9 @@ type request struct {
 	// secretField names a field of the answer that holds a new secret; the
 	// observer sees it as [redacted].
 	secretField string
+	// header holds a raw call's extra headers, checked by CheckHeader; they
+	// replace the defaults (Accept, Content-Type) but never the token.
+	header http.Header
 }
 
 func (r request) displayPath() string { return "/api/v4/" + r.path }
@@ -64,6 +67,12 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 	req.Header.Set("User-Agent", c.userAgent)
 	if r.body != nil || r.method == http.MethodPost {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range r.header {
+		req.Header.Del(k)
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
 	}
 	if c.token != "" {
 		req.Header.Set("PRIVATE-TOKEN", c.token)

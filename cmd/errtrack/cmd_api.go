@@ -1,24 +1,43 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/jsonview"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
+
+// maxAPIInput caps what --input reads: a request body, not a data set.
+const maxAPIInput = 16 << 20
+
+type apiFlags struct {
+	raw, typed, headers []string
+	method, jq, input   string
+	paginate, include   bool
+}
 
 func (a *app) apiCmd() *cobra.Command {
 	g := &globalFlags{}
-	var raw, typed []string
+	var f apiFlags
 	cmd := &cobra.Command{
-		Use:   "api [METHOD] PATH [-f key=value]...",
+		Use:   "api [METHOD] PATH [-X METHOD] [-f key=value]... [-H 'Key: Value']... [--paginate] [--jq EXPR] [--input FILE] [-i]",
 		Short: "Call any GitLab API path with the stored credentials",
 		Long: `Sends METHOD (GET when left out, as gh api does) to PATH below /api/v4
 with the token errtrack uses, and prints
@@ -27,11 +46,39 @@ do not cover. Every rule of errtrack holds: the token never goes to another
 host or over plain HTTP, a write is never re-sent on a redirect, and the
 token is removed from what the server answers.
 
+The method is the first argument or -X/--method (not two different ones).
+
 -f key=value adds a string field, -F key=value a typed one (true, false, null,
 a number, else a string): in the query of a GET, HEAD or DELETE, in a JSON body
-otherwise. The exit status is 1 when the server answers an error.`,
+otherwise. --input FILE sends the JSON in FILE (- for stdin) as the body
+instead of fields; the method is then POST unless given.
+
+-H 'Key: Value' adds a request header (repeatable). Headers that carry
+credentials or decide where the request goes are refused: PRIVATE-TOKEN,
+JOB-TOKEN, Authorization, Proxy-Authorization, Cookie, Host, Content-Length,
+Transfer-Encoding, Connection, and any value with CR or LF.
+
+--paginate (GET only) follows the list's pages (the Link header's next page on
+the same host, or X-Next-Page), 100 a page unless per_page is given, and
+prints one JSON array of every page's elements; at most 2,000 pages.
+
+--jq EXPR filters the JSON answer with a jq expression (gojq): each result on
+its own line, strings as they are (no quotes), anything else as JSON. Control
+characters in the server's text are never printed raw. The environment is
+not visible to the expression ($ENV is empty).
+
+-i/--include prints the HTTP status line and the response headers (the token
+removed from them) before the body.
+
+The exit status is 0 on success, 1 when the server answers an error (its body
+is still printed, unfiltered) or the request fails, and 2 for a usage error
+(a bad flag, a refused header, a jq expression that does not parse).`,
 		Example: `  errtrack api GET projects/42/error_tracking/settings
   errtrack api PATCH projects/group%2Fweb-shop/error_tracking/settings -F active=false
+  errtrack api projects/42/error_tracking/client_keys --paginate --jq length
+  errtrack api projects/42/error_tracking/client_keys --paginate --jq '.[] | select(.active) | .public_key'
+  echo '{"active":false}' | errtrack api -X PATCH projects/42/error_tracking/settings --input -
+  errtrack api -i user -H 'Accept-Language: en'
   errtrack api GET projects/42/variables --debug`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 {
@@ -40,66 +87,290 @@ otherwise. The exit status is 1 when the server answers an error.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			method, path := "GET", args[0]
-			if len(args) == 2 {
-				method, path = strings.ToUpper(args[0]), args[1]
-			}
-			// Refused here, before any request: a usage error, not the
-			// server's.
-			switch method {
-			case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
-			default:
-				return usagef("%q is not an HTTP method errtrack sends: use GET, HEAD, POST, PUT, PATCH or DELETE", explain.Text(args[0]))
-			}
-			if strings.Contains(path, "://") {
-				return usagef("api takes a path below /api/v4 (such as projects/42), not a URL: the host comes from --host or the login, so the token never goes elsewhere")
-			}
-			fields := map[string]any{}
-			for _, f := range raw {
-				k, v, ok := strings.Cut(f, "=")
-				if !ok || k == "" {
-					return usagef("-f takes key=value, got %q", f)
-				}
-				fields[k] = v
-			}
-			for _, f := range typed {
-				k, v, ok := strings.Cut(f, "=")
-				if !ok || k == "" {
-					return usagef("-F takes key=value, got %q", f)
-				}
-				fields[k] = typedValue(v)
-			}
-			ctx, cancel := a.deadline(cmd.Context(), g)
-			defer cancel()
-			c, host, err := a.hostClient(ctx, g)
-			if err != nil {
-				return err
-			}
-			var query url.Values
-			var body any
-			switch {
-			case len(fields) == 0:
-			case method == "GET" || method == "HEAD" || method == "DELETE":
-				query = url.Values{}
-				for k, v := range fields {
-					query.Set(k, fmt.Sprint(v))
-				}
-			default:
-				body = fields
-			}
-			_, out, err := c.Raw(ctx, method, path, query, body)
-			a.printBody(out)
-			if err != nil {
-				return err
-			}
-			a.rememberHost(host)
-			return nil
+			return a.runAPI(cmd.Context(), g, &f, args)
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
-	cmd.Flags().StringArrayVarP(&raw, "field", "f", nil, "a string field key=value (repeatable)")
-	cmd.Flags().StringArrayVarP(&typed, "typed-field", "F", nil, "a typed field key=value: true, false, null or a number become JSON values (repeatable)")
+	fs := cmd.Flags()
+	fs.StringArrayVarP(&f.raw, "field", "f", nil, "a string field key=value (repeatable)")
+	fs.StringArrayVarP(&f.typed, "typed-field", "F", nil, "a typed field key=value: true, false, null or a number become JSON values (repeatable)")
+	fs.StringVarP(&f.method, "method", "X", "", "the HTTP method, instead of the METHOD argument (default GET, POST with --input)")
+	fs.StringArrayVarP(&f.headers, "header", "H", nil, "an extra request header 'Key: Value' (repeatable); credential and routing headers are refused")
+	fs.BoolVar(&f.paginate, "paginate", false, "GET every page of a list and print one JSON array")
+	fs.StringVarP(&f.jq, "jq", "q", "", "filter the JSON answer with a jq expression; strings print without quotes")
+	fs.StringVar(&f.input, "input", "", "send the JSON in this file (- for stdin) as the request body, instead of -f/-F")
+	fs.BoolVarP(&f.include, "include", "i", false, "print the HTTP status line and response headers before the body")
 	return cmd
+}
+
+func (a *app) runAPI(ctx context.Context, g *globalFlags, f *apiFlags, args []string) error {
+	path := args[len(args)-1]
+	method := ""
+	if len(args) == 2 {
+		method = strings.ToUpper(args[0])
+	}
+	if f.method != "" {
+		m := strings.ToUpper(f.method)
+		if method != "" && method != m {
+			return usagef("the method is given twice, %s as an argument and %s with -X: give one", explain.Text(method), explain.Text(m))
+		}
+		method = m
+	}
+	switch {
+	case method != "":
+	case f.input != "":
+		method = "POST" // as gh api: a body means POST unless told
+	default:
+		method = "GET"
+	}
+	// Refused here, before any request: a usage error, not the server's.
+	switch method {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
+	default:
+		return usagef("%q is not an HTTP method errtrack sends: use GET, HEAD, POST, PUT, PATCH or DELETE", explain.Text(method))
+	}
+	if strings.Contains(path, "://") {
+		return usagef("api takes a path below /api/v4 (such as projects/42), not a URL: the host comes from --host or the login, so the token never goes elsewhere")
+	}
+	if f.paginate && method != "GET" {
+		return usagef("--paginate follows the pages of a GET, not a %s", method)
+	}
+	fields := map[string]any{}
+	for _, kv := range f.raw {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("-f takes key=value, got %q", explain.Text(kv))
+		}
+		fields[k] = v
+	}
+	for _, kv := range f.typed {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return usagef("-F takes key=value, got %q", explain.Text(kv))
+		}
+		fields[k] = typedValue(v)
+	}
+	if f.input != "" && len(fields) > 0 {
+		return usagef("--input is the whole body: give it or -f/-F fields, not both")
+	}
+	if f.input != "" && (method == "GET" || method == "HEAD") {
+		return usagef("--input sends a body, which a %s does not carry: add -X POST, PUT, PATCH or DELETE", method)
+	}
+	header, err := parseHeaders(f.headers)
+	if err != nil {
+		return err
+	}
+	var code *gojq.Code
+	if f.jq != "" {
+		if code, err = compileJQ(f.jq); err != nil {
+			return err
+		}
+	}
+	var body any
+	if f.input != "" {
+		in, err := a.readAPIInput(f.input)
+		if err != nil {
+			return err
+		}
+		body = in
+	}
+
+	ctx, cancel := a.deadline(ctx, g)
+	defer cancel()
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	var query url.Values
+	switch {
+	case len(fields) == 0:
+	case method == "GET" || method == "HEAD" || method == "DELETE":
+		query = url.Values{}
+		for k, v := range fields {
+			query.Set(k, fmt.Sprint(v))
+		}
+	default:
+		body = fields
+	}
+	req := apiclient.RawRequest{Method: method, Path: path, Query: query, Body: body, Header: header}
+	var resp *apiclient.Response
+	var out []byte
+	if f.paginate {
+		resp, out, err = c.RawPaginate(ctx, req)
+	} else {
+		resp, out, err = c.RawCall(ctx, req)
+	}
+	if f.include && resp != nil && resp.Response != nil {
+		a.printResponseHead(resp)
+	}
+	// A server's error is printed as sent, unfiltered, as gh api does.
+	if code != nil && err == nil {
+		if jerr := a.printJQ(ctx, code, out); jerr != nil {
+			return jerr
+		}
+	} else {
+		a.printBody(out)
+	}
+	if err != nil {
+		return err
+	}
+	a.rememberHost(host)
+	return nil
+}
+
+// parseHeaders reads -H 'Key: Value' flags, refusing the headers the
+// client refuses, as usage errors.
+func parseHeaders(hs []string) (http.Header, error) {
+	if len(hs) == 0 {
+		return nil, nil
+	}
+	h := http.Header{}
+	for _, s := range hs {
+		k, v, ok := strings.Cut(s, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" {
+			return nil, usagef("-H takes 'Key: Value', got %q", explain.Text(s))
+		}
+		if err := apiclient.CheckHeader(k, v); err != nil {
+			var apiErr *apiclient.APIError
+			if errors.As(err, &apiErr) {
+				return nil, usagef("-H: %s", apiErr.Message)
+			}
+			return nil, usageError{err}
+		}
+		h.Add(k, v)
+	}
+	return h, nil
+}
+
+// readAPIInput reads --input's JSON from a file or, for -, stdin.
+func (a *app) readAPIInput(name string) (json.RawMessage, error) {
+	var r io.Reader
+	if name == "-" {
+		r = a.stdin
+	} else {
+		file, err := os.Open(name)
+		if err != nil {
+			return nil, usagef("--input: %v", err)
+		}
+		defer file.Close()
+		r = file
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxAPIInput+1))
+	if err != nil {
+		return nil, usagef("--input: %v", err)
+	}
+	if len(b) > maxAPIInput {
+		return nil, usagef("--input is larger than the %d MiB errtrack sends", maxAPIInput>>20)
+	}
+	b = bytes.TrimSpace(b)
+	if !json.Valid(b) {
+		return nil, usagef("--input must hold one JSON value (the request body)")
+	}
+	return json.RawMessage(b), nil
+}
+
+// compileJQ parses and compiles a --jq expression. No environment is given
+// to it: $ENV and env are empty, so a filter cannot print a token kept in
+// a variable.
+func compileJQ(expr string) (*gojq.Code, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, usagef("--jq: %s", err)
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, usagef("--jq: %s", err)
+	}
+	return code, nil
+}
+
+// printJQ runs code on the JSON answer b and prints each result on a line:
+// a string as it is, cleaned of control characters (tabs and newlines
+// kept), anything else as compact JSON escaped as writeJSON escapes.
+func (a *app) printJQ(ctx context.Context, code *gojq.Code, b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return errors.New("--jq needs a JSON answer, and this one is not JSON")
+	}
+	w := bufio.NewWriter(a.stdout)
+	defer w.Flush()
+	iter := code.RunWithContext(ctx, v)
+	for {
+		out, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := out.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return nil
+			}
+			return fmt.Errorf("--jq: %s", safetext.Excerpt(err.Error(), 300))
+		}
+		if s, ok := out.(string); ok {
+			writeRawText(w, s)
+			continue
+		}
+		j, err := gojq.Marshal(out)
+		if err != nil {
+			return fmt.Errorf("--jq: %s", err)
+		}
+		escapeTo(w, j)
+		w.WriteByte('\n')
+	}
+}
+
+// writeRawText writes server text as it is, as jq -r does, but with escape
+// sequences and control characters removed (safetext.Clean) from each
+// line and tab-separated cell, and ends it with a newline.
+func writeRawText(w *bufio.Writer, s string) {
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			w.WriteByte('\n')
+		}
+		for j, cell := range strings.Split(line, "\t") {
+			if j > 0 {
+				w.WriteByte('\t')
+			}
+			w.WriteString(safetext.Clean(cell))
+		}
+	}
+	w.WriteByte('\n')
+}
+
+// printResponseHead prints the status line and the headers, sorted, as
+// -i does; the client already removed the token from them, and every
+// value is cleaned of control characters.
+func (a *app) printResponseHead(resp *apiclient.Response) {
+	w := bufio.NewWriter(a.stdout)
+	defer w.Flush()
+	proto := resp.Proto
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
+	status := strconv.Itoa(resp.StatusCode)
+	if text := http.StatusText(resp.StatusCode); text != "" {
+		status += " " + text
+	}
+	fmt.Fprintf(w, "%s %s\n", safetext.Clean(proto), status)
+	keys := make([]string, 0, len(resp.Header))
+	for k := range resp.Header {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, v := range resp.Header[k] {
+			fmt.Fprintf(w, "%s: %s\n", safetext.Clean(k), safetext.Clean(v))
+		}
+	}
+	w.WriteByte('\n')
 }
 
 // typedValue reads true, false, null and numbers as JSON values.

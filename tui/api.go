@@ -40,6 +40,9 @@ type API interface {
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
 	// The ancestor groups' variables, for where each key's DSN is used.
 	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
+	// ProbeDSN asks a DSN's ingestion endpoint whether it answers, without
+	// an event (the doctor's check).
+	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
 
 // RecentProject is a project opened before, known by ID and path.

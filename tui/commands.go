@@ -86,6 +86,12 @@ func loadUsesCmd(api API, timeout time.Duration, id uint64, p workflow.Project, 
 	})
 }
 
+func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, explain workflow.Explainer, now time.Time) tea.Cmd {
+	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, workflow.DoctorOptions{}, explain, now)}
+	})
+}
+
 func loginCmd(login func(context.Context, string, string) (API, error), timeout time.Duration, host, token string) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		api, err := login(ctx, host, token)

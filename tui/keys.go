@@ -28,8 +28,9 @@ type KeyMap struct {
 	Tab, NewKey, Delete, Show, Copy, Rotate, Verify, FilterKeys key.Binding
 	// OpenWeb opens the project's error tracking settings in GitLab.
 	OpenWeb key.Binding
-	// Findings shows the open project's audit: what is wrong, with the fix.
-	Findings                                       key.Binding
+	// Findings shows the open project's audit: what is wrong, with the fix;
+	// Doctor runs errtrack doctor's checks on it.
+	Findings, Doctor                               key.Binding
 	ToggleActive, ToggleIntegrated, CreateSettings key.Binding
 
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
@@ -84,6 +85,7 @@ func DefaultKeyMap() KeyMap {
 		Verify:           b([]string{"v"}, "v", "test event"),
 		OpenWeb:          b([]string{"o"}, "o", "open in GitLab"),
 		Findings:         b([]string{"F"}, "F", "findings"),
+		Doctor:           b([]string{"D"}, "D", "doctor"),
 		FilterKeys:       b([]string{"/"}, "/", "filter"),
 		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
 		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),
@@ -134,7 +136,7 @@ func (h helpMap) FullHelp() [][]key.Binding { return h.full }
 var Rebindable = []string{
 	"quit", "help", "refresh", "up", "down", "top", "bottom",
 	"new", "delete", "rotate", "copy", "verify", "filter",
-	"open-in-gitlab", "findings", "toggle-active", "toggle-integrated", "request-log",
+	"open-in-gitlab", "findings", "doctor", "toggle-active", "toggle-integrated", "request-log",
 }
 
 func (k *KeyMap) byName() map[string]*key.Binding {
@@ -142,7 +144,7 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		"quit": &k.Quit, "help": &k.Help, "refresh": &k.Refresh, "up": &k.Up, "down": &k.Down,
 		"top": &k.Top, "bottom": &k.Bottom, "new": &k.NewKey, "delete": &k.Delete, "rotate": &k.Rotate,
 		"copy": &k.Copy, "verify": &k.Verify, "filter": &k.FilterKeys, "open-in-gitlab": &k.OpenWeb,
-		"findings": &k.Findings, "toggle-active": &k.ToggleActive, "toggle-integrated": &k.ToggleIntegrated,
+		"findings": &k.Findings, "doctor": &k.Doctor, "toggle-active": &k.ToggleActive, "toggle-integrated": &k.ToggleIntegrated,
 		"request-log": &k.RequestLog,
 	}
 }

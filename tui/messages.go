@@ -50,6 +50,12 @@ type settingsLoadedMsg struct {
 	err error
 }
 
+// doctorDoneMsg: the doctor's checks of a project.
+type doctorDoneMsg struct {
+	id     uint64
+	checks []workflow.Check
+}
+
 // usesLoadedMsg: where each key's DSN is used, and the project's findings.
 type usesLoadedMsg struct {
 	id    uint64

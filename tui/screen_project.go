@@ -34,6 +34,9 @@ type projectScreen struct {
 	settings *settingsPane
 	keys     *keysPane
 
+	// doctor: the doctor's checks, run when asked (D).
+	doctor loadable[[]workflow.Check]
+
 	// refreshing: r was pressed; say so once everything is back.
 	refreshing bool
 
@@ -83,7 +86,7 @@ func (s *projectScreen) loadUses() tea.Cmd {
 func (s *projectScreen) Title() string { return clean(s.project.Name()) }
 
 func (s *projectScreen) Busy() bool {
-	if s.info.loading() || s.settings.data.loading() || s.keys.data.loading() || s.keys.uses.loading() {
+	if s.info.loading() || s.settings.data.loading() || s.keys.data.loading() || s.keys.uses.loading() || s.doctor.loading() {
 		return true
 	}
 	for _, w := range s.sh.pending {
@@ -116,7 +119,7 @@ func (s *projectScreen) Help() helpMap {
 		return pane
 	}
 	short := append(append([]key.Binding{}, pane.short...), tab, k.Refresh, k.Back)
-	full := append([][]key.Binding{{tab, k.Refresh, k.OpenWeb, k.Findings, k.Back}}, pane.full...)
+	full := append([][]key.Binding{{tab, k.Refresh, k.OpenWeb, k.Findings, k.Doctor, k.Back}}, pane.full...)
 	return helpMap{short: short, full: full}
 }
 
@@ -156,6 +159,12 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		}
 		cmd := s.keys.loaded(msg)
 		return s, tea.Batch(cmd, s.refreshed(), s.loadUses())
+	case doctorDoneMsg:
+		if !s.doctor.accept(msg.id) {
+			return s, nil
+		}
+		s.doctor.set(msg.checks)
+		return s, msgCmd(openDialogMsg{d: doctorDialog(s.project, msg.checks, keyName(s.sh.keys.Verify))})
 	case usesLoadedMsg:
 		if s.keys.uses.accept(msg.id) {
 			s.keys.usesLoaded(msg)
@@ -230,6 +239,9 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return openWeb(s.sh, workflow.SettingsPage(s.sh.deps.Host, s.project))
 	case key.Matches(msg, k.Findings):
 		return s.findings()
+	case key.Matches(msg, k.Doctor) && !s.doctor.loading():
+		return tea.Batch(statusCmd(statusInfo, "Running the doctor's checks on "+clean(s.project.Name())+"…"),
+			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())
@@ -273,6 +285,34 @@ func (s *projectScreen) findings() tea.Cmd {
 	}
 	title := fmt.Sprintf("Findings for %s: %s, %d in all", name, errorsWord(a.Errors()), len(a.Findings))
 	return msgCmd(openDialogMsg{d: infoDialog(title, body)})
+}
+
+// doctorDialog shows the checks as errtrack doctor prints them: each
+// ok / warn / fail / skip with its detail, and the fix of what is not ok.
+func doctorDialog(p workflow.Project, checks []workflow.Check, verifyKey string) dialog {
+	fails, warns := 0, 0
+	var body []string
+	for _, c := range checks {
+		switch c.Status {
+		case workflow.CheckFail:
+			fails++
+		case workflow.CheckWarn:
+			warns++
+		}
+		body = append(body, fmt.Sprintf("%-4s  %s: %s", c.Status, clean(c.Name), clean(c.Detail)))
+		if c.Fix != "" && c.Status != workflow.CheckOK {
+			body = append(body, "  ↳ fix: "+clean(c.Fix))
+		}
+	}
+	verdict := "every check passes"
+	switch {
+	case fails > 0:
+		verdict = fmt.Sprintf("%d failed, %d to look at", fails, warns)
+	case warns > 0:
+		verdict = fmt.Sprintf("no failure, %d to look at", warns)
+	}
+	body = append(body, "", "No test event was sent ("+verifyKey+" sends one with the selected key).")
+	return infoDialog("Doctor for "+clean(p.Name())+": "+verdict, body)
 }
 
 func errorsWord(n int) string {

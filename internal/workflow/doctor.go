@@ -126,7 +126,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		if len(active) == 0 {
 			add("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "errtrack keys create -p "+a.Project.Name())
 		} else {
-			add("keys", CheckOK, fmt.Sprintf("%d active client keys", len(active)), "")
+			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
 		}
 		for _, k := range active {
 			name := fmt.Sprintf("ingestion (key %d)", k.ID)
@@ -163,7 +163,15 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		for _, k := range a.Keys {
 			used += len(k.Used)
 		}
-		add("CI/CD variables", CheckOK, fmt.Sprintf("%d variables hold a current DSN, none an old one", used), "")
+		add("CI/CD variables", CheckOK, plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
 	}
 	return out
+}
+
+// plural words a count: "1 variable holds", "2 variables hold".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

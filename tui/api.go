@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/seen"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // API is what the console needs from GitLab; *apiclient.Client implements it.
@@ -95,6 +97,11 @@ type Deps struct {
 	// Remote: the console runs over SSH, where the system clipboard is the
 	// remote machine's: OSC 52 reaches the user's terminal instead.
 	Remote bool
+	// KeysSeen records a project's whole list of keys and returns when
+	// errtrack first saw each (its state directory); KeyCreated records a
+	// key it created, so that age is exact. Nil: no ages.
+	KeysSeen   func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error)
+	KeyCreated func(host string, p workflow.Project, key int64)
 	// Keys rebinds actions (the config file's "keys" section), already
 	// checked with KeyMap.Rebind.
 	Keys map[string][]string
@@ -108,4 +115,10 @@ type Deps struct {
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.
 	RequestTimeout time.Duration
+}
+
+func (d Deps) keyCreated(p workflow.Project, key int64) {
+	if d.KeyCreated != nil {
+		d.KeyCreated(d.Host, p, key)
+	}
 }

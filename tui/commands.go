@@ -79,9 +79,19 @@ func loadKeysCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectR
 	})
 }
 
-func loadUsesCmd(api API, timeout time.Duration, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
+	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
 		a, err := workflow.KeyUses(ctx, api, p, keys, s, known)
+		if err == nil && d.KeysSeen != nil && p.ID != 0 {
+			ids := make([]int64, len(keys))
+			for i, k := range keys {
+				ids[i] = k.ID
+			}
+			// Ages are a help: when the state file fails they are left out.
+			if ages, aerr := d.KeysSeen(d.Host, p, ids); aerr == nil {
+				a.WithAges(ages)
+			}
+		}
 		return usesLoadedMsg{id: id, audit: a, err: err}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -36,6 +38,7 @@ type keysPane struct {
 	// and its groups) and the project's findings, loaded after the list.
 	uses   loadable[workflow.Audit]
 	usedIn map[int64][]workflow.Use
+	ages   map[int64]seen.Entry
 
 	// tracking warns that keys collect nothing while error tracking is off.
 	tracking      string
@@ -78,14 +81,48 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 	}
 	p.uses.set(msg.audit)
 	p.usedIn = make(map[int64][]workflow.Use, len(msg.audit.Keys))
+	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {
 		p.usedIn[k.Key.ID] = k.Used
+		if !k.Seen.First.IsZero() {
+			p.ages[k.Key.ID] = k.Seen
+		}
 	}
 }
 
 // usedText says where key id's DSN is used: "SENTRY_DSN (all
 // environments), group web/SENTRY_DSN (production)", "nowhere", "…" while
 // it is being found, "?" when the variables could not be read.
+// ageText says when errtrack first saw key id: "3 days ago (created by
+// errtrack)", "" when unknown.
+func (p *keysPane) ageText(id int64) string {
+	e, ok := p.ages[id]
+	if !ok {
+		return ""
+	}
+	s := ago(p.sh.clock.Now().Sub(e.First)) + ", " + e.First.Local().Format(time.DateOnly)
+	if e.Created {
+		s += " (created by errtrack)"
+	}
+	return s
+}
+
+// ago words a duration as people read an age.
+func ago(d time.Duration) string {
+	switch days := int(d.Hours() / 24); {
+	case d < time.Hour:
+		return "less than an hour ago"
+	case d < 2*time.Hour:
+		return "an hour ago"
+	case days < 1:
+		return fmt.Sprintf("%d hours ago", int(d.Hours()))
+	case days == 1:
+		return "a day ago"
+	default:
+		return fmt.Sprintf("%d days ago", days)
+	}
+}
+
 func (p *keysPane) usedText(id int64) string { return p.usedWords(id, workflow.Use.Label) }
 
 // usedShort is usedText for the USED IN column.
@@ -336,6 +373,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			clean(sel.DSN),
 			"",
 			"Used in:   " + clean(p.usedText(sel.ID)),
+			"First seen: " + cmp.Or(p.ageText(sel.ID), "not known yet"),
 		})
 		return msgCmd(openDialogMsg{d: d.withAlt("copy DSN", k.Copy, copyDSNMsg{sel})})
 	case key.Matches(km, k.Copy):
@@ -410,8 +448,14 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 		lines = append(lines, string(r[:n]))
 		dsn = string(r[n:])
 	}
+	if age := p.ageText(k.ID); age != "" {
+		lines = append(lines, "", "First seen")
+		for _, l := range wrap(age, inner-1) {
+			lines = append(lines, " "+l)
+		}
+	}
 	lines = append(lines, "", "Used in")
-	for _, l := range wrap(clean(p.usedText(k.ID)), inner) {
+	for _, l := range wrap(clean(p.usedText(k.ID)), inner-1) {
 		lines = append(lines, " "+l)
 	}
 	lines = append(lines, "", st.Subtle.Render(fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(p.sh.keys.Rotate), keyName(p.sh.keys.Delete), keyName(p.sh.keys.Verify))))

@@ -3,14 +3,18 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/seen"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func TestProjectLoadingState(t *testing.T) {
@@ -674,4 +678,28 @@ func TestDoctorInTheConsole(t *testing.T) {
 	h2, _ := console(t, "demo/web-shop")
 	h2.key("D")
 	h2.mustSay("Doctor for demo/web-shop: ")
+}
+
+// The keys' ages: the first sighting of each key, exact for a key the
+// console created; n records it.
+func TestKeysShowTheirAge(t *testing.T) {
+	g := demoGitLab(t)
+	store := seen.Open(filepath.Join(t.TempDir(), "keys-seen.json"))
+	var now time.Time
+	deps := Deps{API: g.api, Host: g.url, Project: "1",
+		KeysSeen: func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error) {
+			return store.Observe(host, p.ID, p.Path, keys, now)
+		},
+		KeyCreated: func(host string, p workflow.Project, key int64) { _ = store.Created(host, p.ID, p.Path, key, now) }}
+	now = testNow.Add(-72 * time.Hour)
+	h := newHarness(t, deps)
+	h.resize(160, 40)
+	h.mustSee("First seen", "3 days ago, ")
+	now = testNow
+	h.key("n")
+	h.mustSee("Created client key 4")
+	h.key("r")
+	h.mustSee("less than an hour ago", "(created by errtrack)")
+	h.key("enter")
+	h.mustSay("First seen: less than an hour ago")
 }

@@ -52,8 +52,12 @@ func (w rotationWrite) conflicts(o write) bool {
 	return false
 }
 
-func (w rotationWrite) run(ctx context.Context, api API, _ Deps) write {
+func (w rotationWrite) run(ctx context.Context, api API, d Deps) write {
+	created := w.r.New != nil
 	w.r, w.err = w.r.Advance(ctx, api, nil)
+	if !created && w.r.New != nil {
+		d.keyCreated(w.r.Project, w.r.New.ID)
+	}
 	return w
 }
 

@@ -79,7 +79,7 @@ func (s *projectScreen) loadUses() tea.Cmd {
 	if !s.keys.data.has || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
 		return nil
 	}
-	return loadUsesCmd(s.sh.api, s.sh.deps.RequestTimeout, s.keys.uses.start(), s.project,
+	return loadUsesCmd(s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,
 		slices.Clone(s.keys.keys()), st.val.s, st.has)
 }
 

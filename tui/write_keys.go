@@ -29,8 +29,11 @@ func (w createKeyWrite) conflicts(o write) bool {
 	return ok && sameProject(c.proj, w.proj)
 }
 
-func (w createKeyWrite) run(ctx context.Context, api API, _ Deps) write {
+func (w createKeyWrite) run(ctx context.Context, api API, d Deps) write {
 	w.key, _, w.err = api.CreateClientKey(ctx, w.proj.Ref)
+	if w.err == nil {
+		d.keyCreated(w.proj, w.key.ID)
+	}
 	return w
 }
 

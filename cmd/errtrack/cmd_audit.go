@@ -3,13 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -27,6 +30,10 @@ type auditKeyJSON struct {
 	PublicKey string         `json:"public_key"`
 	Active    bool           `json:"active"`
 	UsedIn    []workflow.Use `json:"used_in"`
+	// FirstSeen: when errtrack first saw the key (its creation when
+	// Created); absent when unknown.
+	FirstSeen *time.Time `json:"first_seen,omitempty"`
+	Created   bool       `json:"created_by_errtrack,omitempty"`
 }
 
 func (a *app) auditCmd() *cobra.Command {
@@ -51,6 +58,7 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 			defer cancel()
 			var refs []apiclient.ProjectRef
 			var c *apiclient.Client
+			var host string
 			if gf.group != "" {
 				if p.raw != "" {
 					return usageError{errGroupAndProject}
@@ -59,11 +67,11 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 				if err != nil {
 					return usagef("--group: %v", err)
 				}
-				cl, _, err := a.hostClient(ctx, g)
+				cl, h, err := a.hostClient(ctx, g)
 				if err != nil {
 					return err
 				}
-				c = cl
+				c, host = cl, h
 				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
 				if err != nil {
 					return err
@@ -74,13 +82,13 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 					}
 				}
 			} else {
-				ref, cl, _, err := a.projectClient(ctx, g, &p)
+				ref, cl, h, err := a.projectClient(ctx, g, &p)
 				if err != nil {
 					return err
 				}
-				refs, c = []apiclient.ProjectRef{ref}, cl
+				refs, c, host = []apiclient.ProjectRef{ref}, cl, h
 			}
-			return a.audit(ctx, g, c, refs)
+			return a.audit(ctx, g, c, host, refs)
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
@@ -91,13 +99,27 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 	return cmd
 }
 
-func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, refs []apiclient.ProjectRef) error {
+func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef) error {
 	var out []auditJSON
 	errs := 0
+	store := a.keysSeen()
 	for _, ref := range refs {
 		au, err := workflow.AuditProject(ctx, c, ref)
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
+		}
+		if store != nil {
+			ids := make([]int64, len(au.Keys))
+			for i, k := range au.Keys {
+				ids[i] = k.Key.ID
+			}
+			// Ages are a help: a state directory that cannot be written
+			// costs them, not the audit.
+			if ages, err := store.Observe(host, au.Project.ID, au.Project.Path, ids, a.now()); err == nil {
+				au.WithAges(ages)
+			} else {
+				fmt.Fprintf(a.stderr, "errtrack: warning: the keys' ages are not shown: %s\n", explain.Text(err.Error()))
+			}
 		}
 		errs += au.Errors()
 		x := auditJSON{Project: au.Project.Name(), Keys: []auditKeyJSON{}, Findings: au.Findings}
@@ -106,7 +128,12 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, re
 			if used == nil {
 				used = []workflow.Use{}
 			}
-			x.Keys = append(x.Keys, auditKeyJSON{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used})
+			kj := auditKeyJSON{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+			if !k.Seen.First.IsZero() {
+				first := k.Seen.First
+				kj.FirstSeen = &first
+			}
+			x.Keys = append(x.Keys, kj)
 		}
 		for grp := range au.Unread {
 			x.Unread = append(x.Unread, grp)
@@ -141,7 +168,7 @@ func (a *app) printAudit(au workflow.Audit) {
 	}
 	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), state)
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  KEY\tACTIVE\tPUBLIC KEY\tUSED IN")
+	fmt.Fprintln(tw, "  KEY\tACTIVE\tFIRST SEEN\tPUBLIC KEY\tUSED IN")
 	for _, k := range au.Keys {
 		var used []string
 		for _, u := range k.Used {
@@ -151,7 +178,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		if where == "" {
 			where = "nowhere errtrack can see"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", k.Key.ID, yesNo(k.Key.Active), explain.Text(k.Key.PublicKey), explain.Text(where))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", k.Key.ID, yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
 	}
 	_ = tw.Flush()
 	if len(au.Findings) == 0 {
@@ -161,4 +188,33 @@ func (a *app) printAudit(au workflow.Audit) {
 		fmt.Fprintf(a.stdout, "  %-7s  %s\n           fix: %s\n", f.Severity, explain.Text(f.What), explain.Text(f.Fix))
 	}
 	fmt.Fprintln(a.stdout)
+}
+
+// firstSeen words a key's age for a table: "2026-11-20 (created)",
+// "2026-11-20", "-" when unknown.
+func firstSeen(e seen.Entry) string {
+	switch {
+	case e.First.IsZero():
+		return "-"
+	case e.Created:
+		return e.First.Local().Format(time.DateOnly) + " (created)"
+	}
+	return e.First.Local().Format(time.DateOnly)
+}
+
+// keysSeen is the file of when errtrack first saw each key, in its state
+// directory; nil without one.
+func (a *app) keysSeen() *seen.Store {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil
+	}
+	return seen.Open(filepath.Join(dir, "keys-seen.json"))
+}
+
+// keyCreated remembers a key errtrack created, so its age is exact.
+func (a *app) keyCreated(host string, p apiclient.ProjectRef, key int64) {
+	if s := a.keysSeen(); s != nil {
+		_ = s.Created(host, p.ID, p.Path, key, a.now())
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
@@ -61,6 +63,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	defer cleanup()
 	a.clipboardDeps(&deps)
+	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
@@ -297,4 +300,28 @@ func (a *app) consoleKeys() (map[string][]string, error) {
 		return nil, usagef("config file %s: %s. Fix the entry or remove it ('errtrack config list' shows the keys section)", explain.Text(path), explain.Text(err.Error()))
 	}
 	return cfg.Keys, nil
+}
+
+// seenDeps lets the console remember when it first saw each key and show
+// its age. The demo keeps them in a folder of its own, gone when it ends:
+// its mock server's keys are not the user's. It returns the clean-up.
+func (a *app) seenDeps(d *tui.Deps, demo bool) func() {
+	store, done := a.keysSeen(), func() {}
+	if demo {
+		dir, err := os.MkdirTemp("", "errtrack-demo-state-")
+		if err != nil {
+			return done
+		}
+		store, done = seen.Open(filepath.Join(dir, "keys-seen.json")), func() { os.RemoveAll(dir) }
+	}
+	if store == nil {
+		return done
+	}
+	d.KeysSeen = func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error) {
+		return store.Observe(host, p.ID, p.Path, keys, a.now())
+	}
+	d.KeyCreated = func(host string, p workflow.Project, key int64) {
+		_ = store.Created(host, p.ID, p.Path, key, a.now())
+	}
+	return done
 }

@@ -109,6 +109,9 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	done := plan.Run(rctx, c, j, func(err error) string { return a.explain(err, "run the command again") }, func(p workflow.Project) workflow.Checks {
 		return cliChecks(p.Ref)
 	}, func(it workflow.GroupItem) {
+		if r := it.Rotation; r.New != nil {
+			a.keyCreated(host, it.Project.Ref, r.New.ID)
+		}
 		if it.Skip != "" && it.Result != workflow.ResultFailed {
 			return
 		}

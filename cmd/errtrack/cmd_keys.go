@@ -78,6 +78,7 @@ func (a *app) keysCmd() *cobra.Command {
 				return a.createFailed(err, ref)
 			}
 			a.rememberHost(host)
+			a.keyCreated(host, ref, k.ID)
 			if g.jsonOut {
 				return writeJSON(a.stdout, k)
 			}

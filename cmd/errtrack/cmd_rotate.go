@@ -196,6 +196,7 @@ func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host str
 	switch step {
 	case workflow.StepCreate:
 		a.rememberHost(host)
+		a.keyCreated(host, apiclient.ProjectRef{ID: r.Project.ID, Path: r.Project.Path}, r.New.ID)
 		fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), r.Project.Name(), explain.Text(r.New.DSN))
 	case workflow.StepUpdateVariables:
 		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())

@@ -238,3 +238,22 @@ func TestGroupVerifyRefused(t *testing.T) {
 		t.Fatal("the other project's event was not sent")
 	}
 }
+
+// audit says when errtrack first saw each key, exactly for the keys it
+// created, and warns of an unused key older than the keys in use.
+func TestAuditFirstSeen(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	c.now = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	c.run("", "audit", "-p", "1", "--json").must(t, 0, `"first_seen": "2026-11-01T12:00:00Z"`)
+	c.now = c.now.AddDate(0, 0, 3)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "2", "--yes").must(t, 0)
+	c.now = c.now.AddDate(0, 0, 1)
+	r := c.run("", "audit", "-p", "1")
+	r.must(t, 0, "2026-11-01", "2026-11-04 (created)")
+	// SENTRY_DSN holds key 1, first seen with key 2 on day one; key 4 is
+	// newer and unused: nothing older and unused, so no warning.
+	if strings.Contains(r.stdout, "older than the keys in use") {
+		t.Fatal(r.stdout)
+	}
+}

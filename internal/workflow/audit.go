@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/seen"
 )
 
 // An audit says where each client key's DSN is used (the project's CI/CD
@@ -73,6 +76,9 @@ type Finding struct {
 type AuditedKey struct {
 	Key  apiclient.ClientKey
 	Used []Use
+	// Seen is when errtrack first saw the key (exact when Seen.Created);
+	// zero when unknown.
+	Seen seen.Entry
 }
 
 // Audit is one project's audit.
@@ -212,6 +218,41 @@ func KeyUses(ctx context.Context, api UsesAPI, p Project, keys []apiclient.Clien
 	}
 	a.analyze(keys, vars, groupVars)
 	return a, nil
+}
+
+// WithAges adds when errtrack first saw each key, and warns of a key
+// referenced nowhere that is older than every key in use: most likely the
+// one a rotation left behind. Keys first seen together say nothing of
+// their order, so they raise nothing.
+func (a *Audit) WithAges(ages map[int64]seen.Entry) {
+	var newestUnused, oldestUsed time.Time
+	for i := range a.Keys {
+		k := &a.Keys[i]
+		k.Seen = ages[k.Key.ID]
+		if k.Seen.First.IsZero() {
+			continue
+		}
+		if len(k.Used) > 0 && (oldestUsed.IsZero() || k.Seen.First.Before(oldestUsed)) {
+			oldestUsed = k.Seen.First
+		}
+		if len(k.Used) == 0 && k.Seen.First.After(newestUnused) {
+			newestUnused = k.Seen.First
+		}
+	}
+	if oldestUsed.IsZero() {
+		return
+	}
+	for _, k := range a.Keys {
+		if len(k.Used) > 0 || k.Seen.First.IsZero() || !k.Seen.First.Before(oldestUsed) {
+			continue
+		}
+		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key))
+		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
+		a.Findings = append(a.Findings, Finding{SeverityWarning,
+			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
+			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (errtrack keys delete)"})
+	}
+	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }
 
 type placed struct {

@@ -2,11 +2,15 @@ package workflow
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/seen"
 )
 
 // The audit of demo/mobile/ios finds where its key's DSN is used, the
@@ -63,5 +67,38 @@ func TestKeyUsesMatchesTheAudit(t *testing.T) {
 	}
 	if got.Errors() != full.Errors() || got.Errors() == 0 {
 		t.Fatalf("findings %+v, audit %+v", got.Findings, full.Findings)
+	}
+}
+
+// A key referenced nowhere and older than every key in use is a warning
+// (likely left by a rotation); keys first seen together are not ordered.
+func TestAuditAges(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ref, _ := apiclient.ParseProjectRef("demo/web-shop")
+	a, err := AuditProject(context.Background(), c, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	same := a
+	same.Findings = slices.Clone(a.Findings)
+	same.WithAges(map[int64]seen.Entry{1: {First: day}, 2: {First: day}})
+	if len(same.Findings) != len(a.Findings) || strings.Contains(fmt.Sprint(same.Findings), "older") {
+		t.Fatalf("%+v", same.Findings)
+	}
+	// Key 2 is unused and older than key 1, which SENTRY_DSN holds.
+	a.WithAges(map[int64]seen.Entry{1: {First: day.AddDate(0, 0, 3), Created: true}, 2: {First: day}})
+	want := "key 2 (" // KeyLabel
+	found := false
+	for _, f := range a.Findings {
+		if f.Severity == SeverityWarning && strings.Contains(f.What, want) && strings.Contains(f.What, "older than the keys in use (first seen 2026-11-01)") {
+			found = true
+		}
+		if f.Severity == SeverityInfo && strings.Contains(f.What, want) {
+			t.Fatalf("the info finding stayed beside the warning: %+v", a.Findings)
+		}
+	}
+	if !found || !a.Keys[0].Seen.Created {
+		t.Fatalf("%+v", a.Findings)
 	}
 }

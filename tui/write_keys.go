@@ -83,7 +83,13 @@ func (w deleteKeyWrite) conflicts(o write) bool {
 
 func (w deleteKeyWrite) run(ctx context.Context, api API, _ Deps) write {
 	if !w.confirmed {
-		w.plan, w.err = workflow.PlanDeletion(ctx, api, w.proj.Ref, w.key.ID)
+		// With its path known, the groups' variables are read in the same
+		// round trip as the rest.
+		ref := w.proj.Ref
+		if ref.Path == "" {
+			ref.Path = w.proj.Path
+		}
+		w.plan, w.err = workflow.PlanDeletion(ctx, api, ref, w.key.ID)
 		return w
 	}
 	var resp *apiclient.Response

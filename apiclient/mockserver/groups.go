@@ -120,7 +120,25 @@ func (s *Server) groupVariables(c *call) {
 		writeError(c.w, http.StatusForbidden, "message", "403 Forbidden")
 		return
 	}
-	servePage(c, g.Variables, func(v Variable) any { return s.variableBody(c.r, &Project{}, v) })
+	servePage(c, g.Variables, func(v Variable) any { return s.variableBody(c.r, s.placeholderOwner(v.Value), v) })
+}
+
+// placeholderOwner is the project whose key a seeded DSN placeholder names
+// (a group variable holds a project's DSN); an empty project otherwise.
+func (s *Server) placeholderOwner(value string) *Project {
+	rest, ok := strings.CutPrefix(value, dsnPlaceholder)
+	if !ok {
+		return &Project{}
+	}
+	id, _ := strconv.ParseInt(strings.TrimSuffix(rest, "}}"), 10, 64)
+	for _, p := range s.st.Projects {
+		for _, k := range p.Keys {
+			if k.ID == id {
+				return p
+			}
+		}
+	}
+	return &Project{}
 }
 
 func (s *Server) maintainsIn(user int64, g *Group) bool {

@@ -102,7 +102,11 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 // with integrated tracking on and one key (IDs 200001…) whose DSN its
 // SENTRY_DSN variable holds.
 func (st *state) addFleet(n int) {
-	st.Groups = append(st.Groups, &Group{ID: 200, Path: "fleet", Name: "Fleet"})
+	// A group variable holding the first app's DSN for production: a use
+	// an audit and a delete question find at group level.
+	st.Groups = append(st.Groups, &Group{ID: 200, Path: "fleet", Name: "Fleet",
+		Variables: []Variable{{Key: "FLEET_SENTRY_DSN", Value: placeholderFor(200001), VariableType: "env_var",
+			Masked: true, Raw: true, EnvironmentScope: "production", Description: "Fleet-wide DSN (demo)"}}})
 	created := st.Projects[0].CreatedAt
 	for i := 1; i <= n; i++ {
 		id := int64(2000 + i)

@@ -45,6 +45,8 @@ var (
 	ErrTimeout  = errors.New("timed out")
 	ErrTLS      = errors.New("TLS certificate not accepted")
 	ErrCanceled = errors.New("cancelled")
+	// ErrPlainHTTP: an https:// request met a server speaking plain HTTP.
+	ErrPlainHTTP = errors.New("server speaks plain HTTP")
 	// ErrBadToken: the token cannot be sent in a header (a stray newline).
 	ErrBadToken = errors.New("malformed token")
 	// ErrRouteMissing: GitLab's catch-all 404 ({"error":"404 Not Found"}),

@@ -264,6 +264,10 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		e.Kind = ErrTimeout
 		e.Message = fmt.Sprintf("no complete answer within %s", c.timeout)
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		// net/http's words, untyped: the host answers plain HTTP.
+		e.Kind = ErrPlainHTTP
+		e.Message = "the server answered plain HTTP to an HTTPS request"
 	case errors.As(err, &certErr) || errors.As(err, &unknownCA) || errors.As(err, &hostErr) || errors.As(err, &invalidCert):
 		e.Kind = ErrTLS
 		e.Message = "the server's TLS certificate was not accepted: " + cause

@@ -264,6 +264,11 @@ func (a *app) handleSignals(cancel context.CancelCauseFunc) (stop func()) {
 
 // isCobraUsage recognizes cobra's own argument errors, which it returns untyped.
 func isCobraUsage(err error) bool {
+	// A server's answer is never a usage error, whatever its words.
+	var apiErr *apiclient.APIError
+	if errors.As(err, &apiErr) {
+		return false
+	}
 	msg := err.Error()
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
 		if strings.Contains(msg, p) {

@@ -22,7 +22,7 @@ const maxTokenLen = 4096
 // describeToken writes the server's release, the user, scopes and expiry,
 // with warnings. stored: the token is the keyring's, which auth rotate can
 // replace.
-func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time, stored bool) {
+func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time, stored bool, env string) {
 	if st.Version != nil {
 		fmt.Fprintf(w, "  GitLab:  %s\n", safetext.Clean(st.Version.Version))
 	}
@@ -34,11 +34,8 @@ func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time, stored b
 	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Token.Scopes, ", ")))
 	if exp, ok := st.Token.Expiry(); ok {
 		note := ""
-		switch {
-		case st.ExpiresSoon(now) && stored && st.Expiry(now) != "has expired":
-			note = "  ← rotate it: errtrack auth rotate"
-		case st.ExpiresSoon(now):
-			note = "  ← create a new token and log in again"
+		if advice := st.ExpiryAdvice(now, stored, env); advice != "" {
+			note = "  ← " + advice
 		}
 		fmt.Fprintf(w, "  Expires: %s (%s)%s\n", exp.Format(time.DateOnly), st.Expiry(now), note)
 	} else {
@@ -101,7 +98,7 @@ The token is never taken as a command-line argument.`,
 			}
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "Logged in to %s; the token is stored in the system keyring.\n", host)
-			describeToken(a.stdout, st, a.now(), a.envToken == "")
+			describeToken(a.stdout, st, a.now(), a.envToken == "", a.envTokenName)
 			if a.envToken != "" {
 				fmt.Fprintf(a.stdout, "  Note: %s is set and takes precedence over the keyring while it is.\n", a.envTokenName)
 			}
@@ -214,7 +211,11 @@ func (a *app) statusCmd() *cobra.Command {
 			}
 			a.rememberHost(host)
 			fmt.Fprintf(a.stdout, "  Token:   from the %s\n", source)
-			describeToken(a.stdout, st, a.now(), source == sourceKeyring)
+			env := ""
+			if source != sourceKeyring {
+				env = a.envTokenName
+			}
+			describeToken(a.stdout, st, a.now(), source == sourceKeyring, env)
 			return nil
 		},
 	}

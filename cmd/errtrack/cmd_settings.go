@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"sync"
+
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // projectFlag is --project, required by the settings and keys commands.
@@ -38,7 +42,28 @@ func (a *app) settingsCmd() *cobra.Command {
 		if err != nil {
 			return err
 		}
+		// The project is named by its path in the record: given by ID, it
+		// is read alongside (no round trip added). A write that may turn
+		// integrated tracking on reads the keys first, to name the one
+		// GitLab creates.
+		name := ref.String()
+		var before []apiclient.ClientKey
+		var wg sync.WaitGroup
+		if ref.Path == "" {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if pr, err := workflow.ResolveProject(ctx, c, ref); err == nil && pr.Path != "" {
+					name = pr.Path
+				}
+			}()
+		}
+		write := cmd.Name() != "get"
+		if write {
+			before, _, _ = c.ListClientKeys(ctx, ref)
+		}
 		s, err := call(c, ref)
+		wg.Wait()
 		if err != nil && cmd.Name() != "get" && apiclient.OutcomeUnknown(err) {
 			return reportedf(a, "%s The change may or may not have been applied: check with 'errtrack settings get -p %s'.", a.explain(err, "check"), ref)
 		}
@@ -51,10 +76,22 @@ func (a *app) settingsCmd() *cobra.Command {
 				return err
 			}
 		} else {
-			printSettings(a.stdout, ref.String(), s)
+			printSettings(a.stdout, name, s)
+		}
+		if write && s.Active && s.Integrated {
+			after, _, _ := c.ListClientKeys(ctx, ref)
+			for _, k := range after {
+				if _, had := workflow.FindKey(before, k.ID); !had {
+					a.keyCreated(host, ref, k.ID)
+					if !g.jsonOut {
+						fmt.Fprintf(a.stdout, "GitLab created the first client key, %d: 'errtrack keys list -p %s' shows its DSN.\n", k.ID, ref)
+					}
+					break
+				}
+			}
 		}
 		if want != nil && *want && !s.Integrated && !s.NoIntegrated {
-			return reportedf(a, "GitLab kept integrated error tracking off for %s. %s", ref, explain.IntegratedUnavailable)
+			return reportedf(a, "GitLab kept integrated error tracking off for %s. %s", name, explain.IntegratedUnavailable)
 		}
 		return nil
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -255,5 +256,51 @@ func TestAuditFirstSeen(t *testing.T) {
 	// newer and unused: nothing older and unused, so no warning.
 	if strings.Contains(r.stdout, "older than the keys in use") {
 		t.Fatal(r.stdout)
+	}
+}
+
+// A project is named by its path in the settings record, given by ID too;
+// settings create names the first client key GitLab created.
+func TestSettingsNameTheProjectAndTheFirstKey(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "settings", "get", "-p", "1").must(t, 0, "Project:       demo/web-shop")
+	r := c.run("", "settings", "create", "-p", "2", "--active=true", "--integrated=true")
+	r.must(t, 0, "Project:       demo/mobile-app", "GitLab created the first client key, ")
+	if c.server.KeyCount(2) != 1 || !strings.Contains(r.stdout, fmt.Sprintf("key, %d:", c.server.Keys(2)[0].ID)) {
+		t.Fatalf("keys %v, output %s", c.server.Keys(2), r.stdout)
+	}
+	c.run("", "settings", "disable", "-p", "1").must(t, 0, "Project:       demo/web-shop")
+	if r := c.run("", "settings", "enable", "-p", "1"); strings.Contains(r.stdout, "GitLab created") {
+		t.Fatalf("no key was created, yet: %s", r.stdout)
+	}
+}
+
+// The commands' words, as the console's: a host given without a scheme
+// that answers plain HTTP on this machine hints at http://; an expiring
+// token from the environment is replaced there; ERRTRACK_DEBUG=1 debugs;
+// a server's text never makes a usage error.
+func TestCommandWords(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "status", "--host", strings.TrimPrefix(c.url, "http://")).must(t, 1, "answered plain HTTP", "use --host "+c.url)
+	c.env["GITLAB_TOKEN"] = mockserver.TokenExpiring
+	c.run("", "status").must(t, 0, "← create a new token and set GITLAB_TOKEN to it")
+	c.env["GITLAB_TOKEN"] = mockserver.TokenMaintainer
+	c.env["ERRTRACK_DEBUG"] = "1"
+	c.run("", "settings", "get", "-p", "1").must(t, 0, "> GET ", "[redacted]")
+	delete(c.env, "ERRTRACK_DEBUG")
+	srv, _ := mockserver.New(mockserver.Options{})
+	c2 := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/error_tracking/settings") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(400)
+			w.Write([]byte(`{"message":"active accepts only true, unknown flag"}`))
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	r := c2.run("", "settings", "get", "-p", "1")
+	r.must(t, 1)
+	if strings.Contains(r.stderr, "--help") {
+		t.Fatalf("a server's 400 was taken for a usage error: %s", r.stderr)
 	}
 }

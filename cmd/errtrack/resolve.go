@@ -182,7 +182,7 @@ func (a *app) resolveToken(ctx context.Context, host string) (token, source stri
 // --ca-file, the CA file that worked for host before is used.
 func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 	var opts []apiclient.Option
-	if g.debug || a.getenv("ERRTRACK_DEBUG") == "api" {
+	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
 		opts = append(opts, apiclient.WithObserver(a.debugExchange))
 	}
 	switch {
@@ -287,4 +287,14 @@ func (a *app) remember(host string) error {
 		}
 		return true
 	})
+}
+
+// debugEnv reads ERRTRACK_DEBUG: "api", as documented, and the "1" or
+// "true" people type.
+func debugEnv(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "api", "1", "true", "yes":
+		return true
+	}
+	return false
 }

@@ -58,7 +58,7 @@ func TestVersionClasses(t *testing.T) {
 		c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0, "Integrated:    no", "errors are not collected")
 		// PATCH answers 200 and keeps integrated off: a failure for a script.
 		r := c.run("", "settings", "update", "-p", "5", "--active=true", "--integrated=true")
-		r.must(t, 1, "GitLab kept integrated error tracking off for 5", "feature flag")
+		r.must(t, 1, "GitLab kept integrated error tracking off for demo/paused", "feature flag")
 		if !strings.Contains(r.stdout, "Integrated:    no") {
 			t.Fatalf("the record is not printed:\n%s", r.stdout)
 		}

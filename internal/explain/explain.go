@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/keyring/keyerr"
 )
@@ -121,6 +122,11 @@ func words(err error, c Context) string {
 		return capitalize(apiErr.Message) + ". Check the host URL."
 	case errors.Is(err, apiclient.ErrInsecureURL):
 		return capitalize(apiErr.Message) + ". Use https://, or pass --allow-insecure-http for a trusted test network."
+	case errors.Is(err, apiclient.ErrPlainHTTP):
+		if h := strings.Replace(c.Host, "https://", "http://", 1); h != c.Host && hosturl.IsLoopback(h) {
+			return capitalize(apiErr.Message) + ". For a server on this machine use --host " + h + "."
+		}
+		return capitalize(apiErr.Message) + ". Check the host URL: errtrack sends the token over plain HTTP only to this machine (or with --allow-insecure-http, for a trusted test network)."
 	case errors.Is(err, apiclient.ErrTLS):
 		return capitalize(apiErr.Message) + ". For a self-managed GitLab with a private CA, pass its certificate with --ca-file."
 	case errors.Is(err, apiclient.ErrTimeout):

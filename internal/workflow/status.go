@@ -86,6 +86,22 @@ func (s TokenStatus) Expiry(now time.Time) string {
 	return fmt.Sprintf("expires in %d days", d)
 }
 
+// ExpiryAdvice says what to do about a token that expires soon, for
+// wherever it comes from: rotatable (the keyring's token, still valid) is
+// rotated; one from the environment variable env is replaced there; else
+// a new one is logged in. "" when the token does not expire soon.
+func (s TokenStatus) ExpiryAdvice(now time.Time, rotatable bool, env string) string {
+	switch {
+	case !s.ExpiresSoon(now):
+		return ""
+	case rotatable && s.Expiry(now) != "has expired":
+		return "rotate it: errtrack auth rotate"
+	case env != "":
+		return "create a new token and set " + env + " to it"
+	}
+	return "create a new token and log in again"
+}
+
 // ReadOnly reports a token known to lack the api scope: it can read settings
 // and keys but change nothing.
 func (s TokenStatus) ReadOnly() bool {

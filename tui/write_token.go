@@ -65,9 +65,8 @@ func (m Model) offerTokenRotation() (Model, tea.Cmd) {
 		}
 		return m.setStatus(statusMsg{text: text, kind: statusInfo})
 	}
-	d := confirmDialog("Rotate your access token?", []string{
-		fmt.Sprintf("GitLab issues a new token with the same scopes, valid for %d days, and revokes this one at once.", workflow.DefaultTokenDays),
-		"errtrack stores the new token in " + m.sh.tokenStore() + " before anything else; it is never shown.",
-	}, "Rotate token", startWriteMsg{tokenWrite{}})
+	d := confirmDialog("Rotate your access token?",
+		workflow.RotateTokenQuestion(m.sh.token, workflow.DefaultTokenDays, m.sh.tokenStore(), m.sh.clock.Now()),
+		"Rotate token", startWriteMsg{tokenWrite{}})
 	return m, msgCmd(openDialogMsg{d: d})
 }

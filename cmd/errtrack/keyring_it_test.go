@@ -72,7 +72,7 @@ func TestLoginUseLogoutWithRealKeyring(t *testing.T) {
 
 	// auth rotate stores the new token in the real keyring; the old one is
 	// revoked, and the commands go on with the new one.
-	if out := run("", 0, "auth", "rotate", "--host", url, "--expires-in", "4w"); !strings.Contains(out, "Rotated the token") || !strings.Contains(out, "expires in 28 days") {
+	if out := run("", 0, "auth", "rotate", "--host", url, "--expires-in", "4w", "--yes"); !strings.Contains(out, "Rotated the token") || !strings.Contains(out, "expires in 28 days") {
 		t.Fatalf("auth rotate:\n%s", out)
 	}
 	rotated, err := lookup()

@@ -203,7 +203,15 @@ func TestAuthRotate(t *testing.T) {
 	delete(c.env, "GITLAB_TOKEN")
 	c.store.m[c.url] = mockserver.TokenMaintainer
 	c.run("", "auth", "rotate", "--expires-in", "400d").must(t, 2, "1d to 365d")
-	r := c.run("", "auth", "rotate", "--expires-in", "2w")
+	c.run("", "auth", "rotate", "--expires-in", "2w").must(t, 2, "pass --yes")
+	// Asked, it says what is left of this token against the new one.
+	c.tty = true
+	c.run("n\n", "auth", "rotate", "--expires-in", "2w").must(t, 0, "valid for 14 days", "This one expires in ", "The token was not rotated")
+	if tok, _ := c.server.Token(mockserver.TokenMaintainer); tok.Revoked {
+		t.Fatal("rotated although the answer was no")
+	}
+	r := c.run("y\n", "auth", "rotate", "--expires-in", "2w")
+	c.tty = false
 	r.must(t, 0, "Rotated the token for "+c.url, "old one is revoked", "expires in 14 days")
 	newTok := c.store.m[c.url]
 	if newTok == mockserver.TokenMaintainer || strings.Contains(r.stdout+r.stderr, newTok) {
@@ -216,14 +224,14 @@ func TestAuthRotate(t *testing.T) {
 
 	// The keyring fails before: nothing rotated.
 	c.store.failSets = func(n int) bool { return true }
-	c.run("", "auth", "rotate").must(t, 1, "was not rotated, because the keyring cannot store")
+	c.run("", "auth", "rotate", "--yes").must(t, 1, "was not rotated, because the keyring cannot store")
 	if tok, _ := c.server.Token(newTok); tok.Revoked {
 		t.Fatal("rotated although the keyring could not store")
 	}
 	// The keyring fails after: said so, with what to do.
 	c.store.sets = 0
 	c.store.failSets = func(n int) bool { return n == 2 }
-	c.run("", "auth", "rotate").must(t, 1, "old one is revoked, but the keyring did not take the new one", "errtrack login")
+	c.run("", "auth", "rotate", "--yes").must(t, 1, "old one is revoked, but the keyring did not take the new one", "errtrack login")
 	c.store.failSets = nil
 
 	// A lost answer is not retried.
@@ -239,7 +247,7 @@ func TestAuthRotate(t *testing.T) {
 	}))
 	delete(c2.env, "GITLAB_TOKEN")
 	c2.store.m[c2.url] = mockserver.TokenMaintainer
-	c2.run("", "auth", "rotate").must(t, 1, "may have been rotated anyway", "Do not try again")
+	c2.run("", "auth", "rotate", "--yes").must(t, 1, "may have been rotated anyway", "Do not try again")
 	if posts.Load() != 1 {
 		t.Fatalf("rotation sent %d times", posts.Load())
 	}
@@ -248,5 +256,5 @@ func TestAuthRotate(t *testing.T) {
 	c3 := newCLI(t, old)
 	delete(c3.env, "GITLAB_TOKEN")
 	c3.store.m[c3.url] = mockserver.TokenMaintainer
-	c3.run("", "auth", "rotate").must(t, 1, "GitLab 16.9 has no API to rotate the token in use (added in 16.10)")
+	c3.run("", "auth", "rotate", "--yes").must(t, 1, "GitLab 16.9 has no API to rotate the token in use (added in 16.10)")
 }

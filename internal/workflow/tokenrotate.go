@@ -131,6 +131,23 @@ func RotateTokenFailure(err error, explain func(error) string, check, login stri
 	return "The token was not rotated: " + explain(err)
 }
 
+// RotateTokenQuestion is what the user reads before a token rotation: the
+// new token's lifetime against what is left of the current one, and where
+// the new one goes. st is the current token's status (its expiry may be
+// unknown); store names the keyring.
+func RotateTokenQuestion(st TokenStatus, days int, store string, now time.Time) []string {
+	until := now.AddDate(0, 0, days).Format(time.DateOnly)
+	lines := []string{fmt.Sprintf("GitLab issues a new token with the same scopes, valid for %d days (until %s), and revokes this one at once.", days, until)}
+	if st.Token != nil {
+		if exp, ok := st.Token.Expiry(); ok {
+			lines = append(lines, fmt.Sprintf("This one %s (%s).", st.Expiry(now), exp.Format(time.DateOnly)))
+		} else {
+			lines = append(lines, "This one never expires: the new one will.")
+		}
+	}
+	return append(lines, "errtrack stores the new token in "+store+" before anything else; it is never shown.")
+}
+
 // RotatedText tells the user the rotation worked; store names where the new
 // token is kept ("the system keyring").
 func RotatedText(host, store string, t *apiclient.RotatedToken, now time.Time) string {

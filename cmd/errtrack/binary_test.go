@@ -83,3 +83,13 @@ func requireTool(t *testing.T, name string) string {
 	}
 	return p
 }
+
+// TestMain removes the binary built for the end-to-end tests: a test run
+// leaves nothing behind in the temporary directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" && buildErr == nil {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}

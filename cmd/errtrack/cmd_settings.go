@@ -97,12 +97,22 @@ func (a *app) settingsCmd() *cobra.Command {
 	}
 
 	var getP projectFlag
+	var getWeb bool
 	get := &cobra.Command{
-		Use:     "get --project P",
+		Use:     "get --project P [--web]",
 		Short:   "Show the settings",
-		Example: "  errtrack settings get --project group/web-shop\n  errtrack settings get -p 42 --json",
+		Example: "  errtrack settings get --project group/web-shop\n  errtrack settings get -p 42 --json\n  errtrack settings get -p 42 --web   # where a Sentry is configured",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if getWeb {
+				ctx, cancel := a.deadline(cmd.Context(), g)
+				defer cancel()
+				ref, c, host, err := a.projectClient(ctx, g, &getP)
+				if err != nil {
+					return err
+				}
+				return a.openProjectPage(ctx, c, host, ref)
+			}
 			return show(cmd, &getP, nil, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 				s, _, err := c.GetSettings(cmd.Context(), ref)
 				return s, err
@@ -110,6 +120,7 @@ func (a *app) settingsCmd() *cobra.Command {
 		},
 	}
 	getP.add(get)
+	get.Flags().BoolVar(&getWeb, "web", false, "open the project's error tracking settings in GitLab instead (where a Sentry is configured)")
 
 	var createP projectFlag
 	var cActive, cIntegrated bool

@@ -153,6 +153,7 @@ func TestKeysListWeb(t *testing.T) {
 	delete(c.env, "BROWSER")
 	c.env["SSH_CONNECTION"] = "10.0.0.1 22 10.0.0.2 22"
 	c.run("", "keys", "list", "-p", "1", "--web").must(t, 0, "Open in your browser: "+c.url+"/demo/web-shop/-/settings/operations")
+	c.run("", "settings", "get", "-p", "3", "--web").must(t, 0, "Open in your browser: "+c.url+"/demo/legacy-api/-/settings/operations")
 }
 
 func TestConfigCommand(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"text/tabwriter"
@@ -77,16 +78,23 @@ func (a *app) projectsCmd() *cobra.Command {
 			// A list with rows left unknown is not a complete answer: the
 			// exit status says so, after the rows that are known.
 			incomplete := func() error {
-				n := 0
+				n, limited := 0, false
 				for _, o := range overviews {
 					if o.Unknown() {
 						n++
+						limited = limited || errors.Is(o.Err, apiclient.ErrRateLimited)
 					}
 				}
 				if n == 0 {
 					return nil
 				}
-				return reportedf(a, "the error tracking of %d of %d projects could not be read (see the rows marked unknown): run the command again", n, len(projects))
+				again := "run the command again"
+				if limited && g.timeout > 0 {
+					// Waiting out the rate limit would have passed --timeout:
+					// the same command would stop at the same place.
+					again = fmt.Sprintf("the rate limit's waits ran past --timeout %s: run the command again with a longer one (GitLab.com allows 2,000 requests a minute, about 2 per project: --timeout 10m for 10,000 projects)", g.timeout)
+				}
+				return reportedf(a, "the error tracking of %d of %d projects could not be read (see the rows marked unknown): %s", n, len(projects), again)
 			}
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))

@@ -305,3 +305,17 @@ func TestCommandWords(t *testing.T) {
 		t.Fatalf("a server's 400 was taken for a usage error: %s", r.stderr)
 	}
 }
+
+// A listing whose rate-limit waits would pass --timeout ends at once with
+// the rows it could not read marked, exit 1, and says to give it longer.
+func TestProjectsListRateLimitedPastTimeout(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{ScaleProjects: 30, RateLimit: 20})
+	c := newCLI(t, srv)
+	c.server = srv
+	start := time.Now()
+	r := c.run("", "projects", "list", "--timeout", "3s")
+	r.must(t, 1, "could not be read", "ran past --timeout 3s: run the command again with a longer one")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}

@@ -161,9 +161,12 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	if still := r.StillOld(); len(still) > 0 {
 		body = append(body, clean("Deploys that read "+strings.Join(still, ", ")+" stop reporting once the old key is gone."))
 	}
+	if g := r.GroupUsesWarning(); g != "" {
+		body = append(body, clean(g))
+	}
 	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
 	if r.Verified == nil {
-		body = append(body, "v sends a test event with the new DSN first (it is recorded in the project).")
+		body = append(body, keyName(m.sh.keys.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
 	}
 	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
 		"Delete old key", w.answer(r.ConfirmDelete(true)))

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
 // The bug of issue 17: R, esc, and typing a filter while the create is in
@@ -99,4 +101,20 @@ func TestOpenInGitLab(t *testing.T) {
 	h = newHarness(t, Deps{API: g.api, Host: g.url, Project: "1"})
 	h.key("o")
 	h.mustSay("Open in your browser: " + want)
+}
+
+// The console's delete question names the group variables holding the old
+// DSN; confirming it, the user has seen them, and the old key goes.
+func TestRotationNamesGroupVariables(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "fleet/app-001"})
+	h.key("R")
+	h.mustSay("Update its CI/CD variables?")
+	h.key("y")
+	h.mustSay("Group CI/CD variable group fleet/FLEET_SENTRY_DSN", "holds the old DSN")
+	h.key("y")
+	h.mustSay("Rotated")
+	if ids := g.keyIDs(2001); len(ids) != 1 || ids[0] == 200001 {
+		t.Fatalf("keys %v", ids)
+	}
 }

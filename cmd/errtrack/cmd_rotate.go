@@ -160,6 +160,14 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 			continue
 		case workflow.StepVerify:
 			fmt.Fprintln(a.stderr, workflow.VerifyWarning)
+		case workflow.StepDelete:
+			// With --yes nobody saw the group variables that hold the old
+			// DSN: the old key stays unless --keep-variables said so.
+			if f.yes && len(r.GroupUses) > 0 && !f.keepVars {
+				why := r.GroupUsesWarning() + " The old key is kept: pass --keep-variables to delete it anyway."
+				a.rotationStopped(g, r.Stop(), checks, why)
+				return reported{errors.New(why)}
+			}
 		}
 		sctx, cancel := a.deadline(ctx, g)
 		r, err = r.Run(sctx, c, step)
@@ -252,6 +260,9 @@ func deleteQuestion(r workflow.Rotation) string {
 	}
 	if r.VariablesErr != nil {
 		q += " The CI/CD variables could not be checked."
+	}
+	if w := r.GroupUsesWarning(); w != "" {
+		q += " " + w
 	}
 	return explain.Text(q) + " [y/N] "
 }

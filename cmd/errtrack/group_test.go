@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -317,5 +318,22 @@ func TestProjectsListRateLimitedPastTimeout(t *testing.T) {
 	r.must(t, 1, "could not be read", "ran past --timeout 3s: run the command again with a longer one")
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("took %s", d)
+	}
+}
+
+// keys rotate --yes keeps the old key when a group variable holds its DSN,
+// saying which and how to go on; --keep-variables deletes it.
+func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 1})
+	c := newCLI(t, srv)
+	c.server = srv
+	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1,
+		"Group CI/CD variable group fleet/FLEET_SENTRY_DSN (environment production) holds the old DSN", "pass --keep-variables")
+	if srv.KeyCount(2001) != 2 {
+		t.Fatalf("keys %v", srv.Keys(2001))
+	}
+	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--old", "200001", "--ci-variable", "SENTRY_DSN", "--keep-variables", "--yes").must(t, 0)
+	if srv.KeyCount(2001) != 2 || slices.ContainsFunc(srv.Keys(2001), func(k mockserver.ClientKey) bool { return k.ID == 200001 }) {
+		t.Fatalf("keys %v", srv.Keys(2001))
 	}
 }

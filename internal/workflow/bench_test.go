@@ -123,7 +123,9 @@ func BenchmarkGroupRotation20(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		srv, c := mock(b, mockserver.Options{Latency: lat, ScaleGroup: 20}, mockserver.TokenMaintainer)
 		start := time.Now()
-		p, err := PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN"}, nil)
+		// --keep-variables: the fleet's group variable holds the first
+		// app's old DSN, which errtrack leaves as it is.
+		p, err := PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}, nil)
 		if err != nil || p.Acting() != 20 {
 			b.Fatalf("%v: %d projects to rotate", err, p.Acting())
 		}

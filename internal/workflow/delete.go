@@ -34,7 +34,7 @@ type groupVariablesAPI interface {
 
 // groupVariables reads every ancestor group's variables of path at once;
 // a group the token cannot read is left out (the audit says so).
-func groupVariables(ctx context.Context, api RotationAPI, path string) map[string][]apiclient.Variable {
+func groupVariables(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
 	ga, ok := api.(groupVariablesAPI)
 	if !ok || path == "" {
 		return nil

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -27,5 +28,39 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 	}
 	if d, _ := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "fleet/app-002"}, 200002); len(d.GroupUses) != 0 {
 		t.Fatalf("%+v", d.GroupUses)
+	}
+}
+
+// A rotation finds the group variables holding the old DSN with its check
+// (no round trip added); the old key goes only once someone who was shown
+// them confirms, or the variables were kept on purpose.
+func TestRotationGroupUses(t *testing.T) {
+	ctx := context.Background()
+	ref := apiclient.ProjectRef{Path: "fleet/app-001"}
+	for _, c := range []struct {
+		name    string
+		opts    RotationOptions
+		confirm bool
+		deleted bool
+	}{
+		{"confirmed up front (--yes)", RotationOptions{Confirmed: true, Variable: "SENTRY_DSN"}, false, false},
+		{"kept on purpose", RotationOptions{Confirmed: true, Variable: "SENTRY_DSN", KeepVariables: true}, false, true},
+		{"asked, with the warning", RotationOptions{Variable: "SENTRY_DSN"}, true, true},
+	} {
+		srv, api := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+		r, err := NewRotation(ref, c.opts).Advance(ctx, api, nil)
+		if err == nil && c.confirm {
+			if r.Next() != StepConfirmDelete || !strings.Contains(r.GroupUsesWarning(), "group fleet/FLEET_SENTRY_DSN (environment production) holds the old DSN") {
+				t.Fatalf("%s: step %d, %q", c.name, r.Next(), r.GroupUsesWarning())
+			}
+			r, err = r.ConfirmDelete(true).Advance(ctx, api, nil)
+		}
+		var unsafe *UnsafeDeleteError
+		switch {
+		case c.deleted && (err != nil || !r.Deleted || srv.KeyCount(2001) != 1):
+			t.Fatalf("%s: %v, deleted %v", c.name, err, r.Deleted)
+		case !c.deleted && (!errors.As(err, &unsafe) || srv.KeyCount(2001) != 2):
+			t.Fatalf("%s: %v, keys %v", c.name, err, srv.Keys(2001))
+		}
 	}
 }

@@ -138,7 +138,9 @@ func (f *faultyGroup) DeleteClientKey(ctx context.Context, p apiclient.ProjectRe
 }
 
 // The mock's fleet group (--scale-group) is a group rotation's worth of
-// projects: each is rotated, and its variable then holds its new key.
+// projects: each is rotated, and its variable then holds its new key. The
+// first app's old DSN is also in the group's FLEET_SENTRY_DSN, which
+// errtrack does not change: its old key stays, unless --keep-variables.
 func TestFleetGroupRotation(t *testing.T) {
 	srv, c := mock(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
 	ctx := context.Background()
@@ -148,6 +150,12 @@ func TestFleetGroupRotation(t *testing.T) {
 		t.Fatalf("%v: %+v", err, plan.Items)
 	}
 	done := plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
+	if first := byPath(done)["fleet/app-001"]; first.Result != ResultFailed || srv.KeyCount(2001) != 2 || !strings.Contains(first.Words, "FLEET_SENTRY_DSN") {
+		t.Fatalf("app-001: %s %s, keys %v", first.Result, first.Words, srv.Keys(2001))
+	}
+	srv, c = mock(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
+	plan, _ = PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}, nil)
+	done = plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
 	for _, it := range done.Items {
 		keys := srv.Keys(it.Project.ID)
 		if it.Result != ResultChanged || len(keys) != 1 || keys[0].ID == it.OldID {

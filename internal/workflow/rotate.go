@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -88,6 +89,11 @@ type Rotation struct {
 	Hidden []string
 	// VariablesErr: the variables could not be read.
 	VariablesErr error
+	// GroupUses are the ancestor groups' variables holding the old DSN,
+	// found with the new key's check. errtrack does not change them: the
+	// old key is deleted only once the user has seen them (the delete
+	// question names them) or chose to keep the variables.
+	GroupUses []Use
 	// Verified is the ingestion endpoint's answer to the test event.
 	Verified *apiclient.DSNCheck
 
@@ -100,9 +106,11 @@ type Rotation struct {
 	keysCounted bool
 	variables   decision
 	confirmed   bool
-	stopped     bool
-	failed      Step
-	err         error
+	// groupUsesSeen: the delete was confirmed by someone shown GroupUses.
+	groupUsesSeen bool
+	stopped       bool
+	failed        Step
+	err           error
 }
 
 // NewRotation starts a rotation in project ref; nothing is read until
@@ -173,7 +181,7 @@ func (r Rotation) KeepVariables() Rotation {
 // the rotation.
 func (r Rotation) ConfirmDelete(yes bool) Rotation {
 	if yes {
-		r.confirmed = true
+		r.confirmed, r.groupUsesSeen = true, true
 	} else {
 		r.stopped = true
 	}
@@ -401,11 +409,18 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 	// a big list; a list that moved meanwhile (keys deleted) is read whole.
 	var keys []apiclient.ClientKey
 	var err error
+	// The groups' variables holding the old DSN are read meanwhile: no
+	// round trip added.
+	groupsRead := make(chan []Use, 1)
+	go func() {
+		groupsRead <- matchGroupUses(groupVariables(ctx, api, r.Project.Path), strings.TrimSpace(r.Old.DSN))
+	}()
 	if r.keysCounted {
 		keys, _, err = api.ListClientKeysFrom(ctx, r.Project.Ref, apiclient.KeysPage(r.keysBefore))
 	} else {
 		keys, err = api.LastClientKeys(ctx, r.Project.Ref)
 	}
+	r.GroupUses = <-groupsRead
 	if err != nil {
 		return r, err
 	}
@@ -442,6 +457,8 @@ func (r Rotation) deleteSafe() error {
 		return &UnsafeDeleteError{"the CI/CD variables could not be read"}
 	case r.variables != decidedKeep && len(r.StillOld()) > 0:
 		return &UnsafeDeleteError{"CI/CD variables still hold its DSN"}
+	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
+		return &UnsafeDeleteError{"group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")"}
 	}
 	return nil
 }

@@ -266,3 +266,25 @@ func (r Rotation) VariablesState(c Checks) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// GroupUsesText names the group variables holding the old DSN.
+func (r Rotation) GroupUsesText() string {
+	names := make([]string, len(r.GroupUses))
+	for i, u := range r.GroupUses {
+		names[i] = u.Label()
+	}
+	return strings.Join(names, ", ")
+}
+
+// GroupUsesWarning says what the group variables holding the old DSN mean
+// for the delete; "" when there are none.
+func (r Rotation) GroupUsesWarning() string {
+	if len(r.GroupUses) == 0 {
+		return ""
+	}
+	noun := "Group CI/CD variable " + r.GroupUsesText() + " holds"
+	if len(r.GroupUses) > 1 {
+		noun = "Group CI/CD variables " + r.GroupUsesText() + " hold"
+	}
+	return noun + " the old DSN: errtrack does not change group variables, so point them at the new DSN in the group's settings, or deploys that read them stop reporting once the old key is gone."
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -50,6 +51,9 @@ type app struct {
 	// read once at start and then removed from the environment so no child
 	// process inherits it; envTokenName says which.
 	envToken, envTokenName string
+	// pausedUntil is the end of the last wait said on stderr.
+	pauseMu     sync.Mutex
+	pausedUntil time.Time
 	// timeout bounds each command's exchanges with the server (--timeout).
 	timeout time.Duration
 	// lastHost is the host the failing command talked to, for error advice.

@@ -214,7 +214,7 @@ func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
 	// A long wait (a rate limit's reset) is said, so a command that pauses
 	// is not taken for one that hangs. The console shows its own.
 	opts = append(opts, apiclient.WithRetryNotify(func(e apiclient.RetryEvent) {
-		if e.Wait >= 2*time.Second && a.program.Load() == nil {
+		if e.Wait >= 2*time.Second && a.program.Load() == nil && a.newPause(e.Wait) {
 			why := "the server failed"
 			if e.StatusCode == http.StatusTooManyRequests {
 				why = "GitLab's rate limit was reached"
@@ -297,4 +297,18 @@ func debugEnv(v string) bool {
 		return true
 	}
 	return false
+}
+
+// newPause reports a wait that ends later than the one already said: the
+// requests in flight when a rate limit hits all wait for the same reset,
+// and it is said once.
+func (a *app) newPause(wait time.Duration) bool {
+	a.pauseMu.Lock()
+	defer a.pauseMu.Unlock()
+	until := time.Now().Add(wait)
+	if until.Before(a.pausedUntil.Add(time.Second)) {
+		return false
+	}
+	a.pausedUntil = until
+	return true
 }

@@ -109,7 +109,15 @@ func PlanGroupRotation(ctx context.Context, api GroupAPI, ref apiclient.GroupRef
 	if err != nil {
 		return GroupPlan{Group: *g}, err
 	}
-	plan := GroupPlan{Group: *g, Items: make([]GroupItem, len(projects)), opts: o}
+	plan := PlanRotationFor(ctx, api, projects, o, j)
+	plan.Group = *g
+	return plan, nil
+}
+
+// PlanRotationFor plans the rotation of the given projects (the console's
+// marked ones, a group's): each the rotation plan, nothing changed yet.
+func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.Project, o GroupOptions, j *Journal) GroupPlan {
+	plan := GroupPlan{Items: make([]GroupItem, len(projects)), opts: o}
 	forEach(len(projects), func(i int) {
 		p := projects[i]
 		it := GroupItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
@@ -137,7 +145,7 @@ func PlanGroupRotation(ctx context.Context, api GroupAPI, ref apiclient.GroupRef
 			it.OldID = k.ID
 		}
 	})
-	return plan, nil
+	return plan
 }
 
 // heldKey finds the key whose DSN the project's variable (in scope, when

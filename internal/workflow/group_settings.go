@@ -70,7 +70,15 @@ func PlanGroupSettings(ctx context.Context, api SettingsAPI, ref apiclient.Group
 	if err != nil {
 		return SettingsPlan{Group: *g}, err
 	}
-	plan := SettingsPlan{Group: *g, Enable: enable, Items: make([]SettingsItem, len(projects))}
+	plan := PlanSettingsFor(ctx, api, projects, enable)
+	plan.Group = *g
+	return plan, nil
+}
+
+// PlanSettingsFor plans a settings change for the given projects (the
+// console's marked ones, a group's): the same decision per project.
+func PlanSettingsFor(ctx context.Context, api SettingsAPI, projects []apiclient.Project, enable bool) SettingsPlan {
+	plan := SettingsPlan{Enable: enable, Items: make([]SettingsItem, len(projects))}
 	forEach(len(projects), func(i int) {
 		p := projects[i]
 		it := SettingsItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
@@ -97,7 +105,7 @@ func PlanGroupSettings(ctx context.Context, api SettingsAPI, ref apiclient.Group
 			it.Action = "disable"
 		}
 	})
-	return plan, nil
+	return plan
 }
 
 // Run makes the planned changes, a few projects at a time.

@@ -75,7 +75,14 @@ func PlanGroupVerify(ctx context.Context, api GroupAPI, ref apiclient.GroupRef, 
 	if err != nil {
 		return VerifyPlan{Group: *g}, err
 	}
-	plan := VerifyPlan{Group: *g, Variable: variable, Items: make([]VerifyItem, len(projects))}
+	plan := PlanVerifyFor(ctx, api, projects, variable, scope)
+	plan.Group = *g
+	return plan, nil
+}
+
+// PlanVerifyFor plans test events for the given projects.
+func PlanVerifyFor(ctx context.Context, api RotationAPI, projects []apiclient.Project, variable, scope string) VerifyPlan {
+	plan := VerifyPlan{Variable: variable, Items: make([]VerifyItem, len(projects))}
 	forEach(len(projects), func(i int) {
 		p := projects[i]
 		it := VerifyItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
@@ -96,7 +103,7 @@ func PlanGroupVerify(ctx context.Context, api GroupAPI, ref apiclient.GroupRef, 
 			it.Key = k
 		}
 	})
-	return plan, nil
+	return plan
 }
 
 // Run sends the planned test events, a few projects at a time; an event

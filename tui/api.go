@@ -42,6 +42,9 @@ type API interface {
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
 	// The ancestor groups' variables, for where each key's DSN is used.
 	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
+	// A group and its projects, for a console scoped to a group.
+	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
+	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
 	// ProbeDSN asks a DSN's ingestion endpoint whether it answers, without
 	// an event (the doctor's check).
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
@@ -102,6 +105,14 @@ type Deps struct {
 	// key it created, so that age is exact. Nil: no ages.
 	KeysSeen   func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error)
 	KeyCreated func(host string, p workflow.Project, key int64)
+	// Group scopes the projects list to a group's projects (its subgroups'
+	// too with Subgroups), as errtrack --group.
+	Group     string
+	Subgroups bool
+	// GroupJournal opens the journal of the console's rotations of marked
+	// projects (errtrack's state directory), so one interrupted goes on
+	// where it stopped; nil: no journal.
+	GroupJournal func(host, variable string) (*workflow.Journal, error)
 	// Keys rebinds actions (the config file's "keys" section), already
 	// checked with KeyMap.Rebind.
 	Keys map[string][]string

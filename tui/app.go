@@ -29,6 +29,9 @@ type shared struct {
 	clock   Clock
 	token   workflow.TokenStatus
 	pending map[uint64]write // writes in flight, by id
+	// lastBulk is the report of the last bulk change, reopened with Bulk.
+	lastBulk dialog
+	hasBulk  bool
 }
 
 func (sh *shared) explain(err error) string {

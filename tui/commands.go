@@ -49,6 +49,15 @@ func loadProjectsCmd(api API, timeout time.Duration, id uint64, search string, p
 	})
 }
 
+// loadGroupProjectsCmd reads a group's projects whole: the list the
+// console shows when scoped to the group.
+func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient.GroupRef, subgroups bool) tea.Cmd {
+	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		ps, _, err := api.ListGroupProjects(ctx, g, subgroups)
+		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err}
+	})
+}
+
 func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.ProjectRef) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		p, err := workflow.ResolveProject(ctx, api, ref)

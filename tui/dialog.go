@@ -34,6 +34,24 @@ type dialog struct {
 	// the question was drawn never answers it.
 	async      bool
 	quietSince time.Time
+	// picks make an information box a menu: each key closes it and
+	// delivers its message (the actions on marked projects).
+	picks []pick
+}
+
+// pick is one choice of a menu dialog.
+type pick struct {
+	key   key.Binding
+	label string
+	msg   tea.Msg
+}
+
+// menuDialog offers picks; esc closes it choosing nothing.
+func menuDialog(title string, body []string, picks []pick) dialog {
+	for _, p := range picks {
+		body = append(body, "  "+p.key.Help().Key+"  "+p.label)
+	}
+	return dialog{title: title, body: body, picks: picks}
 }
 
 // gracePeriod is longer than a typing pause and than a frame plus reading
@@ -80,6 +98,11 @@ func infoDialog(title string, body []string) dialog {
 // carries onYes or onNo.
 func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 	if d.onYes == nil {
+		for _, p := range d.picks {
+			if key.Matches(msg, p.key) {
+				return d, msgCmd(p.msg), true
+			}
+		}
 		// An information box's one action (copy the DSN) leaves it open.
 		if d.onAlt != nil && key.Matches(msg, d.altKey) {
 			return d, msgCmd(d.onAlt), false
@@ -128,6 +151,13 @@ func (d dialog) nextChoice(left bool) int {
 }
 
 func (d dialog) help(k KeyMap) helpMap {
+	if len(d.picks) > 0 {
+		short := make([]key.Binding, 0, len(d.picks)+1)
+		for _, p := range d.picks {
+			short = append(short, with(p.key, p.label))
+		}
+		return helpMap{short: append(short, k.Back)}
+	}
 	if d.onYes == nil {
 		if d.onAlt != nil {
 			return helpMap{short: []key.Binding{with(d.altKey, d.alt), k.Close}}
@@ -193,9 +223,12 @@ func (d dialog) view(st Styles, width, height int) string {
 		b.WriteString("\n" + strings.Join(body, "\n") + "\n")
 	}
 	b.WriteString("\n")
-	if d.onYes == nil {
+	switch {
+	case len(d.picks) > 0:
+		b.WriteString(st.Subtle.Render("esc: none of these"))
+	case d.onYes == nil:
 		b.WriteString(st.ButtonActive.Render("OK"))
-	} else {
+	default:
 		button := func(label string, c int) string {
 			if d.choice == c {
 				return st.ButtonActive.Render(label)

@@ -42,6 +42,14 @@ type KeyMap struct {
 
 	// RotateToken offers to rotate the access token when it expires soon.
 	RotateToken key.Binding
+
+	// Mark marks a project on the list; MarkAll the ones shown; Bulk acts
+	// on the marked ones (or shows the last report). Not letters: the list
+	// types letters into its filter.
+	Mark, MarkAll, Bulk key.Binding
+	// BulkEnable, BulkDisable, BulkRotate and BulkVerify are the choices
+	// of the Bulk menu.
+	BulkEnable, BulkDisable, BulkRotate, BulkVerify key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
@@ -104,6 +112,14 @@ func DefaultKeyMap() KeyMap {
 		TextRequestLog: b([]string{"ctrl+l"}, "ctrl+l", "request log"),
 
 		RotateToken: b([]string{"ctrl+t"}, "ctrl+t", "rotate token"),
+
+		Mark:        b([]string{"space"}, "space", "mark"),
+		MarkAll:     b([]string{"ctrl+a"}, "ctrl+a", "mark all shown"),
+		Bulk:        b([]string{"ctrl+o"}, "ctrl+o", "act on marked"),
+		BulkEnable:  b([]string{"e"}, "e", "enable error tracking"),
+		BulkDisable: b([]string{"d"}, "d", "disable error tracking"),
+		BulkRotate:  b([]string{"r"}, "r", "rotate the key SENTRY_DSN holds"),
+		BulkVerify:  b([]string{"v"}, "v", "send a test event per project"),
 	}
 }
 
@@ -157,6 +173,7 @@ var reserved = map[string]string{
 	"ctrl+c": "quit", "left": "switch in a question", "right": "switch in a question",
 	"ctrl+x": "forget a recent project", "ctrl+t": "rotate the token", "ctrl+r": "refresh the projects",
 	"pgup": "page up", "pgdown": "page down", "ctrl+b": "page up", "ctrl+f": "page down",
+	"space": "mark a project", "ctrl+a": "mark the projects shown", "ctrl+o": "act on the marked projects",
 }
 
 // name is how the console words a binding's key in its sentences.

@@ -47,7 +47,7 @@ func TestRebindRefusesMistakes(t *testing.T) {
 			t.Errorf("%v: the map changed although refused", c.m)
 		}
 	}
-	for _, ok := range []map[string][]string{{"new": {"n"}}, {"rotate": {"ctrl+o", "f5"}}, {"up": {"up", "w"}, "down": {"down", "s"}}, {"delete": {"alt+d"}}} {
+	for _, ok := range []map[string][]string{{"new": {"n"}}, {"rotate": {"ctrl+e", "f5"}}, {"up": {"up", "w"}, "down": {"down", "s"}}, {"delete": {"alt+d"}}} {
 		if _, err := DefaultKeyMap().Rebind(ok); err != nil {
 			t.Errorf("%v refused: %v", ok, err)
 		}

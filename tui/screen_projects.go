@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,12 +35,21 @@ type projectItem struct {
 	name   string
 	lower  string // path and name, lower-cased, for filtering
 	recent bool
+	// notMaintained: a group's project the user only develops in (shown,
+	// not markable: a bulk change would skip it).
+	notMaintained bool
 }
 
 func itemFrom(p apiclient.Project) projectItem {
 	path := safetext.Excerpt(p.PathWithNamespace, maxField)
 	name := safetext.Excerpt(p.Name, maxField)
-	return projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
+	it := projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
+	// A group's list holds every project the user is a member of; the
+	// user's own list only the maintained ones (no permissions in it).
+	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
+		it.notMaintained = true
+	}
+	return it
 }
 
 func (it projectItem) ref() apiclient.ProjectRef {
@@ -99,6 +109,13 @@ type projectsScreen struct {
 	list          listView
 	width, height int
 
+	// group scopes the list to a group's projects (errtrack --group).
+	group     *apiclient.GroupRef
+	subgroups bool
+	// marked are the projects a bulk change acts on, by ID, with what
+	// the plan needs of each.
+	marked map[int64]apiclient.Project
+
 	// overviews says how each project's error tracking is set up, loaded
 	// for the rows on screen, a few at a time, and kept until a refresh.
 	overviews   map[int64]overview
@@ -115,6 +132,12 @@ func newProjectsScreen(sh *shared) *projectsScreen {
 	s := &projectsScreen{sh: sh, filter: newTextInput("/ ", "type to filter, or a project ID or group/project path"), ids: map[int64]bool{}, nextPage: 1, overviews: map[int64]overview{}}
 	s.filter.CharLimit = 255
 	s.filter.Focus()
+	s.marked = map[int64]apiclient.Project{}
+	if sh.deps.Group != "" {
+		if g, err := apiclient.ParseGroupRef(sh.deps.Group); err == nil {
+			s.group, s.subgroups = &g, sh.deps.Subgroups
+		}
+	}
 	for _, r := range sh.deps.Recent {
 		if r.Path == "" && r.ID == 0 {
 			continue
@@ -148,6 +171,9 @@ func (s *projectsScreen) loadPage() tea.Cmd {
 		return nil
 	}
 	s.listID = nextRequestID()
+	if s.group != nil {
+		return loadGroupProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.listID, *s.group, s.subgroups)
+	}
 	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.listID, "", s.nextPage)
 }
 
@@ -170,8 +196,12 @@ func (s *projectsScreen) Help() helpMap {
 	if it, ok := s.selected(); ok && it.recent {
 		short = append(short, k.Forget)
 	}
+	if len(s.marked) > 0 || s.sh.hasBulk {
+		short = append([]key.Binding{k.Bulk}, short...)
+	}
 	return helpMap{short: short, full: [][]key.Binding{
 		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},
+		{k.Mark, k.MarkAll, k.Bulk},
 		{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom},
 	}}
 }
@@ -200,6 +230,19 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		s.overviews[msg.id] = overview{o: msg.o}
 		return s, s.loadOverviews()
 	case writeDoneMsg:
+		if b, ok := msg.w.(bulkWrite); ok && b.approved {
+			// The projects a bulk step changed: their overviews are old.
+			// Once it has run through, the marks have served.
+			for _, p := range b.projects {
+				if o, ok := s.overviews[p.ID]; ok && !o.loading {
+					delete(s.overviews, p.ID)
+				}
+			}
+			if b.next >= b.size() {
+				s.marked = map[int64]apiclient.Project{}
+			}
+			return s, s.loadOverviews()
+		}
 		// A change makes the project's overview old: read it again.
 		if id := msg.w.project().ID; id != 0 {
 			if _, ok := s.overviews[id]; ok && !s.overviews[id].loading {
@@ -280,7 +323,7 @@ func (s *projectsScreen) loadOverviews() tea.Cmd {
 	start, end := s.list.window()
 	for i := start; i < end && s.inFlight < overviewConcurrency; i++ {
 		it := s.item(s.rows[i])
-		if s.rows[i].kind == rowTyped || it.id == 0 {
+		if s.rows[i].kind == rowTyped || it.id == 0 || it.notMaintained {
 			continue
 		}
 		if _, ok := s.overviews[it.id]; ok {
@@ -298,6 +341,13 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Open):
 		return s.open()
+	case key.Matches(msg, k.Mark):
+		return s.mark()
+	case key.Matches(msg, k.MarkAll):
+		s.markAll()
+		return nil
+	case key.Matches(msg, k.Bulk):
+		return s.bulk()
 	case key.Matches(msg, k.ClearFilter):
 		if s.filter.Value() == "" {
 			return nil
@@ -554,7 +604,17 @@ func (s *projectsScreen) View() string {
 		}
 		count = fmt.Sprintf("%d %s of %s", n, noun, count)
 	}
-	b.WriteString(st.Title.Render(" Projects you maintain") + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+count+")") + "\n")
+	title := " Projects you maintain"
+	if s.group != nil {
+		title = " Projects of group " + clean(s.group.String())
+		if s.subgroups {
+			title += " and its subgroups"
+		}
+	}
+	if len(s.marked) > 0 {
+		count += fmt.Sprintf(", %d marked", len(s.marked))
+	}
+	b.WriteString(st.Title.Render(title) + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+count+")") + "\n")
 	b.WriteString(" " + s.filter.View() + "\n")
 	switch {
 	case len(s.rows) == 0 && s.listID != 0 && len(s.items) == 0:
@@ -585,8 +645,15 @@ func (s *projectsScreen) View() string {
 			if r.kind == rowRecent {
 				name += "  (recent)"
 			}
-			line = "  " + pad(it.path, pathW) + " " + pad(name, nameW) + " "
+			mark := "  "
+			if _, on := s.marked[it.id]; on && it.id != 0 {
+				mark = "● "
+			}
+			line = mark + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 			state = s.overviewText(it.id, stateW)
+			if it.notMaintained {
+				state = "not a Maintainer"
+			}
 		}
 		switch {
 		case i == s.list.cursor:
@@ -666,3 +733,75 @@ func (s *projectsScreen) overviewText(id int64, width int) string {
 
 // awaited reports an answer to the request in flight; 0 means none is.
 func awaited(id, want uint64) bool { return id != 0 && id == want }
+
+// mark marks or unmarks the selected project and moves down, as a file
+// manager's space does.
+func (s *projectsScreen) mark() tea.Cmd {
+	it, ok := s.selected()
+	switch {
+	case !ok || it.id == 0:
+		return nil
+	case it.notMaintained:
+		return statusCmd(statusInfo, it.path+": you are not a Maintainer of it, so a change to several projects would skip it.")
+	}
+	if _, on := s.marked[it.id]; on {
+		delete(s.marked, it.id)
+	} else {
+		s.marked[it.id] = apiclient.Project{ID: it.id, PathWithNamespace: it.path, Name: it.name}
+	}
+	s.list.move(tea.KeyPressMsg{Code: tea.KeyDown}, s.sh.keys.textNav())
+	return s.loadOverviews()
+}
+
+// markAll marks every project shown (the filter's matches), or, when all
+// are marked already, unmarks them.
+func (s *projectsScreen) markAll() {
+	var shown []projectItem
+	all := true
+	for _, r := range s.rows {
+		if r.kind == rowTyped {
+			continue
+		}
+		if it := s.item(r); it.id != 0 && !it.notMaintained {
+			shown = append(shown, it)
+			_, on := s.marked[it.id]
+			all = all && on
+		}
+	}
+	for _, it := range shown {
+		if all {
+			delete(s.marked, it.id)
+		} else {
+			s.marked[it.id] = apiclient.Project{ID: it.id, PathWithNamespace: it.path, Name: it.name}
+		}
+	}
+}
+
+// bulk offers the changes to the marked projects; with none marked, it
+// shows the last bulk change's report.
+func (s *projectsScreen) bulk() tea.Cmd {
+	if len(s.marked) == 0 {
+		if s.sh.hasBulk {
+			return msgCmd(openDialogMsg{d: s.sh.lastBulk})
+		}
+		return statusCmd(statusInfo, "Mark projects first: "+keyName(s.sh.keys.Mark)+" marks the selected one, "+keyName(s.sh.keys.MarkAll)+" the ones shown.")
+	}
+	projects := make([]apiclient.Project, 0, len(s.marked))
+	for _, p := range s.marked {
+		projects = append(projects, p)
+	}
+	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
+	k := s.sh.keys
+	start := func(kind bulkKind) tea.Msg { return startWriteMsg{bulkWrite{kind: kind, projects: projects}} }
+	var body []string
+	for _, p := range projects {
+		body = append(body, "  • "+clean(p.PathWithNamespace))
+	}
+	body = append(body, "", "Each shows its plan first and asks once:")
+	return msgCmd(openDialogMsg{d: menuDialog(fmt.Sprintf("%d marked projects", len(projects)), body, []pick{
+		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", start(bulkEnable)},
+		{k.BulkDisable, "disable error tracking", start(bulkDisable)},
+		{k.BulkRotate, "rotate the key " + bulkVariable + " holds, and point it at the new DSN", start(bulkRotate)},
+		{k.BulkVerify, "send a test event with the DSN " + bulkVariable + " holds", start(bulkVerify)},
+	})})
+}

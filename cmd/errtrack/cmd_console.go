@@ -29,6 +29,9 @@ type consoleOptions struct {
 	demoTLS bool
 	// accessible: --accessible or ACCESSIBLE set (as gh and huh read it).
 	accessible bool
+	// group scopes the projects list (with subgroups, theirs too).
+	group     string
+	subgroups bool
 }
 
 // errNeedsTerminal is the console's answer when it has no terminal to draw on.
@@ -48,6 +51,16 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 			return usageError{err}
 		}
 	}
+	switch {
+	case opts.group != "" && opts.project != "":
+		return usageError{errGroupAndProject}
+	case opts.subgroups && opts.group == "":
+		return usagef("--include-subgroups goes with --group")
+	case opts.group != "":
+		if _, err := apiclient.ParseGroupRef(opts.group); err != nil {
+			return usagef("--group: %v", err)
+		}
+	}
 	keys, err := a.consoleKeys()
 	if err != nil {
 		return err
@@ -65,6 +78,13 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	a.clipboardDeps(&deps)
 	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
+	deps.Group, deps.Subgroups = opts.group, opts.subgroups
+	if dir, err := a.stateDir(); err == nil && !opts.demo {
+		deps.GroupJournal = func(host, variable string) (*workflow.Journal, error) {
+			name := unsafeName.ReplaceAllString(strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")+"_console_"+variable, "_")
+			return workflow.OpenJournal(filepath.Join(dir, "group-rotate-"+name+".json"))
+		}
+	}
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)

@@ -176,9 +176,9 @@ func TestConfigCommand(t *testing.T) {
 func TestConfigKeys(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "config", "get", "keys.rotate").must(t, 0, "R")
-	c.run("", "config", "set", "keys.rotate", "x, ctrl+o").must(t, 0)
-	c.run("", "config", "get", "keys.rotate").must(t, 0, "x,ctrl+o")
-	c.run("", "config", "list").must(t, 0, "keys.rotate=x,ctrl+o")
+	c.run("", "config", "set", "keys.rotate", "x, ctrl+e").must(t, 0)
+	c.run("", "config", "get", "keys.rotate").must(t, 0, "x,ctrl+e")
+	c.run("", "config", "list").must(t, 0, "keys.rotate=x,ctrl+e")
 	c.run("", "config", "set", "keys.copy", "x").must(t, 2, `keys.copy: "x" is bound to both rotate and copy`)
 	c.run("", "config", "set", "keys.launch", "z").must(t, 2, "not an action that can be rebound")
 	c.run("", "config", "get", "keys.copy").must(t, 0, "c")

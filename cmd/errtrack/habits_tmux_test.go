@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // The console's habits, in the built binary: a key rebound in the config
@@ -48,4 +49,30 @@ func TestConsoleHabitsInTmux(t *testing.T) {
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo; echo EXITED rc=$?; sleep 30")
 	s.waitFor("EXITED rc=2")
 	s.waitFor(`keys.rotate: "enter" is reserved`)
+}
+
+// errtrack --demo --group demo --include-subgroups: the group's projects,
+// all the maintained ones marked with ctrl+a, enabled together after one
+// question, in the built binary.
+func TestConsoleGroupBulkInTmux(t *testing.T) {
+	bin := binary(t)
+	s := newTmux(t, "ERRTRACK_STATE_DIR="+t.TempDir())
+	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo --group demo --include-subgroups; echo EXITED rc=$?; sleep 30")
+	s.waitFor("Projects of group demo and its subgroups")
+	s.waitFor("demo/mobile/kiosk")
+	s.keys("C-a")
+	s.waitFor("7 marked")
+	s.keys("C-o")
+	s.waitFor("7 marked projects")
+	s.keys("e")
+	s.waitFor("Enabling error tracking in 4 of 7 marked projects?")
+	time.Sleep(600 * time.Millisecond) // a question takes keys once it could be read
+	s.keys("y")
+	s.waitFor("Enabling error tracking: ")
+	s.waitFor("changed   demo/paused")
+	time.Sleep(600 * time.Millisecond)
+	s.keys("Escape")
+	s.waitGone("changed   demo/paused")
+	s.keys("C-c")
+	s.waitFor("EXITED rc=")
 }

@@ -45,6 +45,8 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
 	root.Flags().BoolVar(&opts.demoTLS, "tls", false, "with --demo: serve the mock GitLab over HTTPS with a certificate made at start")
+	root.Flags().StringVar(&opts.group, "group", "", "open the console on this group's projects (ID or path); space marks projects, ctrl+o changes the marked ones")
+	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
 
 	root.AddCommand(

@@ -78,3 +78,19 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 		t.Fatal("a skipped project changed")
 	}
 }
+
+// ctrl+g narrows the list to the selected project's group, then the group
+// above, then all projects again.
+func TestScopeFollowsTheGroups(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.typeText("ios")
+	h.key("ctrl+g")
+	h.mustSee("Projects of group demo/mobile and its subgroups", "demo/mobile/android", "demo/mobile/kiosk")
+	h.mustNotSee("demo/web-shop")
+	h.key("ctrl+g")
+	h.mustSee("Projects of group demo and its subgroups", "demo/web-shop", "demo/mobile/ios")
+	h.key("ctrl+g")
+	h.mustSee("Projects you maintain")
+	h.mustNotSee("demo/mobile/kiosk")
+}

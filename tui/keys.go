@@ -47,6 +47,9 @@ type KeyMap struct {
 	// on the marked ones (or shows the last report). Not letters: the list
 	// types letters into its filter.
 	Mark, MarkAll, Bulk key.Binding
+	// Scope narrows the list to the selected project's group, then the
+	// group above, then all projects again.
+	Scope key.Binding
 	// BulkEnable, BulkDisable, BulkRotate and BulkVerify are the choices
 	// of the Bulk menu.
 	BulkEnable, BulkDisable, BulkRotate, BulkVerify key.Binding
@@ -114,6 +117,7 @@ func DefaultKeyMap() KeyMap {
 		RotateToken: b([]string{"ctrl+t"}, "ctrl+t", "rotate token"),
 
 		Mark:        b([]string{"space"}, "space", "mark"),
+		Scope:       b([]string{"ctrl+g"}, "ctrl+g", "group scope"),
 		MarkAll:     b([]string{"ctrl+a"}, "ctrl+a", "mark all shown"),
 		Bulk:        b([]string{"ctrl+o"}, "ctrl+o", "act on marked"),
 		BulkEnable:  b([]string{"e"}, "e", "enable error tracking"),
@@ -174,6 +178,7 @@ var reserved = map[string]string{
 	"ctrl+x": "forget a recent project", "ctrl+t": "rotate the token", "ctrl+r": "refresh the projects",
 	"pgup": "page up", "pgdown": "page down", "ctrl+b": "page up", "ctrl+f": "page down",
 	"space": "mark a project", "ctrl+a": "mark the projects shown", "ctrl+o": "act on the marked projects",
+	"ctrl+g": "change the list's group scope",
 }
 
 // name is how the console words a binding's key in its sentences.

@@ -201,7 +201,7 @@ func (s *projectsScreen) Help() helpMap {
 	}
 	return helpMap{short: short, full: [][]key.Binding{
 		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},
-		{k.Mark, k.MarkAll, k.Bulk},
+		{k.Mark, k.MarkAll, k.Bulk, k.Scope},
 		{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom},
 	}}
 }
@@ -348,6 +348,8 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Bulk):
 		return s.bulk()
+	case key.Matches(msg, k.Scope):
+		return s.rescope()
 	case key.Matches(msg, k.ClearFilter):
 		if s.filter.Value() == "" {
 			return nil
@@ -355,11 +357,7 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.filter.SetValue("")
 		return s.filterChanged()
 	case key.Matches(msg, k.TextRefresh):
-		s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID, s.listErr = nil, map[int64]bool{}, 1, 0, false, 0, nil
-		s.found, s.searchQuery = nil, ""
-		s.overviews, s.overviewGen, s.inFlight = map[int64]overview{}, s.overviewGen+1, 0
-		s.rebuild()
-		return tea.Batch(s.loadPage(), s.search(), s.loadOverviews())
+		return s.reload()
 	case key.Matches(msg, k.Forget):
 		return s.forget()
 	case key.Matches(msg, k.Help):
@@ -451,6 +449,9 @@ func (s *projectsScreen) rebuild() {
 	q := s.query
 	recentPaths := make(map[string]bool, len(s.recent))
 	for i, it := range s.recent {
+		if s.group != nil && !strings.HasPrefix(strings.ToLower(it.path), strings.ToLower(s.group.String())+"/") {
+			continue // scoped to a group: its projects only
+		}
 		recentPaths[it.path] = true
 		if q == "" || strings.Contains(it.lower, q) {
 			s.rows = append(s.rows, row{rowRecent, i})
@@ -804,4 +805,50 @@ func (s *projectsScreen) bulk() tea.Cmd {
 		{k.BulkRotate, "rotate the key " + bulkVariable + " holds, and point it at the new DSN", start(bulkRotate)},
 		{k.BulkVerify, "send a test event with the DSN " + bulkVariable + " holds", start(bulkVerify)},
 	})})
+}
+
+// reload reads the list again from its first page, its overviews too.
+func (s *projectsScreen) reload() tea.Cmd {
+	s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID, s.listErr = nil, map[int64]bool{}, 1, 0, false, 0, nil
+	s.found, s.searchQuery = nil, ""
+	s.overviews, s.overviewGen, s.inFlight = map[int64]overview{}, s.overviewGen+1, 0
+	s.rebuild()
+	return tea.Batch(s.loadPage(), s.search(), s.loadOverviews())
+}
+
+// rescope narrows the list to the selected project's group (with its
+// subgroups); scoped already, to the group above; at the top, back to all
+// the projects you maintain. Marks stay: they name projects, not rows.
+func (s *projectsScreen) rescope() tea.Cmd {
+	var next string
+	switch {
+	case s.group == nil:
+		it, ok := s.selected()
+		if !ok {
+			return statusCmd(statusInfo, "Select a project first: "+keyName(s.sh.keys.Scope)+" shows the projects of its group.")
+		}
+		next = parentGroup(it.path)
+	default:
+		next = parentGroup(s.group.String())
+	}
+	if next == "" {
+		s.group, s.subgroups = nil, false
+	} else {
+		g, err := apiclient.ParseGroupRef(next)
+		if err != nil {
+			return statusCmd(statusError, clean(err.Error()))
+		}
+		s.group, s.subgroups = &g, true
+	}
+	s.filter.SetValue("")
+	s.filterChanged()
+	return s.reload()
+}
+
+// parentGroup is the group a path sits in: "a/b/c" → "a/b"; "" at the top.
+func parentGroup(path string) string {
+	if i := strings.LastIndex(path, "/"); i > 0 {
+		return path[:i]
+	}
+	return ""
 }

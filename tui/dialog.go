@@ -154,7 +154,7 @@ func (d dialog) help(k KeyMap) helpMap {
 	if len(d.picks) > 0 {
 		short := make([]key.Binding, 0, len(d.picks)+1)
 		for _, p := range d.picks {
-			short = append(short, with(p.key, p.label))
+			short = append(short, p.key) // its short words; the box has the long ones
 		}
 		return helpMap{short: append(short, k.Back)}
 	}

@@ -120,10 +120,10 @@ func DefaultKeyMap() KeyMap {
 		Scope:       b([]string{"ctrl+g"}, "ctrl+g", "group scope"),
 		MarkAll:     b([]string{"ctrl+a"}, "ctrl+a", "mark all shown"),
 		Bulk:        b([]string{"ctrl+o"}, "ctrl+o", "act on marked"),
-		BulkEnable:  b([]string{"e"}, "e", "enable error tracking"),
-		BulkDisable: b([]string{"d"}, "d", "disable error tracking"),
-		BulkRotate:  b([]string{"r"}, "r", "rotate the key SENTRY_DSN holds"),
-		BulkVerify:  b([]string{"v"}, "v", "send a test event per project"),
+		BulkEnable:  b([]string{"e"}, "e", "enable"),
+		BulkDisable: b([]string{"d"}, "d", "disable"),
+		BulkRotate:  b([]string{"r"}, "r", "rotate"),
+		BulkVerify:  b([]string{"v"}, "v", "test event"),
 	}
 }
 

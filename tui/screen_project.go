@@ -240,7 +240,9 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Findings):
 		return s.findings()
 	case key.Matches(msg, k.Doctor) && !s.doctor.loading():
-		return tea.Batch(statusCmd(statusInfo, "Running the doctor's checks on "+clean(s.project.Name())+"…"),
+		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
+		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
+		return tea.Batch(msgCmd(running),
 			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true

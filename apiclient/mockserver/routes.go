@@ -43,7 +43,9 @@ func (s *Server) match(segs []string) (route, bool) {
 	case n == 3 && is(0, "groups") && is(2, "subgroups"):
 		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).subgroups, scopes: apiScopes}, true
 	case n == 3 && is(0, "groups") && is(2, "variables"):
-		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).groupVariables, scopes: apiScopes}, true
+		return route{methods: []verb{{"GET", release{}}, {"POST", release{}}}, handle: (*Server).variables, scopes: apiScopes}, true
+	case n == 4 && is(0, "groups") && is(2, "variables"):
+		return route{methods: []verb{{"GET", release{}}, {"PUT", release{}}, {"DELETE", release{}}}, handle: (*Server).variable, scopes: apiScopes}, true
 	case n == 1 && is(0, "projects"):
 		return route{methods: []verb{{"GET", release{}}}, handle: (*Server).listProjects, scopes: apiScopes}, true
 	case n == 2 && is(0, "projects"):

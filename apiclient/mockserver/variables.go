@@ -91,8 +91,8 @@ func (v Variable) maskable(value string) bool {
 
 // taken reports another variable of p (not the one at index self) with
 // v's key and environment scope.
-func taken(p *Project, v Variable, self int) bool {
-	for i, o := range p.Variables {
+func taken(vars []Variable, v Variable, self int) bool {
+	for i, o := range vars {
 		if i != self && o.Key == v.Key && o.EnvironmentScope == v.EnvironmentScope {
 			return true
 		}
@@ -109,16 +109,16 @@ func (s *Server) variables(c *call) {
 	if c.method == http.MethodGet {
 		s.mu.RLock()
 		defer s.mu.RUnlock()
-		p := s.project(c, true)
-		if p == nil {
+		h := s.holder(c)
+		if h == nil {
 			return
 		}
-		servePage(c, p.Variables, func(v Variable) any { return s.variableBody(c.r, p, v) })
+		servePage(c, *h.vars, func(v Variable) any { return s.variableBody(c.r, h.owner(v), v) })
 		return
 	}
 	s.mu.Lock()
-	p := s.project(c, true)
-	if p == nil {
+	h := s.holder(c)
+	if h == nil {
 		s.mu.Unlock()
 		return
 	}
@@ -137,8 +137,8 @@ func (s *Server) variables(c *call) {
 		return
 	}
 	v := Variable{Key: key.str, Value: value.str, VariableType: "env_var", EnvironmentScope: "*"}
-	status, body := s.applyVariable(c, p, &v)
-	if status == 0 && taken(p, v, -1) {
+	status, body := s.applyVariable(c, h, &v)
+	if status == 0 && taken(*h.vars, v, -1) {
 		status, body = keyTaken(v.Key)
 	}
 	if status != 0 {
@@ -146,19 +146,48 @@ func (s *Server) variables(c *call) {
 		writeJSON(c.w, status, body)
 		return
 	}
-	p.Variables = append(p.Variables, v)
+	*h.vars = append(*h.vars, v)
 	s.version++
 	s.mu.Unlock()
 	if !s.persisted(c.w) {
 		return
 	}
-	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, p, v))
+	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, h.owner(v), v))
+}
+
+// varHolder is what holds a request's variables: a project's, or a
+// group's (whose DSN placeholders name a project's key).
+type varHolder struct {
+	vars  *[]Variable
+	owner func(Variable) *Project
+}
+
+// holder finds the variables of c's project, or of its group for a
+// /groups/:id/variables path (a Maintainer of the group only, as GitLab).
+// It writes the refusal and returns nil when there are none to act on.
+func (s *Server) holder(c *call) *varHolder {
+	if c.segs[0] == "groups" {
+		g := s.group(c)
+		if g == nil {
+			return nil
+		}
+		if !s.maintainsIn(c.user.ID, g) {
+			writeError(c.w, http.StatusForbidden, "message", "403 Forbidden")
+			return nil
+		}
+		return &varHolder{vars: &g.Variables, owner: func(v Variable) *Project { return s.placeholderOwner(v.Value) }}
+	}
+	p := s.project(c, true)
+	if p == nil {
+		return nil
+	}
+	return &varHolder{vars: &p.Variables, owner: func(Variable) *Project { return p }}
 }
 
 // applyVariable sets the attributes given on v, a variable of p, and
 // validates it; a status other than 0 is the answer to a refusal: Grape's
 // for a parameter, else every error of the model's, as GitLab lists them.
-func (s *Server) applyVariable(c *call, p *Project, v *Variable) (int, any) {
+func (s *Server) applyVariable(c *call, h *varHolder, v *Variable) (int, any) {
 	str := func(name string, into *string) {
 		if p, ok := c.params[name]; ok && !p.isJSON {
 			*into = p.str
@@ -197,7 +226,7 @@ func (s *Server) applyVariable(c *call, p *Project, v *Variable) (int, any) {
 	if !variableKey.MatchString(v.Key) {
 		errs["key"] = append(errs["key"], "can contain only letters, digits and '_'.")
 	}
-	if !v.maskable(s.resolve(c.r, p, v.Value)) {
+	if !v.maskable(s.resolve(c.r, h.owner(*v), v.Value)) {
 		errs["value"] = []string{"is invalid"}
 	}
 	if len(errs) > 0 {
@@ -220,15 +249,15 @@ func (s *Server) variable(c *call) {
 			s.mu.Unlock()
 		}
 	}
-	p := s.project(c, true)
-	if p == nil {
+	h := s.holder(c)
+	if h == nil {
 		unlock()
 		return
 	}
 	key, _ := url.PathUnescape(c.segs[3])
 	scope, scoped := environmentScope(c.params)
 	var found []int
-	for i, v := range p.Variables {
+	for i, v := range *h.vars {
 		if v.Key == key && (!scoped || v.EnvironmentScope == scope) {
 			found = append(found, i)
 		}
@@ -246,11 +275,11 @@ func (s *Server) variable(c *call) {
 	i := found[0]
 	switch c.method {
 	case http.MethodGet:
-		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, p.Variables[i]))
+		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, h.owner((*h.vars)[i]), (*h.vars)[i]))
 	case http.MethodPut:
-		v := p.Variables[i]
-		status, body := s.applyVariable(c, p, &v)
-		if status == 0 && taken(p, v, i) {
+		v := (*h.vars)[i]
+		status, body := s.applyVariable(c, h, &v)
+		if status == 0 && taken(*h.vars, v, i) {
 			status, body = keyTaken(v.Key)
 		}
 		if status != 0 {
@@ -258,15 +287,15 @@ func (s *Server) variable(c *call) {
 			writeJSON(c.w, status, body)
 			return
 		}
-		p.Variables[i] = v
+		(*h.vars)[i] = v
 		s.version++
 		unlock()
 		if !s.persisted(c.w) {
 			return
 		}
-		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, p, v))
+		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, h.owner(v), v))
 	case http.MethodDelete:
-		p.Variables = append(p.Variables[:i:i], p.Variables[i+1:]...)
+		*h.vars = append((*h.vars)[:i:i], (*h.vars)[i+1:]...)
 		s.version++
 		unlock()
 		if !s.persisted(c.w) {

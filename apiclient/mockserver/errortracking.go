@@ -161,9 +161,11 @@ func (s *Server) settings(c *call) {
 		s.mu.Unlock()
 		return
 	}
+	before := len(p.Keys)
 	status, body := s.changeSettings(c, p, put)
+	rec := s.projectChange(p, p.Keys[before:]) // the first key, when GitLab made one
 	s.mu.Unlock()
-	if status == http.StatusOK && !s.persisted(c.w) {
+	if status == http.StatusOK && !s.saved(c.w, rec) {
 		return
 	}
 	writeJSON(c.w, status, body)
@@ -244,8 +246,9 @@ func (s *Server) clientKeys(c *call) {
 		k := s.st.addKey(p)
 		s.version++
 		body := s.keyBody(c.r, p, k)
+		rec := s.projectChange(p, []ClientKey{k})
 		s.mu.Unlock()
-		if !s.persisted(c.w) {
+		if !s.saved(c.w, rec) {
 			return
 		}
 		writeJSON(c.w, http.StatusCreated, body)
@@ -345,8 +348,9 @@ func (s *Server) deleteClientKey(c *call) {
 	keyDeleted(p, k)
 	s.version++
 	body := s.keyBody(c.r, p, k)
+	rec := s.projectChange(p, nil, k.ID)
 	s.mu.Unlock()
-	if !s.persisted(c.w) {
+	if !s.saved(c.w, rec) {
 		return
 	}
 	writeJSON(c.w, http.StatusOK, body)

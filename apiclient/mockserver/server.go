@@ -79,6 +79,7 @@ type Server struct {
 	pagesMu    sync.Mutex
 	pages      map[pageKey][]byte
 	persistVer uint64 // last version written, under persistMu
+	journalN   int    // records in the journal since the state file, under persistMu
 
 	rngMu sync.Mutex
 	rng   *rand.Rand
@@ -136,7 +137,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 		if st != nil {
-			s.st = st
+			s.st, s.version, s.persistVer = st, st.Version, st.Version
 			return s, nil
 		}
 	}

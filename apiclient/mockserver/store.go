@@ -78,6 +78,9 @@ type state struct {
 	Projects  []*Project       `json:"projects"`
 	NextKeyID int64            `json:"next_key_id"`
 	Groups    []*Group         `json:"groups,omitempty"`
+	// Version is the server's version this state file holds: a journal
+	// record at or below it is in the file already.
+	Version uint64 `json:"version,omitempty"`
 
 	byID   map[int64]*Project
 	byPath map[string]*Project

@@ -148,8 +148,9 @@ func (s *Server) variables(c *call) {
 	}
 	*h.vars = append(*h.vars, v)
 	s.version++
+	rec := h.change()
 	s.mu.Unlock()
-	if !s.persisted(c.w) {
+	if !s.saved(c.w, rec) {
 		return
 	}
 	writeJSON(c.w, http.StatusCreated, s.variableBody(c.r, h.owner(v), v))
@@ -160,6 +161,8 @@ func (s *Server) variables(c *call) {
 type varHolder struct {
 	vars  *[]Variable
 	owner func(Variable) *Project
+	// change is the journal record of a write to them (under s.mu).
+	change func() journalRecord
 }
 
 // holder finds the variables of c's project, or of its group for a
@@ -175,13 +178,15 @@ func (s *Server) holder(c *call) *varHolder {
 			writeError(c.w, http.StatusForbidden, "message", "403 Forbidden")
 			return nil
 		}
-		return &varHolder{vars: &g.Variables, owner: func(v Variable) *Project { return s.placeholderOwner(v.Value) }}
+		return &varHolder{vars: &g.Variables, owner: func(v Variable) *Project { return s.placeholderOwner(v.Value) },
+			change: func() journalRecord { return s.groupChange(g) }}
 	}
 	p := s.project(c, true)
 	if p == nil {
 		return nil
 	}
-	return &varHolder{vars: &p.Variables, owner: func(Variable) *Project { return p }}
+	return &varHolder{vars: &p.Variables, owner: func(Variable) *Project { return p },
+		change: func() journalRecord { return s.projectChange(p, nil) }}
 }
 
 // applyVariable sets the attributes given on v, a variable of p, and
@@ -289,16 +294,18 @@ func (s *Server) variable(c *call) {
 		}
 		(*h.vars)[i] = v
 		s.version++
+		rec := h.change()
 		unlock()
-		if !s.persisted(c.w) {
+		if !s.saved(c.w, rec) {
 			return
 		}
 		writeJSON(c.w, http.StatusOK, s.variableBody(c.r, h.owner(v), v))
 	case http.MethodDelete:
 		*h.vars = append((*h.vars)[:i:i], (*h.vars)[i+1:]...)
 		s.version++
+		rec := h.change()
 		unlock()
-		if !s.persisted(c.w) {
+		if !s.saved(c.w, rec) {
 			return
 		}
 		c.w.WriteHeader(http.StatusNoContent)

@@ -64,3 +64,27 @@ func TestRotationGroupUses(t *testing.T) {
 		}
 	}
 }
+
+// The check reads the page the new key should land on; when keys were
+// deleted meanwhile and it moved to an earlier page, the whole list is
+// read before anything is concluded: the rotation goes on.
+func TestRotationCheckFindsAKeyThatMoved(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{ScaleKeys: 148}, mockserver.TokenMaintainer) // 150 keys, 2 pages
+	ctx := context.Background()
+	r := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, KeepVariables: true, Confirmed: true})
+	var err error
+	for _, s := range []Step{StepPlan, StepCreate} {
+		if r, err = r.Run(ctx, c, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 60 keys of the first page go: the new key is now on page 1.
+	for _, k := range srv.Keys(1)[2:62] {
+		if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), k.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err = r.Run(ctx, c, StepCheck); err != nil || !r.Listed {
+		t.Fatalf("the moved key was not found: %v", err)
+	}
+}

@@ -64,6 +64,8 @@ type Client struct {
 
 	versionMu sync.Mutex
 	version   *ServerVersion // cached once read
+	// injected is the caller's transport (WithHTTPClient), nil for errtrack's own.
+	injected http.RoundTripper
 }
 
 // RetryEvent describes a retry about to happen, for a front end to show
@@ -157,7 +159,12 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 		}
 		t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	c.http = &http.Client{Transport: t, Timeout: c.timeout, CheckRedirect: c.checkRedirect}
+	var under http.RoundTripper = t
+	if c.injected != nil {
+		under = c.injected
+	}
+	tt := &tokenTransport{base: under, token: c.token, scheme: c.base.Scheme, host: c.base.Host}
+	c.http = &http.Client{Transport: tt, Timeout: c.timeout, CheckRedirect: c.checkRedirect}
 	return c, nil
 }
 

@@ -54,7 +54,9 @@ func (c *Client) observe(req *http.Request, reqBody []byte, start time.Time, att
 		Start: start, Duration: time.Since(start), Method: req.Method, URL: req.URL.String(), Attempt: attempt, Err: err,
 		RequestHeader: c.scrubHeader(req.Header), RequestBody: capBody(c.scrubBody(reqBody, variables)), CAFile: c.caFile,
 	}
-	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
+	// The token transport adds the header to requests for the client's
+	// host; what an observer sees says it went, never what it is.
+	if c.token != "" && req.URL.Scheme == c.base.Scheme && req.URL.Host == c.base.Host && req.Context().Value(apiCall{}) != nil {
 		e.RequestHeader.Set("PRIVATE-TOKEN", "[redacted]")
 	}
 	if resp != nil {

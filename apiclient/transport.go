@@ -57,7 +57,7 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	req, err := http.NewRequestWithContext(context.WithValue(ctx, apiCall{}, true), r.method, u.String(), body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,10 +74,7 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 			req.Header.Add(k, v)
 		}
 	}
-	if c.token != "" {
-		req.Header.Set("PRIVATE-TOKEN", c.token)
-	}
-	return req, b, nil
+	return req, b, nil // the token is the transport's to add (tokenTransport)
 }
 
 // do sends r, retrying when that is safe, and decodes a 2xx JSON body into v.

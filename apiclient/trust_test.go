@@ -109,7 +109,7 @@ func TestHostileProxyReasonCleaned(t *testing.T) {
 		t.Fatal(err)
 	}
 	pu, _ := url.Parse("http://" + proxy)
-	c.http.Transport.(*http.Transport).Proxy = http.ProxyURL(pu)
+	c.http.Transport.(*tokenTransport).base.(*http.Transport).Proxy = http.ProxyURL(pu)
 	_, _, err = c.CurrentUser(context.Background())
 	if !errors.Is(err, ErrNetwork) {
 		t.Fatalf("err = %v", err)

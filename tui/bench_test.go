@@ -31,12 +31,12 @@ func projectsModel(b *testing.B, n int) Model {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
 	s := m.top().(*projectsScreen)
-	s.listID = 7
+	id := s.pages.start()
 	ps := make([]apiclient.Project, n)
 	for i := range ps {
 		ps[i] = apiclient.Project{ID: int64(i + 1), Name: fmt.Sprintf("Project %05d", i+1), PathWithNamespace: fmt.Sprintf("scale/project-%05d", i+1)}
 	}
-	next, _ = m.Update(projectsLoadedMsg{id: 7, page: 1, projects: ps, complete: true})
+	next, _ = m.Update(projectsLoadedMsg{id: id, page: 1, projects: ps, complete: true})
 	return next.(Model)
 }
 

@@ -87,11 +87,11 @@ type projectsScreen struct {
 	items  []projectItem
 	ids    map[int64]bool // ids in items, so search results are not shown twice
 
-	listID   uint64 // request in flight for the paged list
+	// pages is the paged list's loading: how many pages came, the last
+	// error, the request in flight (loadable, as every screen's loads).
+	pages    loadable[int]
 	nextPage int
-	pages    int
 	complete bool
-	listErr  error
 
 	filter textinput.Model
 	query  string // lower-cased filter text
@@ -99,10 +99,11 @@ type projectsScreen struct {
 	// foreign: the typed URL names another GitLab than the one connected.
 	foreign string
 
+	// searchRes is the server-side search's answer for searchQuery, once
+	// the debounce (searchSeq, searchPending) let it go.
 	searchSeq     int
-	searchID      uint64
+	searchRes     loadable[[]projectItem]
 	searchQuery   string
-	found         []projectItem
 	searchPending bool
 
 	rows          []row
@@ -167,18 +168,20 @@ func newTextInput(prompt, placeholder string) textinput.Model {
 func (s *projectsScreen) Init() tea.Cmd { return s.loadPage() }
 
 func (s *projectsScreen) loadPage() tea.Cmd {
-	if s.complete || s.listID != 0 || s.sh.api == nil {
+	if s.complete || s.pages.loading() || s.sh.api == nil {
 		return nil
 	}
-	s.listID = nextRequestID()
+	id := s.pages.start()
 	if s.group != nil {
-		return loadGroupProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.listID, *s.group, s.subgroups)
+		return loadGroupProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, id, *s.group, s.subgroups)
 	}
-	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.listID, "", s.nextPage)
+	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, id, "", s.nextPage)
 }
 
-func (s *projectsScreen) Title() string   { return "projects" }
-func (s *projectsScreen) Busy() bool      { return s.listID != 0 || s.searchID != 0 || s.searchPending }
+func (s *projectsScreen) Title() string { return "projects" }
+func (s *projectsScreen) Busy() bool {
+	return s.pages.loading() || s.searchRes.loading() || s.searchPending
+}
 func (s *projectsScreen) Capturing() bool { return true }
 
 func (s *projectsScreen) SetSize(w, h int) {
@@ -215,8 +218,7 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, nil
 		}
 		s.searchPending = false
-		s.searchID = nextRequestID()
-		return s, loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.searchID, msg.query, 1)
+		return s, loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.searchRes.start(), msg.query, 1)
 	case projectLoadedMsg:
 		// A project opened: it joins the recent list, first, once.
 		if msg.err == nil {
@@ -262,16 +264,14 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 	switch {
-	case awaited(msg.id, s.listID):
-		s.listID = 0
+	case s.pages.accept(msg.id):
 		if msg.err != nil {
-			s.listErr = msg.err
+			s.pages.fail(msg.err)
 			if len(s.items) == 0 && !s.sh.loginHelps(msg.err) {
 				return nil // the pane shows it
 			}
 			return s.sh.failed(msg.err)
 		}
-		s.listErr = nil
 		added := 0
 		for _, p := range msg.projects {
 			if s.ids[p.ID] {
@@ -288,25 +288,26 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 				}
 			}
 		}
-		s.pages++
+		s.pages.set(s.pages.val + 1)
 		s.nextPage, s.complete = msg.nextPage, msg.complete
 		// A server may offer pages forever: stop at one that goes nowhere or
 		// adds nothing new, and after maxProjectPages in any case.
-		if !msg.complete && (msg.nextPage <= msg.page || added == 0 || s.pages >= maxProjectPages) {
+		if !msg.complete && (msg.nextPage <= msg.page || added == 0 || s.pages.val >= maxProjectPages) {
 			s.complete = true
 		}
 		s.rebuild()
 		return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
-	case awaited(msg.id, s.searchID):
-		s.searchID = 0
+	case s.searchRes.accept(msg.id):
 		if msg.err != nil {
+			s.searchRes.fail(msg.err)
 			return s.sh.failed(msg.err)
 		}
 		s.searchQuery = msg.search
-		s.found = s.found[:0]
+		found := make([]projectItem, 0, len(msg.projects))
 		for _, p := range msg.projects {
-			s.found = append(s.found, itemFrom(p))
+			found = append(found, itemFrom(p))
 		}
+		s.searchRes.set(found)
 		s.rebuild()
 		return s.loadOverviews()
 	}
@@ -372,7 +373,7 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // maybeLoadMore fetches the next page when the cursor nears the end.
 func (s *projectsScreen) maybeLoadMore() tea.Cmd {
-	if s.complete || s.listID != 0 || s.listErr != nil {
+	if s.complete || s.pages.loading() || s.pages.err != nil {
 		return nil
 	}
 	if s.query == "" && !s.list.nearEnd() {
@@ -467,7 +468,7 @@ func (s *projectsScreen) rebuild() {
 		}
 	}
 	if q != "" && strings.EqualFold(s.searchQuery, strings.TrimSpace(s.filter.Value())) {
-		for i, it := range s.found {
+		for i, it := range s.searchRes.val {
 			if !s.ids[it.id] && !recentPaths[it.path] {
 				s.rows = append(s.rows, row{rowFound, i})
 			}
@@ -488,7 +489,7 @@ func (s *projectsScreen) item(r row) projectItem {
 	case rowLoaded:
 		return s.items[r.idx]
 	case rowFound:
-		return s.found[r.idx]
+		return s.searchRes.val[r.idx]
 	}
 	return projectItem{path: clean(s.typed.String())}
 }
@@ -618,9 +619,9 @@ func (s *projectsScreen) View() string {
 	b.WriteString(st.Title.Render(title) + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+count+")") + "\n")
 	b.WriteString(" " + s.filter.View() + "\n")
 	switch {
-	case len(s.rows) == 0 && s.listID != 0 && len(s.items) == 0:
+	case len(s.rows) == 0 && s.pages.loading() && len(s.items) == 0:
 		b.WriteString(st.Subtle.Render(" Loading projects…"))
-	case len(s.rows) == 0 && s.listErr != nil:
+	case len(s.rows) == 0 && s.pages.err != nil:
 	case len(s.rows) == 0 && s.query != "":
 		b.WriteString(st.Subtle.Render(" No project matches. Type a full path (group/project) or an ID to open it directly."))
 	case len(s.rows) == 0:
@@ -671,11 +672,11 @@ func (s *projectsScreen) View() string {
 		}
 		b.WriteString(line + "\n")
 	}
-	if end == len(s.rows) && !s.complete && s.listID != 0 && len(s.rows) > 0 {
+	if end == len(s.rows) && !s.complete && s.pages.loading() && len(s.rows) > 0 {
 		b.WriteString(st.Subtle.Render("  loading more…"))
 	}
-	if s.listErr != nil && len(s.items) == 0 && s.listID == 0 {
-		for _, l := range wrap("Could not load projects: "+s.sh.explain(s.listErr), s.width-2) {
+	if s.pages.err != nil && len(s.items) == 0 && !s.pages.loading() {
+		for _, l := range wrap("Could not load projects: "+s.sh.explain(s.pages.err), s.width-2) {
 			b.WriteString(" " + st.Error.Render(l) + "\n")
 		}
 	}
@@ -731,9 +732,6 @@ func (s *projectsScreen) overviewText(id int64, width int) string {
 	}
 	return o.o.Compact()
 }
-
-// awaited reports an answer to the request in flight; 0 means none is.
-func awaited(id, want uint64) bool { return id != 0 && id == want }
 
 // mark marks or unmarks the selected project and moves down, as a file
 // manager's space does.
@@ -809,8 +807,8 @@ func (s *projectsScreen) bulk() tea.Cmd {
 
 // reload reads the list again from its first page, its overviews too.
 func (s *projectsScreen) reload() tea.Cmd {
-	s.items, s.ids, s.nextPage, s.pages, s.complete, s.listID, s.listErr = nil, map[int64]bool{}, 1, 0, false, 0, nil
-	s.found, s.searchQuery = nil, ""
+	s.items, s.ids, s.nextPage, s.pages, s.complete = nil, map[int64]bool{}, 1, loadable[int]{}, false
+	s.searchRes, s.searchQuery = loadable[[]projectItem]{}, ""
 	s.overviews, s.overviewGen, s.inFlight = map[int64]overview{}, s.overviewGen+1, 0
 	s.rebuild()
 	return tea.Batch(s.loadPage(), s.search(), s.loadOverviews())

@@ -65,7 +65,7 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	h.key("ctrl+a")
 	h.mustSee("7 marked")
 	h.key("ctrl+o", "r")
-	h.mustSay("Rotating the keys SENTRY_DSN holds in 2 of 7 marked projects?", "demo/web-shop: rotate key 1", "demo/mobile/ios: rotate key 901", "skip: no CI/CD variable SENTRY_DSN")
+	h.mustSay("Rotating the keys SENTRY_DSN holds in 2 of 7 marked projects?", "demo/web-shop: rotate key 1", "demo/mobile/ios: rotate key 901", "skipped   demo/mobile-app: no CI/CD variable SENTRY_DSN")
 	h.key("y")
 	h.mustSay("Rotating the keys SENTRY_DSN holds: done in 2 projects")
 	if ids := g.keyIDs(1); slices.Contains(ids, 1) || len(ids) != 2 {

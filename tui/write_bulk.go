@@ -152,6 +152,9 @@ func (w bulkWrite) lines(explain func(error) string) []string {
 	case bulkRotate:
 		for _, it := range w.rotation.Items {
 			what := it.Action()
+			if it.Skip != "" {
+				what = it.Skip // the result word says skipped
+			}
 			if it.Words != "" {
 				what = it.Words
 			}
@@ -160,6 +163,9 @@ func (w bulkWrite) lines(explain func(error) string) []string {
 	case bulkVerify:
 		for _, it := range w.verify.Items {
 			what := it.Action()
+			if it.Skip != "" {
+				what = it.Skip
+			}
 			switch {
 			case it.Err != nil:
 				what = explain(it.Err)

@@ -100,6 +100,13 @@ func WithMaxBody(n int64) Option { return func(c *Client) { c.maxBody = n } }
 // WithMaxList caps the bytes read for one listing across all its pages.
 func WithMaxList(n int64) Option { return func(c *Client) { c.maxList = n } }
 
+// WithClock replaces the clock and the sleep the client's retries and the
+// host's pace use: tests make time virtual with it (the mock server's Now
+// moved by sleep).
+func WithClock(now func() time.Time, sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.now, c.sleep = now, sleep }
+}
+
 // WithRetries bounds retries of idempotent requests: at most n retries and
 // at most maxWait of waiting in all. WithRetries(0, 0) disables them.
 func WithRetries(n int, maxWait time.Duration) Option {

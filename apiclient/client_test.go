@@ -365,7 +365,7 @@ func TestReadsRetriedOn5xx(t *testing.T) {
 }
 
 func TestPostNeverRetried(t *testing.T) {
-	for _, status := range []int{429, 502, 503, 504} {
+	for _, status := range []int{500, 502, 503, 504} {
 		var n atomic.Int32
 		c := setup(t, func(w http.ResponseWriter, r *http.Request) {
 			n.Add(1)
@@ -377,6 +377,24 @@ func TestPostNeverRetried(t *testing.T) {
 		if n.Load() != 1 {
 			t.Fatalf("status %d: POST sent %d times", status, n.Load())
 		}
+	}
+}
+
+// A 429 refused the create before it was handled: after the reset it is
+// sent again, once, and one key is made.
+func TestPostRetriedAfterRateLimit(t *testing.T) {
+	var n atomic.Int32
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(429)
+			return
+		}
+		jsonReply(w, 201, `{"id":4,"active":true,"public_key":"k","errtracker_dsn":"d"}`)
+	})
+	k, _, err := c.CreateClientKey(context.Background(), ProjectID(1))
+	if err != nil || k.ID != 4 || n.Load() != 2 {
+		t.Fatalf("%v %v, %d sends", k, err, n.Load())
 	}
 }
 

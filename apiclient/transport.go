@@ -293,9 +293,10 @@ func isTimeout(err error) bool {
 // retryWait decides whether to retry and how long to wait first. A read
 // (GET, HEAD) is retried on any 5xx, a 429 and a connection failure; a
 // PUT, PATCH or DELETE only where the server surely did nothing or did it
-// once (429, 502, 503, 504, a failed connection); a POST never: a retried
-// POST could mint a second key. A wait may be long (a rate limit's
-// reset) as long as it ends within the caller's deadline.
+// once (429, 502, 503, 504, a failed connection); a POST only on a 429,
+// which refuses it before it is handled: any other failure of a POST may
+// have minted a key, and a second send a second one. A wait may be long (a
+// rate limit's reset) as long as it ends within the caller's deadline.
 func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
 	if r.noRetry || attempt >= c.maxRetries || ctx.Err() != nil {
 		return 0, false
@@ -315,9 +316,12 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 		}
 	} else {
 		switch code := resp.StatusCode; {
+		case code == http.StatusTooManyRequests:
+			// Refused before it was handled (GitLab's throttle answers
+			// before the request reaches the API): sent again after the
+			// reset, a POST too, it cannot make a second key.
 		case r.method == http.MethodPost:
 			return 0, false
-		case code == http.StatusTooManyRequests:
 		case read && code >= 500:
 		case code == http.StatusBadGateway, code == http.StatusServiceUnavailable, code == http.StatusGatewayTimeout:
 		default:

@@ -2,9 +2,12 @@ package workflow
 
 import (
 	"context"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -164,5 +167,46 @@ func TestFleetGroupRotation(t *testing.T) {
 		if v := srv.Variables(it.Project.ID); len(v) != 1 || !strings.Contains(v[0].Value, keys[0].PublicKey) {
 			t.Fatalf("%s: SENTRY_DSN does not hold key %d: %+v", it.Project.Path, keys[0].ID, v)
 		}
+	}
+}
+
+// Under a GitLab-like rate limit (20 requests a minute) a group rotation of
+// five projects completes with no failure: the host's pace waits out each
+// reset. Time is virtual: the client's sleep moves the mock server's clock.
+func TestGroupRotationUnderRateLimit(t *testing.T) {
+	var mu sync.Mutex
+	clock := time.Now()
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	sleep := func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		clock = clock.Add(d)
+		mu.Unlock()
+		return ctx.Err()
+	}
+	srv, err := mockserver.New(mockserver.Options{ScaleGroup: 5, RateLimit: 20, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithClock(now, sleep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	plan, err := PlanGroupRotation(ctx, c, ref, GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}, nil)
+	if err != nil || plan.Acting() != 5 {
+		t.Fatalf("%v: %+v", err, plan.Items)
+	}
+	done := plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
+	if done.Failed() != 0 {
+		for _, it := range done.Items {
+			t.Logf("%s: %s %s", it.Project.Path, it.Result, it.Words)
+		}
+		t.Fatal("a project failed under the rate limit")
+	}
+	if srv.KeyCount(2003) != 1 {
+		t.Fatalf("keys %v", srv.Keys(2003))
 	}
 }

@@ -91,6 +91,30 @@ func (p GroupPlan) Acting() int {
 	return n
 }
 
+// Resuming counts the projects the plan goes on with, where an
+// interrupted run left them.
+func (p GroupPlan) Resuming() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Resume != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Unfinished counts the plan's projects the journal still holds: a run
+// started again goes on with them.
+func (p GroupPlan) Unfinished(j *Journal) int {
+	n := 0
+	for _, it := range p.Items {
+		if _, ok := j.Entry(it.Project.ID); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // groupConcurrency is how many projects are read or changed at once: a
 // few, so that a group is polite to the server (the client's pacer holds
 // them all on a rate limit).

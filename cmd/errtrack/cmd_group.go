@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -49,8 +48,6 @@ func (a *app) stateDir() (string, error) {
 	}
 	return filepath.Join(home, ".local", "state", "errtrack"), nil
 }
-
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
 // groupJournal opens the journal of the rotations of the keys variable
 // holds on host: the same file for every group and for the console's

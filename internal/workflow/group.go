@@ -276,7 +276,7 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 			// with them: the old key stays, as a single rotation with --yes.
 			r = r.Stop()
 			it.Rotation, it.Result = r, ResultFailed
-			it.Err = fmt.Errorf("%s the old DSN too: pass --update-variables or --keep-variables", r.HoldsOldDSN())
+			it.Err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
 			it.Words = it.Err.Error() + ". " + r.State(c)
 			return it
 		case StepCreate:
@@ -327,6 +327,18 @@ func (p GroupPlan) finishedBefore(ctx context.Context, api GroupAPI, it GroupIte
 	it.Result, it.Err = ResultFailed, fmt.Errorf("key %d is gone, and %s does not hold the DSN of key %d that the interrupted run created: check the project's keys and variable", it.OldID, p.opts.Variable, it.Resume.NewID)
 	it.Words = it.Err.Error() + "."
 	return it
+}
+
+// OtherVariablesError stops a project's rotation before the old key goes:
+// other variables than the one rotated hold its DSN, and nobody said what
+// they get. Each front end words what to do about it.
+type OtherVariablesError struct {
+	// Holders names them: "DEPLOY_DSN holds" or "A and B hold".
+	Holders string
+}
+
+func (e *OtherVariablesError) Error() string {
+	return e.Holders + " the old DSN too: pass --update-variables or --keep-variables"
 }
 
 // Failed counts the projects that failed.

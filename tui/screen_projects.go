@@ -235,8 +235,13 @@ func (s *projectsScreen) Help() helpMap {
 	if it, ok := s.selected(); ok && it.recent {
 		short = append(short, k.Forget)
 	}
-	if len(s.marked) > 0 || s.sh.hasBulk {
+	switch {
+	case len(s.marked) > 0:
 		short = append([]key.Binding{k.Bulk}, short...)
+	case s.sh.hasBulk:
+		short = append([]key.Binding{with(k.Bulk, "last report")}, short...)
+	default:
+		short = append(short, k.Mark)
 	}
 	return helpMap{short: short, full: [][]key.Binding{
 		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},

@@ -206,6 +206,11 @@ func TestBulkTestEvents(t *testing.T) {
 	h.key("esc")
 	h.mustSee("2 marked", "● demo/web-shop", "● demo/mobile/ios")
 	h.mustSay("The ones that failed stay marked")
+	// With marks, ctrl+o offers the changes, and the last report too.
+	h.key("ctrl+o")
+	h.mustSay("o  show the last report again")
+	h.key("o")
+	h.dialogSays("2 of 2 projects failed", "failed    demo/mobile/ios")
 }
 
 // A project that fails is reported as failed, and only it stays marked;

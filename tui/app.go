@@ -32,6 +32,13 @@ type shared struct {
 	// lastBulk is the report of the last bulk change, reopened with Bulk.
 	lastBulk dialog
 	hasBulk  bool
+	// planning is the bulk plan asked for last (0: none): an earlier
+	// one's answer is dropped. bulk is the bulk change under way.
+	planning uint64
+	bulk     *bulkRun
+	// lastVariable is the variable the last bulk rotation or test event
+	// used, offered again.
+	lastVariable string
 }
 
 func (sh *shared) explain(err error) string {
@@ -208,7 +215,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return nm, cmd
 }
 
-func (m Model) busy() bool { return m.top().Busy() || len(m.sh.pending) > 0 }
+func (m Model) busy() bool { return m.top().Busy() || len(m.sh.pending) > 0 || m.sh.planning != 0 }
 
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -278,6 +285,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.dropStatusElsewhere(), nil
 	case startWriteMsg:
 		return m.startWrite(msg.w)
+	case planBulkMsg:
+		return m.planBulk(msg)
+	case bulkPlannedMsg:
+		return m.bulkPlanned(msg)
+	case startBulkMsg:
+		return m.startBulk(msg)
 	case writeDoneMsg:
 		next, cmd := m.writeDone(msg)
 		all, screens := next.updateAll(msg)
@@ -321,6 +334,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.mouse(msg.Mouse(), true)
 	case tea.PasteMsg:
+		if n := len(m.dialogs); n > 0 {
+			// A question asking for text takes the paste; another drops it.
+			if m.dialogs[n-1].ask != nil {
+				d, cmd, _ := m.dialogs[n-1].answer(msg, m.sh.keys)
+				m.dialogs[n-1] = d
+				return m, cmd
+			}
+			return m, nil
+		}
 		return m.updateTop(msg)
 	}
 	return m.updateAll(msg)

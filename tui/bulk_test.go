@@ -2,10 +2,17 @@ package tui
 
 import (
 	"context"
+	"os"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func settingsOf(t *testing.T, g gitlab, id int64) *apiclient.Settings {
@@ -15,6 +22,37 @@ func settingsOf(t *testing.T, g gitlab, id int64) *apiclient.Settings {
 		return nil
 	}
 	return s
+}
+
+// allKeys is every demo project's key IDs, to tell what a change touched.
+func allKeys(g gitlab) map[int64][]int64 {
+	out := map[int64][]int64{}
+	for id := int64(1); id <= 9; id++ {
+		out[id] = g.keyIDs(id)
+	}
+	return out
+}
+
+// confirmHeld answers y to the plan on screen and runs the first round of
+// the projects' writes without delivering their answers: the run is under
+// way until the test delivers them, one at a time.
+func (h *harness) confirmHeld() []writeDoneMsg {
+	h.t.Helper()
+	h.advance(gracePeriod)
+	var done []writeDoneMsg
+	for _, start := range h.collect(h.sendOnly(keyMsg("y"))) {
+		if _, ok := start.(startBulkMsg); !ok {
+			h.t.Fatalf("y did not start the bulk change: %T", start)
+		}
+		for _, msg := range h.collect(h.sendOnly(start)) {
+			if d, ok := msg.(writeDoneMsg); ok {
+				done = append(done, d)
+			} else {
+				h.send(msg)
+			}
+		}
+	}
+	return done
 }
 
 // space marks projects on the list; ctrl+o offers the changes to them, each
@@ -31,18 +69,25 @@ func TestBulkEnableMarkedProjects(t *testing.T) {
 	h.key("space")
 	h.key("esc")
 	h.mustSee("2 marked", "● demo/mobile-app", "● demo/paused")
+	h.mustNotSee("● demo/web-shop")
+	h.key("space") // the cursor's project, the first, marked and unmarked
+	h.mustSee("3 marked", "● demo/legacy-api")
+	h.key("up", "space")
+	h.mustSee("2 marked")
+	h.mustNotSee("● demo/legacy-api")
 	h.key("ctrl+o")
 	h.mustSay("2 marked projects", "e  enable error tracking")
 	h.key("e")
-	h.mustSay("Enabling error tracking in 2 of 2 marked projects?", "demo/mobile-app: create integrated settings, enabled", "demo/paused: enable")
+	h.mustSay("Enabling error tracking in 2 of 2 marked projects?", "planned demo/mobile-app: create integrated settings, enabled", "planned demo/paused: enable")
 	h.key("n")
+	h.mustSay("Enabling error tracking: nothing was changed.")
 	if settingsOf(t, g, 2) != nil || settingsOf(t, g, 5).Active {
 		t.Fatal("No changed something")
 	}
 	h.key("ctrl+o", "e")
 	h.mustSay("Enabling error tracking in 2 of 2 marked projects?")
 	h.key("y")
-	h.mustSay("Enabling error tracking: done in 2 projects", "changed   demo/mobile-app", "changed   demo/paused")
+	h.mustSay("Enabling error tracking: done in 2 projects", "changed demo/mobile-app", "changed demo/paused")
 	if s := settingsOf(t, g, 2); s == nil || !s.Active || !s.Integrated || !settingsOf(t, g, 5).Active {
 		t.Fatal("the plan was not carried out")
 	}
@@ -56,41 +101,332 @@ func TestBulkEnableMarkedProjects(t *testing.T) {
 }
 
 // errtrack --group demo --include-subgroups lists the group's projects,
-// the ones the user does not maintain shown so and never marked; a bulk
-// rotation is the rotation plan per project.
+// the ones the user does not maintain dimmed with their role and never
+// marked; a bulk rotation asks the variable, shows the rotation plan per
+// project with the skips, changes nothing on No, and on yes rotates
+// exactly the planned projects, a few at once, saying how far it is and
+// reporting wherever the user is.
 func TestBulkRotateInGroupScope(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Subgroups: true})
-	h.mustSee("Projects of group demo and its subgroups", "demo/mobile/kiosk", "not a Maintainer")
+	h.mustSee("Projects of group demo and its subgroups", "demo/mobile/kiosk", "not a Maintainer (Developer)", "projects of demo + subgroups")
+	before := allKeys(g)
 	h.key("ctrl+a")
 	h.mustSee("7 marked")
+	h.mustNotSee("● demo/mobile/kiosk")
 	h.key("ctrl+o", "r")
-	h.mustSay("Rotating the keys SENTRY_DSN holds in 2 of 7 marked projects?", "demo/web-shop: rotate key 1", "demo/mobile/ios: rotate key 901", "skipped   demo/mobile-app: no CI/CD variable SENTRY_DSN")
-	h.key("y")
+	h.mustSee("Rotate the key which variable holds?", "Variable: SENTRY_DSN")
+	h.key("enter")
+	h.mustSay("Rotating the keys SENTRY_DSN holds in 2 of 7 marked projects?",
+		"planned demo/web-shop: rotate key 1", "planned demo/mobile/ios: rotate key 901",
+		"skipped demo/mobile-app: no CI/CD variable SENTRY_DSN", "skipped demo/mobile/android: no CI/CD variable SENTRY_DSN")
+	h.key("n")
+	if !reflect.DeepEqual(allKeys(g), before) {
+		t.Fatalf("No changed keys: %v, was %v", allKeys(g), before)
+	}
+	h.key("ctrl+o", "r", "enter")
+	h.mustSay("in 2 of 7 marked projects?")
+	done := h.confirmHeld()
+	if len(done) != 2 {
+		t.Fatalf("%d projects ran at once, want both planned", len(done))
+	}
+	h.mustSay("Rotating 0/2")
+	// The user opens another project meanwhile: progress and report reach
+	// them there.
+	h.typeText("legacy")
+	h.key("enter")
+	h.mustSee("demo/legacy-api", "Settings")
+	h.send(done[0])
+	h.mustSay("Rotating 1/2: demo/mobile/ios changed")
+	h.send(done[1])
+	h.mustSay("Rotating the keys SENTRY_DSN holds: done in 2 projects", "changed demo/web-shop:", "changed demo/mobile/ios:", "skipped demo/mobile-app")
+	web, ios := g.keyIDs(1), g.keyIDs(7)
+	if slices.Contains(web, 1) || len(web) != 2 || slices.Contains(ios, 901) || len(ios) != 1 {
+		t.Fatalf("web-shop keys %v, ios keys %v", web, ios)
+	}
+	for _, id := range []int64{2, 3, 4, 5, 8, 9} {
+		if !slices.Equal(g.keyIDs(id), before[id]) {
+			t.Fatalf("project %d was not planned and changed: %v", id, g.keyIDs(id))
+		}
+	}
+	newKey := g.srv.Keys(7)[0]
+	if v := g.srv.Variables(7); !strings.Contains(v[0].Value, newKey.PublicKey) {
+		t.Fatalf("SENTRY_DSN does not hold the new key's DSN: %+v", v[0])
+	}
+	h.key("esc", "esc")
+	h.mustSee("Projects of group demo")
+	h.mustNotSee("● ")
+	h.key("ctrl+o") // no marks: the report again
 	h.mustSay("Rotating the keys SENTRY_DSN holds: done in 2 projects")
-	if ids := g.keyIDs(1); slices.Contains(ids, 1) || len(ids) != 2 {
-		t.Fatalf("web-shop keys %v", ids)
-	}
-	if ids := g.keyIDs(7); slices.Contains(ids, 901) || len(ids) != 1 {
-		t.Fatalf("ios keys %v", ids)
-	}
-	if g.srv.KeyCount(9) != 0 || g.srv.KeyCount(8) != 1 {
-		t.Fatal("a skipped project changed")
+}
+
+// The variable is asked: a name GitLab would refuse is said in the box,
+// and one that holds no key's DSN leaves nothing to do; the next question
+// offers it again.
+func TestBulkAsksTheVariable(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
+	h.key("ctrl+a", "ctrl+o", "r", "ctrl+u")
+	h.typeText("NOT A NAME")
+	h.key("enter")
+	h.mustSay("A variable's name is letters, digits and _ only.", "Variable: NOT A NAME")
+	h.key("ctrl+u")
+	h.typeText("OLD_SENTRY_DSN")
+	h.key("enter")
+	h.mustSay("Rotating the keys OLD_SENTRY_DSN holds: nothing to do in the marked projects.",
+		"skipped demo/mobile/ios: OLD_SENTRY_DSN does not hold the DSN of", "skipped demo/mobile/android: no CI/CD variable OLD_SENTRY_DSN")
+	h.key("esc", "ctrl+o")
+	h.mustSay("(OLD_SENTRY_DSN?)")
+	h.key("v")
+	h.mustSee("Variable: OLD_SENTRY_DSN")
+	h.key("esc")
+	if g.srv.KeyCount(7) != 1 || g.srv.Envelopes(7) != 0 {
+		t.Fatal("a question changed something")
 	}
 }
 
-// ctrl+g narrows the list to the selected project's group, then the group
-// above, then all projects again.
-func TestScopeFollowsTheGroups(t *testing.T) {
+// A test event per marked project, with the DSN the variable holds; one
+// refused is a failure of that project, which stays marked.
+func TestBulkTestEvents(t *testing.T) {
 	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo", Subgroups: true})
+	h.key("ctrl+a", "ctrl+o", "v", "enter")
+	h.mustSay("Sending test events with the DSNs SENTRY_DSN holds in 2 of 7 marked", "planned demo/web-shop: send a test event with the DSN of key 1")
+	h.key("y")
+	h.mustSay("done in 2 projects", "ok demo/web-shop: key 1: the test event was accepted", "ok demo/mobile/ios: key 901")
+	if g.srv.Envelopes(1) != 1 || g.srv.Envelopes(7) != 1 || g.srv.Envelopes(2) != 0 {
+		t.Fatalf("events: web-shop %d, ios %d, mobile-app %d", g.srv.Envelopes(1), g.srv.Envelopes(7), g.srv.Envelopes(2))
+	}
+	h.key("esc")
+	h.mustNotSee("● ")
+	f.refuseEvents(403)
+	h.key("ctrl+a", "ctrl+o", "v", "enter", "y")
+	h.mustSay("2 of 2 projects failed", "failed demo/web-shop")
+	h.key("esc")
+	h.mustSee("2 marked", "● demo/web-shop", "● demo/mobile/ios")
+	h.mustSay("The ones that failed stay marked")
+	// With marks, ctrl+o offers the changes, and the last report too.
+	h.key("ctrl+o")
+	h.mustSay("o  show the last report again")
+	h.key("o")
+	h.dialogSays("2 of 2 projects failed", "failed    demo/mobile/ios")
+}
+
+// A project that fails is reported as failed, and only it stays marked;
+// the others' changes are made.
+func TestBulkFailureReported(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url})
+	h.typeText("mobile-app")
+	h.key("space", "esc")
+	h.typeText("paused")
+	h.key("space", "esc")
+	f.fail("UpdateSettings", errServer502)
+	h.key("ctrl+o", "e", "y")
+	h.mustSay("Enabling error tracking: 1 of 2 projects failed", "failed demo/paused:", "changed demo/mobile-app")
+	if s := settingsOf(t, g, 2); s == nil || !s.Active || settingsOf(t, g, 5).Active {
+		t.Fatal("the results are not the report's")
+	}
+	h.key("esc")
+	h.mustSee("1 marked", "● demo/paused")
+	h.mustNotSee("● demo/mobile-app")
+}
+
+// A plan asked for while another was being read replaces it: the first
+// answer is dropped, not shown as a question.
+func TestBulkStalePlanDropped(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
+	h.key("ctrl+a", "ctrl+o")
+	plan := func(k string) tea.Cmd {
+		var cmd tea.Cmd
+		for _, msg := range h.collect(h.sendOnly(keyMsg(k))) {
+			cmd = h.sendOnly(msg)
+		}
+		return cmd
+	}
+	first := plan("e")
+	if !h.m.busy() {
+		t.Fatal("a plan being read does not show")
+	}
+	h.key("ctrl+o")
+	second := plan("d")
+	h.run(first)
+	h.mustNotSee("Enabling error tracking in")
+	h.run(second)
+	h.mustSay("Disabling error tracking in 1 of 2 marked projects?", "planned demo/mobile/ios: disable")
+}
+
+// A rotation the console could not finish goes on, next time, with the
+// key it created (the commands' journal, one file per host and variable):
+// no project gets a second new key.
+func TestBulkRotationKeepsTheJournal(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	dir := t.TempDir()
+	var path string
+	journal := func(host, variable string) (*workflow.Journal, error) {
+		path = workflow.GroupJournalPath(dir, host, variable)
+		return workflow.OpenJournal(path)
+	}
+	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", GroupJournal: journal})
+	f.fail("DeleteClientKey", errServer502)
+	h.key("ctrl+a", "ctrl+o", "r", "enter", "y")
+	h.mustSay("1 of 1 projects failed", "failed demo/mobile/ios")
+	ids := g.keyIDs(7)
+	if len(ids) != 2 || !slices.Contains(ids, 901) {
+		t.Fatalf("ios keys %v after the lost delete", ids)
+	}
+	created := ids[0] + ids[1] - 901
+	j, err := workflow.OpenJournal(path)
+	if e, ok := j.Entry(7); err != nil || !ok || e.NewID != created {
+		t.Fatalf("the journal holds %+v (%v), want key %d", e, err, created)
+	}
+	h.key("esc")
+	h.mustSee("● demo/mobile/ios")
+	h.key("ctrl+o", "r", "enter")
+	h.mustSay("planned demo/mobile/ios: go on with key")
+	h.key("y")
+	h.mustSay("done in 1 projects")
+	if ids := g.keyIDs(7); !slices.Equal(ids, []int64{created}) {
+		t.Fatalf("ios keys %v, want only %d", ids, created)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the finished journal stays: %v", err)
+	}
+}
+
+// A fleet's rotation runs three projects at a time and says each one's
+// end; a project whose old DSN a group variable also holds keeps its old
+// key, and the report says so.
+func TestBulkRotationOfAFleet(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
+	h.mustSee("Projects of group fleet", "fleet/app-005", "(5)")
+	h.mustNotSee("demo/")
+	h.key("ctrl+a", "ctrl+o", "r", "enter")
+	h.mustSay("in 5 of 5 marked projects?")
+	done := h.confirmHeld()
+	if len(done) != bulkConcurrency {
+		t.Fatalf("%d ran at once, want %d", len(done), bulkConcurrency)
+	}
+	// The first answer starts the fourth project, whose answer the fifth
+	// (the harness delivers those at once).
+	h.send(done[0])
+	h.mustSay("Rotating 3/5: fleet/app-005 changed")
+	for _, d := range done[1:] {
+		h.send(d)
+	}
+	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
+		"failed    fleet/app-001: The old key is not deleted: group CI/CD variables hold its DSN")
+	for id := int64(2002); id <= 2005; id++ {
+		if keys := g.srv.Keys(id); len(keys) != 1 || keys[0].ID == 200000+id-2000 {
+			t.Fatalf("project %d keys %+v", id, keys)
+		}
+	}
+}
+
+// Another variable of the project holding the old DSN stops its rotation
+// before the old key goes, as the group command does without its flags;
+// the report says how to choose in the console, not which flag to pass.
+func TestBulkRotationLeavesOtherVariables(t *testing.T) {
+	g := demoGitLab(t)
+	ctx := context.Background()
+	old := g.srv.Keys(1)[0]
+	k, _, _, err := g.api.FindClientKey(ctx, apiclient.ProjectID(1), old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := g.api.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "DEPLOY_DSN", Value: k.DSN, Raw: true}); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
-	h.typeText("ios")
+	h.typeText("web-shop")
+	h.key("space", "ctrl+o", "r", "enter", "y")
+	h.dialogSays("1 of 1 projects failed", "failed    demo/web-shop: CI/CD variables SENTRY_DSN (all environments), DEPLOY_DSN (all environments) hold the old DSN too, so key 1 stays: open the project and rotate it there (R) to choose what they get.")
+	h.dialogLacks("--keep-variables")
+	if ids := g.keyIDs(1); !slices.Contains(ids, 1) || len(ids) != 3 {
+		t.Fatalf("web-shop keys %v: the old key must stay beside the new one", ids)
+	}
+}
+
+// --group shows only the group's projects (not its subgroups' unless
+// asked); ctrl+g asks for another group, with or without subgroups, or
+// none for all the projects you maintain.
+func TestScopeAskedForAGroup(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
+	h.mustSee("Projects of group demo/mobile on", "demo/mobile/ios", "demo/mobile/android", "demo/mobile/kiosk", "(3)", "projects of demo/mobile │")
+	h.mustNotSee("demo/web-shop", "demo/paused", "subgroups")
 	h.key("ctrl+g")
-	h.mustSee("Projects of group demo/mobile and its subgroups", "demo/mobile/android", "demo/mobile/kiosk")
-	h.mustNotSee("demo/web-shop")
-	h.key("ctrl+g")
-	h.mustSee("Projects of group demo and its subgroups", "demo/web-shop", "demo/mobile/ios")
-	h.key("ctrl+g")
-	h.mustSee("Projects you maintain")
+	h.mustSee("Show the projects of which group?", "Group: demo/mobile", "[ ] with its subgroups")
+	h.key("ctrl+u")
+	h.typeText("demo")
+	h.key("tab")
+	h.mustSee("[x] with its subgroups")
+	h.key("enter")
+	h.mustSee("Projects of group demo and its subgroups", "demo/web-shop", "demo/mobile/ios", "(8)")
+	h.key("ctrl+g", "tab", "enter")
+	h.mustSee("Projects of group demo on", "demo/web-shop", "(5)")
+	h.mustNotSee("demo/mobile/ios")
+	h.key("ctrl+g", "ctrl+u")
+	h.typeText("no such group")
+	h.key("enter")
+	h.mustSay("is not a group path")
+	h.key("ctrl+u", "enter")
+	h.mustSee("Projects you maintain", "demo/mobile/ios", "(7)")
 	h.mustNotSee("demo/mobile/kiosk")
+	// From all projects, the question starts at the selected one's group.
+	h.typeText("android")
+	h.key("ctrl+g")
+	h.mustSee("Group: demo/mobile", "[x] with its subgroups")
+	h.key("esc")
+	h.mustSee("Projects you maintain")
+}
+
+// A project the user does not maintain is shown dimmed with their role,
+// and neither marked nor opened: every call there would be refused.
+func TestNotMaintainedProjectsStayClosed(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
+	h.typeText("kiosk")
+	h.key("space")
+	h.mustSay("demo/mobile/kiosk: you are not a Maintainer of it")
+	h.mustNotSee("marked")
+	h.key("enter")
+	h.mustSay("you are a Developer there", "does not open here")
+	h.mustSee("Projects of group demo/mobile")
+	if len(h.m.stack) != 1 {
+		t.Fatal("a project the user does not maintain was opened")
+	}
+}
+
+// dialogText is the open dialog's title and lines, unwrapped.
+func (h *harness) dialogText() string {
+	h.t.Helper()
+	if len(h.m.dialogs) == 0 {
+		h.t.Fatalf("no dialog open:\n%s", h.view())
+	}
+	d := h.m.dialogs[len(h.m.dialogs)-1]
+	return d.title + "\n" + strings.Join(d.body, "\n")
+}
+
+// dialogSays checks the open dialog's own lines: its box wraps them.
+func (h *harness) dialogSays(want ...string) {
+	h.t.Helper()
+	text := h.dialogText()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			h.t.Fatalf("the dialog does not say %q:\n%s", w, text)
+		}
+	}
+}
+
+func (h *harness) dialogLacks(bad string) {
+	h.t.Helper()
+	if text := h.dialogText(); strings.Contains(text, bad) {
+		h.t.Fatalf("the dialog says %q:\n%s", bad, text)
+	}
 }

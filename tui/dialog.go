@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
@@ -37,6 +38,68 @@ type dialog struct {
 	// picks make an information box a menu: each key closes it and
 	// delivers its message (the actions on marked projects).
 	picks []pick
+	// ask, when set, makes the box a question answered with a line of
+	// text (a group's path, a variable's name).
+	ask *ask
+}
+
+// ask is a text field in a dialog: enter hands its text (and the option,
+// when there is one) to submit, which returns the message to deliver, or
+// why the text will not do (the box stays open, saying so); esc closes it.
+type ask struct {
+	input textinput.Model
+	// option is a yes/no beside the text that toggleKey switches ("with
+	// its subgroups"); empty label: none.
+	optionLabel string
+	option      bool
+	toggleKey   key.Binding
+	submitHelp  string
+	submit      func(text string, option bool) (tea.Msg, string)
+	problem     string
+}
+
+// inputDialog asks for a line of text, starting with value.
+func inputDialog(title string, body []string, prompt, value, submitHelp string, submit func(string, bool) (tea.Msg, string)) dialog {
+	in := newTextInput(prompt, "")
+	in.CharLimit = 255
+	in.SetValue(value)
+	in.CursorEnd()
+	in.Focus()
+	return dialog{title: title, body: body, ask: &ask{input: in, submit: submit, submitHelp: submitHelp}}
+}
+
+// withOption adds a yes/no to an input dialog, switched with k.
+func (d dialog) withOption(label string, on bool, k key.Binding) dialog {
+	a := *d.ask
+	a.optionLabel, a.option, a.toggleKey = label, on, k
+	d.ask = &a
+	return d
+}
+
+// answer handles a key or a paste in an input dialog.
+func (d dialog) answer(msg tea.Msg, k KeyMap) (dialog, tea.Cmd, bool) {
+	a := *d.ask
+	d.ask = &a
+	if kp, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(kp, k.Back):
+			return d, nil, true
+		case key.Matches(kp, k.Confirm):
+			out, problem := a.submit(strings.TrimSpace(a.input.Value()), a.option)
+			if problem != "" {
+				a.problem = problem
+				return d, nil, false
+			}
+			return d, msgCmd(out), true
+		case a.optionLabel != "" && key.Matches(kp, a.toggleKey):
+			a.option = !a.option
+			return d, nil, false
+		}
+	}
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	a.problem = ""
+	return d, cmd, false
 }
 
 // pick is one choice of a menu dialog.
@@ -97,6 +160,9 @@ func infoDialog(title string, body []string) dialog {
 // update handles a key; done reports that the dialog closed, and cmd
 // carries onYes or onNo.
 func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
+	if d.ask != nil {
+		return d.answer(msg, k)
+	}
 	if d.onYes == nil {
 		for _, p := range d.picks {
 			if key.Matches(msg, p.key) {
@@ -151,6 +217,13 @@ func (d dialog) nextChoice(left bool) int {
 }
 
 func (d dialog) help(k KeyMap) helpMap {
+	if a := d.ask; a != nil {
+		short := []key.Binding{with(k.Confirm, a.submitHelp)}
+		if a.optionLabel != "" {
+			short = append(short, with(a.toggleKey, a.optionLabel))
+		}
+		return helpMap{short: append(short, with(k.Back, "cancel"))}
+	}
 	if len(d.picks) > 0 {
 		short := make([]key.Binding, 0, len(d.picks)+1)
 		for _, p := range d.picks {
@@ -195,6 +268,9 @@ func (d dialog) view(st Styles, width, height int) string {
 		}
 		inner = max(inner, min(buttons, width-chrome))
 	}
+	if d.ask != nil {
+		inner = max(inner, min(56, width-chrome)) // room to type a path
+	}
 	title := wrap(d.title, inner)
 	var body []string
 	for _, l := range d.body {
@@ -207,6 +283,10 @@ func (d dialog) view(st Styles, width, height int) string {
 	// Lines available: the height less the border, the title, two blank
 	// lines and the buttons.
 	room := height - 2 - len(title) - 3
+	if d.ask != nil {
+		// The field, its option and its problem, below the body.
+		room -= strings.Count(d.ask.view(st, inner), "\n")
+	}
 	if room < 0 {
 		title, room = title[:1], height-6
 	}
@@ -224,6 +304,8 @@ func (d dialog) view(st Styles, width, height int) string {
 	}
 	b.WriteString("\n")
 	switch {
+	case d.ask != nil:
+		b.WriteString(d.ask.view(st, inner))
 	case len(d.picks) > 0:
 		b.WriteString(st.Subtle.Render("esc: none of these"))
 	case d.onYes == nil:
@@ -255,6 +337,26 @@ func (d dialog) view(st Styles, width, height int) string {
 		box = st.DialogDanger
 	}
 	return box.Width(inner + chrome).Render(b.String())
+}
+
+// view draws the field, the option, and what is wrong with the text.
+func (a *ask) view(st Styles, width int) string {
+	in := a.input
+	in.SetWidth(max(width-lipgloss.Width(in.Prompt)-1, 4))
+	lines := []string{in.View()}
+	if a.optionLabel != "" {
+		box := "[ ]"
+		if a.option {
+			box = "[x]"
+		}
+		lines = append(lines, box+" "+a.optionLabel+st.Subtle.Render("  ("+keyName(a.toggleKey)+")"))
+	}
+	if a.problem != "" {
+		for _, l := range wrap(a.problem, width) {
+			lines = append(lines, st.Error.Render(l))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func firstWord(s string) string {

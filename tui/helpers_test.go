@@ -399,6 +399,9 @@ var namedKeys = map[string]tea.KeyPressMsg{
 	"ctrl+x":    {Code: 'x', Mod: tea.ModCtrl},
 	"ctrl+l":    {Code: 'l', Mod: tea.ModCtrl},
 	"ctrl+t":    {Code: 't', Mod: tea.ModCtrl},
+	"ctrl+a":    {Code: 'a', Mod: tea.ModCtrl},
+	"ctrl+o":    {Code: 'o', Mod: tea.ModCtrl},
+	"ctrl+g":    {Code: 'g', Mod: tea.ModCtrl},
 }
 
 func keyMsg(k string) tea.KeyPressMsg {

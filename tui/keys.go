@@ -53,6 +53,10 @@ type KeyMap struct {
 	// BulkEnable, BulkDisable, BulkRotate and BulkVerify are the choices
 	// of the Bulk menu.
 	BulkEnable, BulkDisable, BulkRotate, BulkVerify key.Binding
+	// BulkReport shows the last bulk change's report from the Bulk menu.
+	BulkReport key.Binding
+	// Subgroups switches "with its subgroups" in the group scope question.
+	Subgroups key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
@@ -124,6 +128,8 @@ func DefaultKeyMap() KeyMap {
 		BulkDisable: b([]string{"d"}, "d", "disable"),
 		BulkRotate:  b([]string{"r"}, "r", "rotate"),
 		BulkVerify:  b([]string{"v"}, "v", "test event"),
+		BulkReport:  b([]string{"o"}, "o", "last report"),
+		Subgroups:   b([]string{"tab"}, "tab", "with subgroups"),
 	}
 }
 

@@ -35,9 +35,30 @@ type projectItem struct {
 	name   string
 	lower  string // path and name, lower-cased, for filtering
 	recent bool
-	// notMaintained: a group's project the user only develops in (shown,
-	// not markable: a bulk change would skip it).
+	// notMaintained: a group's project the user only develops in (shown
+	// dimmed with role, not markable: a bulk change would skip it; not
+	// opened: every error tracking call would be refused).
 	notMaintained bool
+	role          string
+}
+
+// roleName is GitLab's name of an access level.
+func roleName(level int) string {
+	switch {
+	case level >= 50:
+		return "Owner"
+	case level >= 40:
+		return "Maintainer"
+	case level >= 30:
+		return "Developer"
+	case level >= 20:
+		return "Reporter"
+	case level >= 10:
+		return "Guest"
+	case level > 0:
+		return "Minimal access"
+	}
+	return "no role"
 }
 
 func itemFrom(p apiclient.Project) projectItem {
@@ -47,7 +68,7 @@ func itemFrom(p apiclient.Project) projectItem {
 	// A group's list holds every project the user is a member of; the
 	// user's own list only the maintained ones (no permissions in it).
 	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
-		it.notMaintained = true
+		it.notMaintained, it.role = true, roleName(p.AccessLevel())
 	}
 	return it
 }
@@ -124,6 +145,12 @@ type projectsScreen struct {
 	inFlight    int
 }
 
+// scopeMsg changes the group the list shows (nil: all your projects).
+type scopeMsg struct {
+	group     *apiclient.GroupRef
+	subgroups bool
+}
+
 type overview struct {
 	loading bool
 	o       workflow.Overview
@@ -178,7 +205,16 @@ func (s *projectsScreen) loadPage() tea.Cmd {
 	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, id, "", s.nextPage)
 }
 
-func (s *projectsScreen) Title() string { return "projects" }
+func (s *projectsScreen) Title() string {
+	if s.group == nil {
+		return "projects"
+	}
+	t := "projects of " + s.group.String()
+	if s.subgroups {
+		t += " + subgroups"
+	}
+	return t
+}
 func (s *projectsScreen) Busy() bool {
 	return s.pages.loading() || s.searchRes.loading() || s.searchPending
 }
@@ -199,8 +235,13 @@ func (s *projectsScreen) Help() helpMap {
 	if it, ok := s.selected(); ok && it.recent {
 		short = append(short, k.Forget)
 	}
-	if len(s.marked) > 0 || s.sh.hasBulk {
+	switch {
+	case len(s.marked) > 0:
 		short = append([]key.Binding{k.Bulk}, short...)
+	case s.sh.hasBulk:
+		short = append([]key.Binding{with(k.Bulk, "last report")}, short...)
+	default:
+		short = append(short, k.Mark)
 	}
 	return helpMap{short: short, full: [][]key.Binding{
 		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},
@@ -231,20 +272,18 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		s.inFlight--
 		s.overviews[msg.id] = overview{o: msg.o}
 		return s, s.loadOverviews()
-	case writeDoneMsg:
-		if b, ok := msg.w.(bulkWrite); ok && b.approved {
-			// The projects a bulk step changed: their overviews are old.
-			// Once it has run through, the marks have served.
-			for _, p := range b.projects {
-				if o, ok := s.overviews[p.ID]; ok && !o.loading {
-					delete(s.overviews, p.ID)
-				}
+	case scopeMsg:
+		return s, s.scope(msg)
+	case bulkDoneMsg:
+		// A bulk change ran through: the marks have served, but for the
+		// projects that failed, marked still to try again.
+		for id := range s.marked {
+			if !msg.failed[id] {
+				delete(s.marked, id)
 			}
-			if b.next >= b.size() {
-				s.marked = map[int64]apiclient.Project{}
-			}
-			return s, s.loadOverviews()
 		}
+		return s, nil
+	case writeDoneMsg:
 		// A change makes the project's overview old: read it again.
 		if id := msg.w.project().ID; id != 0 {
 			if _, ok := s.overviews[id]; ok && !s.overviews[id].loading {
@@ -450,7 +489,7 @@ func (s *projectsScreen) rebuild() {
 	q := s.query
 	recentPaths := make(map[string]bool, len(s.recent))
 	for i, it := range s.recent {
-		if s.group != nil && !strings.HasPrefix(strings.ToLower(it.path), strings.ToLower(s.group.String())+"/") {
+		if s.group != nil && !s.inGroup(it.path) {
 			continue // scoped to a group: its projects only
 		}
 		recentPaths[it.path] = true
@@ -480,6 +519,13 @@ func (s *projectsScreen) rebuild() {
 		s.rows = append(s.rows, row{kind: rowTyped})
 	}
 	s.list.setTotal(len(s.rows))
+}
+
+// inGroup reports whether a recent project's path is in the list's group
+// (directly, or in a subgroup when those are shown).
+func (s *projectsScreen) inGroup(path string) bool {
+	rest, ok := strings.CutPrefix(strings.ToLower(path), strings.ToLower(s.group.String())+"/")
+	return ok && (s.subgroups || !strings.Contains(rest, "/"))
 }
 
 func (s *projectsScreen) item(r row) projectItem {
@@ -523,6 +569,9 @@ func (s *projectsScreen) open() tea.Cmd {
 		open = openProjectMsg{ref: *s.typed, name: clean(s.typed.String())}
 	} else {
 		it := s.item(r)
+		if it.notMaintained {
+			return statusCmd(statusInfo, it.path+": you are a "+it.role+" there, and error tracking's settings and keys need the Maintainer role, so it does not open here. Ask a project Owner or Maintainer to raise your role.")
+		}
 		open = openProjectMsg{ref: it.ref(), name: it.path}
 	}
 	// Back from the project, the list is whole again, with the cursor on
@@ -654,7 +703,7 @@ func (s *projectsScreen) View() string {
 			line = mark + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 			state = s.overviewText(it.id, stateW)
 			if it.notMaintained {
-				state = "not a Maintainer"
+				state = "not a Maintainer (" + it.role + ")"
 			}
 		}
 		switch {
@@ -663,6 +712,9 @@ func (s *projectsScreen) View() string {
 				line = pad(line, 2+pathW+1+nameW+1) + state
 			}
 			line = st.Selected.Render(pad(line, s.width))
+		case r.kind != rowTyped && s.item(r).notMaintained:
+			// Dimmed whole: nothing to do there; the words say why.
+			line = st.Subtle.Render(pad(pad(line, 2+pathW+1+nameW+1)+state, s.width))
 		case r.kind != rowTyped:
 			// The state in its colour; the words say it too.
 			rest := max(s.width-(2+pathW+1+nameW+1), 0)
@@ -791,18 +843,41 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	}
 	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
 	k := s.sh.keys
-	start := func(kind bulkKind) tea.Msg { return startWriteMsg{bulkWrite{kind: kind, projects: projects}} }
+	plan := func(kind bulkKind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
+	variable := s.sh.lastVariable
+	if variable == "" {
+		variable = defaultBulkVariable
+	}
+	// A rotation and a test event use the DSN a CI/CD variable holds:
+	// which one is asked first.
+	ask := func(kind bulkKind, title string) tea.Msg {
+		return openDialogMsg{d: inputDialog(title, []string{
+			"The CI/CD variable whose DSN each project's applications use (" + defaultBulkVariable + " when left empty).",
+		}, "Variable: ", variable, "plan", func(name string, _ bool) (tea.Msg, string) {
+			if name == "" {
+				name = defaultBulkVariable
+			}
+			if !variableName.MatchString(name) {
+				return nil, "A variable's name is letters, digits and _ only."
+			}
+			return planBulkMsg{kind: kind, variable: name, projects: projects}, ""
+		})}
+	}
 	var body []string
 	for _, p := range projects {
 		body = append(body, "  • "+clean(p.PathWithNamespace))
 	}
 	body = append(body, "", "Each shows its plan first and asks once:")
-	return msgCmd(openDialogMsg{d: menuDialog(fmt.Sprintf("%d marked projects", len(projects)), body, []pick{
-		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", start(bulkEnable)},
-		{k.BulkDisable, "disable error tracking", start(bulkDisable)},
-		{k.BulkRotate, "rotate the key " + bulkVariable + " holds, and point it at the new DSN", start(bulkRotate)},
-		{k.BulkVerify, "send a test event with the DSN " + bulkVariable + " holds", start(bulkVerify)},
-	})})
+	picks := []pick{
+		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(bulkEnable)},
+		{k.BulkDisable, "disable error tracking", plan(bulkDisable)},
+		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(bulkRotate, "Rotate the key which variable holds?")},
+		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(bulkVerify, "Send a test event with the DSN which variable holds?")},
+	}
+	if s.sh.hasBulk {
+		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
+	}
+	return msgCmd(openDialogMsg{d: menuDialog(fmt.Sprintf("%d marked projects", len(projects)), body, picks)})
 }
 
 // reload reads the list again from its first page, its overviews too.
@@ -814,30 +889,35 @@ func (s *projectsScreen) reload() tea.Cmd {
 	return tea.Batch(s.loadPage(), s.search(), s.loadOverviews())
 }
 
-// rescope narrows the list to the selected project's group (with its
-// subgroups); scoped already, to the group above; at the top, back to all
-// the projects you maintain. Marks stay: they name projects, not rows.
+// rescope asks for the group whose projects the list shows: a path or ID
+// (the current group, or the selected project's, to start from), with its
+// subgroups or not; empty, all the projects you maintain. Marks stay: they
+// name projects, not rows.
 func (s *projectsScreen) rescope() tea.Cmd {
-	var next string
-	switch {
-	case s.group == nil:
-		it, ok := s.selected()
-		if !ok {
-			return statusCmd(statusInfo, "Select a project first: "+keyName(s.sh.keys.Scope)+" shows the projects of its group.")
-		}
-		next = parentGroup(it.path)
-	default:
-		next = parentGroup(s.group.String())
+	value, sub := "", true
+	if s.group != nil {
+		value, sub = s.group.String(), s.subgroups
+	} else if it, ok := s.selected(); ok {
+		value = parentGroup(it.path)
 	}
-	if next == "" {
-		s.group, s.subgroups = nil, false
-	} else {
-		g, err := apiclient.ParseGroupRef(next)
+	d := inputDialog("Show the projects of which group?", []string{
+		"A group's path or ID; empty for all the projects you maintain. ctrl+u clears the field.",
+	}, "Group: ", value, "show", func(text string, sub bool) (tea.Msg, string) {
+		if text == "" {
+			return scopeMsg{}, ""
+		}
+		g, err := apiclient.ParseGroupRef(text)
 		if err != nil {
-			return statusCmd(statusError, clean(err.Error()))
+			return nil, clean(err.Error())
 		}
-		s.group, s.subgroups = &g, true
-	}
+		return scopeMsg{group: &g, subgroups: sub}, ""
+	}).withOption("with its subgroups", sub, s.sh.keys.Subgroups)
+	return msgCmd(openDialogMsg{d: d})
+}
+
+// scope shows the projects of group (nil: all the ones you maintain).
+func (s *projectsScreen) scope(msg scopeMsg) tea.Cmd {
+	s.group, s.subgroups = msg.group, msg.subgroups && msg.group != nil
 	s.filter.SetValue("")
 	s.filterChanged()
 	return s.reload()

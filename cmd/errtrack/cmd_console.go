@@ -79,11 +79,10 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
 	deps.Group, deps.Subgroups = opts.group, opts.subgroups
-	if dir, err := a.stateDir(); err == nil && !opts.demo {
-		deps.GroupJournal = func(host, variable string) (*workflow.Journal, error) {
-			name := unsafeName.ReplaceAllString(strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")+"_console_"+variable, "_")
-			return workflow.OpenJournal(filepath.Join(dir, "group-rotate-"+name+".json"))
-		}
+	if !opts.demo {
+		// The commands' journal: a rotation interrupted here goes on in
+		// `keys rotate --group`, and the other way round.
+		deps.GroupJournal = a.groupJournal
 	}
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -50,7 +49,17 @@ func (a *app) stateDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "errtrack"), nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+// groupJournal opens the journal of the rotations of the keys variable
+// holds on host: the same file for every group and for the console's
+// rotations of marked projects, so a run interrupted in one goes on in
+// the other without creating a project's key twice.
+func (a *app) groupJournal(host, variable string) (*workflow.Journal, error) {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil, fmt.Errorf("no place for the group rotation's journal (%w): set ERRTRACK_STATE_DIR", err)
+	}
+	return workflow.OpenJournal(workflow.GroupJournalPath(dir, host, variable))
+}
 
 // rotateGroup runs `keys rotate --group`: the plan, one question, the
 // rotations with progress, and the report.
@@ -63,12 +72,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	if err != nil {
 		return err
 	}
-	dir, err := a.stateDir()
-	if err != nil {
-		return fmt.Errorf("no place for the group rotation's journal (%w): set ERRTRACK_STATE_DIR", err)
-	}
-	name := unsafeName.ReplaceAllString(strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")+"_"+ref.String()+"_"+f.ciVar, "_")
-	j, err := workflow.OpenJournal(filepath.Join(dir, "group-rotate-"+name+".json"))
+	j, err := a.groupJournal(host, f.ciVar)
 	if err != nil {
 		return err
 	}
@@ -123,7 +127,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	}
 	if failed := done.Failed(); failed > 0 {
 		left := ""
-		if j.Pending() > 0 {
+		if done.Unfinished(j) > 0 {
 			left = " Run the same command again to go on where it stopped: no project gets a second new key."
 		}
 		return reportedf(a, "%d of %d projects failed (see above).%s", failed, len(done.Items), left)
@@ -134,8 +138,8 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 // printGroupPlan shows, on stderr, what the run will do to each project.
 func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
 	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to rotate.\n", explain.Text(p.Group.FullPath), p.Acting(), len(p.Items))
-	if j.Pending() > 0 {
-		fmt.Fprintf(a.stderr, "An interrupted run left %d projects unfinished: this run goes on with them.\n", j.Pending())
+	if n := p.Resuming(); n > 0 {
+		fmt.Fprintf(a.stderr, "An interrupted run left %d projects unfinished: this run goes on with them.\n", n)
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {

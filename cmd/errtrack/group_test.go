@@ -71,6 +71,34 @@ func TestGroupRotateResumes(t *testing.T) {
 	}
 }
 
+// The journal is one per host and variable, not per group: a rotation of
+// the group interrupted goes on in a rotation of its subgroup (as in the
+// console's rotation of marked projects), which counts only its own
+// projects as unfinished and never gives one a second new key.
+func TestGroupRotateResumesFromAnotherScope(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{})
+	failing := true
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing && r.Method == http.MethodDelete {
+			w.WriteHeader(503)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	c.server = srv
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "2 of 8 projects failed")
+	failing = false
+	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "interrupted run left 1 projects unfinished", "go on with key")
+	if srv.KeyCount(7) != 1 || srv.Keys(7)[0].ID == 901 {
+		t.Fatalf("ios keys %v", srv.Keys(7))
+	}
+	c.run("", "keys", "rotate", "--group", "demo", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "interrupted run left 1 projects unfinished", "go on with key")
+	if srv.KeyCount(1) != 2 || slices.Contains([]int64{srv.Keys(1)[0].ID, srv.Keys(1)[1].ID}, 1) {
+		t.Fatalf("web-shop keys %v", srv.Keys(1))
+	}
+}
+
 // settings enable --group creates integrated settings where there are
 // none, enables disabled ones, leaves Sentry-backed ones on Sentry, and
 // skips what the user does not maintain; a dry run changes nothing.

@@ -91,6 +91,30 @@ func (p GroupPlan) Acting() int {
 	return n
 }
 
+// Resuming counts the projects the plan goes on with, where an
+// interrupted run left them.
+func (p GroupPlan) Resuming() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Resume != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Unfinished counts the plan's projects the journal still holds: a run
+// started again goes on with them.
+func (p GroupPlan) Unfinished(j *Journal) int {
+	n := 0
+	for _, it := range p.Items {
+		if _, ok := j.Entry(it.Project.ID); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // groupConcurrency is how many projects are read or changed at once: a
 // few, so that a group is polite to the server (the client's pacer holds
 // them all on a rate limit).
@@ -252,7 +276,7 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 			// with them: the old key stays, as a single rotation with --yes.
 			r = r.Stop()
 			it.Rotation, it.Result = r, ResultFailed
-			it.Err = fmt.Errorf("%s the old DSN too: pass --update-variables or --keep-variables", r.HoldsOldDSN())
+			it.Err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
 			it.Words = it.Err.Error() + ". " + r.State(c)
 			return it
 		case StepCreate:
@@ -303,6 +327,18 @@ func (p GroupPlan) finishedBefore(ctx context.Context, api GroupAPI, it GroupIte
 	it.Result, it.Err = ResultFailed, fmt.Errorf("key %d is gone, and %s does not hold the DSN of key %d that the interrupted run created: check the project's keys and variable", it.OldID, p.opts.Variable, it.Resume.NewID)
 	it.Words = it.Err.Error() + "."
 	return it
+}
+
+// OtherVariablesError stops a project's rotation before the old key goes:
+// other variables than the one rotated hold its DSN, and nobody said what
+// they get. Each front end words what to do about it.
+type OtherVariablesError struct {
+	// Holders names them: "DEPLOY_DSN holds" or "A and B hold".
+	Holders string
+}
+
+func (e *OtherVariablesError) Error() string {
+	return e.Holders + " the old DSN too: pass --update-variables or --keep-variables"
 }
 
 // Failed counts the projects that failed.

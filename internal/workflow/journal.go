@@ -6,7 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
+	"time"
+
+	"github.com/errtrack/errtrack/internal/filelock"
 )
 
 // A journal keeps, across runs, what a group change did to each project
@@ -28,6 +33,26 @@ type JournalEntry struct {
 	Phase     string `json:"phase"`
 }
 
+// One journal per host and variable serves every front end and every
+// group: the command line's group rotations and the console's rotations of
+// marked projects read and write the same file, so a rotation interrupted
+// in one goes on in the other (a project is in one journal whatever group
+// or marks named it). Each Record and Forget changes its one entry in the
+// file as it is on disk, under a lock, so two runs at once keep each
+// other's entries.
+
+// journalLockWait bounds the wait for another run writing the journal.
+const journalLockWait = 5 * time.Second
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// GroupJournalPath is the journal of the rotations of the keys variable
+// holds on host, in the state directory dir.
+func GroupJournalPath(dir, host, variable string) string {
+	h := strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")
+	return filepath.Join(dir, "group-rotate-"+unsafeName.ReplaceAllString(h+"_"+variable, "_")+".json")
+}
+
 // Journal is a file of entries, one per project; a nil *Journal keeps
 // nothing.
 type Journal struct {
@@ -38,10 +63,19 @@ type Journal struct {
 
 // OpenJournal reads the journal at path (none yet is an empty one).
 func OpenJournal(path string) (*Journal, error) {
-	j := &Journal{path: path, entries: map[int64]JournalEntry{}}
+	entries, err := readJournal(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Journal{path: path, entries: entries}, nil
+}
+
+// readJournal reads the entries on disk: none when there is no file.
+func readJournal(path string) (map[int64]JournalEntry, error) {
+	entries := map[int64]JournalEntry{}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return j, nil
+		return entries, nil
 	}
 	if err != nil {
 		return nil, err
@@ -51,9 +85,9 @@ func OpenJournal(path string) (*Journal, error) {
 		return nil, errors.New("the journal " + path + " is not readable: " + err.Error())
 	}
 	for _, e := range list {
-		j.entries[e.ProjectID] = e
+		entries[e.ProjectID] = e
 	}
-	return j, nil
+	return entries, nil
 }
 
 // Pending counts the unfinished projects.
@@ -82,10 +116,7 @@ func (j *Journal) Record(e JournalEntry) error {
 	if j == nil {
 		return nil
 	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.entries[e.ProjectID] = e
-	return j.save()
+	return j.change(func(m map[int64]JournalEntry) { m[e.ProjectID] = e })
 }
 
 // Forget removes a finished project; an empty journal's file goes.
@@ -93,9 +124,25 @@ func (j *Journal) Forget(projectID int64) error {
 	if j == nil {
 		return nil
 	}
+	return j.change(func(m map[int64]JournalEntry) { delete(m, projectID) })
+}
+
+// change applies f to the entries on disk, under the file's lock, and
+// writes them back: what another run recorded meanwhile stays.
+func (j *Journal) change(f func(map[int64]JournalEntry)) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	delete(j.entries, projectID)
+	unlock, err := filelock.Lock(j.path+".lock", journalLockWait)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	entries, err := readJournal(j.path)
+	if err != nil {
+		return err
+	}
+	f(entries)
+	j.entries = entries
 	return j.save()
 }
 

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// The built console against `errtrack mock-server`, scoped to a group:
+// ctrl+g changes the scope, ctrl+a marks the maintained projects, ctrl+o r
+// asks the variable, shows the plan (going on with the key a command's
+// interrupted group rotation created, from the commands' journal), and on
+// y rotates exactly the planned projects with progress and a report.
+func TestConsoleGroupRotationInTmux(t *testing.T) {
+	bin := binary(t)
+	url := startMockServer(t, "--latency", "150ms")
+	ctx := context.Background()
+	c, err := apiclient.New(url, mockserver.TokenMaintainer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// `keys rotate --group` was interrupted after creating demo/mobile/ios's
+	// new key: its journal, in the state directory, says so.
+	state := t.TempDir()
+	created, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal := workflow.GroupJournalPath(state, url, "SENTRY_DSN")
+	j, err := workflow.OpenJournal(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Record(workflow.JournalEntry{ProjectID: 7, OldID: 901, NewID: created.ID, Phase: workflow.PhaseCreated}); err != nil {
+		t.Fatal(err)
+	}
+
+	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer, "ERRTRACK_STATE_DIR="+state)
+	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --host "+url+" --group demo --include-subgroups; echo EXITED rc=$?; sleep 30")
+	s.waitFor("Projects of group demo and its subgroups")
+	s.waitFor("not a Maintainer (Developer)")
+	s.keys("C-g")
+	s.waitFor("Group: demo")
+	s.waitFor("[x] with its subgroups")
+	s.keys("Tab", "Enter")
+	s.waitFor("Projects of group demo on")
+	s.waitGone("demo/mobile/ios")
+	s.keys("C-g")
+	s.waitFor("[ ] with its subgroups")
+	s.keys("Tab", "Enter")
+	s.waitFor("demo/mobile/ios")
+	s.keys("C-a")
+	s.waitFor("7 marked")
+	s.keys("C-o")
+	s.waitFor("7 marked projects")
+	s.keys("r")
+	s.waitFor("Variable: SENTRY_DSN")
+	s.keys("Enter")
+	s.waitFor("in 2 of 7 marked projects?")
+	s.waitFor(fmt.Sprintf("demo/mobile/ios: go on with key %d", created.ID))
+	s.waitFor("demo/web-shop: rotate key 1")
+	s.answer("y")
+	s.waitFor("Rotating 1/2: demo/mobile/ios changed")
+	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 2 projects")
+	s.waitFor("changed   demo/web-shop: Rotated")
+
+	if ids := keyIDs(t, c, 7); !slices.Equal(ids, []int64{created.ID}) {
+		t.Fatalf("ios keys %v, want only key %d, the interrupted run's", ids, created.ID)
+	}
+	if ids := keyIDs(t, c, 1); len(ids) != 2 || slices.Contains(ids, 1) {
+		t.Fatalf("web-shop keys %v", ids)
+	}
+	if ids := keyIDs(t, c, 8); !slices.Equal(ids, []int64{902}) {
+		t.Fatalf("android (skipped) keys %v", ids)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Fatalf("the journal stays after the run finished: %v", err)
+	}
+	s.answer("Escape")
+	s.waitGone("changed   demo/web-shop")
+	s.waitGone("7 marked")
+	s.waitFor("ctrl+o last report")
+	s.keys("C-o")
+	s.waitFor("done in 2 projects")
+	s.answer("Escape")
+	s.waitGone("done in 2 projects") // an Escape and a key at once read as alt+key
+	s.keys("C-c")
+	s.waitFor("EXITED rc=0")
+}
+
+func keyIDs(t *testing.T, c *apiclient.Client, project int64) []int64 {
+	t.Helper()
+	keys, _, err := c.ListClientKeys(context.Background(), apiclient.ProjectID(project))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, k := range keys {
+		ids = append(ids, k.ID)
+	}
+	return ids
+}

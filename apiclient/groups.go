@@ -47,8 +47,9 @@ func (g GroupRef) escaped() string {
 	return url.PathEscape(g.Path)
 }
 
+// String is the group's path where it is known, else its ID.
 func (g GroupRef) String() string {
-	if g.ID > 0 {
+	if g.Path == "" && g.ID > 0 {
 		return strconv.FormatInt(g.ID, 10)
 	}
 	return g.Path

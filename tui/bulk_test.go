@@ -274,7 +274,7 @@ func TestBulkRotationKeepsTheJournal(t *testing.T) {
 	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", GroupJournal: journal})
 	f.fail("DeleteClientKey", errServer502)
 	h.key("ctrl+a", "ctrl+o", "r", "enter", "y")
-	h.mustSay("1 of 1 projects failed", "failed demo/mobile/ios")
+	h.mustSay("1 of 1 project failed", "failed demo/mobile/ios")
 	ids := g.keyIDs(7)
 	if len(ids) != 2 || !slices.Contains(ids, 901) {
 		t.Fatalf("ios keys %v after the lost delete", ids)
@@ -289,7 +289,7 @@ func TestBulkRotationKeepsTheJournal(t *testing.T) {
 	h.key("ctrl+o", "r", "enter")
 	h.mustSay("planned demo/mobile/ios: go on with key")
 	h.key("y")
-	h.mustSay("done in 1 projects")
+	h.mustSay("done in 1 project")
 	if ids := g.keyIDs(7); !slices.Equal(ids, []int64{created}) {
 		t.Fatalf("ios keys %v, want only %d", ids, created)
 	}
@@ -345,7 +345,7 @@ func TestBulkRotationLeavesOtherVariables(t *testing.T) {
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.typeText("web-shop")
 	h.key("space", "ctrl+o", "r", "enter", "y")
-	h.dialogSays("1 of 1 projects failed", "failed    demo/web-shop: CI/CD variables SENTRY_DSN (all environments), DEPLOY_DSN (all environments) hold the old DSN too, so key 1 stays: open the project and rotate it there (R) to choose what they get.")
+	h.dialogSays("1 of 1 project failed", "failed    demo/web-shop: CI/CD variables SENTRY_DSN (all environments), DEPLOY_DSN (all environments) hold the old DSN too, so key 1 stays: open the project and rotate it there (R) to choose what they get.")
 	h.dialogLacks("--keep-variables")
 	if ids := g.keyIDs(1); !slices.Contains(ids, 1) || len(ids) != 3 {
 		t.Fatalf("web-shop keys %v: the old key must stay beside the new one", ids)
@@ -429,4 +429,47 @@ func (h *harness) dialogLacks(bad string) {
 	if text := h.dialogText(); strings.Contains(text, bad) {
 		h.t.Fatalf("the dialog says %q:\n%s", bad, text)
 	}
+}
+
+// A bulk change that ends while one of its projects is open shows there:
+// the enabled settings at once, the first client key a create made.
+func TestBulkChangeReachesTheOpenProject(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.mustSee("demo/mobile-app")
+	for _, p := range []string{"paused", "mobile-app"} {
+		h.typeText(p)
+		h.key("space", "esc")
+	}
+	h.key("ctrl+o", "e")
+	h.mustSay("Enabling error tracking in 2 of 2 marked projects?")
+	h.advance(gracePeriod)
+	starts := h.collect(h.sendOnly(keyMsg("y")))
+	// The run starts once paused is open, as it was before the change.
+	h.typeText("paused")
+	h.key("enter")
+	h.mustSee("Settings (inactive)")
+	for _, start := range starts {
+		h.send(start)
+	}
+	h.key("esc") // the report
+	h.mustSee("Settings (active)")
+	if s := settingsOf(t, g, 5); s == nil || !s.Active {
+		t.Fatal("paused was not enabled")
+	}
+	h.key("esc")
+	h.typeText("mobile-app")
+	h.key("enter")
+	h.mustSee("Settings (active)", "Client keys (1)")
+}
+
+// A group named by its ID is shown by its path once the server names it,
+// and the ctrl+g question starts at that path.
+func TestGroupByIDShownByPath(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "101"})
+	h.mustSee("Projects of group demo/mobile on", "demo/mobile/ios", "(3)", "projects of demo/mobile │")
+	h.mustNotSee("group 101")
+	h.key("ctrl+g")
+	h.mustSee("Group: demo/mobile")
 }

@@ -53,8 +53,21 @@ func loadProjectsCmd(api API, timeout time.Duration, id uint64, search string, p
 // console shows when scoped to the group.
 func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient.GroupRef, subgroups bool) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+		// A group named by ID is shown by its path: read it alongside.
+		path := make(chan string, 1)
+		if g.Path == "" {
+			go func() {
+				grp, _, err := api.GetGroup(ctx, g)
+				if err != nil {
+					grp = &apiclient.Group{}
+				}
+				path <- grp.FullPath
+			}()
+		} else {
+			path <- g.Path
+		}
 		ps, _, err := api.ListGroupProjects(ctx, g, subgroups)
-		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err}
+		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err, groupPath: <-path}
 	})
 }
 

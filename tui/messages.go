@@ -21,6 +21,8 @@ type projectsLoadedMsg struct {
 	nextPage int
 	complete bool // no more pages for this search
 	err      error
+	// groupPath is the scope group's path, when it was named by ID.
+	groupPath string
 }
 
 // projectLoadedMsg answers GET /projects/:id, which names the project.

@@ -184,6 +184,9 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		} else {
 			cmd = s.loadUses() // a key or a variable changed
 		}
+		if c.settingsStale {
+			cmd = tea.Batch(cmd, s.loadSettings())
+		}
 		return s, cmd
 	case tea.PasteMsg:
 		if s.tab == tabKeys {

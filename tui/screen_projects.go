@@ -304,6 +304,11 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 	switch {
 	case s.pages.accept(msg.id):
+		if s.group != nil && s.group.Path == "" && msg.groupPath != "" {
+			g := *s.group // the scope the user gave stays as it was
+			g.Path = msg.groupPath
+			s.group = &g
+		}
 		if msg.err != nil {
 			s.pages.fail(msg.err)
 			if len(s.items) == 0 && !s.sh.loginHelps(msg.err) {
@@ -877,7 +882,7 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	if s.sh.hasBulk {
 		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
 	}
-	return msgCmd(openDialogMsg{d: menuDialog(fmt.Sprintf("%d marked projects", len(projects)), body, picks)})
+	return msgCmd(openDialogMsg{d: menuDialog(workflow.Projects(len(projects), "marked"), body, picks)})
 }
 
 // reload reads the list again from its first page, its overviews too.

@@ -331,7 +331,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 	m.sh.planning = id
 	m.sh.lastVariable = msg.variable
 	api, d := m.sh.api, m.sh.deps
-	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %d marked projects to plan it…", msg.kind.doing(msg.variable), len(msg.projects)), kind: statusInfo})
+	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", msg.kind.doing(msg.variable), workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
 	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
 		var j *workflow.Journal
 		if msg.kind == bulkRotate && d.GroupJournal != nil {
@@ -366,7 +366,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	lines := p.lines(m.sh.explain, m.sh.keys)
 	if p.acting() == 0 {
 		next, status := m.setStatus(statusMsg{text: doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %d marked projects", doing, p.marked), lines)
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", doing, workflow.Projects(p.marked, "marked")), lines)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
 	body := append(lines, "")
@@ -381,7 +381,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		}
 		body = append(body, words)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %d marked projects?", doing, p.acting(), p.marked), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", doing, p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
 	d.onNo = statusMsg{text: doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -436,7 +436,7 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 	p := m.sh.bulk.plan
 	m.sh.bulk = nil
 	doing := p.kind.doing(p.variable)
-	title := fmt.Sprintf("%s: done in %d projects", doing, p.acting())
+	title := fmt.Sprintf("%s: done in %s", doing, workflow.Projects(p.acting(), ""))
 	kind := statusSuccess
 	failed := map[int64]bool{}
 	for i := range p.size() {
@@ -446,7 +446,7 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 	}
 	again := ""
 	if f := p.failed(); f > 0 {
-		title = fmt.Sprintf("%s: %d of %d projects failed", doing, f, p.acting())
+		title = fmt.Sprintf("%s: %d of %s failed", doing, f, workflow.Projects(p.acting(), ""))
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}
@@ -469,8 +469,27 @@ func (w bulkItemWrite) project() workflow.Project { return w.plan.project(0) }
 // failure is nil: a project's failure is in the report, with the others'.
 func (w bulkItemWrite) failure() error { return nil }
 
-// changed: a project screen showing it reads its keys again.
-func (w bulkItemWrite) changed() changes { return changes{stale: w.plan.kind == bulkRotate} }
+// changed: a project screen showing it takes the new settings, or reads
+// again what the change may have touched.
+func (w bulkItemWrite) changed() changes {
+	switch w.plan.kind {
+	case bulkRotate:
+		return changes{stale: true}
+	case bulkEnable, bulkDisable:
+		it := w.plan.settings.Items[0]
+		if it.Result != workflow.ResultChanged && it.Result != workflow.ResultFailed {
+			return changes{}
+		}
+		// A create makes the first client key; a lost answer may have
+		// changed anything.
+		c := changes{settings: it.Settings, stale: it.Creates()}
+		if it.Settings == nil {
+			c.settingsStale, c.stale = true, true
+		}
+		return c
+	}
+	return changes{}
+}
 
 func (w bulkItemWrite) pending() string {
 	d := w.plan.kind.doing(w.plan.variable)

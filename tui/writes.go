@@ -44,6 +44,8 @@ type changes struct {
 	settings *apiclient.Settings
 	// stale: an answer was lost or a key was missing; read the list again.
 	stale bool
+	// settingsStale: a settings change's answer was lost; read them again.
+	settingsStale bool
 }
 
 // startWriteMsg asks the root to make a write.

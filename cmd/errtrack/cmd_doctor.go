@@ -88,7 +88,7 @@ one-line fix. Exit 1 on any fail.`,
 				}
 			}
 			if failed > 0 {
-				return reportedf(a, "%d of %d projects have a failing check (see above)", failed, len(refs))
+				return reportedf(a, "%d of %s %s a failing check (see above)", failed, workflow.Projects(len(refs), ""), map[bool]string{true: "has", false: "have"}[failed == 1])
 			}
 			return nil
 		},

@@ -98,7 +98,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		return a.printGroupReport(g, plan)
 	}
 	if !f.yes {
-		ok, err := a.confirm(ctx, fmt.Sprintf("Rotate the keys of %d projects as planned above? Clients using the old DSNs stop reporting once each old key is deleted. [y/N] ", plan.Acting()))
+		ok, err := a.confirm(ctx, fmt.Sprintf("Rotate the keys of %s as planned above? Clients using the old DSNs stop reporting once each old key is deleted. [y/N] ", workflow.Projects(plan.Acting(), "")))
 		switch {
 		case err != nil:
 			return fmt.Errorf("%w: nothing was changed", err)
@@ -130,16 +130,16 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		if done.Unfinished(j) > 0 {
 			left = " Run the same command again to go on where it stopped: no project gets a second new key."
 		}
-		return reportedf(a, "%d of %d projects failed (see above).%s", failed, len(done.Items), left)
+		return reportedf(a, "%d of %s failed (see above).%s", failed, workflow.Projects(len(done.Items), ""), left)
 	}
 	return nil
 }
 
 // printGroupPlan shows, on stderr, what the run will do to each project.
 func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
-	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to rotate.\n", explain.Text(p.Group.FullPath), p.Acting(), len(p.Items))
+	fmt.Fprintf(a.stderr, "Group %s: %d of %s to rotate.\n", explain.Text(p.Group.FullPath), p.Acting(), workflow.Projects(len(p.Items), ""))
 	if n := p.Resuming(); n > 0 {
-		fmt.Fprintf(a.stderr, "An interrupted run left %d projects unfinished: this run goes on with them.\n", n)
+		fmt.Fprintf(a.stderr, "An interrupted run left %s unfinished: this run goes on with %s.\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {
@@ -214,7 +214,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 	}
 	a.rememberHost(host)
 	verb := map[bool]string{true: "enable", false: "disable"}[enable]
-	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to %s.\n", explain.Text(plan.Group.FullPath), plan.Acting(), len(plan.Items), verb)
+	fmt.Fprintf(a.stderr, "Group %s: %d of %s to %s.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), verb)
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range plan.Items {
 		what := it.Action
@@ -268,7 +268,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 		return report(plan)
 	}
 	if !yes {
-		ok, err := a.confirm(ctx, fmt.Sprintf("%s error tracking in %d projects as planned above? [y/N] ", strings.ToUpper(verb[:1])+verb[1:], plan.Acting()))
+		ok, err := a.confirm(ctx, fmt.Sprintf("%s error tracking in %s as planned above? [y/N] ", strings.ToUpper(verb[:1])+verb[1:], workflow.Projects(plan.Acting(), "")))
 		switch {
 		case err != nil:
 			return fmt.Errorf("%w: nothing was changed", err)
@@ -295,7 +295,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 		return err
 	}
 	if f := done.Failed(); f > 0 {
-		return reportedf(a, "%d of %d projects failed (see above); run the command again to retry them", f, len(done.Items))
+		return reportedf(a, "%d of %s failed (see above); run the command again to retry them", f, workflow.Projects(len(done.Items), ""))
 	}
 	return nil
 }

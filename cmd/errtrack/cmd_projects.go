@@ -94,7 +94,7 @@ func (a *app) projectsCmd() *cobra.Command {
 					// the same command would stop at the same place.
 					again = fmt.Sprintf("the rate limit's waits ran past --timeout %s: run the command again with a longer one (GitLab.com allows 2,000 requests a minute, about 2 per project: --timeout 10m for 10,000 projects)", g.timeout)
 				}
-				return reportedf(a, "the error tracking of %d of %d projects could not be read (see the rows marked unknown): %s", n, len(projects), again)
+				return reportedf(a, "the error tracking of %d of %s could not be read (see the rows marked unknown): %s", n, workflow.Projects(len(projects), ""), again)
 			}
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))

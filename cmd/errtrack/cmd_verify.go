@@ -157,7 +157,7 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 		return reportedf(a, "%s Nothing was sent.", a.explain(err, "run the command again"))
 	}
 	a.rememberHost(host)
-	fmt.Fprintf(a.stderr, "Group %s: %d of %d projects to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), len(plan.Items), variable)
+	fmt.Fprintf(a.stderr, "Group %s: %d of %s to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), variable)
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range plan.Items {
 		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
@@ -176,7 +176,7 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 			return err
 		}
 		if f := plan.Failed(); f > 0 {
-			return reportedf(a, "%d of %d projects failed (see above)", f, len(plan.Items))
+			return reportedf(a, "%d of %s failed (see above)", f, workflow.Projects(len(plan.Items), ""))
 		}
 		return nil
 	}
@@ -204,7 +204,7 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 		return err
 	}
 	if f := done.Failed(); f > 0 {
-		return reportedf(a, "%d of %d projects failed (see above)", f, len(done.Items))
+		return reportedf(a, "%d of %s failed (see above)", f, workflow.Projects(len(done.Items), ""))
 	}
 	return nil
 }

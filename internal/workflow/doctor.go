@@ -175,3 +175,12 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// Projects counts projects in words for both front ends: "1 marked
+// project", "3 projects".
+func Projects(n int, adjective string) string {
+	if adjective != "" {
+		adjective += " "
+	}
+	return plural(n, adjective+"project", adjective+"projects")
+}

@@ -26,7 +26,16 @@ type SettingsItem struct {
 	Skip   string
 	Result string
 	Err    error
+	// Settings is the server's answer to the change, when it gave one.
+	Settings *apiclient.Settings
 }
+
+// actionCreateSettings is the action of a project with no settings yet.
+const actionCreateSettings = "create integrated settings, enabled"
+
+// Creates reports that the item creates the project's settings (GitLab then
+// creates its first client key too).
+func (it SettingsItem) Creates() bool { return it.Action == actionCreateSettings }
 
 // SettingsPlan enables or disables error tracking across a group.
 type SettingsPlan struct {
@@ -90,7 +99,7 @@ func PlanSettingsFor(ctx context.Context, api SettingsAPI, projects []apiclient.
 		s, _, err := api.GetSettings(ctx, it.Project.Ref)
 		switch {
 		case errors.Is(err, apiclient.ErrSettingsNotFound) && enable:
-			it.Action = "create integrated settings, enabled"
+			it.Action = actionCreateSettings
 		case errors.Is(err, apiclient.ErrSettingsNotFound):
 			it.Skip, it.Result = "no settings: nothing to disable", ResultUnchanged
 		case err != nil:
@@ -117,10 +126,10 @@ func (p SettingsPlan) Run(ctx context.Context, api SettingsAPI, progress func(Se
 			it := p.Items[i]
 			if it.Action != "" {
 				var err error
-				if it.Action == "create integrated settings, enabled" {
-					_, _, err = api.CreateSettings(ctx, it.Project.Ref, true, true)
+				if it.Creates() {
+					it.Settings, _, err = api.CreateSettings(ctx, it.Project.Ref, true, true)
 				} else {
-					_, _, err = api.UpdateSettings(ctx, it.Project.Ref, p.Enable, nil)
+					it.Settings, _, err = api.UpdateSettings(ctx, it.Project.Ref, p.Enable, nil)
 				}
 				it.Result, it.Err = ResultChanged, err
 				if err != nil {

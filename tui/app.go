@@ -183,6 +183,27 @@ func (m Model) PendingWrites() []string {
 	return out
 }
 
+// NotStarted says which marked projects a bulk change had not reached when
+// the console ended ("" when none): nothing was changed there.
+func (m Model) NotStarted() string {
+	r := m.sh.bulk
+	if r == nil {
+		return ""
+	}
+	var names []string
+	for i := r.next; i < r.plan.size(); i++ {
+		if r.plan.acts(i) {
+			names = append(names, r.plan.project(i).Name())
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	doing := r.plan.kind.doing(r.plan.variable)
+	return fmt.Sprintf("%s had not reached %s (%s) when you quit: nothing was changed there; mark them and run it again.",
+		doing, workflow.Projects(len(names), ""), strings.Join(names, ", "))
+}
+
 // Init asks the terminal's background colour, starts the spinner, and loads
 // the token's status and the first screens' data together.
 func (m Model) Init() tea.Cmd {

@@ -312,6 +312,11 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	if len(done) != bulkConcurrency {
 		t.Fatalf("%d ran at once, want %d", len(done), bulkConcurrency)
 	}
+	// Quitting now, the three running are pending and the two others
+	// named as not reached.
+	if n := h.m.NotStarted(); !strings.Contains(n, "Rotating the keys SENTRY_DSN holds had not reached 2 projects (fleet/") || len(h.m.PendingWrites()) != bulkConcurrency {
+		t.Fatalf("on quitting: %q, pending %q", n, h.m.PendingWrites())
+	}
 	// The first answer starts the fourth project, whose answer the fifth
 	// (the harness delivers those at once).
 	h.send(done[0])
@@ -321,6 +326,9 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	}
 	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
 		"failed    fleet/app-001: The old key is not deleted: group CI/CD variables hold its DSN")
+	if n := h.m.NotStarted(); n != "" {
+		t.Fatalf("a finished run says %q on quitting", n)
+	}
 	for id := int64(2002); id <= 2005; id++ {
 		if keys := g.srv.Keys(id); len(keys) != 1 || keys[0].ID == 200000+id-2000 {
 			t.Fatalf("project %d keys %+v", id, keys)

@@ -183,9 +183,11 @@ func (m Model) PendingWrites() []string {
 	return out
 }
 
-// NotStarted says which marked projects a bulk change had not reached when
-// the console ended ("" when none): nothing was changed there.
-func (m Model) NotStarted() string {
+// BulkQuitNote says, when the console ends during a bulk change, which
+// marked projects it had not reached (nothing was changed there) and, for
+// a rotation, that running it again goes on where it stopped; "" when no
+// bulk change is under way.
+func (m Model) BulkQuitNote() string {
 	r := m.sh.bulk
 	if r == nil {
 		return ""
@@ -196,12 +198,16 @@ func (m Model) NotStarted() string {
 			names = append(names, r.plan.project(i).Name())
 		}
 	}
-	if len(names) == 0 {
-		return ""
-	}
 	doing := r.plan.kind.doing(r.plan.variable)
-	return fmt.Sprintf("%s had not reached %s (%s) when you quit: nothing was changed there; mark them and run it again.",
-		doing, workflow.Projects(len(names), ""), strings.Join(names, ", "))
+	var parts []string
+	if len(names) > 0 {
+		parts = append(parts, fmt.Sprintf("%s had not reached %s (%s) when you quit: nothing was changed there; mark them and run it again.",
+			doing, workflow.Projects(len(names), ""), strings.Join(names, ", ")))
+	}
+	if r.plan.kind == bulkRotate {
+		parts = append(parts, "Rotating the keys "+r.plan.variable+" holds again (here or with errtrack keys rotate --group) goes on where it stopped, with the keys already made.")
+	}
+	return strings.Join(parts, " ")
 }
 
 // Init asks the terminal's background colour, starts the spinner, and loads

@@ -93,7 +93,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 		for _, w := range m.PendingWrites() {
 			fmt.Fprintf(a.stderr, "errtrack: you quit while %s; it may have happened or not. Check the project before trying again.\n", explain.Text(w))
 		}
-		if n := m.NotStarted(); n != "" {
+		if n := m.BulkQuitNote(); n != "" {
 			fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(n))
 		}
 	}

@@ -377,7 +377,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		words := "Each rotation is the single rotation's plan: the new key is checked before " + p.variable +
 			" points at it and the old key goes; a group variable holding an old DSN keeps its old key."
 		if msg.journal != nil {
-			words += " An interrupted run goes on where it stopped, here or with errtrack keys rotate --group."
+			words += " An interrupted run goes on where it stopped, here or with errtrack keys rotate --group; the projects it rotated are left alone until a run ends with none failed."
 		}
 		body = append(body, words)
 	}
@@ -433,8 +433,14 @@ func (m Model) bulkMore() (Model, tea.Cmd) {
 
 // bulkReport ends the run: the report in a dialog, reopened with Bulk.
 func (m Model) bulkReport() (Model, tea.Cmd) {
-	p := m.sh.bulk.plan
+	p, journal := m.sh.bulk.plan, m.sh.bulk.journal
 	m.sh.bulk = nil
+	var finish tea.Cmd
+	if p.kind == bulkRotate && journal != nil {
+		// Every project ran: the journal is closed when none failed.
+		rotation := p.rotation
+		finish = sideEffect(func() { _ = rotation.Finish(journal) })
+	}
 	doing := p.kind.doing(p.variable)
 	title := fmt.Sprintf("%s: done in %s", doing, workflow.Projects(p.acting(), ""))
 	kind := statusSuccess
@@ -453,7 +459,7 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 	m.sh.lastBulk = infoDialog(title, p.lines(m.sh.explain, m.sh.keys))
 	m.sh.hasBulk = true
 	next, status := m.setStatus(statusMsg{text: title + " (" + keyName(m.sh.keys.Bulk) + " on the projects list shows the report again)." + again, kind: kind})
-	return next, tea.Batch(status, msgCmd(openDialogMsg{d: m.sh.lastBulk, async: true}), msgCmd(bulkDoneMsg{failed: failed}))
+	return next, tea.Batch(finish, status, msgCmd(openDialogMsg{d: m.sh.lastBulk, async: true}), msgCmd(bulkDoneMsg{failed: failed}))
 }
 
 // bulkItemWrite is one project of a bulk change: its part of the plan.

@@ -95,6 +95,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	}
 	if plan.Acting() == 0 {
 		fmt.Fprintln(a.stderr, "Nothing to rotate.")
+		a.finishJournal(plan, j)
 		return a.printGroupReport(g, plan)
 	}
 	if !f.yes {
@@ -122,12 +123,13 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		n++
 		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(it.Project.Name()), it.Result, explain.Text(it.Words))
 	})
+	a.finishJournal(done, j)
 	if err := a.printGroupReport(g, done); err != nil {
 		return err
 	}
 	if failed := done.Failed(); failed > 0 {
 		left := ""
-		if done.Unfinished(j) > 0 {
+		if j.Pending() > 0 {
 			left = " Run the same command again to go on where it stopped: no project gets a second new key."
 		}
 		return reportedf(a, "%d of %s failed (see above).%s", failed, workflow.Projects(len(done.Items), ""), left)
@@ -135,11 +137,22 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	return nil
 }
 
+// finishJournal closes the journal once a run went through every project
+// with none failed; a failure to write it is said, not fatal.
+func (a *app) finishJournal(p workflow.GroupPlan, j *workflow.Journal) {
+	if err := p.Finish(j); err != nil {
+		fmt.Fprintf(a.stderr, "errtrack: the journal could not be updated (%s): a run started again may plan projects this one rotated.\n", explain.Text(err.Error()))
+	}
+}
+
 // printGroupPlan shows, on stderr, what the run will do to each project.
 func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
 	fmt.Fprintf(a.stderr, "Group %s: %d of %s to rotate.\n", explain.Text(p.Group.FullPath), p.Acting(), workflow.Projects(len(p.Items), ""))
 	if n := p.Resuming(); n > 0 {
-		fmt.Fprintf(a.stderr, "An interrupted run left %s unfinished: this run goes on with %s.\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
+		fmt.Fprintf(a.stderr, "An earlier run left %s unfinished: this run goes on with %s.\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
+	}
+	if n := p.RotatedBefore(); n > 0 {
+		fmt.Fprintf(a.stderr, "An earlier run that has projects left rotated %s already: %s left as %s until a run ends with none failed.\n", workflow.Projects(n, ""), map[bool]string{true: "it is", false: "they are"}[n == 1], map[bool]string{true: "it is", false: "they are"}[n == 1])
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {

@@ -65,7 +65,7 @@ func TestGroupRotateResumes(t *testing.T) {
 	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes"}
 	c.run("", args...).must(t, 1, "2 of 8 projects failed", "Run the same command again")
 	failing = false
-	c.run("", args...).must(t, 0, "interrupted run left 2 projects unfinished", "go on with key")
+	c.run("", args...).must(t, 0, "earlier run left 2 projects unfinished", "go on with key")
 	if srv.KeyCount(7) != 1 || srv.KeyCount(1) != 2 {
 		t.Fatalf("keys: 7 %v, 1 %v", srv.Keys(7), srv.Keys(1))
 	}
@@ -89,11 +89,11 @@ func TestGroupRotateResumesFromAnotherScope(t *testing.T) {
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "2 of 8 projects failed")
 	failing = false
-	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "interrupted run left 1 project unfinished", "go on with key")
+	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
 	if srv.KeyCount(7) != 1 || srv.Keys(7)[0].ID == 901 {
 		t.Fatalf("ios keys %v", srv.Keys(7))
 	}
-	c.run("", "keys", "rotate", "--group", "demo", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "interrupted run left 1 project unfinished", "go on with key")
+	c.run("", "keys", "rotate", "--group", "demo", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
 	if srv.KeyCount(1) != 2 || slices.Contains([]int64{srv.Keys(1)[0].ID, srv.Keys(1)[1].ID}, 1) {
 		t.Fatalf("web-shop keys %v", srv.Keys(1))
 	}

@@ -55,6 +55,11 @@ type GroupItem struct {
 	// created, which this run goes on with.
 	OldID  int64
 	Resume *JournalEntry
+	// keyIDs are the project's keys the plan saw, kept in the journal
+	// before the create; settle marks a project the journal holds whose
+	// rotation the plan found finished (its old key gone).
+	keyIDs []int64
+	settle bool
 	// After the run.
 	Result   string
 	Rotation Rotation
@@ -68,7 +73,7 @@ func (it GroupItem) Action() string {
 	case it.Skip != "":
 		return "skip: " + it.Skip
 	case it.Resume != nil && it.Resume.NewID != 0:
-		return fmt.Sprintf("go on with key %d, created by an interrupted run, to replace key %d", it.Resume.NewID, it.OldID)
+		return fmt.Sprintf("go on with key %d, created by an earlier run that did not finish, to replace key %d", it.Resume.NewID, it.OldID)
 	}
 	return fmt.Sprintf("rotate key %d", it.OldID)
 }
@@ -91,28 +96,61 @@ func (p GroupPlan) Acting() int {
 	return n
 }
 
-// Resuming counts the projects the plan goes on with, where an
-// interrupted run left them.
+// Resuming counts the projects the plan goes on with, where an earlier
+// run left them.
 func (p GroupPlan) Resuming() int {
 	n := 0
 	for _, it := range p.Items {
-		if it.Resume != nil {
+		if it.Resume != nil && it.Skip == "" && it.Resume.NewID != 0 {
 			n++
 		}
 	}
 	return n
 }
 
-// Unfinished counts the plan's projects the journal still holds: a run
-// started again goes on with them.
-func (p GroupPlan) Unfinished(j *Journal) int {
+// RotatedBefore counts the projects an earlier run of the rotation, not
+// finished, already rotated: the plan leaves them alone.
+func (p GroupPlan) RotatedBefore() int {
 	n := 0
 	for _, it := range p.Items {
-		if _, ok := j.Entry(it.Project.ID); ok {
+		if it.Resume != nil && it.Resume.Phase == PhaseDone {
 			n++
 		}
 	}
 	return n
+}
+
+// Unfinished counts the plan's projects whose rotation the journal holds
+// under way: a run started again goes on with them.
+func (p GroupPlan) Unfinished(j *Journal) int {
+	n := 0
+	for _, it := range p.Items {
+		if e, ok := j.Entry(it.Project.ID); ok && e.Phase != PhaseDone {
+			n++
+		}
+	}
+	return n
+}
+
+// Finish ends a run that went through every project: the projects the
+// plan found settled are recorded so, and when no project failed and none
+// is left under way, the journal forgets the rotation (the next run
+// rotates every project again). Until then a run started again leaves the
+// rotated projects alone.
+func (p GroupPlan) Finish(j *Journal) error {
+	for _, it := range p.Items {
+		if it.settle && it.Resume != nil {
+			e := *it.Resume
+			e.Phase = PhaseDone
+			if err := j.Record(e); err != nil {
+				return err
+			}
+		}
+	}
+	if p.Failed() > 0 {
+		return nil
+	}
+	return j.closeRun()
 }
 
 // groupConcurrency is how many projects are read or changed at once: a
@@ -150,16 +188,11 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
 			return
 		}
-		if e, ok := j.Entry(p.ID); ok {
-			it.Resume, it.OldID = &e, e.OldID
-			if e.Phase == PhaseCreating {
-				// The create's answer was lost: a key may exist. Another
-				// create could make two; this one is left to the user.
-				it.Skip, it.Result = fmt.Sprintf("an interrupted run may have created a key to replace key %d: check with 'errtrack keys list -p %d', then rotate by hand", e.OldID, p.ID), ResultFailed
-			}
+		if e, ok := j.Entry(p.ID); ok && resumed(ctx, api, &it, e) {
 			return
 		}
-		k, skip, err := heldKey(ctx, api, it.Project.Ref, o.Variable, o.Scope)
+		k, ids, skip, err := heldKey(ctx, api, it.Project.Ref, o.Variable, o.Scope)
+		it.keyIDs = ids
 		switch {
 		case err != nil:
 			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
@@ -172,12 +205,59 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 	return plan
 }
 
+// resumed plans a project the journal holds from an earlier run; false
+// when that run surely made no key and the project is planned afresh.
+func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry) bool {
+	it.Resume, it.OldID = &e, e.OldID
+	switch e.Phase {
+	case PhaseDone:
+		it.Skip, it.Result = fmt.Sprintf("rotated by an earlier run that has projects left: key %d replaced key %d", e.NewID, e.OldID), ResultUnchanged
+		return true
+	case PhaseCreated:
+		return true
+	}
+	// The create's answer was lost: which key it made, if any, is the
+	// key that was not there before it.
+	keys, _, err := api.ListClientKeys(ctx, it.Project.Ref)
+	if err != nil {
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+		return true
+	}
+	var made []int64
+	old := false
+	for _, k := range keys {
+		switch {
+		case k.ID == e.OldID:
+			old = true
+		case !slices.Contains(e.Before, k.ID):
+			made = append(made, k.ID)
+		}
+	}
+	switch {
+	case !old:
+		it.Skip, it.Result, it.settle = fmt.Sprintf("key %d is gone: rotated or deleted since an earlier run began to rotate it", e.OldID), ResultUnchanged, true
+	case len(e.Before) == 0 || len(made) > 1:
+		// Another create could make a second key: left to the user.
+		it.Skip, it.Result = fmt.Sprintf("an earlier run may have created a key to replace key %d: check with 'errtrack keys list -p %d', then rotate by hand", e.OldID, it.Project.ID), ResultFailed
+	case len(made) == 1:
+		it.Resume = &JournalEntry{ProjectID: e.ProjectID, OldID: e.OldID, NewID: made[0], Phase: PhaseCreated}
+	default:
+		it.Resume, it.OldID = nil, 0 // the create was never made
+		return false
+	}
+	return true
+}
+
 // heldKey finds the key whose DSN the project's variable (in scope, when
 // given) holds; skip says why there is none to act on.
-func heldKey(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) (k apiclient.ClientKey, skip string, err error) {
+func heldKey(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) (k apiclient.ClientKey, ids []int64, skip string, err error) {
 	keys, vars, err := projectKeysAndVariables(ctx, api, ref)
 	if err != nil {
-		return k, "", err
+		return k, nil, "", err
+	}
+	ids = make([]int64, len(keys))
+	for i, k := range keys {
+		ids[i] = k.ID
 	}
 	var held []apiclient.Variable
 	for _, v := range vars {
@@ -187,19 +267,19 @@ func heldKey(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, var
 	}
 	switch {
 	case len(held) == 0:
-		return k, "no CI/CD variable " + variable, nil
+		return k, ids, "no CI/CD variable " + variable, nil
 	case len(held) > 1:
-		return k, fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(held), variable), nil
+		return k, ids, fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(held), variable), nil
 	case held[0].Value == nil:
-		return k, variable + " is hidden: its value cannot be read", nil
+		return k, ids, variable + " is hidden: its value cannot be read", nil
 	}
 	dsn := strings.TrimSpace(*held[0].Value)
 	for _, k := range keys {
 		if k.DSN == dsn {
-			return k, "", nil
+			return k, ids, "", nil
 		}
 	}
-	return k, variable + " does not hold the DSN of one of the project's keys", nil
+	return k, ids, variable + " does not hold the DSN of one of the project's keys", nil
 }
 
 func projectKeysAndVariables(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef) ([]apiclient.ClientKey, []apiclient.Variable, error) {
@@ -280,7 +360,7 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 			it.Words = it.Err.Error() + ". " + r.State(c)
 			return it
 		case StepCreate:
-			if err := j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhaseCreating}); err != nil {
+			if err := j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhaseCreating, Before: it.keyIDs}); err != nil {
 				return fail(fmt.Errorf("the journal could not be written, so nothing was created: %w", err))
 			}
 		}
@@ -302,30 +382,36 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 			}
 		}
 	}
-	_ = j.Forget(it.Project.ID)
+	_ = j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, NewID: r.New.ID, Phase: PhaseDone})
 	it.Rotation, it.Result = r, ResultChanged
 	it.Words = r.State(c)
 	return it
 }
 
-// finishedBefore settles a resumed project whose old key is gone: when its
-// variable holds the new key's DSN, the interrupted run had finished it.
+// finishedBefore settles a resumed project whose old key is gone: the
+// earlier run, or someone since, finished it; the key that run made is
+// named when the variable does not hold it.
 func (p GroupPlan) finishedBefore(ctx context.Context, api GroupAPI, it GroupItem, j *Journal) GroupItem {
 	keys, vars, err := projectKeysAndVariables(ctx, api, it.Project.Ref)
-	if err == nil {
-		if k, ok := FindKey(keys, it.Resume.NewID); ok {
-			for _, v := range vars {
-				if v.Key == p.opts.Variable && v.Value != nil && *v.Value == k.DSN {
-					_ = j.Forget(it.Project.ID)
-					it.Result = ResultUnchanged
-					it.Words = fmt.Sprintf("Already rotated by the interrupted run: key %d replaced key %d, and %s holds its DSN.", k.ID, it.OldID, v.Key)
-					return it
-				}
+	if err != nil {
+		it.Result, it.Err = ResultFailed, err
+		it.Words = fmt.Sprintf("Key %d is gone; the project's keys and variables could not be read to tell whether key %d, made by an earlier run, is in use.", it.OldID, it.Resume.NewID)
+		return it
+	}
+	_ = j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, NewID: it.Resume.NewID, Phase: PhaseDone})
+	it.Result = ResultUnchanged
+	k, ok := FindKey(keys, it.Resume.NewID)
+	if ok {
+		for _, v := range vars {
+			if v.Key == p.opts.Variable && v.Value != nil && *v.Value == k.DSN {
+				it.Words = fmt.Sprintf("Already rotated by an earlier run: key %d replaced key %d, and %s holds its DSN.", k.ID, it.OldID, v.Key)
+				return it
 			}
 		}
+		it.Words = fmt.Sprintf("Key %d is gone (rotated or deleted since an earlier run began); key %d, which that run made, is still there and %s does not hold its DSN: delete it if nothing uses it.", it.OldID, k.ID, p.opts.Variable)
+		return it
 	}
-	it.Result, it.Err = ResultFailed, fmt.Errorf("key %d is gone, and %s does not hold the DSN of key %d that the interrupted run created: check the project's keys and variable", it.OldID, p.opts.Variable, it.Resume.NewID)
-	it.Words = it.Err.Error() + "."
+	it.Words = fmt.Sprintf("Key %d is gone (rotated or deleted since an earlier run began): nothing to do.", it.OldID)
 	return it
 }
 

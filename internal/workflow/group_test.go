@@ -2,8 +2,10 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,6 +81,8 @@ func TestGroupRotation(t *testing.T) {
 
 // A run interrupted after a project's create goes on, started again, with
 // the key it created: every rotated project ends with exactly one new key.
+// The rotated projects stay in the journal until a run ends with none
+// failed, so a run started again before that leaves them alone.
 func TestGroupRotationResumes(t *testing.T) {
 	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
@@ -91,25 +95,80 @@ func TestGroupRotationResumes(t *testing.T) {
 	f := &faultyGroup{faulty: &faulty{Client: c}, failDelete: true}
 	plan, _ := PlanGroupRotation(ctx, f, demoGroup(t), groupRotation, j)
 	first := plan.Run(ctx, f, j, explainPlain, checksFor, nil)
-	if first.Failed() != 2 || j.Pending() != 2 {
-		t.Fatalf("failed %d, journal %d", first.Failed(), j.Pending())
+	if err := first.Finish(j); err != nil || first.Failed() != 2 || j.Unfinished() != 2 {
+		t.Fatalf("%v: failed %d, journal %d", err, first.Failed(), j.Unfinished())
 	}
 	// Started again: the plan goes on with the keys the first run made.
 	plan, _ = PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
-	if it := byPath(plan)["demo/mobile/ios"]; it.Resume == nil || !strings.Contains(it.Action(), "go on with key") {
+	if it := byPath(plan)["demo/mobile/ios"]; it.Resume == nil || !strings.Contains(it.Action(), "go on with key") || plan.Resuming() != 2 {
 		t.Fatalf("%+v", it)
 	}
 	second := plan.Run(ctx, c, j, explainPlain, checksFor, nil)
-	if second.Failed() != 0 || j.Pending() != 0 {
+	if second.Failed() != 0 || j.Unfinished() != 0 || j.Pending() != 2 {
 		t.Fatalf("%+v", second.Items)
 	}
 	if srv.KeyCount(7) != 1 || srv.KeyCount(1) != 2 {
 		t.Fatalf("keys: project 7 %v, project 1 %v", srv.Keys(7), srv.Keys(1))
 	}
+	// Until the run is finished, a run started again rotates neither.
+	again, _ := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
+	if again.Acting() != 0 || again.RotatedBefore() != 2 || !strings.Contains(byPath(again)["demo/mobile/ios"].Action(), "rotated by an earlier run") {
+		t.Fatalf("%+v", again.Items)
+	}
+	if err := second.Finish(j); err != nil || j.Pending() != 0 {
+		t.Fatalf("%v: %d entries after a run with no failure", err, j.Pending())
+	}
+	if next, _ := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j); next.Acting() != 2 {
+		t.Fatalf("a finished rotation's projects are not rotated again: %+v", next.Items)
+	}
 }
 
-// A create whose answer was lost is not created again: the project is
-// left to the user.
+// Interrupted after some projects were rotated and before the others
+// started, the run started again rotates only the others: no project gets
+// two new keys.
+func TestGroupRotationInterruptedMidGroup(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{ScaleGroup: 6}, mockserver.TokenMaintainer)
+	ctx, cancel := context.WithCancel(context.Background())
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	creates := 0
+	var mu sync.Mutex
+	f := &faultyGroup{faulty: &faulty{Client: c, create: func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		creates++
+		return k, nil
+	}}}
+	plan, _ := PlanGroupRotation(ctx, f, ref, o, j)
+	ended := 0
+	plan.Run(ctx, f, j, explainPlain, checksFor, func(GroupItem) {
+		if ended++; ended == 3 {
+			cancel() // Ctrl+C
+		}
+	})
+	plan, _ = PlanGroupRotation(context.Background(), f, ref, o, j)
+	if plan.RotatedBefore() < 3 {
+		t.Fatalf("the run started again does not know the %d projects rotated: %+v", ended, plan.Items)
+	}
+	done := plan.Run(context.Background(), f, j, explainPlain, checksFor, nil)
+	if err := done.Finish(j); err != nil || done.Failed() != 0 || j.Pending() != 0 {
+		t.Fatalf("%v: %+v", err, done.Items)
+	}
+	for id := int64(2001); id <= 2006; id++ {
+		if keys := srv.Keys(id); len(keys) != 1 || keys[0].ID == 200000+id-2000 || keys[0].ID < 1 {
+			t.Fatalf("project %d keys %+v", id, keys)
+		}
+	}
+	if creates != 6 {
+		t.Fatalf("%d keys created for 6 projects", creates)
+	}
+}
+
+// A create whose answer was lost is not sent again: the run started again
+// goes on with the key that was not there before it, or plans afresh when
+// there is none, or leaves the project to the user when several appeared;
+// a project whose old key is gone since is settled.
 func TestGroupRotationNeverCreatesTwice(t *testing.T) {
 	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
@@ -117,14 +176,55 @@ func TestGroupRotationNeverCreatesTwice(t *testing.T) {
 	f := &faultyGroup{faulty: &faulty{Client: c, create: func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { return nil, lost }}}
 	plan, _ := PlanGroupRotation(ctx, f, demoGroup(t), groupRotation, j)
 	plan.Run(ctx, f, j, explainPlain, checksFor, nil)
-	before := srv.KeyCount(7)
+	made := slices.DeleteFunc(keyIDs(srv.Keys(7)), func(id int64) bool { return id == 901 })
+	if len(made) != 1 {
+		t.Fatalf("ios keys %v", srv.Keys(7))
+	}
 	plan, _ = PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
-	if it := byPath(plan)["demo/mobile/ios"]; it.Result != ResultFailed || !strings.Contains(it.Skip, "may have created") {
+	if it := byPath(plan)["demo/mobile/ios"]; it.Resume == nil || it.Resume.NewID != made[0] || !strings.Contains(it.Action(), "go on with key") {
 		t.Fatalf("%+v", it)
 	}
-	plan.Run(ctx, c, j, explainPlain, checksFor, nil)
-	if srv.KeyCount(7) != before {
-		t.Fatal("a second key was created")
+	done := plan.Run(ctx, c, j, explainPlain, checksFor, nil)
+	if ids := keyIDs(srv.Keys(7)); done.Failed() != 0 || !slices.Equal(ids, made) {
+		t.Fatalf("ios keys %v, want only %v: %+v", ids, made, done.Items)
+	}
+
+	before := keyIDs(srv.Keys(7))
+	held := func(e JournalEntry) GroupItem {
+		j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+		if err := j.Record(e); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
+		return byPath(p)["demo/mobile/ios"]
+	}
+	old := before[0]
+	// No key appeared: the create was never made, planned afresh.
+	if it := held(JournalEntry{ProjectID: 7, OldID: old, Phase: PhaseCreating, Before: before}); it.Skip != "" || it.Resume != nil || it.Action() != fmt.Sprintf("rotate key %d", old) {
+		t.Fatalf("%+v", it)
+	}
+	// Two keys appeared: which one it made is not known.
+	for range 2 {
+		if _, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if it := held(JournalEntry{ProjectID: 7, OldID: old, Phase: PhaseCreating, Before: before}); it.Result != ResultFailed || !strings.Contains(it.Skip, "may have created") {
+		t.Fatalf("%+v", it)
+	}
+	// An entry from before the keys were kept: left to the user.
+	if it := held(JournalEntry{ProjectID: 7, OldID: old, Phase: PhaseCreating}); it.Result != ResultFailed || !strings.Contains(it.Skip, "may have created") {
+		t.Fatalf("%+v", it)
+	}
+	// The old key is gone (rotated by hand since): settled, not rotated.
+	gj, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	_ = gj.Record(JournalEntry{ProjectID: 7, OldID: 424242, Phase: PhaseCreating, Before: before})
+	gone, _ := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, gj)
+	if it := byPath(gone)["demo/mobile/ios"]; it.Result != ResultUnchanged || !strings.Contains(it.Skip, "key 424242 is gone") {
+		t.Fatalf("%+v", it)
+	}
+	if err := gone.Run(ctx, c, gj, explainPlain, checksFor, nil).Finish(gj); err != nil || gj.Pending() != 0 {
+		t.Fatalf("%v: %d entries left after the settled project's run", err, gj.Pending())
 	}
 }
 

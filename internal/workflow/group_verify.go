@@ -91,7 +91,7 @@ func PlanVerifyFor(ctx context.Context, api RotationAPI, projects []apiclient.Pr
 			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
 			return
 		}
-		k, skip, err := heldKey(ctx, api, it.Project.Ref, variable, scope)
+		k, _, skip, err := heldKey(ctx, api, it.Project.Ref, variable, scope)
 		switch {
 		case err != nil:
 			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err

@@ -23,14 +23,23 @@ import (
 const (
 	PhaseCreating = "creating" // the create was sent; its answer may be lost
 	PhaseCreated  = "created"  // the new key exists; the old one is still there
+	// PhaseDone: the project is rotated, but the rotation is not finished
+	// everywhere: a run started again leaves the project alone, so that no
+	// project gets two new keys. The entries go once a run ends with no
+	// project failed and none unfinished.
+	PhaseDone = "done"
 )
 
-// JournalEntry is one project's unfinished rotation.
+// JournalEntry is one project's rotation in a group rotation that has not
+// finished.
 type JournalEntry struct {
 	ProjectID int64  `json:"project_id"`
 	OldID     int64  `json:"old_key_id"`
 	NewID     int64  `json:"new_key_id,omitempty"`
 	Phase     string `json:"phase"`
+	// Before are the project's key IDs before the create: a key not among
+	// them, found after a create whose answer was lost, is the one it made.
+	Before []int64 `json:"key_ids_before,omitempty"`
 }
 
 // One journal per host and variable serves every front end and every
@@ -100,7 +109,40 @@ func (j *Journal) Pending() int {
 	return len(j.entries)
 }
 
-// Entry is the project's unfinished rotation, if any.
+// Unfinished counts the entries of projects whose rotation is under way
+// (a create sent or made, the old key still there).
+func (j *Journal) Unfinished() int {
+	if j == nil {
+		return 0
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for _, e := range j.entries {
+		if e.Phase != PhaseDone {
+			n++
+		}
+	}
+	return n
+}
+
+// closeRun forgets the rotated projects once no project's rotation is
+// under way: the rotation is finished, and the next run rotates them again.
+func (j *Journal) closeRun() error {
+	if j == nil {
+		return nil
+	}
+	return j.change(func(m map[int64]JournalEntry) {
+		for _, e := range m {
+			if e.Phase != PhaseDone {
+				return
+			}
+		}
+		clear(m)
+	})
+}
+
+// Entry is the project's entry, if any.
 func (j *Journal) Entry(projectID int64) (JournalEntry, bool) {
 	if j == nil {
 		return JournalEntry{}, false

@@ -105,6 +105,8 @@ type Model struct {
 	spinning bool // a tick is scheduled: only while something is in flight
 	help     help.Model
 	showHelp bool
+	// helpOffset is the first line of the help shown on a short terminal.
+	helpOffset int
 	// log, when open, is the request log drawn over the screens.
 	log *logPane
 }
@@ -409,6 +411,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			}
 			return m, nil
 		}
+		w, bodyH := m.bodySize()
+		if d, ok := m.dialogs[n-1].scroll(msg, k, m.sh.styles, w, bodyH); ok {
+			m.dialogs[n-1] = d
+			return m, nil
+		}
 		d, cmd, done := m.dialogs[n-1].update(msg, k)
 		if done {
 			m.dialogs = m.dialogs[:n-1]
@@ -419,8 +426,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.showHelp {
 		if key.Matches(msg, k.Help, k.Back, k.Quit) {
-			m.showHelp = false
+			m.showHelp, m.helpOffset = false, 0
 		}
+		w, bodyH := m.bodySize()
+		m.helpOffset, _ = scrollBy(msg, k, m.helpOffset, len(m.helpLines(w-4)), bodyH-2)
 		return m, nil
 	}
 	if m.log != nil {
@@ -527,6 +536,13 @@ func (m Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "errtrack"
 	return v
+}
+
+// bodySize is the room between the top of the terminal and the messages,
+// help bar and status bar.
+func (m Model) bodySize() (w, bodyH int) {
+	w, h := max(m.width, 20), max(m.height, 4)
+	return w, h - 2 - len(m.messageLines(w, h))
 }
 
 func (m Model) render() string {
@@ -645,7 +661,9 @@ func (m Model) isProjects() bool {
 
 // helpOverlay lists every key once, under headings: this screen's, then
 // the ones that work everywhere, then the mouse.
-func (m Model) helpOverlay(width, height int) string {
+// helpLines are the help's lines: this screen's keys, everywhere's, the
+// mouse.
+func (m Model) helpLines(width int) []string {
 	st := m.sh.styles
 	full := m.fullHelp().full
 	screenKeys := full[:len(full)-1]
@@ -683,10 +701,16 @@ func (m Model) helpOverlay(width, height int) string {
 	for _, l := range wrap("A click selects a row, a click on the selected row opens it, a click on a tab switches to it, the wheel scrolls. Shift+drag selects text (Option+drag in iTerm2).", max(width-2, 20)) {
 		lines = append(lines, "  "+st.Help.FullDesc.Render(l))
 	}
-	if len(lines) > height && height > 1 {
-		lines = append(lines[:height-1], st.Subtle.Render("  … (a taller terminal shows the rest)"))
+	return lines
+}
+
+// helpOverlay is the help, scrolled where the terminal is too short.
+func (m Model) helpOverlay(width, height int) string {
+	lines := m.helpLines(width)
+	if height < 3 {
+		return strings.Join(lines[:min(len(lines), max(height, 0))], "\n")
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(scrolled(m.sh.styles, lines, m.helpOffset, height, width), "\n")
 }
 
 func (m Model) fullHelp() helpMap {

@@ -230,8 +230,10 @@ func TestBulkFailureReported(t *testing.T) {
 		t.Fatal("the results are not the report's")
 	}
 	h.key("esc")
-	h.mustSee("1 marked", "● demo/paused")
+	h.mustSee("1 marked", "● demo/paused", "(ctrl+o then o on the projects list")
 	h.mustNotSee("● demo/mobile-app")
+	h.key("ctrl+o", "o")
+	h.mustSay("Enabling error tracking: 1 of 2 projects failed")
 }
 
 // A plan asked for while another was being read replaces it: the first
@@ -480,4 +482,46 @@ func TestGroupByIDShownByPath(t *testing.T) {
 	h.mustNotSee("group 101")
 	h.key("ctrl+g")
 	h.mustSee("Group: demo/mobile")
+}
+
+// A plan or report taller than the terminal scrolls with the arrows, pgup,
+// pgdn, g and G, saying how much is above and below; failures come first;
+// the buttons stay in view and answer as before.
+func TestLongPlanScrolls(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleGroup: 30}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
+	h.resize(80, 24)
+	h.mustSee("fleet/app-001")
+	h.key("ctrl+a", "ctrl+o", "d")
+	h.mustSee("Disabling error tracking in 30 of 30 marked projects?", "planned   fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
+	h.mustNotSee("fleet/app-030", "(↑/pgup)")
+	h.key("G")
+	h.mustSee("planned   fleet/app-030: disable", "more lines (↑/pgup)", "Go")
+	h.mustNotSee("fleet/app-001:", "(↓/pgdn)")
+	h.key("pgup", "down")
+	h.mustSee("(↑/pgup)", "(↓/pgdn)")
+	h.key("g")
+	h.mustSee("fleet/app-001: disable")
+	h.key("y")
+	h.mustSay("Disabling error tracking: done in 30 projects")
+	if s := settingsOf(t, g, 2030); s == nil || s.Active {
+		t.Fatal("the last project of the plan was not disabled")
+	}
+}
+
+// The help scrolls on a short terminal instead of cutting its end.
+func TestHelpScrolls(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.resize(80, 16)
+	h.mustSee("demo/web-shop")
+	h.key("?")
+	h.mustSee("Keys here", "more lines (↓/pgdn)")
+	h.mustNotSee("Mouse")
+	h.key("G")
+	h.mustSee("Mouse", "Shift+drag", "(↑/pgup)")
+	h.key("esc")
+	h.mustSee("demo/web-shop")
+	h.key("?")
+	h.mustSee("Keys here") // opens at its top again
 }

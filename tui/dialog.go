@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +43,9 @@ type dialog struct {
 	// ask, when set, makes the box a question answered with a line of
 	// text (a group's path, a variable's name).
 	ask *ask
+	// offset is the first body line shown when the body is taller than
+	// the box (a report of many projects): the arrows scroll it.
+	offset int
 }
 
 // ask is a text field in a dialog: enter hands its text (and the option,
@@ -244,15 +249,74 @@ func (d dialog) help(k KeyMap) helpMap {
 	return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, k.Yes, k.No}}
 }
 
-// view draws the box to fit width x height. The body wraps at the box's
-// width (a line that fits, such as a DSN on a wide terminal, stays whole)
-// and is cut from the bottom when the height is short: the title and the
-// buttons always show.
-func (d dialog) view(st Styles, width, height int) string {
+// scroll moves the body of a box taller than the terminal with the
+// navigation keys; false when msg is not one, or the body fits.
+func (d dialog) scroll(msg tea.KeyPressMsg, k KeyMap, st Styles, width, height int) (_ dialog, ok bool) {
+	if d.ask != nil {
+		return d, false // the keys are the field's
+	}
+	_, _, body, room := d.layout(st, width, height)
+	if len(body) <= room || room < 3 {
+		return d, false
+	}
+	d.offset, ok = scrollBy(msg, k, d.offset, len(body), room)
+	return d, ok
+}
+
+// scrollBy moves the first line shown of n lines in room with the
+// navigation keys; false when msg is not one of them.
+func scrollBy(msg tea.KeyPressMsg, k KeyMap, offset, n, room int) (int, bool) {
+	page := max(room-3, 1)
+	last := max(n-room+1, 0) // a line says what is above
+	switch {
+	case key.Matches(msg, k.Up):
+		offset--
+	case key.Matches(msg, k.Down):
+		offset++
+	case key.Matches(msg, k.PageUp):
+		offset -= page
+	case key.Matches(msg, k.PageDown):
+		offset += page
+	case key.Matches(msg, k.Top):
+		offset = 0
+	case key.Matches(msg, k.Bottom):
+		offset = last
+	default:
+		return offset, false
+	}
+	return min(max(offset, 0), last), true
+}
+
+// scrolled is the room lines of lines shown from offset, a line saying
+// what is above and another what is below, where there is more.
+func scrolled(st Styles, lines []string, offset, room, width int) []string {
+	if len(lines) <= room || room < 3 {
+		return lines
+	}
+	off := min(offset, len(lines)-room+1)
+	n := room - 1
+	if off > 0 && off+room-1 < len(lines) {
+		n = room - 2
+	}
+	shown := slices.Clone(lines[off : off+n])
+	more := func(n int, arrow, keys string) string {
+		return st.Subtle.Render(truncate(fmt.Sprintf("%s %d more %s (%s)", arrow, n, map[bool]string{true: "line", false: "lines"}[n == 1], keys), width))
+	}
+	if off > 0 {
+		shown = append([]string{more(off, "↑", "↑/pgup")}, shown...)
+	}
+	if below := len(lines) - off - n; below > 0 {
+		shown = append(shown, more(below, "↓", "↓/pgdn"))
+	}
+	return shown
+}
+
+// layout wraps the title and the body at the box's inner width; room is
+// how many body lines fit.
+func (d dialog) layout(st Styles, width, height int) (inner int, title, body []string, room int) {
 	const chrome = 4 // border and padding, left and right
 	// Prose wraps at a readable width; a line without spaces (a DSN) widens
 	// the box so it stays whole where the terminal allows.
-	inner := 0
 	for _, l := range append([]string{d.title}, d.body...) {
 		w := lipgloss.Width(l)
 		if strings.Contains(strings.TrimSpace(l), " ") {
@@ -271,8 +335,7 @@ func (d dialog) view(st Styles, width, height int) string {
 	if d.ask != nil {
 		inner = max(inner, min(56, width-chrome)) // room to type a path
 	}
-	title := wrap(d.title, inner)
-	var body []string
+	title = wrap(d.title, inner)
 	for _, l := range d.body {
 		if l == "" {
 			body = append(body, "")
@@ -282,7 +345,7 @@ func (d dialog) view(st Styles, width, height int) string {
 	}
 	// Lines available: the height less the border, the title, two blank
 	// lines and the buttons.
-	room := height - 2 - len(title) - 3
+	room = height - 2 - len(title) - 3
 	if d.ask != nil {
 		// The field, its option and its problem, below the body.
 		room -= strings.Count(d.ask.view(st, inner), "\n")
@@ -290,11 +353,25 @@ func (d dialog) view(st Styles, width, height int) string {
 	if room < 0 {
 		title, room = title[:1], height-6
 	}
-	if len(body) > room {
+	return inner, title, body, room
+}
+
+// view draws the box to fit width x height. The body wraps at the box's
+// width (a line that fits, such as a DSN on a wide terminal, stays whole);
+// a body taller than the room scrolls, saying what is above and below:
+// the title and the buttons always show.
+func (d dialog) view(st Styles, width, height int) string {
+	const chrome = 4
+	inner, title, body, room := d.layout(st, width, height)
+	switch {
+	case len(body) <= room:
+	case room < 3:
 		body = body[:max(room, 0)]
 		if room > 0 {
 			body[room-1] = truncate(body[room-1]+" …", inner)
 		}
+	default:
+		body = scrolled(st, body, d.offset, room, inner)
 	}
 	var b strings.Builder
 	b.WriteString(st.Title.Render(strings.Join(title, "\n")))

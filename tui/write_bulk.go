@@ -270,6 +270,19 @@ func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
 			add(it.Project, it.Result, what)
 		}
 	}
+	// What needs the user comes first: failures, then what changes.
+	rank := func(line string) int {
+		switch strings.Fields(line)[0] {
+		case workflow.ResultFailed:
+			return 0
+		case workflow.ResultUnchanged:
+			return 2
+		case workflow.ResultSkipped:
+			return 3
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
 	return out
 }
 
@@ -458,7 +471,11 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 	}
 	m.sh.lastBulk = infoDialog(title, p.lines(m.sh.explain, m.sh.keys))
 	m.sh.hasBulk = true
-	next, status := m.setStatus(statusMsg{text: title + " (" + keyName(m.sh.keys.Bulk) + " on the projects list shows the report again)." + again, kind: kind})
+	reopen := keyName(m.sh.keys.Bulk)
+	if again != "" { // with marks, Bulk offers the changes; the report is one of them
+		reopen += " then " + keyName(m.sh.keys.BulkReport)
+	}
+	next, status := m.setStatus(statusMsg{text: title + " (" + reopen + " on the projects list shows the report again)." + again, kind: kind})
 	return next, tea.Batch(finish, status, msgCmd(openDialogMsg{d: m.sh.lastBulk, async: true}), msgCmd(bulkDoneMsg{failed: failed}))
 }
 

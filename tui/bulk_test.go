@@ -166,8 +166,9 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 func TestBulkAsksTheVariable(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
-	h.key("ctrl+a", "ctrl+o", "r", "ctrl+u")
-	h.typeText("NOT A NAME")
+	h.key("ctrl+a", "ctrl+o", "r")
+	h.mustSay("Variable: SENTRY_DSN", "enter", "takes SENTRY_DSN, or type another name")
+	h.typeText("NOT A NAME") // replaces the name offered, not appended to it
 	h.key("enter")
 	h.mustSay("A variable's name is letters, digits and _ only.", "Variable: NOT A NAME")
 	h.key("ctrl+u")
@@ -178,7 +179,9 @@ func TestBulkAsksTheVariable(t *testing.T) {
 	h.key("esc", "ctrl+o")
 	h.mustSay("(OLD_SENTRY_DSN?)")
 	h.key("v")
-	h.mustSee("Variable: OLD_SENTRY_DSN")
+	h.mustSee("Variable: OLD_SENTRY_DSN", "takes OLD_SENTRY_DSN")
+	h.key("esc", "ctrl+o", "r", "enter") // the name offered
+	h.mustSay("Rotating the keys OLD_SENTRY_DSN holds: nothing to do")
 	h.key("esc")
 	if g.srv.KeyCount(7) != 1 || g.srv.Envelopes(7) != 0 {
 		t.Fatal("a question changed something")
@@ -524,4 +527,22 @@ func TestHelpScrolls(t *testing.T) {
 	h.mustSee("demo/web-shop")
 	h.key("?")
 	h.mustSee("Keys here") // opens at its top again
+}
+
+// Marks outside the group the list changes to are dropped: a bulk change
+// acts only on projects the user sees marked.
+func TestMarksFollowTheScope(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.typeText("web-shop")
+	h.key("space", "esc")
+	h.typeText("ios")
+	h.key("space", "esc")
+	h.mustSee("2 marked")
+	h.key("ctrl+g", "ctrl+u")
+	h.typeText("demo/mobile")
+	h.key("enter")
+	h.mustSee("Projects of group demo/mobile", "1 marked", "● demo/mobile/ios")
+	h.key("ctrl+o")
+	h.mustSay("1 marked project")
 }

@@ -308,6 +308,7 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 			g := *s.group // the scope the user gave stays as it was
 			g.Path = msg.groupPath
 			s.group = &g
+			s.dropMarksOutside()
 		}
 		if msg.err != nil {
 			s.pages.fail(msg.err)
@@ -856,17 +857,19 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	// A rotation and a test event use the DSN a CI/CD variable holds:
 	// which one is asked first.
 	ask := func(kind bulkKind, title string) tea.Msg {
-		return openDialogMsg{d: inputDialog(title, []string{
-			"The CI/CD variable whose DSN each project's applications use (" + defaultBulkVariable + " when left empty).",
-		}, "Variable: ", variable, "plan", func(name string, _ bool) (tea.Msg, string) {
+		d := inputDialog(title, []string{
+			"The CI/CD variable whose DSN each project's applications use: enter takes " + variable + ", or type another name.",
+		}, "Variable: ", "", "plan", func(name string, _ bool) (tea.Msg, string) {
 			if name == "" {
-				name = defaultBulkVariable
+				name = variable
 			}
 			if !variableName.MatchString(name) {
 				return nil, "A variable's name is letters, digits and _ only."
 			}
 			return planBulkMsg{kind: kind, variable: name, projects: projects}, ""
-		})}
+		})
+		d.ask.input.Placeholder = variable // taken when nothing is typed
+		return openDialogMsg{d: d}
 	}
 	var body []string
 	for _, p := range projects {
@@ -923,9 +926,23 @@ func (s *projectsScreen) rescope() tea.Cmd {
 // scope shows the projects of group (nil: all the ones you maintain).
 func (s *projectsScreen) scope(msg scopeMsg) tea.Cmd {
 	s.group, s.subgroups = msg.group, msg.subgroups && msg.group != nil
+	s.dropMarksOutside()
 	s.filter.SetValue("")
 	s.filterChanged()
 	return s.reload()
+}
+
+// dropMarksOutside unmarks the projects the list's group does not hold: a
+// bulk change acts only on projects the user can see marked.
+func (s *projectsScreen) dropMarksOutside() {
+	if s.group == nil || s.group.Path == "" {
+		return // all projects, or a group whose path is not known yet
+	}
+	for id, p := range s.marked {
+		if !s.inGroup(p.PathWithNamespace) {
+			delete(s.marked, id)
+		}
+	}
 }
 
 // parentGroup is the group a path sits in: "a/b/c" → "a/b"; "" at the top.

@@ -185,6 +185,21 @@ func (m Model) PendingWrites() []string {
 	return out
 }
 
+// RotationsAtQuestion are the rotations whose question was open when the
+// console ended: their new key exists and the old one stays, for the
+// program to say so.
+func (m Model) RotationsAtQuestion() []workflow.Rotation {
+	var out []workflow.Rotation
+	for _, d := range m.dialogs {
+		if msg, ok := d.onYes.(startWriteMsg); ok {
+			if w, ok := msg.w.(rotationWrite); ok && w.r.New != nil {
+				out = append(out, w.r.Stop())
+			}
+		}
+	}
+	return out
+}
+
 // BulkQuitNote says, when the console ends during a bulk change, which
 // marked projects it had not reached (nothing was changed there) and, for
 // a rotation, that running it again goes on where it stopped; "" when no
@@ -194,20 +209,33 @@ func (m Model) BulkQuitNote() string {
 	if r == nil {
 		return ""
 	}
-	var names []string
-	for i := r.next; i < r.plan.size(); i++ {
-		if r.plan.acts(i) {
+	var names, changed, failed []string
+	for i := range r.plan.size() {
+		switch {
+		case i >= r.next && r.plan.acts(i):
 			names = append(names, r.plan.project(i).Name())
+		case r.plan.result(i) == workflow.ResultChanged:
+			changed = append(changed, r.plan.project(i).Name())
+		case r.plan.result(i) == workflow.ResultFailed && r.plan.acts(i):
+			failed = append(failed, r.plan.project(i).Name())
 		}
 	}
 	doing := r.plan.kind.doing(r.plan.variable)
-	var parts []string
+	parts := []string{doing + " was under way when you quit."}
+	list := func(names []string) string {
+		return workflow.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "It had changed "+list(changed)+".")
+	}
+	if len(failed) > 0 {
+		parts = append(parts, "It had failed in "+list(failed)+".")
+	}
 	if len(names) > 0 {
-		parts = append(parts, fmt.Sprintf("%s had not reached %s (%s) when you quit: nothing was changed there; mark them and run it again.",
-			doing, workflow.Projects(len(names), ""), strings.Join(names, ", ")))
+		parts = append(parts, "It had not reached "+list(names)+": nothing was changed there; mark them and run it again.")
 	}
 	if r.plan.kind == bulkRotate {
-		parts = append(parts, "Rotating the keys "+r.plan.variable+" holds again (here or with errtrack keys rotate --group) goes on where it stopped, with the keys already made.")
+		parts = append(parts, "Rotating the keys "+r.plan.variable+" holds again (here or with errtrack keys rotate --group) goes on where it stopped and leaves the projects rotated alone.")
 	}
 	return strings.Join(parts, " ")
 }

@@ -319,13 +319,16 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	}
 	// Quitting now, the three running are pending and the two others
 	// named as not reached.
-	if n := h.m.BulkQuitNote(); !strings.Contains(n, "Rotating the keys SENTRY_DSN holds had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on where it stopped") || len(h.m.PendingWrites()) != bulkConcurrency {
+	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on where it stopped") || len(h.m.PendingWrites()) != bulkConcurrency {
 		t.Fatalf("on quitting: %q, pending %q", n, h.m.PendingWrites())
 	}
 	// The first answer starts the fourth project, whose answer the fifth
 	// (the harness delivers those at once).
 	h.send(done[0])
 	h.mustSay("Rotating 3/5: fleet/app-005 changed")
+	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had changed 2 projects (fleet/app-004, fleet/app-005). It had failed in 1 project (fleet/app-001).") {
+		t.Fatalf("on quitting: %q", n)
+	}
 	for _, d := range done[1:] {
 		h.send(d)
 	}

@@ -360,6 +360,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel}})
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
 		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID})
+		r.Project = project // named by its path until the plan reads it
 		return msgCmd(startWriteMsg{rotationWrite{r: r}})
 	case key.Matches(km, k.Verify):
 		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),

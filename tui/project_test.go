@@ -181,7 +181,7 @@ func TestKeyAlreadyGone(t *testing.T) {
 func TestRotate(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("down", "R") // key 2: no CI/CD variable holds its DSN
-	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "The new DSN (copied, see the status line)", "Send test event")
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "The new DSN, copied to the clipboard", "Send test event")
 	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
 		t.Fatalf("copied %v", c)
 	}

@@ -33,7 +33,7 @@ func (w rotationWrite) pending() string {
 	name := w.r.Project.Name()
 	switch w.r.Next() {
 	case workflow.StepPlan, workflow.StepCreate, workflow.StepCheck:
-		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.Old.ID, name)
+		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.OldKeyID(), name)
 	case workflow.StepUpdateVariables:
 		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
 	case workflow.StepVerify:
@@ -148,7 +148,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 // event with the new DSN first.
 func (w rotationWrite) deleteQuestion(m Model) dialog {
 	r := w.r
-	body := []string{"The new DSN (copied, see the status line):", clean(r.New.DSN), ""}
+	body := []string{"The new DSN, copied to the clipboard when the server listed it (the status line said where):", clean(r.New.DSN), ""}
 	if err := dsn.Check(r.New.DSN); err != nil {
 		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A DSN the screen shows cleaned but whose raw text is a URL, a newline, a
@@ -214,5 +215,27 @@ func TestClipboardChoice(t *testing.T) {
 	h.key("c")
 	if len(cb.got) != 0 || len(h.copied()) != 1 {
 		t.Fatal("over SSH the system clipboard is the remote machine's: OSC 52 must be used")
+	}
+}
+
+// Quitting during a rotation names the key it replaces from the start, and
+// quitting at its question says what exists: both keys, the variable.
+func TestQuitDuringRotationSaysWhatExists(t *testing.T) {
+	h, _ := console(t, "1")
+	rotate := h.holdWrite("R")
+	if w := h.m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "a rotation of key 1 in demo/web-shop was creating the new key") {
+		t.Fatalf("pending %q", w)
+	}
+	if r := h.m.RotationsAtQuestion(); len(r) != 0 {
+		t.Fatalf("no question is open: %+v", r)
+	}
+	h.run(rotate)
+	h.mustSay("Update its CI/CD variables?")
+	r := h.m.RotationsAtQuestion()
+	if len(r) != 1 || r[0].New == nil {
+		t.Fatalf("at the question: %+v", r)
+	}
+	if s := r[0].State(workflow.Checks{}); !strings.Contains(s, "Both keys exist") || !strings.Contains(s, "SENTRY_DSN (all environments) still holds the old DSN") {
+		t.Fatal(s)
 	}
 }

@@ -516,7 +516,7 @@ func (w bulkItemWrite) changed() changes {
 
 func (w bulkItemWrite) pending() string {
 	d := w.plan.kind.doing(w.plan.variable)
-	return strings.ToLower(d[:1]) + d[1:] + " in " + w.project().Name() + " was under way"
+	return "a change to marked projects (" + strings.ToLower(d[:1]) + d[1:] + ") was under way in " + w.project().Name()
 }
 
 // conflicts keeps the user's own change to a project off it while a bulk

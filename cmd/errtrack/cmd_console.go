@@ -93,6 +93,13 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 		for _, w := range m.PendingWrites() {
 			fmt.Fprintf(a.stderr, "errtrack: you quit while %s; it may have happened or not. Check the project before trying again.\n", explain.Text(w))
 		}
+		for _, r := range m.RotationsAtQuestion() {
+			ref := r.Project.Ref
+			if r.Project.Path != "" {
+				ref = apiclient.ProjectRef{Path: r.Project.Path}
+			}
+			fmt.Fprintf(a.stderr, "errtrack: you quit at a question of the rotation in %s. %s %s\n", explain.Text(r.Project.Name()), explain.Text(r.State(cliChecks(ref))), explain.Text(deleteLater(ref, r)))
+		}
 		if n := m.BulkQuitNote(); n != "" {
 			fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(n))
 		}

@@ -202,6 +202,15 @@ func (r Rotation) Stop() Rotation {
 	return r
 }
 
+// OldKeyID is the key being replaced: the one asked for until the plan
+// has read it.
+func (r Rotation) OldKeyID() int64 {
+	if r.Old.ID != 0 {
+		return r.Old.ID
+	}
+	return r.opts.OldID
+}
+
 // Kept reports a rotation that ended with both keys.
 func (r Rotation) Kept() bool { return r.New != nil && r.stopped && !r.Deleted }
 

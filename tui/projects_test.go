@@ -345,3 +345,20 @@ func TestPastedURLOfAnotherHost(t *testing.T) {
 	h.key("end", "enter")
 	h.mustSee("Client keys (2)")
 }
+
+// A project changed while its row was filtered out gets its state again
+// when esc clears the filter, without another key.
+func TestOverviewReloadsWhenFilterCleared(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.mustSee("integrated · on · 2 keys")
+	h.typeText("web-shop")
+	h.key("enter")
+	h.mustSee("Client keys (2)")
+	create := h.holdWrite("n")
+	h.key("esc")
+	h.typeText("zzzz")
+	h.run(create)
+	h.key("esc")
+	h.mustSee("demo/web-shop", "integrated · on · 3 keys")
+}

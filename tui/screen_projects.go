@@ -401,7 +401,7 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		s.filter.SetValue("")
-		return s.filterChanged()
+		return tea.Batch(s.filterChanged(), s.loadOverviews()) // rows shown again may have none
 	case key.Matches(msg, k.TextRefresh):
 		return s.reload()
 	case key.Matches(msg, k.Forget):

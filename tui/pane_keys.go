@@ -442,13 +442,7 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	st := p.sh.styles
 	inner := w - 4
 	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (" + keyName(p.sh.keys.Copy) + " copies it)"}
-	dsn := clean(k.DSN)
-	for len(dsn) > 0 {
-		n := min(len([]rune(dsn)), inner)
-		r := []rune(dsn)
-		lines = append(lines, string(r[:n]))
-		dsn = string(r[n:])
-	}
+	lines = append(lines, wrap(clean(k.DSN), inner)...) // cut after its separators
 	if age := p.ageText(k.ID); age != "" {
 		lines = append(lines, "", "First seen")
 		for _, l := range wrap(age, inner-1) {

@@ -71,7 +71,7 @@ func wrapPara(p string, width int) []string {
 			if curW > 0 {
 				flush()
 			}
-			parts := strings.Split(ansi.Hardwrap(w, width, false), "\n")
+			parts := breakWord(w, width)
 			lines = append(lines, parts[:len(parts)-1]...)
 			w, ww = parts[len(parts)-1], ansi.StringWidth(parts[len(parts)-1])
 		}
@@ -84,6 +84,34 @@ func wrapPara(p string, width int) []string {
 	}
 	flush()
 	return lines
+}
+
+// breakWord cuts a word wider than width into lines: a URL or DSN after
+// one of its separators ("…@host:port/", "…/projects/") where one falls on
+// the line, so each piece reads as a part of it; elsewhere where it must.
+func breakWord(w string, width int) []string {
+	if ansi.Strip(w) != w || !isASCII(w) {
+		return strings.Split(ansi.Hardwrap(w, width, false), "\n")
+	}
+	var out []string
+	for len(w) > width {
+		cut := strings.LastIndexAny(w[:width], "/@?&#") + 1
+		if cut == 0 {
+			cut = width // no separator: a plain cut
+		}
+		out = append(out, w[:cut])
+		w = w[cut:]
+	}
+	return append(out, w)
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // fitLines makes text exactly height lines of at most width cells.

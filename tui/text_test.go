@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -33,6 +34,23 @@ func TestCapitalizeKeepsUTF8(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 	if got := fitDSN("http://ééééééééé@h/1", "ééééééééé", 10); !utf8.ValidString(got) {
+		t.Fatalf("%q", got)
+	}
+}
+
+// A DSN wider than the line is cut after its separators: the public key
+// and the host each stay whole on a line.
+func TestWrapCutsDSNAtSeparators(t *testing.T) {
+	dsn := "http://glet_9225a73f3bd251c08623d569eab27540@127.0.0.1:18123/errortracking/api/v1/projects/1"
+	got := wrap("DSN: "+dsn, 40)
+	want := []string{"DSN:", "http://", "glet_9225a73f3bd251c08623d569eab27540@", "127.0.0.1:18123/errortracking/api/v1/", "projects/1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%q", got)
+	}
+	if got := strings.Join(got[1:], ""); got != dsn {
+		t.Fatalf("the pieces make %q", got)
+	}
+	if got := wrap(strings.Repeat("x", 50), 20); !slices.Equal(got, []string{strings.Repeat("x", 20), strings.Repeat("x", 20), strings.Repeat("x", 10)}) {
 		t.Fatalf("%q", got)
 	}
 }

@@ -232,10 +232,13 @@ func (m Model) BulkQuitNote() string {
 		parts = append(parts, "It had failed in "+list(failed)+".")
 	}
 	if len(names) > 0 {
-		parts = append(parts, "It had not reached "+list(names)+": nothing was changed there; mark them and run it again.")
+		parts = append(parts, "It had not reached "+list(names)+": nothing was changed there.")
 	}
-	if r.plan.kind == bulkRotate {
-		parts = append(parts, "Rotating the keys "+r.plan.variable+" holds again (here or with errtrack keys rotate --group) goes on where it stopped and leaves the projects rotated alone.")
+	switch {
+	case r.plan.kind == bulkRotate:
+		parts = append(parts, "Rotate the keys "+r.plan.variable+" holds again in all of them (here or with errtrack keys rotate --group): the run goes on with the ones under way and leaves the rotated ones alone.")
+	case len(names) > 0:
+		parts = append(parts, "Mark the ones not reached and run it again.")
 	}
 	return strings.Join(parts, " ")
 }
@@ -348,6 +351,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.bulkPlanned(msg)
 	case startBulkMsg:
 		return m.startBulk(msg)
+	case bulkBegunMsg:
+		return m.bulkBegun(msg)
 	case writeDoneMsg:
 		next, cmd := m.writeDone(msg)
 		all, screens := next.updateAll(msg)
@@ -738,7 +743,17 @@ func (m Model) helpOverlay(width, height int) string {
 	if height < 3 {
 		return strings.Join(lines[:min(len(lines), max(height, 0))], "\n")
 	}
-	return strings.Join(scrolled(m.sh.styles, lines, m.helpOffset, height, width), "\n")
+	// Every line as wide as the widest, shown or not: the box keeps its
+	// width while it scrolls.
+	w := 0
+	for _, l := range lines {
+		w = max(w, lipgloss.Width(l))
+	}
+	shown := scrolled(m.sh.styles, lines, m.helpOffset, height, width)
+	for i, l := range shown {
+		shown[i] = l + strings.Repeat(" ", max(min(w, width)-lipgloss.Width(l), 0))
+	}
+	return strings.Join(shown, "\n")
 }
 
 func (m Model) fullHelp() helpMap {

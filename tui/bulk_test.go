@@ -44,10 +44,16 @@ func (h *harness) confirmHeld() []writeDoneMsg {
 		if _, ok := start.(startBulkMsg); !ok {
 			h.t.Fatalf("y did not start the bulk change: %T", start)
 		}
-		for _, msg := range h.collect(h.sendOnly(start)) {
-			if d, ok := msg.(writeDoneMsg); ok {
-				done = append(done, d)
-			} else {
+		msgs := h.collect(h.sendOnly(start))
+		for len(msgs) > 0 {
+			msg := msgs[0]
+			msgs = msgs[1:]
+			switch msg := msg.(type) {
+			case writeDoneMsg:
+				done = append(done, msg)
+			case bulkBegunMsg: // a rotation's run holds its journal: the projects start
+				msgs = append(msgs, h.collect(h.sendOnly(msg))...)
+			default:
 				h.send(msg)
 			}
 		}
@@ -78,14 +84,14 @@ func TestBulkEnableMarkedProjects(t *testing.T) {
 	h.key("ctrl+o")
 	h.mustSay("2 marked projects", "e  enable error tracking")
 	h.key("e")
-	h.mustSay("Enabling error tracking in 2 of 2 marked projects?", "planned demo/mobile-app: create integrated settings, enabled", "planned demo/paused: enable")
+	h.mustSay("Enable error tracking in 2 of 2 marked projects?", "planned demo/mobile-app: create integrated settings, enabled", "planned demo/paused: enable")
 	h.key("n")
 	h.mustSay("Enabling error tracking: nothing was changed.")
 	if settingsOf(t, g, 2) != nil || settingsOf(t, g, 5).Active {
 		t.Fatal("No changed something")
 	}
 	h.key("ctrl+o", "e")
-	h.mustSay("Enabling error tracking in 2 of 2 marked projects?")
+	h.mustSay("Enable error tracking in 2 of 2 marked projects?")
 	h.key("y")
 	h.mustSay("Enabling error tracking: done in 2 projects", "changed demo/mobile-app", "changed demo/paused")
 	if s := settingsOf(t, g, 2); s == nil || !s.Active || !s.Integrated || !settingsOf(t, g, 5).Active {
@@ -117,7 +123,7 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	h.key("ctrl+o", "r")
 	h.mustSee("Rotate the key which variable holds?", "Variable: SENTRY_DSN")
 	h.key("enter")
-	h.mustSay("Rotating the keys SENTRY_DSN holds in 2 of 7 marked projects?",
+	h.mustSay("Rotate the keys SENTRY_DSN holds in 2 of 7 marked projects?",
 		"planned demo/web-shop: rotate key 1", "planned demo/mobile/ios: rotate key 901",
 		"skipped demo/mobile-app: no CI/CD variable SENTRY_DSN", "skipped demo/mobile/android: no CI/CD variable SENTRY_DSN")
 	h.key("n")
@@ -195,7 +201,7 @@ func TestBulkTestEvents(t *testing.T) {
 	f := faulty(g.api)
 	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo", Subgroups: true})
 	h.key("ctrl+a", "ctrl+o", "v", "enter")
-	h.mustSay("Sending test events with the DSNs SENTRY_DSN holds in 2 of 7 marked", "planned demo/web-shop: send a test event with the DSN of key 1")
+	h.mustSay("Send test events with the DSNs SENTRY_DSN holds in 2 of 7 marked", "planned demo/web-shop: send a test event with the DSN of key 1")
 	h.key("y")
 	h.mustSay("done in 2 projects", "ok demo/web-shop: key 1: the test event was accepted", "ok demo/mobile/ios: key 901")
 	if g.srv.Envelopes(1) != 1 || g.srv.Envelopes(7) != 1 || g.srv.Envelopes(2) != 0 {
@@ -259,9 +265,9 @@ func TestBulkStalePlanDropped(t *testing.T) {
 	h.key("ctrl+o")
 	second := plan("d")
 	h.run(first)
-	h.mustNotSee("Enabling error tracking in")
+	h.mustNotSee("Enable error tracking in")
 	h.run(second)
-	h.mustSay("Disabling error tracking in 1 of 2 marked projects?", "planned demo/mobile/ios: disable")
+	h.mustSay("Disable error tracking in 1 of 2 marked projects?", "planned demo/mobile/ios: disable")
 }
 
 // A rotation the console could not finish goes on, next time, with the
@@ -319,7 +325,7 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	}
 	// Quitting now, the three running are pending and the two others
 	// named as not reached.
-	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on where it stopped") || len(h.m.PendingWrites()) != bulkConcurrency {
+	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on with the ones under way") || len(h.m.PendingWrites()) != bulkConcurrency {
 		t.Fatalf("on quitting: %q, pending %q", n, h.m.PendingWrites())
 	}
 	// The first answer starts the fourth project, whose answer the fifth
@@ -458,7 +464,7 @@ func TestBulkChangeReachesTheOpenProject(t *testing.T) {
 		h.key("space", "esc")
 	}
 	h.key("ctrl+o", "e")
-	h.mustSay("Enabling error tracking in 2 of 2 marked projects?")
+	h.mustSay("Enable error tracking in 2 of 2 marked projects?")
 	h.advance(gracePeriod)
 	starts := h.collect(h.sendOnly(keyMsg("y")))
 	// The run starts once paused is open, as it was before the change.
@@ -499,7 +505,7 @@ func TestLongPlanScrolls(t *testing.T) {
 	h.resize(80, 24)
 	h.mustSee("fleet/app-001")
 	h.key("ctrl+a", "ctrl+o", "d")
-	h.mustSee("Disabling error tracking in 30 of 30 marked projects?", "planned   fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
+	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "planned   fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
 	h.mustNotSee("fleet/app-030", "(↑/pgup)")
 	h.key("G")
 	h.mustSee("planned   fleet/app-030: disable", "more lines (↑/pgup)", "Go")

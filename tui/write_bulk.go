@@ -56,6 +56,19 @@ func (k bulkKind) doing(variable string) string {
 	return "Sending test events with the DSNs " + variable + " holds"
 }
 
+// ask names the change in a question: "Rotate the keys SENTRY_DSN holds".
+func (k bulkKind) ask(variable string) string {
+	switch k {
+	case bulkEnable:
+		return "Enable error tracking"
+	case bulkDisable:
+		return "Disable error tracking"
+	case bulkRotate:
+		return "Rotate the keys " + variable + " holds"
+	}
+	return "Send test events with the DSNs " + variable + " holds"
+}
+
 // progress names the change in the status line: "Rotating 3/7: demo/ios".
 func (k bulkKind) progress() string {
 	return [...]string{"Enabling", "Disabling", "Rotating", "Test events"}[k]
@@ -242,7 +255,11 @@ func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
 				what = it.Skip // the result word says skipped
 			}
 			var others *workflow.OtherVariablesError
+			var groups *workflow.GroupVariablesError
 			switch {
+			case errors.As(it.Err, &groups):
+				what = it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the rotation again, or open the project and rotate it there (" +
+					keyName(k.Rotate) + "): its delete question names them."
 			case errors.As(it.Err, &others):
 				// The commands' words name their flags; here, the single
 				// rotation asks.
@@ -316,6 +333,13 @@ type (
 		plan    bulkPlan
 		journal *workflow.Journal
 	}
+	// bulkBegunMsg answers the start of a rotation's run: the journal's
+	// run lock, held until release, or why the run cannot start.
+	bulkBegunMsg struct {
+		id      uint64
+		release func()
+		err     error
+	}
 	// bulkDoneMsg tells the screens a bulk change ran through; failed
 	// are the projects that failed, which stay marked to try again.
 	bulkDoneMsg struct{ failed map[int64]bool }
@@ -329,6 +353,8 @@ type bulkRun struct {
 	next    int // the next item to look at
 	running int
 	done    int // items that ran
+	// release lets go of the journal's run lock (a rotation's).
+	release func()
 }
 
 // planBulk reads what the plan needs, off the UI goroutine; a rotation
@@ -394,7 +420,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		}
 		body = append(body, words)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", doing, p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", p.kind.ask(p.variable), p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
 	d.onNo = statusMsg{text: doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -404,11 +430,37 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	if m.sh.bulk != nil {
 		return m, nil
 	}
-	m.sh.bulk = &bulkRun{id: nextRequestID(), plan: msg.plan, journal: msg.journal}
-	next, cmd := m.bulkMore()
+	r := &bulkRun{id: nextRequestID(), plan: msg.plan, journal: msg.journal}
+	m.sh.bulk = r
 	status := fmt.Sprintf("%s 0/%d…", msg.plan.kind.progress(), msg.plan.acting())
-	next, s := next.setStatus(statusMsg{text: status, kind: statusInfo})
+	next, s := m.setStatus(statusMsg{text: status, kind: statusInfo})
+	if msg.plan.kind == bulkRotate && msg.journal != nil {
+		// One run of a journal at a time, whatever process runs it.
+		plan, j := msg.plan.rotation, msg.journal
+		return next, tea.Batch(s, func() tea.Msg {
+			release, err := plan.Begin(j)
+			return bulkBegunMsg{id: r.id, release: release, err: err}
+		})
+	}
+	next, cmd := next.bulkMore()
 	return next, tea.Batch(cmd, s)
+}
+
+// bulkBegun starts a rotation's projects once its run holds the journal.
+func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
+	r := m.sh.bulk
+	if r == nil || r.id != msg.id {
+		if msg.release != nil {
+			msg.release()
+		}
+		return m, nil
+	}
+	if msg.err != nil {
+		m.sh.bulk = nil
+		return m.setStatus(statusMsg{text: r.plan.kind.doing(r.plan.variable) + ": nothing was changed. " + capitalize(clean(msg.err.Error())) + ".", kind: statusError})
+	}
+	r.release = msg.release
+	return m.bulkMore()
 }
 
 // bulkMore starts projects until bulkConcurrency run; with none left and
@@ -446,13 +498,19 @@ func (m Model) bulkMore() (Model, tea.Cmd) {
 
 // bulkReport ends the run: the report in a dialog, reopened with Bulk.
 func (m Model) bulkReport() (Model, tea.Cmd) {
-	p, journal := m.sh.bulk.plan, m.sh.bulk.journal
+	r := m.sh.bulk
+	p, journal := r.plan, r.journal
 	m.sh.bulk = nil
 	var finish tea.Cmd
 	if p.kind == bulkRotate && journal != nil {
 		// Every project ran: the journal is closed when none failed.
-		rotation := p.rotation
-		finish = sideEffect(func() { _ = rotation.Finish(journal) })
+		rotation, release := p.rotation, r.release
+		finish = sideEffect(func() {
+			_ = rotation.Finish(journal)
+			if release != nil {
+				release()
+			}
+		})
 	}
 	doing := p.kind.doing(p.variable)
 	title := fmt.Sprintf("%s: done in %s", doing, workflow.Projects(p.acting(), ""))

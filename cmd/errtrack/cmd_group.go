@@ -95,7 +95,10 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	}
 	if plan.Acting() == 0 {
 		fmt.Fprintln(a.stderr, "Nothing to rotate.")
-		a.finishJournal(plan, j)
+		if release, err := plan.Begin(j); err == nil {
+			a.finishJournal(plan, j)
+			release()
+		}
 		return a.printGroupReport(g, plan)
 	}
 	if !f.yes {
@@ -108,6 +111,11 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 			return nil
 		}
 	}
+	release, err := plan.Begin(j)
+	if err != nil {
+		return reportedf(a, "Nothing was changed: %s.", explain.Text(err.Error()))
+	}
+	defer release()
 	n, total := 0, plan.Acting()
 	rctx, rcancel := a.deadline(ctx, g)
 	defer rcancel()
@@ -121,7 +129,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 			return
 		}
 		n++
-		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(it.Project.Name()), it.Result, explain.Text(it.Words))
+		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(it.Project.Name()), it.Result, explain.Text(groupWords(it)))
 	})
 	a.finishJournal(done, j)
 	if err := a.printGroupReport(g, done); err != nil {
@@ -135,6 +143,16 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		return reportedf(a, "%d of %s failed (see above).%s", failed, workflow.Projects(len(done.Items), ""), left)
 	}
 	return nil
+}
+
+// groupWords says how a project of a group rotation ended, with what to
+// do where the command's flags decide.
+func groupWords(it workflow.GroupItem) string {
+	var groups *workflow.GroupVariablesError
+	if errors.As(it.Err, &groups) {
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again, or run it with --keep-variables to delete the old key anyway (they then hold a deleted key's DSN)."
+	}
+	return it.Words
 }
 
 // finishJournal closes the journal once a run went through every project
@@ -152,7 +170,7 @@ func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
 		fmt.Fprintf(a.stderr, "An earlier run left %s unfinished: this run goes on with %s.\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
 	if n := p.RotatedBefore(); n > 0 {
-		fmt.Fprintf(a.stderr, "An earlier run that has projects left rotated %s already: %s left as %s until a run ends with none failed.\n", workflow.Projects(n, ""), map[bool]string{true: "it is", false: "they are"}[n == 1], map[bool]string{true: "it is", false: "they are"}[n == 1])
+		fmt.Fprintf(a.stderr, "%s rotated by an earlier run that is not finished: this run leaves %s alone (the rotation is finished when a run ends with no project failed or left to do).\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {
@@ -168,12 +186,14 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
 		x := groupItemJSON{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action(), Result: it.Result, OldKeyID: it.OldID}
 		if r := it.Rotation; r.New != nil {
 			x.NewKeyID = r.New.ID
+		} else if e := it.Resume; e != nil && e.Phase == workflow.PhaseDone {
+			x.NewKeyID = e.NewID // rotated by an earlier run
 		}
 		for _, v := range it.Rotation.Variables {
 			x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
 		}
 		if it.Result == workflow.ResultFailed {
-			x.Error = it.Words
+			x.Error = groupWords(it)
 			if x.Error == "" && it.Err != nil {
 				x.Error = a.explain(it.Err, "run the command again")
 			}

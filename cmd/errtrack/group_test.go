@@ -365,3 +365,24 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 		t.Fatalf("keys %v", srv.Keys(2001))
 	}
 }
+
+// A group rotation stopped by a group variable says how to go on (point
+// it at the new DSN, or --keep-variables), and the project's new key shows
+// in the report of the run that finishes it; the other projects are not
+// rotated again meanwhile.
+func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 3})
+	c := newCLI(t, srv)
+	c.server = srv
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
+	c.run("", args...).must(t, 1, "fleet/app-001: failed", "group's Settings > CI/CD > Variables and run the same command again, or run it with --keep-variables")
+	r := c.run("", append(args, "--dry-run")...)
+	r.must(t, 0, "go on with key", "rotated by an earlier run that is not finished")
+	c.run("", append(args, "--keep-variables", "--json")...).must(t, 0, `"result": "unchanged"`, `"new_key_id"`)
+	for id := int64(2001); id <= 2003; id++ {
+		if keys := srv.Keys(id); len(keys) != 1 || keys[0].ID > 100 {
+			t.Fatalf("project %d keys %v", id, keys)
+		}
+	}
+}

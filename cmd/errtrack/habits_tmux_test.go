@@ -65,7 +65,7 @@ func TestConsoleGroupBulkInTmux(t *testing.T) {
 	s.keys("C-o")
 	s.waitFor("7 marked projects")
 	s.keys("e")
-	s.waitFor("Enabling error tracking in 4 of 7 marked projects?")
+	s.waitFor("Enable error tracking in 4 of 7 marked projects?")
 	time.Sleep(600 * time.Millisecond) // a question takes keys once it could be read
 	s.keys("y")
 	s.waitFor("Enabling error tracking: ")

@@ -60,6 +60,9 @@ type GroupItem struct {
 	// rotation the plan found finished (its old key gone).
 	keyIDs []int64
 	settle bool
+	// seen is the phase of the project's journal entry the plan read ("":
+	// none, or planned), to tell whether another run changed it since.
+	seen string
 	// After the run.
 	Result   string
 	Rotation Rotation
@@ -132,19 +135,62 @@ func (p GroupPlan) Unfinished(j *Journal) int {
 	return n
 }
 
+// Begin starts a run of the plan: it takes the journal's run lock (held
+// until release) and records the projects the run sets out to rotate, so
+// the journal stays open until each is rotated, whatever runs do it. A
+// journal changed since the plan (another run meanwhile) is refused: plan
+// again.
+func (p GroupPlan) Begin(j *Journal) (release func(), err error) {
+	release, err = j.lockRun()
+	if err != nil || j == nil {
+		return release, err
+	}
+	changed := false
+	err = j.change(func(m map[int64]JournalEntry) {
+		for _, it := range p.Items {
+			e, ok := m[it.Project.ID]
+			phase := e.Phase
+			if phase == PhasePlanned {
+				phase = ""
+			}
+			switch {
+			case phase != it.seen:
+				changed = true
+			case it.Skip == "" && !ok:
+				m[it.Project.ID] = JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhasePlanned}
+			}
+		}
+	})
+	if err == nil && changed {
+		err = fmt.Errorf("%w: plan again", ErrJournalChanged)
+	}
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return release, nil
+}
+
 // Finish ends a run that went through every project: the projects the
-// plan found settled are recorded so, and when no project failed and none
-// is left under way, the journal forgets the rotation (the next run
-// rotates every project again). Until then a run started again leaves the
-// rotated projects alone.
+// plan found settled are recorded so, the ones it skipped leave the
+// journal, and when no project failed and none is left planned or under
+// way, the journal forgets the rotation (the next run rotates every
+// project again). Until then a run started again leaves the rotated
+// projects alone.
 func (p GroupPlan) Finish(j *Journal) error {
 	for _, it := range p.Items {
-		if it.settle && it.Resume != nil {
+		e, ok := j.Entry(it.Project.ID)
+		var err error
+		switch {
+		case it.settle && it.Resume != nil:
 			e := *it.Resume
 			e.Phase = PhaseDone
-			if err := j.Record(e); err != nil {
-				return err
-			}
+			err = j.Record(e)
+		case ok && e.Phase == PhasePlanned && it.Skip != "" && it.Result != ResultFailed:
+			err = j.Forget(it.Project.ID) // nothing to rotate there now
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if p.Failed() > 0 {
@@ -188,8 +234,13 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
 			return
 		}
-		if e, ok := j.Entry(p.ID); ok && resumed(ctx, api, &it, e) {
-			return
+		if e, ok := j.Entry(p.ID); ok {
+			if e.Phase != PhasePlanned {
+				it.seen = e.Phase
+			}
+			if resumed(ctx, api, &it, e) {
+				return
+			}
 		}
 		k, ids, skip, err := heldKey(ctx, api, it.Project.Ref, o.Variable, o.Scope)
 		it.keyIDs = ids
@@ -208,10 +259,17 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 // resumed plans a project the journal holds from an earlier run; false
 // when that run surely made no key and the project is planned afresh.
 func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry) bool {
+	if e.Phase == PhasePlanned {
+		return false // nothing was sent: planned as any other
+	}
 	it.Resume, it.OldID = &e, e.OldID
 	switch e.Phase {
 	case PhaseDone:
-		it.Skip, it.Result = fmt.Sprintf("rotated by an earlier run that has projects left: key %d replaced key %d", e.NewID, e.OldID), ResultUnchanged
+		done := fmt.Sprintf("key %d replaced key %d", e.NewID, e.OldID)
+		if e.NewID == 0 {
+			done = fmt.Sprintf("key %d is gone", e.OldID)
+		}
+		it.Skip, it.Result = "rotated by an earlier run that is not finished ("+done+"): left as it is", ResultUnchanged
 		return true
 	case PhaseCreated:
 		return true
@@ -342,11 +400,20 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 		UpdateVariables: p.opts.UpdateVariables, KeepVariables: p.opts.KeepVariables, Verify: p.opts.Verify, Confirmed: true}
 	if it.Resume != nil && it.Resume.NewID != 0 {
 		o.Created = &apiclient.ClientKey{ID: it.Resume.NewID}
+		// The key found after a lost answer is kept as this run's.
+		if err := j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, NewID: it.Resume.NewID, Phase: PhaseCreated}); err != nil {
+			it.Result, it.Err = ResultFailed, fmt.Errorf("the journal could not be written, so nothing was changed: %w", err)
+			it.Words = it.Err.Error() + "."
+			return it
+		}
 	}
 	r := NewRotation(it.Project.Ref, o)
 	fail := func(err error) GroupItem {
 		it.Rotation, it.Err, it.Result = r, err, ResultFailed
 		it.Words = r.Failure(explain, c)
+		if unsafe := (*UnsafeDeleteError)(nil); errors.As(err, &unsafe) && unsafe.Reason == groupUsesReason(r) {
+			it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
+		}
 		return it
 	}
 	for s := r.Next(); s != StepDone; s = r.Next() {
@@ -371,7 +438,8 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 				return p.finishedBefore(ctx, api, it, j)
 			}
 			if s == StepCreate && !r.CreateUnknown {
-				_ = j.Forget(it.Project.ID) // surely not created: nothing to resume
+				// Surely not created: nothing to resume, still to rotate.
+				_ = j.Record(JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhasePlanned})
 			}
 			return fail(err)
 		}
@@ -425,6 +493,18 @@ type OtherVariablesError struct {
 
 func (e *OtherVariablesError) Error() string {
 	return e.Holders + " the old DSN too: pass --update-variables or --keep-variables"
+}
+
+// GroupVariablesError stops a project's rotation before the old key goes:
+// variables of its groups, which a rotation does not change, hold the old
+// DSN. Each front end words what to do about it.
+type GroupVariablesError struct {
+	// Uses names them: "group web/SENTRY_DSN (environment production)".
+	Uses string
+}
+
+func (e *GroupVariablesError) Error() string {
+	return "group CI/CD variables hold the old DSN (" + e.Uses + ")"
 }
 
 // Failed counts the projects that failed.

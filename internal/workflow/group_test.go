@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"path/filepath"
@@ -253,7 +254,8 @@ func TestFleetGroupRotation(t *testing.T) {
 		t.Fatalf("%v: %+v", err, plan.Items)
 	}
 	done := plan.Run(ctx, c, nil, explainPlain, checksFor, nil)
-	if first := byPath(done)["fleet/app-001"]; first.Result != ResultFailed || srv.KeyCount(2001) != 2 || !strings.Contains(first.Words, "FLEET_SENTRY_DSN") {
+	var groups *GroupVariablesError
+	if first := byPath(done)["fleet/app-001"]; first.Result != ResultFailed || srv.KeyCount(2001) != 2 || !strings.Contains(first.Words, "FLEET_SENTRY_DSN") || !errors.As(first.Err, &groups) {
 		t.Fatalf("app-001: %s %s, keys %v", first.Result, first.Words, srv.Keys(2001))
 	}
 	srv, c = mock(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
@@ -308,5 +310,95 @@ func TestGroupRotationUnderRateLimit(t *testing.T) {
 	}
 	if srv.KeyCount(2003) != 1 {
 		t.Fatalf("keys %v", srv.Keys(2003))
+	}
+}
+
+// One run of a journal at a time: a second run started meanwhile is
+// refused before it changes anything, and a plan made before another run
+// changed the journal is refused at its start (plan again).
+func TestGroupRotationOneRunAtATime(t *testing.T) {
+	_, c := mock(t, mockserver.Options{ScaleGroup: 4}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.json")
+	ja, _ := OpenJournal(path)
+	jb, _ := OpenJournal(path)
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	a, _ := PlanGroupRotation(ctx, c, ref, o, ja)
+	b, _ := PlanGroupRotation(ctx, c, ref, o, jb)
+	release, err := a.Begin(ja)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Begin(jb); !errors.Is(err, ErrRunUnderWay) {
+		t.Fatalf("a second run at once: %v", err)
+	}
+	a.Run(ctx, c, ja, explainPlain, checksFor, nil).Finish(ja)
+	release()
+	release, err = b.Begin(jb)
+	if err != nil {
+		t.Fatalf("after the first run (journal closed, same as planned): %v", err)
+	}
+	release()
+	// Another run rotates a project after this plan was made.
+	projects, _, _ := c.ListGroupProjects(ctx, ref, false)
+	PlanRotationFor(ctx, c, projects[:1], o, ja).Run(ctx, c, ja, explainPlain, checksFor, nil)
+	if _, err := b.Begin(jb); !errors.Is(err, ErrJournalChanged) {
+		t.Fatalf("a plan older than the journal: %v", err)
+	}
+}
+
+// A run that covers some of an unfinished run's projects (the console's
+// marks, a subgroup) does not close the journal: the projects the first
+// run rotated are still left alone by the next run of the whole group.
+func TestGroupRotationPartialRunKeepsTheJournal(t *testing.T) {
+	_, c := mock(t, mockserver.Options{ScaleGroup: 6}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	creates := map[int64]int{}
+	var mu sync.Mutex
+	count := func(it GroupItem) {
+		mu.Lock()
+		defer mu.Unlock()
+		if it.Rotation.New != nil && it.Resume == nil {
+			creates[it.Project.ID]++
+		}
+	}
+	projects, _, _ := c.ListGroupProjects(ctx, ref, false)
+	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
+	// A run of the whole group rotates the first two projects, then is
+	// interrupted before the others start.
+	whole, _ := PlanGroupRotation(ctx, c, ref, o, j)
+	release, err := whole.Begin(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	PlanRotationFor(ctx, c, projects[:2], o, j).Run(ctx, c, j, explainPlain, checksFor, count)
+	release()
+	// The console marks only the last project and rotates it: the
+	// journal stays, the others still to do.
+	part := PlanRotationFor(ctx, c, projects[5:], o, j)
+	release, _ = part.Begin(j)
+	done := part.Run(ctx, c, j, explainPlain, checksFor, count)
+	if err := done.Finish(j); err != nil || j.Pending() != 6 {
+		t.Fatalf("%v: the partial run left %d entries, want the 6 of the group", err, j.Pending())
+	}
+	release()
+	again, _ := PlanGroupRotation(ctx, c, ref, o, j)
+	if again.Acting() != 3 || again.RotatedBefore() != 3 {
+		t.Fatalf("%+v", again.Items)
+	}
+	release, _ = again.Begin(j)
+	done = again.Run(ctx, c, j, explainPlain, checksFor, count)
+	if err := done.Finish(j); err != nil || done.Failed() != 0 || j.Pending() != 0 {
+		t.Fatalf("%v: %+v", err, done.Items)
+	}
+	release()
+	for _, p := range projects {
+		if creates[p.ID] != 1 {
+			t.Fatalf("%s got %d new keys: %v", p.PathWithNamespace, creates[p.ID], creates)
+		}
 	}
 }

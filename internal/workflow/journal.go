@@ -3,6 +3,7 @@ package workflow
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,7 +29,20 @@ const (
 	// project gets two new keys. The entries go once a run ends with no
 	// project failed and none unfinished.
 	PhaseDone = "done"
+	// PhasePlanned: a run set out to rotate the project and has not sent
+	// its create (or surely made none). It keeps the journal open, so the
+	// projects already rotated are not rotated again by a run that covers
+	// only some of the others.
+	PhasePlanned = "planned"
 )
+
+// ErrRunUnderWay: another run rotates the keys of the same variable on the
+// same host now.
+var ErrRunUnderWay = errors.New("another errtrack run is rotating the keys this variable holds on this GitLab")
+
+// ErrJournalChanged: another run changed the journal between this run's
+// plan and its start.
+var ErrJournalChanged = errors.New("another errtrack run changed the rotation's journal since this plan was made")
 
 // JournalEntry is one project's rotation in a group rotation that has not
 // finished.
@@ -119,11 +133,24 @@ func (j *Journal) Unfinished() int {
 	defer j.mu.Unlock()
 	n := 0
 	for _, e := range j.entries {
-		if e.Phase != PhaseDone {
+		if e.Phase == PhaseCreating || e.Phase == PhaseCreated {
 			n++
 		}
 	}
 	return n
+}
+
+// lockRun takes the journal's run lock, held for a whole run: two runs of
+// one journal at once could each rotate the same project.
+func (j *Journal) lockRun() (func(), error) {
+	if j == nil {
+		return func() {}, nil
+	}
+	unlock, err := filelock.Lock(j.path+".run", 0)
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s.run is locked): wait for it to end, then plan again", ErrRunUnderWay, j.path)
+	}
+	return unlock, nil
 }
 
 // closeRun forgets the rotated projects once no project's rotation is

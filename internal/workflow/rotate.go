@@ -467,9 +467,14 @@ func (r Rotation) deleteSafe() error {
 	case r.variables != decidedKeep && len(r.StillOld()) > 0:
 		return &UnsafeDeleteError{"CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
-		return &UnsafeDeleteError{"group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")"}
+		return &UnsafeDeleteError{groupUsesReason(r)}
 	}
 	return nil
+}
+
+// groupUsesReason is the delete's guard on the groups' variables, in words.
+func groupUsesReason(r Rotation) string {
+	return "group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")"
 }
 
 // deleteOld deletes the old key, once every guard holds. A key already

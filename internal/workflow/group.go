@@ -60,9 +60,9 @@ type GroupItem struct {
 	// rotation the plan found finished (its old key gone).
 	keyIDs []int64
 	settle bool
-	// seen is the phase of the project's journal entry the plan read ("":
-	// none, or planned), to tell whether another run changed it since.
-	seen string
+	// seen is the project's journal entry the plan read (zero: none, or
+	// planned), to tell whether another run changed it since.
+	seen entrySeen
 	// After the run.
 	Result   string
 	Rotation Rotation
@@ -149,12 +149,8 @@ func (p GroupPlan) Begin(j *Journal) (release func(), err error) {
 	err = j.change(func(m map[int64]JournalEntry) {
 		for _, it := range p.Items {
 			e, ok := m[it.Project.ID]
-			phase := e.Phase
-			if phase == PhasePlanned {
-				phase = ""
-			}
 			switch {
-			case phase != it.seen:
+			case seenEntry(e) != it.seen:
 				changed = true
 			case it.Skip == "" && !ok:
 				m[it.Project.ID] = JournalEntry{ProjectID: it.Project.ID, OldID: it.OldID, Phase: PhasePlanned}
@@ -230,17 +226,14 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 		p := projects[i]
 		it := GroupItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
 		defer func() { plan.Items[i] = it }()
+		e, inJournal := j.Entry(p.ID)
+		it.seen = seenEntry(e)
 		if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess { // unknown (the console's marks): the server decides
 			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
 			return
 		}
-		if e, ok := j.Entry(p.ID); ok {
-			if e.Phase != PhasePlanned {
-				it.seen = e.Phase
-			}
-			if resumed(ctx, api, &it, e) {
-				return
-			}
+		if inJournal && resumed(ctx, api, &it, e) {
+			return
 		}
 		k, ids, skip, err := heldKey(ctx, api, it.Project.Ref, o.Variable, o.Scope)
 		it.keyIDs = ids
@@ -254,6 +247,20 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 		}
 	})
 	return plan
+}
+
+// entrySeen is what of a journal entry tells one run's doing from another's.
+type entrySeen struct {
+	oldID, newID int64
+	phase        string
+}
+
+// seenEntry is nothing for none or a planned entry.
+func seenEntry(e JournalEntry) entrySeen {
+	if e.Phase == PhasePlanned {
+		return entrySeen{}
+	}
+	return entrySeen{e.OldID, e.NewID, e.Phase}
 }
 
 // resumed plans a project the journal holds from an earlier run; false
@@ -272,7 +279,18 @@ func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry
 		it.Skip, it.Result = "rotated by an earlier run that is not finished ("+done+"): left as it is", ResultUnchanged
 		return true
 	case PhaseCreated:
-		return true
+		// The key that run made may have been deleted by hand since: then
+		// the project is planned afresh.
+		keys, _, err := api.ListClientKeys(ctx, it.Project.Ref)
+		if err != nil {
+			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+			return true
+		}
+		if _, ok := FindKey(keys, e.NewID); ok {
+			return true
+		}
+		it.Resume, it.OldID = nil, 0
+		return false
 	}
 	// The create's answer was lost: which key it made, if any, is the
 	// key that was not there before it.

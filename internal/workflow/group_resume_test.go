@@ -1,0 +1,171 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// changedGroup is the fleet group after the user's world changed between
+// runs: gone projects are no longer listed (deleted, or transferred out of
+// the group), demoted ones are listed with the Developer role.
+type changedGroup struct {
+	*apiclient.Client
+	gone, demoted map[int64]bool
+}
+
+func (g *changedGroup) ListGroupProjects(ctx context.Context, ref apiclient.GroupRef, sub bool) ([]apiclient.Project, *apiclient.Response, error) {
+	ps, resp, err := g.Client.ListGroupProjects(ctx, ref, sub)
+	ps = slices.DeleteFunc(ps, func(p apiclient.Project) bool { return g.gone[p.ID] })
+	for i := range ps {
+		if g.demoted[ps[i].ID] {
+			ps[i].Permissions = &struct {
+				ProjectAccess *apiclient.AccessLevel `json:"project_access"`
+				GroupAccess   *apiclient.AccessLevel `json:"group_access"`
+			}{ProjectAccess: &apiclient.AccessLevel{AccessLevel: 30}}
+		}
+	}
+	return ps, resp, err
+}
+
+func sortedFleet(t *testing.T, c *apiclient.Client) []apiclient.Project {
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	projects, _, err := c.ListGroupProjects(context.Background(), ref, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
+	return projects
+}
+
+// A project rotated by an interrupted run ("done" in the journal), whose
+// Maintainer role the user then loses, does not make Begin take the
+// journal for changed: the plan reads its entry before skipping it.
+func TestGroupRotationDemotedProjectDoesNotBlock(t *testing.T) {
+	_, c := mock(t, mockserver.Options{ScaleGroup: 4}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	projects := sortedFleet(t, c)
+	whole, _ := PlanGroupRotation(ctx, c, ref, o, j)
+	release, err := whole.Begin(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	PlanRotationFor(ctx, c, projects[:1], o, j).Run(ctx, c, j, explainPlain, checksFor, nil) // then Ctrl+C
+	release()
+
+	g := &changedGroup{Client: c, demoted: map[int64]bool{projects[0].ID: true}}
+	for try := 1; try <= 3; try++ {
+		plan, _ := PlanGroupRotation(ctx, g, ref, o, j)
+		release, err := plan.Begin(j)
+		if errors.Is(err, ErrJournalChanged) {
+			if try == 3 {
+				t.Fatalf("try %d: %v (no other run exists: the plan is never accepted)", try, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+		return
+	}
+}
+
+// A run stopped after a project's create ("created" O->N in the journal);
+// the user then deletes the new key N by hand, keeping the old one: the
+// next run plans the project afresh instead of failing on N forever.
+func TestGroupRotationNewKeyDeletedByHandPlannedAfresh(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	// Ctrl+C right after the creates: the variables are untouched.
+	cctx, cancel := context.WithCancel(ctx)
+	f := &faultyGroup{faulty: &faulty{Client: c, create: func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { cancel(); return k, nil }}}
+	plan, _ := PlanGroupRotation(ctx, f, ref, o, j)
+	release, _ := plan.Begin(j)
+	plan.Run(cctx, f, j, explainPlain, checksFor, nil).Finish(j)
+	release()
+	projects := sortedFleet(t, c)
+	p := projects[0].ID
+	e, _ := j.Entry(p)
+	t.Logf("entry %+v, keys %v, variables %+v", e, keyIDs(srv.Keys(p)), srv.Variables(p))
+	if e.Phase != PhaseCreated {
+		t.Fatalf("%+v", e)
+	}
+	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(p), e.NewID); err != nil { // by hand
+		t.Fatal(err)
+	}
+	// The project is as before any rotation: old key, SENTRY_DSN on it.
+	for run := 1; run <= 3; run++ {
+		plan, _ := PlanGroupRotation(ctx, c, ref, o, j)
+		release, err := plan.Begin(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := plan.Run(ctx, c, j, explainPlain, checksFor, nil)
+		done.Finish(j)
+		release()
+		it := byPath(done)[projects[0].PathWithNamespace]
+		t.Logf("run %d: %s: %s (keys %v)", run, it.Result, it.Words, keyIDs(srv.Keys(p)))
+		if it.Result == ResultChanged {
+			return
+		}
+	}
+	t.Fatalf("the project fails in every run; journal still has %d entries", j.Pending())
+}
+
+// Begin compares the whole entry a plan read with the journal, not only its
+// phase: a plan (the console's dialog left open) that read P "creating"
+// from a crashed run is refused once run B finished P and run C began a new
+// rotation of P whose create's answer was lost ("creating" again, key N2
+// made); accepted, it would settle P with its stale entry and lose N2.
+func TestGroupRotationStalePlanRefused(t *testing.T) {
+	srv, c := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.json")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	projects := sortedFleet(t, c)
+	p := projects[0].ID
+	lostCreate := &faultyGroup{faulty: &faulty{Client: c, create: func(*apiclient.ClientKey) (*apiclient.ClientKey, error) { return nil, lost }}}
+	run := func(api GroupAPI) {
+		j, _ := OpenJournal(path)
+		plan := PlanRotationFor(ctx, api, projects, o, j)
+		release, err := plan.Begin(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan.Run(ctx, api, j, explainPlain, checksFor, nil).Finish(j)
+		release()
+	}
+	run(lostCreate) // X: the create's answer is lost (N1 made)
+	ja, _ := OpenJournal(path)
+	a := PlanRotationFor(ctx, c, projects, o, ja) // A: planned, not started
+	run(c)                                       // B: goes on with N1, closes the journal
+	run(lostCreate)                              // C: new rotation of N1, answer lost (N2 made)
+	jc, _ := OpenJournal(path)
+	eC, _ := jc.Entry(p)
+	t.Logf("C's entry %+v, keys %v", eC, keyIDs(srv.Keys(p)))
+	release, err := a.Begin(ja)
+	if errors.Is(err, ErrJournalChanged) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Run(ctx, c, ja, explainPlain, checksFor, nil).Finish(ja)
+	release()
+	run(c) // the next run
+	run(c)
+	t.Fatalf("A's stale plan was accepted and overwrote C's entry %+v; after two more runs the project's keys are %v: C's key (made after key %d) was never resumed and stays behind", eC, keyIDs(srv.Keys(p)), eC.OldID)
+}

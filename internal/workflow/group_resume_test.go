@@ -151,8 +151,8 @@ func TestGroupRotationStalePlanRefused(t *testing.T) {
 	run(lostCreate) // X: the create's answer is lost (N1 made)
 	ja, _ := OpenJournal(path)
 	a := PlanRotationFor(ctx, c, projects, o, ja) // A: planned, not started
-	run(c)                                       // B: goes on with N1, closes the journal
-	run(lostCreate)                              // C: new rotation of N1, answer lost (N2 made)
+	run(c)                                        // B: goes on with N1, closes the journal
+	run(lostCreate)                               // C: new rotation of N1, answer lost (N2 made)
 	jc, _ := OpenJournal(path)
 	eC, _ := jc.Entry(p)
 	t.Logf("C's entry %+v, keys %v", eC, keyIDs(srv.Keys(p)))

@@ -76,6 +76,11 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	if err != nil {
 		return err
 	}
+	if f.restart {
+		if err := j.Restart(); err != nil {
+			return reportedf(a, "Nothing was changed: %s.", explain.Text(err.Error()))
+		}
+	}
 	o := workflow.GroupOptions{Subgroups: gf.subgroups, Variable: f.ciVar, Scope: f.scope,
 		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify}
 	pctx, cancel := a.deadline(ctx, g)
@@ -156,10 +161,23 @@ func groupWords(it workflow.GroupItem) string {
 }
 
 // finishJournal closes the journal once a run went through every project
-// with none failed; a failure to write it is said, not fatal.
+// with none failed; a failure to write it is said, not fatal, and so are
+// the projects outside this run that keep the rotation open.
 func (a *app) finishJournal(p workflow.GroupPlan, j *workflow.Journal) {
 	if err := p.Finish(j); err != nil {
 		fmt.Fprintf(a.stderr, "errtrack: the journal could not be updated (%s): a run started again may plan projects this one rotated.\n", explain.Text(err.Error()))
+		return
+	}
+	if p.Failed() > 0 {
+		return
+	}
+	if out := p.Outside(j); len(out) > 0 {
+		ids := make([]string, len(out))
+		for i, e := range out {
+			ids[i] = fmt.Sprint(e.ProjectID)
+		}
+		fmt.Fprintf(a.stderr, "The rotation is not finished: an earlier run set out to rotate %s this run does not reach (project IDs %s). Run it where they are (their group, --include-subgroups), or start a new rotation with --restart; until then the projects rotated are left alone.\n",
+			workflow.Projects(len(out), ""), strings.Join(ids, ", "))
 	}
 }
 

@@ -48,6 +48,7 @@ type rotateFlags struct {
 	yes, verify          bool
 	ciVar, scope         string
 	updateVars, keepVars bool
+	restart              bool
 }
 
 func (a *app) rotateCmd(g *globalFlags) *cobra.Command {
@@ -84,7 +85,10 @@ the plan (what changes, what is skipped and why), asks once (or --yes;
 report (--json: one object per project). A journal in errtrack's state
 directory is written before each create: started again after an
 interruption, the same command goes on where it stopped, and no project
-gets two new keys. Exit 1 when a project failed.`,
+gets two new keys: the projects already rotated are left alone until every
+project the runs set out to rotate is done. --restart starts a new rotation
+instead (a key an earlier run made is still used, never made twice). Exit 1
+when a project failed.`,
 		Example: `  errtrack keys rotate --project group/web-shop
   errtrack keys rotate -p 42 --old 12 --update-variables --verify
   errtrack keys rotate --group web --include-subgroups --ci-variable SENTRY_DSN --dry-run
@@ -106,8 +110,10 @@ gets two new keys. Exit 1 when a project failed.`,
 				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
 			case gf.group != "" && f.old != 0:
 				return usagef("--old names one project's key: with --group, the key is the one --ci-variable holds in each project")
-			case (gf.subgroups || gf.dryR) && gf.group == "":
-				return usagef("--include-subgroups and --dry-run go with --group")
+			case (gf.subgroups || gf.dryR || f.restart) && gf.group == "":
+				return usagef("--include-subgroups, --dry-run and --restart go with --group")
+			case f.restart && gf.dryR:
+				return usagef("--restart forgets what earlier runs did, which a dry run does not: leave out one of them")
 			case !f.yes && !gf.dryR && !a.stdinIsTTY():
 				return usagef("refusing to rotate without confirmation: standard input is not a terminal, so pass --yes")
 			}
@@ -129,6 +135,7 @@ gets two new keys. Exit 1 when a project failed.`,
 	fl.StringVar(&gf.group, "group", "", "rotate in every project of this group (ID or path) the key --ci-variable holds")
 	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	fl.BoolVar(&gf.dryR, "dry-run", false, "with --group, show the plan and change nothing")
+	fl.BoolVar(&f.restart, "restart", false, "with --group, start a new rotation: projects an unfinished earlier run rotated are rotated again")
 	return cmd
 }
 

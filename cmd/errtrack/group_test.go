@@ -386,3 +386,27 @@ func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
 		}
 	}
 }
+
+// --restart starts a new rotation: the projects an unfinished run rotated
+// are rotated again; without it they are left alone.
+func TestGroupRotateRestart(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 3})
+	c := newCLI(t, srv)
+	c.server = srv
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
+	// app-001 fails (a group variable holds its old DSN): the others are
+	// rotated, the rotation stays open.
+	c.run("", args...).must(t, 1, "fleet/app-001: failed")
+	c.run("", append(args, "--dry-run")...).must(t, 0, "2 projects rotated by an earlier run that is not finished")
+	c.run("", append(args, "--dry-run", "--restart")...).must(t, 2, "--restart forgets what earlier runs did")
+	c.run("", "keys", "rotate", "-p", "fleet/app-002", "--ci-variable", "SENTRY_DSN", "--restart", "--yes").must(t, 2, "go with --group")
+	before := srv.Keys(2002)[0].ID
+	c.run("", append(args, "--restart", "--keep-variables")...).must(t, 0, "fleet/app-002: changed")
+	if keys := srv.Keys(2002); len(keys) != 1 || keys[0].ID == before {
+		t.Fatalf("app-002 keys %v, was %d", keys, before)
+	}
+	if keys := srv.Keys(2001); len(keys) != 1 {
+		t.Fatalf("app-001 keys %v: its key made before the restart was not gone on with", keys)
+	}
+}

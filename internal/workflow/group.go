@@ -167,6 +167,16 @@ func (p GroupPlan) Begin(j *Journal) (release func(), err error) {
 	return release, nil
 }
 
+// Outside are the journal's projects this plan does not reach: while any
+// is left, the rotation is not finished.
+func (p GroupPlan) Outside(j *Journal) []JournalEntry {
+	ids := make(map[int64]bool, len(p.Items))
+	for _, it := range p.Items {
+		ids[it.Project.ID] = true
+	}
+	return j.Outside(ids)
+}
+
 // Finish ends a run that went through every project: the projects the
 // plan found settled are recorded so, the ones it skipped leave the
 // journal, and when no project failed and none is left planned or under
@@ -276,7 +286,7 @@ func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry
 		if e.NewID == 0 {
 			done = fmt.Sprintf("key %d is gone", e.OldID)
 		}
-		it.Skip, it.Result = "rotated by an earlier run that is not finished ("+done+"): left as it is", ResultUnchanged
+		it.Skip, it.Result = "rotated by an earlier run that is not finished ("+done+"): left as it is until the rotation is finished or restarted", ResultUnchanged
 		return true
 	case PhaseCreated:
 		// The key that run made may have been deleted by hand since: then

@@ -169,3 +169,54 @@ func TestGroupRotationStalePlanRefused(t *testing.T) {
 	run(c)
 	t.Fatalf("A's stale plan was accepted and overwrote C's entry %+v; after two more runs the project's keys are %v: C's key (made after key %d) was never resumed and stays behind", eC, keyIDs(srv.Keys(p)), eC.OldID)
 }
+
+// A project an interrupted run set out to rotate and no later plan reaches
+// (deleted, moved to another group) keeps the rotation open: the plans say
+// which (Outside), and Restart starts a new rotation, forgetting it.
+func TestGroupRotationProjectGoneRestart(t *testing.T) {
+	_, c := mock(t, mockserver.Options{ScaleGroup: 6}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+	ref, _ := apiclient.ParseGroupRef("fleet")
+	o := GroupOptions{Variable: "SENTRY_DSN", KeepVariables: true}
+	projects := sortedFleet(t, c)
+	whole, _ := PlanGroupRotation(ctx, c, ref, o, j)
+	release, err := whole.Begin(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	PlanRotationFor(ctx, c, projects[:2], o, j).Run(ctx, c, j, explainPlain, checksFor, nil) // then Ctrl+C
+	release()
+
+	g := &changedGroup{Client: c, gone: map[int64]bool{projects[5].ID: true}}
+	plan, _ := PlanGroupRotation(ctx, g, ref, o, j)
+	release, err = plan.Begin(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := plan.Run(ctx, g, j, explainPlain, checksFor, nil)
+	if err := done.Finish(j); err != nil || done.Failed() != 0 || plan.Acting() != 3 {
+		t.Fatalf("%v: %+v", err, done.Items)
+	}
+	release()
+	if out := done.Outside(j); len(out) != 1 || out[0].ProjectID != projects[5].ID {
+		t.Fatalf("outside the plan: %+v", out)
+	}
+	if next, _ := PlanGroupRotation(ctx, g, ref, o, j); next.Acting() != 0 || next.RotatedBefore() != 5 {
+		t.Fatalf("%+v", next.Items)
+	}
+	made := JournalEntry{ProjectID: 999, OldID: 1, NewID: 2, Phase: PhaseCreated} // a key made elsewhere, unfinished
+	if err := j.Record(made); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Restart(); err != nil || j.Pending() != 1 {
+		t.Fatalf("%v: %d entries after a restart, want the made key's only", err, j.Pending())
+	}
+	if e, ok := j.Entry(999); !ok || e.NewID != 2 {
+		t.Fatalf("the made key's entry went: %+v", e)
+	}
+	_ = j.Forget(999)
+	if next, _ := PlanGroupRotation(ctx, g, ref, o, j); next.Acting() != 5 {
+		t.Fatalf("a restarted rotation: %+v", next.Items)
+	}
+}

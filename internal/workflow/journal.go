@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -167,6 +169,45 @@ func (j *Journal) closeRun() error {
 		}
 		clear(m)
 	})
+}
+
+// Restart starts a new rotation: the projects earlier runs rotated or set
+// out to rotate are forgotten; a key a run made and did not finish with
+// stays recorded (a create is never made twice). Done under the run lock.
+func (j *Journal) Restart() error {
+	if j == nil {
+		return nil
+	}
+	release, err := j.lockRun()
+	if err != nil {
+		return err
+	}
+	defer release()
+	return j.change(func(m map[int64]JournalEntry) {
+		for id, e := range m {
+			if e.Phase == PhaseDone || e.Phase == PhasePlanned {
+				delete(m, id)
+			}
+		}
+	})
+}
+
+// Outside are the entries of projects not among ids: projects an earlier
+// run recorded that this one does not reach.
+func (j *Journal) Outside(ids map[int64]bool) []JournalEntry {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var out []JournalEntry
+	for id, e := range j.entries {
+		if !ids[id] {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b JournalEntry) int { return cmp.Compare(a.ProjectID, b.ProjectID) })
+	return out
 }
 
 // Entry is the project's entry, if any.

@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -218,5 +219,51 @@ func TestGroupRotationProjectGoneRestart(t *testing.T) {
 	_ = j.Forget(999)
 	if next, _ := PlanGroupRotation(ctx, g, ref, o, j); next.Acting() != 5 {
 		t.Fatalf("a restarted rotation: %+v", next.Items)
+	}
+}
+
+// A run that goes on with a key an earlier run made, and finds the old key
+// gone, settles the project: rotated when the variable holds the new key's
+// DSN, and otherwise says the key made is there, unused.
+func TestGroupRotationOldKeyGoneOnResume(t *testing.T) {
+	for _, held := range []bool{true, false} {
+		srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+		ctx := context.Background()
+		j, _ := OpenJournal(filepath.Join(t.TempDir(), "journal.json"))
+		ios := apiclient.ProjectID(7)
+		k, _, err := c.CreateClientKey(ctx, ios)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if held {
+			if _, _, err := c.UpdateVariableValue(ctx, ios, "SENTRY_DSN", "*", k.DSN); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := c.DeleteClientKey(ctx, ios, 901); err != nil {
+			t.Fatal(err)
+		}
+		_ = j.Record(JournalEntry{ProjectID: 7, OldID: 901, NewID: k.ID, Phase: PhaseCreated})
+		plan, _ := PlanGroupRotation(ctx, c, demoGroup(t), groupRotation, j)
+		if it := byPath(plan)["demo/mobile/ios"]; !strings.Contains(it.Action(), "go on with key") {
+			t.Fatalf("%+v", it)
+		}
+		release, err := plan.Begin(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := plan.Run(ctx, c, j, explainPlain, checksFor, nil)
+		release()
+		it := byPath(done)["demo/mobile/ios"]
+		want := "Already rotated by an earlier run"
+		if !held {
+			want = fmt.Sprintf("key %d, which that run made, is still there", k.ID)
+		}
+		if it.Result != ResultUnchanged || !strings.Contains(it.Words, want) {
+			t.Fatalf("held %v: %s: %s", held, it.Result, it.Words)
+		}
+		if e, _ := j.Entry(7); e.Phase != PhaseDone || !slices.Equal(keyIDs(srv.Keys(7)), []int64{k.ID}) {
+			t.Fatalf("entry %+v, keys %v", e, srv.Keys(7))
+		}
 	}
 }

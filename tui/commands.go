@@ -118,9 +118,9 @@ func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclien
 	})
 }
 
-func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, explain workflow.Explainer, now time.Time) tea.Cmd {
+func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain workflow.Explainer, now time.Time) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, workflow.DoctorOptions{}, explain, now)}
+		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, o, explain, now)}
 	})
 }
 

@@ -246,7 +246,8 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
 		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
 		return tea.Batch(msgCmd(running),
-			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.sh.explain, s.sh.clock.Now()))
+			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref,
+				workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv}, s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())

@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -237,5 +238,37 @@ func TestQuitDuringRotationSaysWhatExists(t *testing.T) {
 	}
 	if s := r[0].State(workflow.Checks{}); !strings.Contains(s, "Both keys exist") || !strings.Contains(s, "SENTRY_DSN (all environments) still holds the old DSN") {
 		t.Fatal(s)
+	}
+}
+
+// A delete's question opens only where the user still looks at the key:
+// moved to another key, or back to the list, while it was looked up, the
+// question is dropped with a word, and no later key answers it.
+func TestDeleteQuestionDroppedWhenUserMovedOn(t *testing.T) {
+	for _, move := range []string{"down", "esc"} {
+		h, g := console(t, "1")
+		h.mustSee("glet_")
+		lookup := h.holdWrite("d")
+		h.key(move)
+		h.run(lookup)
+		h.mustSay("The question to delete client key 1 was not shown: you moved on")
+		if len(h.m.dialogs) != 0 {
+			t.Fatalf("%s: a question opened", move)
+		}
+		h.advance(gracePeriod)
+		h.key("y")
+		if !slices.Contains(g.keyIDs(1), 1) {
+			t.Fatalf("%s: key 1 was deleted", move)
+		}
+	}
+	h, g := console(t, "1")
+	h.mustSee("glet_")
+	h.run(h.holdWrite("d")) // still on key 1: asked
+	h.mustSay("Delete client key 1 of demo/web-shop?")
+	h.advance(gracePeriod)
+	h.key("y")
+	h.mustSay("Deleted client key 1")
+	if slices.Contains(g.keyIDs(1), 1) {
+		t.Fatal("key 1 was not deleted")
 	}
 }

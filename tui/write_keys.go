@@ -119,6 +119,10 @@ func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
 	case !w.confirmed && w.err != nil:
 		return m.say(w.proj, statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+m.sh.explain(w.err))
+	case !w.confirmed && !m.looksAt(w.proj, w.key.ID):
+		// The user moved on while the key was looked up: a question about
+		// a key they no longer look at could take keys meant for another.
+		return m.say(w.proj, statusInfo, fmt.Sprintf("The question to delete client key %d was not shown: you moved on before it was ready. Press %s on the key again to delete it.", w.key.ID, keyName(m.sh.keys.Delete)))
 	case !w.confirmed:
 		return m, msgCmd(openDialogMsg{d: w.question(), async: true})
 	case errors.Is(w.err, apiclient.ErrKeyNotFound):
@@ -131,6 +135,17 @@ func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 		return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", w.key.ID, name))
 	}
 	return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %s of %s.", workflow.KeyLabel(w.key), name))
+}
+
+// looksAt reports that the user is on project p's keys with key id
+// selected and nothing else open.
+func (m Model) looksAt(p workflow.Project, id int64) bool {
+	ps, ok := m.top().(*projectScreen)
+	if !ok || !sameProject(ps.project, p) || ps.tab != tabKeys || len(m.dialogs) > 0 || m.log != nil || m.showHelp {
+		return false
+	}
+	k, ok := ps.keys.selected()
+	return ok && k.ID == id
 }
 
 // question names the key as the server listed it, and what reads its DSN.

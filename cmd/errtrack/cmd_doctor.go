@@ -65,16 +65,27 @@ one-line fix. Exit 1 on any fail.`,
 			}
 			var all []projectChecks
 			failed := 0
+			o.TokenRotatable = a.envToken == ""
+			if !o.TokenRotatable {
+				o.TokenEnv = a.envTokenName
+			}
 			for _, ref := range refs {
 				checks := workflow.Doctor(ctx, c, ref, o, func(err error) string { return a.explain(err, "run errtrack doctor again") }, a.now())
 				if workflow.Failed(checks) {
 					failed++
 				}
-				all = append(all, projectChecks{ref.String(), checks})
+				name := ref.Path // projects are named by their path
+				if name == "" {
+					name = ref.String()
+					if pr, _, err := c.GetProject(ctx, ref); err == nil && pr.PathWithNamespace != "" {
+						name = pr.PathWithNamespace
+					}
+				}
+				all = append(all, projectChecks{name, checks})
 				if g.jsonOut {
 					continue
 				}
-				fmt.Fprintf(a.stdout, "%s\n", explain.Text(ref.String()))
+				fmt.Fprintf(a.stdout, "%s\n", explain.Text(name))
 				for _, ch := range checks {
 					fmt.Fprintf(a.stdout, "  %-4s  %-20s %s\n", ch.Status, explain.Text(ch.Name), explain.Text(ch.Detail))
 					if ch.Fix != "" {

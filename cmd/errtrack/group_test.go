@@ -150,6 +150,9 @@ func TestAuditCommand(t *testing.T) {
 func TestDoctorCommand(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "doctor", "-p", "demo/mobile/android").must(t, 0, "ok    server", "GitLab 17.5", "ok    keys", "answers (no event sent")
+	if r := c.run("", "doctor", "-p", "8"); !strings.HasPrefix(r.stdout, "demo/mobile/android\n") {
+		t.Fatalf("doctor -p 8 heads its checks with %q", strings.SplitN(r.stdout, "\n", 2)[0])
+	}
 	r := c.run("", "doctor", "-p", "demo/mobile/ios", "--json")
 	r.must(t, 1, `"status": "fail"`, "OLD_SENTRY_DSN")
 	c.run("", "doctor", "-p", "demo/mobile-app").must(t, 1, "fail  settings", "errtrack settings create -p demo/mobile-app")

@@ -40,7 +40,13 @@ type DoctorAPI interface {
 }
 
 // DoctorOptions: SendTestEvent sends one event per active key.
-type DoctorOptions struct{ SendTestEvent bool }
+type DoctorOptions struct {
+	SendTestEvent bool
+	// TokenRotatable (the keyring's token) and TokenEnv (the variable the
+	// token comes from) choose the advice for a token that expires soon.
+	TokenRotatable bool
+	TokenEnv       string
+}
 
 // Failed reports a fail among checks.
 func Failed(checks []Check) bool {
@@ -73,7 +79,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	case st.ReadOnly():
 		add("token", CheckWarn, "the token has read_api only: errtrack can read but not change anything", "create a token with the api scope and log in again")
 	case st.ExpiresSoon(now):
-		add("token", CheckWarn, "the token "+st.Expiry(now), "rotate it (errtrack auth rotate) or create a new one")
+		add("token", CheckWarn, "the token "+st.Expiry(now), st.ExpiryAdvice(now, o.TokenRotatable, o.TokenEnv))
 	default:
 		detail := "valid, for @" + st.User.Username
 		if e := st.Expiry(now); e != "" {

@@ -47,6 +47,17 @@ func TestDoctor(t *testing.T) {
 	if c := statusOf(old, "error tracking API"); c.Status != CheckFail || !strings.Contains(c.Detail, "client_keys") {
 		t.Fatalf("14.1: %+v", old)
 	}
+	// An expiring token's fix is the one that works for where it comes from.
+	_, ce := mock(t, mockserver.Options{}, mockserver.TokenExpiring)
+	for _, o := range []DoctorOptions{{TokenRotatable: true}, {TokenEnv: "GITLAB_TOKEN"}} {
+		want := "errtrack auth rotate"
+		if o.TokenEnv != "" {
+			want = "set GITLAB_TOKEN to it"
+		}
+		if c := statusOf(Doctor(ctx, ce, apiclient.ProjectID(1), o, explainPlain, time.Now()), "token"); c.Status != CheckWarn || !strings.Contains(c.Fix, want) {
+			t.Fatalf("%+v: %+v", o, c)
+		}
+	}
 	if c := statusOf(doctor(mockserver.Options{}, mockserver.TokenExpired, 1), "token"); c.Status != CheckFail || !strings.Contains(strings.ToLower(c.Detail), "expired") {
 		t.Fatalf("expired: %+v", c)
 	}

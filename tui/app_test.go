@@ -414,3 +414,33 @@ func TestHelpOverlayHasHeadingsAndEachKeyOnce(t *testing.T) {
 		}
 	}
 }
+
+// A token the server never judged (the host did not answer) stays, masked,
+// for the next try once the host is fixed; a refused one goes.
+func TestLoginKeepsTokenWhenHostUnreachable(t *testing.T) {
+	g := demoGitLab(t)
+	var tokens []string
+	login := func(ctx context.Context, host, token string) (API, error) {
+		tokens = append(tokens, token)
+		c, err := apiclient.New(host, token, apiclient.WithRetries(0, 0))
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := c.CurrentUser(ctx); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	h := newHarness(t, Deps{Login: login, Host: "http://127.0.0.1:1"})
+	h.send(tea.PasteMsg{Content: mockserver.TokenMaintainer})
+	h.key("enter")
+	h.mustSee("press enter to try again", "•••")
+	h.mustNotSee(mockserver.TokenMaintainer)
+	h.key("ctrl+u") // the host field has the focus: what to fix
+	h.typeText(g.url)
+	h.key("enter")
+	h.mustSee("Projects you maintain", "@demo-maintainer")
+	if len(tokens) != 2 || tokens[1] != mockserver.TokenMaintainer {
+		t.Fatalf("logins with %d tokens", len(tokens))
+	}
+}

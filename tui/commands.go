@@ -127,7 +127,11 @@ func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef
 func loginCmd(login func(context.Context, string, string) (API, error), timeout time.Duration, host, token string) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		api, err := login(ctx, host, token)
-		return loginDoneMsg{api: api, host: host, err: err}
+		msg := loginDoneMsg{api: api, host: host, err: err}
+		if err != nil && !errors.Is(err, apiclient.ErrUnauthorized) && !errors.Is(err, apiclient.ErrForbidden) {
+			msg.retry = token
+		}
+		return msg
 	})
 }
 

@@ -81,6 +81,9 @@ type loginDoneMsg struct {
 	api  API
 	host string
 	err  error
+	// retry is the token typed, back for another try when the server
+	// was not reached (it never judged the token); empty otherwise.
+	retry string
 }
 
 // Messages screens and dialogs send to the root.

@@ -80,7 +80,12 @@ func (s *loginScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		// Only failures reach here; the root takes successes.
 		s.checking = false
 		s.err = s.sh.explainRetry(msg.err, "press enter to try again")
-		s.token.SetValue("")
+		// A token the server never judged (it was not reached) stays for
+		// the next try, masked; a refused one goes.
+		s.token.SetValue(msg.retry)
+		if msg.retry != "" {
+			return s, s.setFocus(0) // the host is what to check
+		}
 		return s, nil
 	case tea.KeyPressMsg:
 		k := s.sh.keys

@@ -413,7 +413,7 @@ func TestErrorWords(t *testing.T) {
 func TestIntegratedUnavailable(t *testing.T) {
 	h, _ := console(t, "4") // demo/on-prem: integrated error tracking is off here
 	h.key("tab", "enter")
-	h.mustSee("not available on this GitLab instance", "not configured for this project yet")
+	h.mustSee("not available for this project on this GitLab", "not configured for this project yet")
 }
 
 // A slow, stale answer never overwrites a newer one.
@@ -555,7 +555,7 @@ func TestIntegratedFlagOffInstance(t *testing.T) {
 	h.key("tab")
 	h.mustSay("Neither integrated error tracking nor an external Sentry is in use")
 	h.key("i", "y")
-	h.mustSay("GitLab kept integrated error tracking off for demo/web-shop.", "Integrated error tracking is not available on this GitLab instance")
+	h.mustSay("GitLab kept integrated error tracking off for demo/web-shop.", "Integrated error tracking is not available for this project on this GitLab")
 }
 
 // A message about one project goes when another project opens: the failed

@@ -187,7 +187,7 @@ func TestSettingsCommands(t *testing.T) {
 	if c.server.KeyCount(2) != 1 {
 		t.Fatal("no key auto-created")
 	}
-	c.run("", "settings", "create", "-p", "4", "--active=true", "--integrated=true").must(t, 1, "not available on this GitLab instance")
+	c.run("", "settings", "create", "-p", "4", "--active=true", "--integrated=true").must(t, 1, "not available for this project on this GitLab")
 	c.run("", "settings", "create", "-p", "2", "--active=true").must(t, 2, "needs both")
 	c.run("", "settings", "update", "-p", "2").must(t, 2, "needs --active")
 	c.run("", "settings", "update", "-p", "2", "--active=false", "--json").must(t, 0, `"active": false`)

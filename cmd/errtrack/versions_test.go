@@ -54,7 +54,7 @@ func TestVersionClasses(t *testing.T) {
 	t.Run("flag off", func(t *testing.T) {
 		c := newVersionCLI(t, mockserver.Options{NoIntegratedErrorTracking: true})
 		c.run("", "settings", "create", "-p", "demo/mobile-app", "--active=true", "--integrated=true").must(t, 1,
-			"Integrated error tracking is not available on this GitLab instance", "external Sentry")
+			"Integrated error tracking is not available for this project on this GitLab", "external Sentry")
 		c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0, "Integrated:    no", "errors are not collected")
 		// PATCH answers 200 and keeps integrated off: a failure for a script.
 		r := c.run("", "settings", "update", "-p", "5", "--active=true", "--integrated=true")

@@ -145,10 +145,11 @@ func words(err error, c Context) string {
 	return capitalize(apiErr.Error()) + "."
 }
 
-// IntegratedUnavailable explains a GitLab where integrated error tracking is
-// off, the default of self-managed instances, and what still works there.
-const IntegratedUnavailable = "Integrated error tracking is not available on this GitLab instance: it is a GitLab.com feature, " +
-	"which self-managed instances have behind the integrated_error_tracking feature flag (off by default). " +
+// IntegratedUnavailable explains a project for which integrated error
+// tracking is off (the feature flag is checked per project), the default of
+// self-managed instances, and what still works there.
+const IntegratedUnavailable = "Integrated error tracking is not available for this project on this GitLab: it is a GitLab.com feature, " +
+	"which self-managed instances have behind the integrated_error_tracking feature flag (off by default; an admin can enable it for the instance or for some projects). " +
 	"What still works: an external Sentry, whose settings errtrack reads and enables or disables here and which is " +
 	"configured in the web UI (Settings > Monitor > Error Tracking); client keys can still be listed and created."
 

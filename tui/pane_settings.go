@@ -126,7 +126,7 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 				from = "its external Sentry (" + orDash(cur.APIURL) + ")"
 			}
 			return msgCmd(openDialogMsg{d: confirmDialog("Use integrated error tracking?",
-				[]string{"The project will report to GitLab's integrated backend instead of " + from + ": errors sent with its DSNs go there from now on."},
+				[]string{"The project will report to GitLab's integrated backend instead of " + from + ": errors sent with its client keys' DSNs show in GitLab from now on (GitLab creates a first key if it has none). Clients still set up with the Sentry DSN keep sending to Sentry until they get a client key's DSN."},
 				"Switch", change(false, "switched to integrated error tracking", cur.Active, &yes))})
 		case p.canUseExternal():
 			return msgCmd(openDialogMsg{d: confirmDialog("Stop using integrated error tracking?",

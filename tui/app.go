@@ -201,9 +201,8 @@ func (m Model) RotationsAtQuestion() []workflow.Rotation {
 }
 
 // BulkQuitNote says, when the console ends during a bulk change, which
-// marked projects it had not reached (nothing was changed there) and, for
-// a rotation, that running it again goes on where it stopped; "" when no
-// bulk change is under way.
+// marked projects it had changed, failed in and not reached (nothing was
+// changed there), and how to go on; "" when no bulk change is under way.
 func (m Model) BulkQuitNote() string {
 	r := m.sh.bulk
 	if r == nil {
@@ -692,10 +691,8 @@ func (m Model) isProjects() bool {
 	return ok
 }
 
-// helpOverlay lists every key once, under headings: this screen's, then
-// the ones that work everywhere, then the mouse.
-// helpLines are the help's lines: this screen's keys, everywhere's, the
-// mouse.
+// helpLines list every key once, under headings: this screen's, then the
+// ones that work everywhere, then the mouse.
 func (m Model) helpLines(width int) []string {
 	st := m.sh.styles
 	full := m.fullHelp().full

@@ -123,18 +123,6 @@ func (p GroupPlan) RotatedBefore() int {
 	return n
 }
 
-// Unfinished counts the plan's projects whose rotation the journal holds
-// under way: a run started again goes on with them.
-func (p GroupPlan) Unfinished(j *Journal) int {
-	n := 0
-	for _, it := range p.Items {
-		if e, ok := j.Entry(it.Project.ID); ok && e.Phase != PhaseDone {
-			n++
-		}
-	}
-	return n
-}
-
 // Begin starts a run of the plan: it takes the journal's run lock (held
 // until release) and records the projects the run sets out to rotate, so
 // the journal stays open until each is rotated, whatever runs do it. A
@@ -280,22 +268,22 @@ func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry
 		return false // nothing was sent: planned as any other
 	}
 	it.Resume, it.OldID = &e, e.OldID
-	switch e.Phase {
-	case PhaseDone:
+	if e.Phase == PhaseDone {
 		done := fmt.Sprintf("key %d replaced key %d", e.NewID, e.OldID)
 		if e.NewID == 0 {
 			done = fmt.Sprintf("key %d is gone", e.OldID)
 		}
 		it.Skip, it.Result = "rotated by an earlier run that is not finished ("+done+"): left as it is until the rotation is finished or restarted", ResultUnchanged
 		return true
-	case PhaseCreated:
+	}
+	keys, _, err := api.ListClientKeys(ctx, it.Project.Ref)
+	if err != nil {
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+		return true
+	}
+	if e.Phase == PhaseCreated {
 		// The key that run made may have been deleted by hand since: then
 		// the project is planned afresh.
-		keys, _, err := api.ListClientKeys(ctx, it.Project.Ref)
-		if err != nil {
-			it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
-			return true
-		}
 		if _, ok := FindKey(keys, e.NewID); ok {
 			return true
 		}
@@ -304,11 +292,6 @@ func resumed(ctx context.Context, api RotationAPI, it *GroupItem, e JournalEntry
 	}
 	// The create's answer was lost: which key it made, if any, is the
 	// key that was not there before it.
-	keys, _, err := api.ListClientKeys(ctx, it.Project.Ref)
-	if err != nil {
-		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
-		return true
-	}
 	var made []int64
 	old := false
 	for _, k := range keys {
@@ -439,7 +422,7 @@ func (p GroupPlan) rotate(ctx context.Context, api GroupAPI, it GroupItem, j *Jo
 	fail := func(err error) GroupItem {
 		it.Rotation, it.Err, it.Result = r, err, ResultFailed
 		it.Words = r.Failure(explain, c)
-		if unsafe := (*UnsafeDeleteError)(nil); errors.As(err, &unsafe) && unsafe.Reason == groupUsesReason(r) {
+		if unsafe := (*UnsafeDeleteError)(nil); errors.As(err, &unsafe) && unsafe.groups {
 			it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		}
 		return it

@@ -310,7 +310,12 @@ func (e *NotNewError) Error() string {
 }
 
 // UnsafeDeleteError: a guard of the delete failed; the old key is kept.
-type UnsafeDeleteError struct{ Reason string }
+type UnsafeDeleteError struct {
+	Reason string
+	// groups: the guard on the groups' variables, which a group
+	// rotation words with its own way out.
+	groups bool
+}
 
 func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
 
@@ -455,26 +460,21 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 func (r Rotation) deleteSafe() error {
 	switch {
 	case r.New == nil || !r.Listed:
-		return &UnsafeDeleteError{"the server does not list a new key"}
+		return &UnsafeDeleteError{Reason: "the server does not list a new key"}
 	case r.New.ID == r.Old.ID:
-		return &UnsafeDeleteError{"the new key is the old one"}
+		return &UnsafeDeleteError{Reason: "the new key is the old one"}
 	case !r.confirmed:
-		return &UnsafeDeleteError{"the delete was not confirmed"}
+		return &UnsafeDeleteError{Reason: "the delete was not confirmed"}
 	case r.Verified != nil && !r.Verified.Accepted:
-		return &UnsafeDeleteError{"the test event with the new DSN was refused"}
+		return &UnsafeDeleteError{Reason: "the test event with the new DSN was refused"}
 	case r.variables != decidedKeep && r.VariablesErr != nil:
-		return &UnsafeDeleteError{"the CI/CD variables could not be read"}
+		return &UnsafeDeleteError{Reason: "the CI/CD variables could not be read"}
 	case r.variables != decidedKeep && len(r.StillOld()) > 0:
-		return &UnsafeDeleteError{"CI/CD variables still hold its DSN"}
+		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
-		return &UnsafeDeleteError{groupUsesReason(r)}
+		return &UnsafeDeleteError{Reason: "group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")", groups: true}
 	}
 	return nil
-}
-
-// groupUsesReason is the delete's guard on the groups' variables, in words.
-func groupUsesReason(r Rotation) string {
-	return "group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")"
 }
 
 // deleteOld deletes the old key, once every guard holds. A key already

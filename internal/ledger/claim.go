@@ -1,0 +1,49 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// ErrBusy: another errtrack process (or another part of this one) holds
+// the claim: it is rotating that project, or running that group rotation,
+// now.
+var ErrBusy = errors.New("held by another errtrack run")
+
+// Claims are lock files in the state directory's locks folder, each held
+// with an exclusive lock while a process acts, and removed when it lets go:
+// a crashed process's claim is free again at once (the system drops its
+// lock), and no file stays behind after a clean end.
+
+// ProjectClaim names the claim on a project's keys on host: held from a
+// rotation's create to its end, so two runs never rotate one project at
+// once.
+func ProjectClaim(host string, projectID int64) string {
+	return fmt.Sprintf("project-%s-%d", hostTag(host), projectID)
+}
+
+// CampaignClaim names the claim on a group rotation's runs: one run of it
+// at a time.
+func CampaignClaim(host, variable, scope string) string {
+	return "campaign-" + hostTag(host+"\x00"+variable+"\x00"+scope)
+}
+
+// hostTag is a short stable file-name-safe tag of s.
+func hostTag(s string) string {
+	h := sha256.Sum256([]byte(strings.ToLower(s)))
+	return hex.EncodeToString(h[:8])
+}
+
+// Claim takes the claim name without waiting; ErrBusy when it is held.
+func (l *Ledger) Claim(name string) (release func(), err error) {
+	path := filepath.Join(l.dir, "locks", name+".lock")
+	release, err = claim(path)
+	if err != nil && !errors.Is(err, ErrBusy) {
+		return nil, unwritable(l.dir, err)
+	}
+	return release, err
+}

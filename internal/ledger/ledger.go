@@ -1,0 +1,361 @@
+package ledger
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/errtrack/errtrack/internal/filelock"
+)
+
+// FileName is the ledger's file in the state directory.
+const FileName = "rotations.jsonl"
+
+// lockWait bounds the wait for another process appending to the ledger.
+const lockWait = 5 * time.Second
+
+// maxLine bounds one record: a campaign of many thousand projects fits.
+const maxLine = 4 << 20
+
+// Ledger is the rotation ledger of one state directory, shared by every
+// errtrack process using it. Appends go through a file lock; each process
+// reads what the others appended before it appends or answers.
+type Ledger struct {
+	dir, path string
+
+	mu    sync.Mutex
+	f     *os.File
+	off   int64 // bytes of f read
+	lines int   // complete lines in the file
+	recs  map[string]Record
+	raw   map[string]string // each ID's newest line, to tell a change
+	order []string          // IDs in the order first seen
+	// version counts the changes this process has seen; changed is the
+	// version at which each ID last changed.
+	version uint64
+	changed map[string]uint64
+
+	// Group commit: written counts appends, synced those made durable.
+	syncMu          sync.Mutex
+	written, synced uint64
+
+	now func() time.Time
+}
+
+// CorruptError: a line of the ledger is not a record. Nothing is changed
+// until the file is repaired or moved aside.
+type CorruptError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the rotation ledger %s is damaged at line %d (%v)", e.Path, e.Line, e.Err)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// UnwritableError: the state directory cannot be written (read-only,
+// permissions); it is not another run.
+type UnwritableError struct {
+	Dir string
+	Err error
+}
+
+func (e *UnwritableError) Error() string {
+	return fmt.Sprintf("the state directory %s cannot be written (%v)", e.Dir, e.Err)
+}
+
+func (e *UnwritableError) Unwrap() error { return e.Err }
+
+// unwritable wraps err from a write to dir when it is about permissions or
+// a read-only file system.
+func unwritable(dir string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, fs.ErrPermission) || isReadOnly(err) {
+		return &UnwritableError{Dir: dir, Err: err}
+	}
+	return err
+}
+
+// OpenLedger opens (or starts) the ledger in dir and reads it whole.
+func OpenLedger(dir string) (*Ledger, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, unwritable(dir, err)
+	}
+	l := &Ledger{dir: dir, path: filepath.Join(dir, FileName), recs: map[string]Record{},
+		raw: map[string]string{}, changed: map[string]uint64{}, now: time.Now}
+	err := l.locked(func() error { return nil })
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Path is the ledger's file.
+func (l *Ledger) Path() string { return l.path }
+
+// Dir is the state directory holding it.
+func (l *Ledger) Dir() string { return l.dir }
+
+// Close makes what was appended durable and closes the file.
+func (l *Ledger) Close() error {
+	if l == nil {
+		return nil
+	}
+	err := l.Sync()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		if cerr := l.f.Close(); err == nil {
+			err = cerr
+		}
+		l.f = nil
+	}
+	return err
+}
+
+// locked runs f under the file lock, after reading what other processes
+// appended; with l.mu held.
+func (l *Ledger) locked(f func() error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	unlock, err := filelock.Lock(l.path+".lock", lockWait)
+	if err != nil {
+		return unwritable(l.dir, fmt.Errorf("locking %s.lock: %w", l.path, err))
+	}
+	defer unlock()
+	if err := l.refresh(); err != nil {
+		return err
+	}
+	return f()
+}
+
+// refresh reads the lines appended since the last read; a file replaced
+// by another process's compaction is read again whole. Under the lock, a
+// last line without its newline is a crashed append's: it is cut off.
+func (l *Ledger) refresh() error {
+	if err := l.reopenIfReplaced(); err != nil {
+		return err
+	}
+	if _, err := l.f.Seek(l.off, io.SeekStart); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(l.f, 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			full, ferr := l.readLong(r, line)
+			line, err = full, ferr
+		}
+		if errors.Is(err, io.EOF) {
+			if len(line) > 0 {
+				// A torn append: nobody writes now, so it is garbage.
+				if terr := l.f.Truncate(l.off); terr != nil {
+					return unwritable(l.dir, terr)
+				}
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := l.take(line); err != nil {
+			return err
+		}
+		l.off += int64(len(line))
+	}
+}
+
+// readLong reads the rest of a line longer than the buffer, up to maxLine.
+func (l *Ledger) readLong(r *bufio.Reader, first []byte) ([]byte, error) {
+	buf := append([]byte(nil), first...)
+	for {
+		more, err := r.ReadSlice('\n')
+		buf = append(buf, more...)
+		if len(buf) > maxLine {
+			return nil, &CorruptError{Path: l.path, Line: l.lines + 1, Err: errors.New("a line longer than 4 MiB")}
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return buf, err
+		}
+	}
+}
+
+// take reads one complete line into the records.
+func (l *Ledger) take(line []byte) error {
+	l.lines++
+	text := bytes.TrimSpace(line)
+	if len(text) == 0 {
+		return nil
+	}
+	var rec Record
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return &CorruptError{Path: l.path, Line: l.lines, Err: err}
+	}
+	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign) {
+		return &CorruptError{Path: l.path, Line: l.lines, Err: errors.New("a record without an ID or kind")}
+	}
+	if l.raw[rec.ID] == string(text) {
+		return nil
+	}
+	if _, ok := l.recs[rec.ID]; !ok {
+		l.order = append(l.order, rec.ID)
+	}
+	l.recs[rec.ID], l.raw[rec.ID] = rec, string(text)
+	l.version++
+	l.changed[rec.ID] = l.version
+	return nil
+}
+
+// reopenIfReplaced opens the file, or opens it again when the path no
+// longer names the file held (another process compacted it): the new file
+// is read from its start, records unchanged staying unchanged.
+func (l *Ledger) reopenIfReplaced() error {
+	if l.f != nil {
+		held, herr := l.f.Stat()
+		now, nerr := os.Stat(l.path)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return nil
+		}
+		l.f.Close()
+		l.f = nil
+	}
+	f, err := openFile(l.path)
+	if err != nil {
+		return unwritable(l.dir, err)
+	}
+	l.f, l.off, l.lines = f, 0, 0
+	return nil
+}
+
+// Append writes rec as the newest state of its ID. durable waits until it
+// is on disk (group commit: one sync covers the appends made meanwhile);
+// otherwise it survives the process but not the machine, and the next
+// durable append or Close syncs it.
+func (l *Ledger) Append(rec Record, durable bool) error {
+	if rec.Updated.IsZero() {
+		rec.Updated = l.now().UTC()
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	var gen uint64
+	err = l.locked(func() error {
+		n, err := l.f.Write(b)
+		if err != nil {
+			if n > 0 { // a partial line would hide the next ones
+				_ = l.f.Truncate(l.off)
+			}
+			return unwritable(l.dir, err)
+		}
+		if err := l.take(b); err != nil {
+			return err
+		}
+		l.off += int64(n)
+		l.written++
+		gen = l.written
+		return l.compactIfDue()
+	})
+	if err != nil || !durable {
+		return err
+	}
+	return l.syncTo(gen)
+}
+
+// Sync makes every append so far durable.
+func (l *Ledger) Sync() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	gen := l.written
+	l.mu.Unlock()
+	return l.syncTo(gen)
+}
+
+// syncTo returns once append gen is on disk; appends waiting together
+// share one sync.
+func (l *Ledger) syncTo(gen uint64) error {
+	l.syncMu.Lock()
+	defer l.syncMu.Unlock()
+	if l.synced >= gen {
+		return nil
+	}
+	l.mu.Lock()
+	f, upTo := l.f, l.written
+	l.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	// A file closed meanwhile was replaced by a compaction, which synced
+	// the new one with every append so far.
+	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return unwritable(l.dir, err)
+	}
+	l.synced = upTo
+	return nil
+}
+
+// Version is the count of changes seen so far: a plan notes it, and a run
+// asks ChangedSince whether another process changed what it planned from.
+func (l *Ledger) Version() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.version
+}
+
+// ChangedSince reads what other processes appended, and reports whether a
+// record matching match changed after version v.
+func (l *Ledger) ChangedSince(v uint64, match func(Record) bool) (bool, error) {
+	changed := false
+	err := l.locked(func() error {
+		for id, at := range l.changed {
+			if at > v && match(l.recs[id]) {
+				changed = true
+				return nil
+			}
+		}
+		return nil
+	})
+	return changed, err
+}
+
+// Refresh reads what other processes appended since the last read.
+func (l *Ledger) Refresh() error { return l.locked(func() error { return nil }) }
+
+// Records are the newest state of every rotation and campaign matching
+// match (all when nil), in the order they began, as last read.
+func (l *Ledger) Records(match func(Record) bool) []Record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Record
+	for _, id := range l.order {
+		if r := l.recs[id]; match == nil || match(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Get is the newest state of id, as last read.
+func (l *Ledger) Get(id string) (Record, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.recs[id]
+	return r, ok
+}

@@ -109,10 +109,10 @@ type Deps struct {
 	// too with Subgroups), as errtrack --group.
 	Group     string
 	Subgroups bool
-	// GroupJournal opens the journal of the console's rotations of marked
-	// projects (errtrack's state directory), so one interrupted goes on
-	// where it stopped; nil: no journal.
-	GroupJournal func(host, variable string) (*workflow.Journal, error)
+	// Rotations is the rotation ledger (errtrack's state directory) the
+	// console's rotations are written in, so one interrupted goes on where
+	// it stopped, from here or the commands; nil: none (the demo's, tests).
+	Rotations *workflow.Rotations
 	// Keys rebinds actions (the config file's "keys" section), already
 	// checked with KeyMap.Rebind.
 	Keys map[string][]string

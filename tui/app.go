@@ -59,6 +59,19 @@ func (sh *shared) tokenStore() string {
 	return "the system keyring"
 }
 
+// userName is the token's user, "" until it is known.
+func (sh *shared) userName() string {
+	if sh.token.User == nil {
+		return ""
+	}
+	return sh.token.User.Username
+}
+
+// rotations is the ledger as the console's own rotations write it.
+func (sh *shared) rotations() *workflow.Rotations {
+	return sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsole).WithUser(sh.userName())
+}
+
 // readOnly: the token can read but not write (a read_api token).
 func (sh *shared) readOnly() bool { return sh.token.ReadOnly() }
 
@@ -200,48 +213,6 @@ func (m Model) RotationsAtQuestion() []workflow.Rotation {
 	return out
 }
 
-// BulkQuitNote says, when the console ends during a bulk change, which
-// marked projects it had changed, failed in and not reached (nothing was
-// changed there), and how to go on; "" when no bulk change is under way.
-func (m Model) BulkQuitNote() string {
-	r := m.sh.bulk
-	if r == nil {
-		return ""
-	}
-	var names, changed, failed []string
-	for i := range r.plan.size() {
-		switch {
-		case i >= r.next && r.plan.acts(i):
-			names = append(names, r.plan.project(i).Name())
-		case r.plan.result(i) == workflow.ResultChanged:
-			changed = append(changed, r.plan.project(i).Name())
-		case r.plan.result(i) == workflow.ResultFailed && r.plan.acts(i):
-			failed = append(failed, r.plan.project(i).Name())
-		}
-	}
-	doing := r.plan.kind.doing(r.plan.variable)
-	parts := []string{doing + " was under way when you quit."}
-	list := func(names []string) string {
-		return workflow.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
-	}
-	if len(changed) > 0 {
-		parts = append(parts, "It had changed "+list(changed)+".")
-	}
-	if len(failed) > 0 {
-		parts = append(parts, "It had failed in "+list(failed)+".")
-	}
-	if len(names) > 0 {
-		parts = append(parts, "It had not reached "+list(names)+": nothing was changed there.")
-	}
-	switch {
-	case r.plan.kind == bulkRotate:
-		parts = append(parts, "Rotate the keys "+r.plan.variable+" holds again in all of them (here or with errtrack keys rotate --group): the run goes on with the ones under way and leaves the rotated ones alone.")
-	case len(names) > 0:
-		parts = append(parts, "Mark the ones not reached and run it again.")
-	}
-	return strings.Join(parts, " ")
-}
-
 // Init asks the terminal's background colour, starts the spinner, and loads
 // the token's status and the first screens' data together.
 func (m Model) Init() tea.Cmd {
@@ -352,6 +323,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.startBulk(msg)
 	case bulkBegunMsg:
 		return m.bulkBegun(msg)
+	case bulkEventMsg:
+		return m.bulkEvent(msg)
+	case bulkEndedMsg:
+		return m.bulkEnded(msg)
 	case writeDoneMsg:
 		next, cmd := m.writeDone(msg)
 		all, screens := next.updateAll(msg)

@@ -57,6 +57,9 @@ type KeyMap struct {
 	BulkReport key.Binding
 	// Subgroups switches "with its subgroups" in the group scope question.
 	Subgroups key.Binding
+	// Restart answers a rotation's "go on with the key an unfinished
+	// rotation made?" with "make a new key".
+	Restart key.Binding
 }
 
 // DefaultKeyMap is the console's key set.
@@ -130,6 +133,7 @@ func DefaultKeyMap() KeyMap {
 		BulkVerify:  b([]string{"v"}, "v", "test event"),
 		BulkReport:  b([]string{"o"}, "o", "last report"),
 		Subgroups:   b([]string{"tab"}, "tab", "with subgroups"),
+		Restart:     b([]string{"m"}, "m", "make a new key"),
 	}
 }
 

@@ -359,7 +359,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		// DSN are read: it names them.
 		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel}})
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
-		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID})
+		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()})
 		r.Project = project // named by its path until the plan reads it
 		return msgCmd(startWriteMsg{rotationWrite{r: r}})
 	case key.Matches(km, k.Verify):

@@ -32,7 +32,9 @@ func (w rotationWrite) failure() error            { return w.err }
 func (w rotationWrite) pending() string {
 	name := w.r.Project.Name()
 	switch w.r.Next() {
-	case workflow.StepPlan, workflow.StepCreate, workflow.StepCheck:
+	case workflow.StepPlan, workflow.StepResume:
+		return fmt.Sprintf("a rotation of key %d in %s was reading the project to plan it (nothing was changed)", w.r.OldKeyID(), name)
+	case workflow.StepCreate, workflow.StepCheck:
 		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.OldKeyID(), name)
 	case workflow.StepUpdateVariables:
 		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
@@ -95,6 +97,8 @@ func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
 	case w.err != nil:
 		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks(m.sh.keys)))
 		return next, tea.Batch(append(cmds, status)...)
+	case step == workflow.StepResume:
+		cmds = append(cmds, msgCmd(openDialogMsg{d: w.resumeQuestion(m), async: true}))
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
 		w.r = r.KeepVariables()
@@ -125,6 +129,25 @@ func (w rotationWrite) copyNewDSN(m Model) tea.Cmd {
 func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
 	w.r, w.err, w.answered = r, nil, true
 	return startWriteMsg{w}
+}
+
+// resumeQuestion asks whether to go on with the key an unfinished
+// rotation of the same key made (the ledger's), or make a new one.
+func (w rotationWrite) resumeQuestion(m Model) dialog {
+	e := *w.r.Earlier
+	body := []string{clean(workflow.EarlierWords(e))}
+	if left := workflow.LeftToDo(e); left != "" {
+		body = append(body, "Left to do: "+clean(left)+".")
+	}
+	body = append(body, "", "Going on makes no new key: the rotation checks key "+fmt.Sprint(e.NewKeyID)+", points the variables at its DSN and deletes key "+fmt.Sprint(e.OldKeyID)+" as you choose. "+
+		keyName(m.sh.keys.Restart)+" leaves key "+fmt.Sprint(e.NewKeyID)+" as it is and makes another.")
+	title := fmt.Sprintf("Go on with key %d, made by an unfinished rotation of key %d?", e.NewKeyID, e.OldKeyID)
+	if e.NewKeyID == 0 {
+		title = fmt.Sprintf("An unfinished rotation of key %d may have made a key", e.OldKeyID)
+	}
+	d := confirmDialog(title, body, fmt.Sprintf("Go on with key %d", e.NewKeyID), w.answer(w.r.GoOn()))
+	d.onNo = statusMsg{text: fmt.Sprintf("Rotation of key %d not started: nothing was changed; the unfinished rotation stays open.", e.OldKeyID), kind: statusInfo}
+	return d.withAlt("Make a new key", m.sh.keys.Restart, w.answer(w.r.Restart()))
 }
 
 // variablesQuestion names the CI/CD variables that hold the old key's DSN

@@ -849,14 +849,14 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	}
 	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
 	k := s.sh.keys
-	plan := func(kind bulkKind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
+	plan := func(kind workflow.Kind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
 	variable := s.sh.lastVariable
 	if variable == "" {
 		variable = defaultBulkVariable
 	}
 	// A rotation and a test event use the DSN a CI/CD variable holds:
 	// which one is asked first.
-	ask := func(kind bulkKind, title string) tea.Msg {
+	ask := func(kind func(variable string) workflow.Kind, title string) tea.Msg {
 		d := inputDialog(title, []string{
 			"The CI/CD variable whose DSN each project's applications use: enter takes " + variable + ", or type another name.",
 		}, "Variable: ", "", "plan", func(name string, _ bool) (tea.Msg, string) {
@@ -866,7 +866,7 @@ func (s *projectsScreen) bulk() tea.Cmd {
 			if !variableName.MatchString(name) {
 				return nil, "A variable's name is letters, digits and _ only."
 			}
-			return planBulkMsg{kind: kind, variable: name, projects: projects}, ""
+			return planBulkMsg{kind: kind(name), variable: name, projects: projects}, ""
 		})
 		d.ask.input.Placeholder = variable // taken when nothing is typed
 		return openDialogMsg{d: d}
@@ -877,15 +877,22 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	}
 	body = append(body, "", "Each shows its plan first and asks once:")
 	picks := []pick{
-		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(bulkEnable)},
-		{k.BulkDisable, "disable error tracking", plan(bulkDisable)},
-		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(bulkRotate, "Rotate the key which variable holds?")},
-		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(bulkVerify, "Send a test event with the DSN which variable holds?")},
+		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(workflow.SettingsChange{Enable: true})},
+		{k.BulkDisable, "disable error tracking", plan(workflow.SettingsChange{Enable: false})},
+		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(s.rotateChange, "Rotate the key which variable holds?")},
+		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) workflow.Kind { return workflow.VerifyChange{Variable: v} }, "Send a test event with the DSN which variable holds?")},
 	}
 	if s.sh.hasBulk {
 		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
 	}
 	return msgCmd(openDialogMsg{d: menuDialog(workflow.Projects(len(projects), "marked"), body, picks)})
+}
+
+// rotateChange is the marked projects' rotation of the keys variable
+// holds, written in the ledger as the console's.
+func (s *projectsScreen) rotateChange(variable string) workflow.Kind {
+	l := s.sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsoleBulk).WithUser(s.sh.userName())
+	return workflow.RotateChange{Variable: variable, Ledger: l}
 }
 
 // reload reads the list again from its first page, its overviews too.

@@ -12,333 +12,62 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// A bulk change acts on the projects marked on the list with the group
-// plans of the commands (never a second implementation): it plans (a read,
-// its answer dropped when another plan was asked for since), asks once with
-// the plan, then runs each project as a write of its own, a few at once,
-// saying in the status line how far it is wherever the user is, and ends
-// with a report the user can reopen.
-
-type bulkKind int
-
-const (
-	bulkEnable bulkKind = iota
-	bulkDisable
-	bulkRotate
-	bulkVerify
-)
+// A bulk change runs the workflow's plan of a group change (the commands'
+// own, never a second implementation) on the projects marked on the list:
+// it plans (a read, its answer dropped when another plan was asked for
+// since), asks once with the plan, then runs the plan's own Run, whose
+// progress arrives here as messages: the status line says how far it is
+// wherever the user is, a project screen showing a project it changed
+// updates, and a report ends it, which the user can reopen. The change's
+// kind is the workflow's value: nothing here knows which it is.
 
 // defaultBulkVariable is the CI/CD variable whose DSN a rotation or a test
 // event uses unless the user names another, as the commands' default.
 const defaultBulkVariable = "SENTRY_DSN"
 
-// bulkConcurrency is how many projects change at once: the group
-// commands' own number, polite to the server.
-const bulkConcurrency = 3
-
 // variableName is what GitLab accepts as a CI/CD variable's key.
 var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
-// doing names the change in a sentence: "Rotating the keys SENTRY_DSN holds".
-func (k bulkKind) doing(variable string) string {
-	switch k {
-	case bulkEnable:
-		return "Enabling error tracking"
-	case bulkDisable:
-		return "Disabling error tracking"
-	case bulkRotate:
-		return "Rotating the keys " + variable + " holds"
-	}
-	return "Sending test events with the DSNs " + variable + " holds"
-}
-
-// ask names the change in a question: "Rotate the keys SENTRY_DSN holds".
-func (k bulkKind) ask(variable string) string {
-	switch k {
-	case bulkEnable:
-		return "Enable error tracking"
-	case bulkDisable:
-		return "Disable error tracking"
-	case bulkRotate:
-		return "Rotate the keys " + variable + " holds"
-	}
-	return "Send test events with the DSNs " + variable + " holds"
-}
-
-// progress names the change in the status line: "Rotating 3/7: demo/ios".
-func (k bulkKind) progress() string {
-	return [...]string{"Enabling", "Disabling", "Rotating", "Test events"}[k]
-}
-
-// bulkPlan is a bulk change's plan, then its results as they come: the
-// workflow's plan of its kind.
-type bulkPlan struct {
-	kind     bulkKind
-	variable string
-	// marked is how many projects were marked (the plan may skip some).
-	marked   int
-	settings workflow.SettingsPlan
-	rotation workflow.GroupPlan
-	verify   workflow.VerifyPlan
-}
-
-// planBulk plans kind for projects with the commands' plan functions.
-func planBulk(ctx context.Context, api API, kind bulkKind, variable string, projects []apiclient.Project, j *workflow.Journal) bulkPlan {
-	p := bulkPlan{kind: kind, variable: variable, marked: len(projects)}
-	switch kind {
-	case bulkEnable, bulkDisable:
-		p.settings = workflow.PlanSettingsFor(ctx, api, projects, kind == bulkEnable)
-	case bulkRotate:
-		p.rotation = workflow.PlanRotationFor(ctx, api, projects, workflow.GroupOptions{Variable: variable}, j)
-	case bulkVerify:
-		p.verify = workflow.PlanVerifyFor(ctx, api, projects, variable, "")
-	}
-	return p
-}
-
-func (p bulkPlan) size() int {
-	switch p.kind {
-	case bulkRotate:
-		return len(p.rotation.Items)
-	case bulkVerify:
-		return len(p.verify.Items)
-	}
-	return len(p.settings.Items)
-}
-
-// acts reports that the plan changes item i (or sends it an event).
-func (p bulkPlan) acts(i int) bool {
-	switch p.kind {
-	case bulkRotate:
-		return p.rotation.Items[i].Skip == ""
-	case bulkVerify:
-		return p.verify.Items[i].Skip == ""
-	}
-	return p.settings.Items[i].Action != ""
-}
-
-func (p bulkPlan) project(i int) workflow.Project {
-	switch p.kind {
-	case bulkRotate:
-		return p.rotation.Items[i].Project
-	case bulkVerify:
-		return p.verify.Items[i].Project
-	}
-	return p.settings.Items[i].Project
-}
-
-func (p bulkPlan) result(i int) string {
-	switch p.kind {
-	case bulkRotate:
-		return p.rotation.Items[i].Result
-	case bulkVerify:
-		return p.verify.Items[i].Result
-	}
-	return p.settings.Items[i].Result
-}
-
-// item is the plan of item i alone, for one project's write.
-func (p bulkPlan) item(i int) bulkPlan {
-	q := p
-	switch p.kind {
-	case bulkRotate:
-		q.rotation.Items = slices.Clone(p.rotation.Items[i : i+1])
-	case bulkVerify:
-		q.verify.Items = slices.Clone(p.verify.Items[i : i+1])
-	default:
-		q.settings.Items = slices.Clone(p.settings.Items[i : i+1])
-	}
-	return q
-}
-
-// set takes item i's result from the one-project plan part.
-func (p *bulkPlan) set(i int, part bulkPlan) {
-	switch p.kind {
-	case bulkRotate:
-		p.rotation.Items[i] = part.rotation.Items[0]
-	case bulkVerify:
-		p.verify.Items[i] = part.verify.Items[0]
-	default:
-		p.settings.Items[i] = part.settings.Items[0]
-	}
-}
-
-// errNotStarted is a project a bulk change could not start.
-var errNotStarted = errors.New("not started: another change to this project was under way, or the console was logged out")
-
-// fail records item i as failed before it ran.
-func (p *bulkPlan) fail(i int, err error) {
-	switch p.kind {
-	case bulkRotate:
-		it := &p.rotation.Items[i]
-		it.Result, it.Err, it.Words = workflow.ResultFailed, err, ""
-	case bulkVerify:
-		it := &p.verify.Items[i]
-		it.Result, it.Err = workflow.ResultFailed, err
-	default:
-		it := &p.settings.Items[i]
-		it.Result, it.Err = workflow.ResultFailed, err
-	}
-}
-
-func (p bulkPlan) acting() int {
-	switch p.kind {
-	case bulkRotate:
-		return p.rotation.Acting()
-	case bulkVerify:
-		return p.verify.Acting()
-	}
-	return p.settings.Acting()
-}
-
-func (p bulkPlan) failed() int {
-	switch p.kind {
-	case bulkRotate:
-		return p.rotation.Failed()
-	case bulkVerify:
-		return p.verify.Failed()
-	}
-	return p.settings.Failed()
-}
-
-// run carries out the plan (one project's part) with the workflow's Run.
-func (p bulkPlan) run(ctx context.Context, api API, d Deps, j *workflow.Journal) bulkPlan {
-	switch p.kind {
-	case bulkEnable, bulkDisable:
-		p.settings = p.settings.Run(ctx, api, nil)
-	case bulkRotate:
-		keys, _ := DefaultKeyMap().Rebind(d.Keys)
-		words := func(err error) string {
-			return explain.Error(err, explain.Context{Host: d.Host, Retry: "mark it and rotate again", Login: "log in again", TokenEnv: d.TokenEnv})
-		}
-		p.rotation = p.rotation.Run(ctx, api, j, words, func(workflow.Project) workflow.Checks { return consoleChecks(keys) }, func(it workflow.GroupItem) {
-			if r := it.Rotation; r.New != nil {
-				d.keyCreated(it.Project, r.New.ID)
-			}
-		})
-	case bulkVerify:
-		p.verify = p.verify.Run(ctx, api, nil)
-	}
-	return p
-}
-
-// lines are the plan or the report, one line per project: its result
-// ("planned" before the run) and what was or will be done, or why not.
-func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
-	var out []string
-	add := func(proj workflow.Project, result, what string) {
-		if result == "" {
-			result = "planned"
-		}
-		out = append(out, fmt.Sprintf("%-9s %s: %s", result, clean(proj.Name()), clean(what)))
-	}
-	switch p.kind {
-	case bulkEnable, bulkDisable:
-		for _, it := range p.settings.Items {
-			what := it.Action
-			if what == "" {
-				what = "leave as it is: " + it.Skip
-			}
-			if it.Err != nil {
-				what = explain(it.Err)
-			}
-			add(it.Project, it.Result, what)
-		}
-	case bulkRotate:
-		for _, it := range p.rotation.Items {
-			what := it.Action()
-			if it.Skip != "" {
-				what = it.Skip // the result word says skipped
-			}
-			var others *workflow.OtherVariablesError
-			var groups *workflow.GroupVariablesError
-			switch {
-			case errors.As(it.Err, &groups):
-				what = it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the rotation again, or open the project and rotate it there (" +
-					keyName(k.Rotate) + "): its delete question names them."
-			case errors.As(it.Err, &others):
-				// The commands' words name their flags; here, the single
-				// rotation asks.
-				what = others.Holders + " the old DSN too, so key " + fmt.Sprint(it.OldID) + " stays: open the project and rotate it there (" +
-					keyName(k.Rotate) + ") to choose what they get. " + it.Rotation.State(consoleChecks(k))
-			case it.Words != "":
-				what = it.Words
-			case it.Err != nil:
-				what = explain(it.Err)
-			}
-			add(it.Project, it.Result, what)
-		}
-	case bulkVerify:
-		for _, it := range p.verify.Items {
-			what := it.Action()
-			if it.Skip != "" {
-				what = it.Skip
-			}
-			switch {
-			case it.Err != nil:
-				what = explain(it.Err)
-			case it.Check != nil:
-				what = fmt.Sprintf("key %d: the test event was accepted (HTTP %d)", it.Key.ID, it.Check.StatusCode)
-			}
-			add(it.Project, it.Result, what)
-		}
-	}
-	// What needs the user comes first: failures, then what changes.
-	rank := func(line string) int {
-		switch strings.Fields(line)[0] {
-		case workflow.ResultFailed:
-			return 0
-		case workflow.ResultUnchanged:
-			return 2
-		case workflow.ResultSkipped:
-			return 3
-		}
-		return 1
-	}
-	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
-	return out
-}
-
-// bulkTimeout bounds a plan of n projects: the request timeout for each
-// round of bulkConcurrency projects.
-func bulkTimeout(d Deps, n int) time.Duration {
-	t := d.RequestTimeout
-	if t <= 0 {
-		t = 60 * time.Second
-	}
-	return t * time.Duration(max(1, (n+bulkConcurrency-1)/bulkConcurrency))
-}
-
 // Messages of a bulk change.
 type (
-	// planBulkMsg asks the root to plan kind for the marked projects.
+	// planBulkMsg asks the root to plan kind for the marked projects;
+	// variable, when the change names one, is offered again next time.
 	planBulkMsg struct {
-		kind     bulkKind
+		kind     workflow.Kind
 		variable string
 		projects []apiclient.Project
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
-		id      uint64
-		plan    bulkPlan
-		journal *workflow.Journal
-		err     error
+		id     uint64
+		plan   workflow.Plan
+		marked int
+		err    error
 	}
 	// startBulkMsg is the user's yes to the plan.
 	startBulkMsg struct {
-		plan    bulkPlan
-		journal *workflow.Journal
+		plan   workflow.Plan
+		marked int
 	}
-	// bulkBegunMsg answers the start of a rotation's run: the journal's
-	// run lock, held until release, or why the run cannot start.
+	// bulkBegunMsg answers the start of a run: the claim on a rotation's
+	// campaign, held until release, or why the run cannot start.
 	bulkBegunMsg struct {
 		id      uint64
 		release func()
 		err     error
+	}
+	// bulkEventMsg is a project starting or ending; bulkEndedMsg the run's
+	// end, with every result.
+	bulkEventMsg struct {
+		id uint64
+		ev workflow.Event
+	}
+	bulkEndedMsg struct {
+		id   uint64
+		plan workflow.Plan
 	}
 	// bulkDoneMsg tells the screens a bulk change ran through; failed
 	// are the projects that failed, which stay marked to try again.
@@ -347,39 +76,48 @@ type (
 
 // bulkRun is a bulk change under way: its plan with the results so far.
 type bulkRun struct {
-	id      uint64
-	plan    bulkPlan
-	journal *workflow.Journal
-	next    int // the next item to look at
-	running int
-	done    int // items that ran
-	// release lets go of the journal's run lock (a rotation's).
+	id     uint64
+	plan   workflow.Plan
+	marked int
+	// running are the items under way; done counts the items ended.
+	running map[int]bool
+	done    int
+	events  chan tea.Msg
+	// release lets go of a rotation's campaign claim.
 	release func()
 }
 
-// planBulk reads what the plan needs, off the UI goroutine; a rotation
-// opens the commands' journal first, and without it changes nothing.
+// words name the change.
+func (r *bulkRun) words() workflow.ChangeWords { return r.plan.Kind.Words() }
+
+// bulkTimeout bounds a plan or run of n projects: the request timeout for
+// each round of three projects.
+func bulkTimeout(d Deps, n int) time.Duration {
+	t := d.RequestTimeout
+	if t <= 0 {
+		t = 60 * time.Second
+	}
+	return t * time.Duration(max(1, (n+2)/3))
+}
+
+// planBulk plans with the workflow, off the UI goroutine.
 func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 	if m.sh.api == nil {
 		return m, nil
 	}
 	if r := m.sh.bulk; r != nil {
-		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.plan.kind.doing(r.plan.variable), r.done, r.plan.acting()), kind: statusInfo})
+		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.words().Doing, r.done, r.plan.Acting()), kind: statusInfo})
 	}
 	id := nextRequestID()
 	m.sh.planning = id
-	m.sh.lastVariable = msg.variable
+	if msg.variable != "" {
+		m.sh.lastVariable = msg.variable
+	}
 	api, d := m.sh.api, m.sh.deps
-	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", msg.kind.doing(msg.variable), workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
+	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", msg.kind.Words().Doing, workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
 	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
-		var j *workflow.Journal
-		if msg.kind == bulkRotate && d.GroupJournal != nil {
-			var err error
-			if j, err = d.GroupJournal(d.Host, msg.variable); err != nil {
-				return bulkPlannedMsg{id: id, err: fmt.Errorf("the rotations' journal could not be opened, so nothing was rotated: %w", err)}
-			}
-		}
-		return bulkPlannedMsg{id: id, plan: planBulk(ctx, api, msg.kind, msg.variable, msg.projects, j), journal: j}
+		p, err := workflow.PlanProjects(ctx, api, msg.projects, msg.kind)
+		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err}
 	}))
 }
 
@@ -398,55 +136,73 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		if errors.Is(msg.err, apiclient.ErrUnauthorized) {
 			return m.handleAuthError(msg.err)
 		}
-		return m.setStatus(statusMsg{text: m.sh.explain(msg.err), kind: statusError})
+		return m.setStatus(statusMsg{text: m.bulkExplain(msg.err), kind: statusError})
 	}
 	p := msg.plan
-	doing := p.kind.doing(p.variable)
-	lines := p.lines(m.sh.explain, m.sh.keys)
-	if p.acting() == 0 {
-		next, status := m.setStatus(statusMsg{text: doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", doing, workflow.Projects(p.marked, "marked")), lines)
+	w := p.Kind.Words()
+	lines := m.bulkLines(p)
+	if p.Acting() == 0 {
+		next, status := m.setStatus(statusMsg{text: w.Doing + ": nothing to do in the marked projects.", kind: statusInfo})
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, workflow.Projects(msg.marked, "marked")), lines)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
 	body := append(lines, "")
-	switch p.kind {
-	case bulkVerify:
-		body = append(body, workflow.VerifyWarning)
-	case bulkRotate:
-		words := "Each rotation is the single rotation's plan: the new key is checked before " + p.variable +
-			" points at it and the old key goes; a group variable holding an old DSN keeps its old key."
-		if msg.journal != nil {
-			words += " An interrupted run goes on where it stopped, here or with errtrack keys rotate --group; the projects it rotated are left alone until a run ends with none failed."
-		}
-		body = append(body, words)
+	if w.Before != "" {
+		body = append(body, w.Before)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", p.kind.ask(p.variable), p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
-	d.onNo = statusMsg{text: doing + ": nothing was changed.", kind: statusInfo}
+	if w.Resume != "" {
+		body = append(body, w.Resume)
+	}
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), workflow.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked})
+	d.onNo = statusMsg{text: w.Doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
 
-// startBulk runs the plan the user said yes to.
+// bulkExplain words a bulk change's error: the ledger's and the
+// rotations' in the workflow's words, the rest as any error.
+func (m Model) bulkExplain(err error) string {
+	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
+		return clean(w)
+	}
+	return m.sh.explain(err)
+}
+
+// startBulk begins the run the user said yes to: its projects the user's
+// own changes are at are left out (the first change keeps the project),
+// and a rotation claims its campaign first.
 func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	if m.sh.bulk != nil {
 		return m, nil
 	}
-	r := &bulkRun{id: nextRequestID(), plan: msg.plan, journal: msg.journal}
-	m.sh.bulk = r
-	status := fmt.Sprintf("%s 0/%d…", msg.plan.kind.progress(), msg.plan.acting())
-	next, s := m.setStatus(statusMsg{text: status, kind: statusInfo})
-	if msg.plan.kind == bulkRotate && msg.journal != nil {
-		// One run of a journal at a time, whatever process runs it.
-		plan, j := msg.plan.rotation, msg.journal
-		return next, tea.Batch(s, func() tea.Msg {
-			release, err := plan.Begin(j)
-			return bulkBegunMsg{id: r.id, release: release, err: err}
-		})
+	p := msg.plan
+	p.Items = slices.Clone(p.Items)
+	for i, it := range p.Items {
+		if it.Acts() && m.projectBusy(it.Project) {
+			p.Items[i].Action, p.Items[i].Result = "", workflow.ResultFailed
+			p.Items[i].Skip = "not started: your own change to this project was under way; mark it and run again once it ended"
+		}
 	}
-	next, cmd := next.bulkMore()
-	return next, tea.Batch(cmd, s)
+	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 64)}
+	m.sh.bulk = r
+	next, s := m.setStatus(statusMsg{text: fmt.Sprintf("%s 0/%d…", r.words().Progress, p.Acting()), kind: statusInfo})
+	group := ""
+	return next, tea.Batch(s, func() tea.Msg {
+		release, err := p.Begin(group)
+		return bulkBegunMsg{id: r.id, release: release, err: err}
+	})
 }
 
-// bulkBegun starts a rotation's projects once its run holds the journal.
+// projectBusy reports a write of the user's own at project p.
+func (m Model) projectBusy(p workflow.Project) bool {
+	for _, w := range m.sh.pending {
+		if sameProject(w.project(), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// bulkBegun runs the plan once it holds its claim.
 func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	r := m.sh.bulk
 	if r == nil || r.id != msg.id {
@@ -457,77 +213,98 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	}
 	if msg.err != nil {
 		m.sh.bulk = nil
-		return m.setStatus(statusMsg{text: r.plan.kind.doing(r.plan.variable) + ": nothing was changed. " + capitalize(clean(msg.err.Error())) + ".", kind: statusError})
+		return m.setStatus(statusMsg{text: r.words().Doing + ": nothing was changed. " + capitalize(clean(msg.err.Error())) + ".", kind: statusError})
 	}
 	r.release = msg.release
-	return m.bulkMore()
-}
-
-// bulkMore starts projects until bulkConcurrency run; with none left and
-// none running, it reports.
-func (m Model) bulkMore() (Model, tea.Cmd) {
-	r := m.sh.bulk
-	var cmds []tea.Cmd
-	for r.running < bulkConcurrency && r.next < r.plan.size() {
-		i := r.next
-		r.next++
-		if !r.plan.acts(i) {
-			continue
-		}
-		w := bulkItemWrite{runID: r.id, i: i, plan: r.plan.item(i), journal: r.journal}
-		before := len(m.sh.pending)
-		var cmd tea.Cmd
-		m, cmd = m.startWrite(w)
-		cmds = append(cmds, cmd)
-		if len(m.sh.pending) == before {
-			// Not started: logged out, or the user's own change to the
-			// project is under way.
-			r.plan.fail(i, errNotStarted)
-			r.done++
-			continue
-		}
-		r.running++
-	}
-	if r.running == 0 {
-		next, cmd := m.bulkReport()
-		cmds = append(cmds, cmd)
-		m = next
-	}
-	return m, tea.Batch(cmds...)
-}
-
-// bulkReport ends the run: the report in a dialog, reopened with Bulk.
-func (m Model) bulkReport() (Model, tea.Cmd) {
-	r := m.sh.bulk
-	p, journal := r.plan, r.journal
-	m.sh.bulk = nil
-	var finish tea.Cmd
-	if p.kind == bulkRotate && journal != nil {
-		// Every project ran: the journal is closed when none failed.
-		rotation, release := p.rotation, r.release
-		finish = sideEffect(func() {
-			_ = rotation.Finish(journal)
-			if release != nil {
-				release()
+	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
+	env := workflow.RunEnv{API: api,
+		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
+		Checks:  func(workflow.Project) workflow.Checks { return consoleChecks(keys) }}
+	plan, ch, id := r.plan, r.events, r.id
+	run := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), bulkTimeout(d, plan.Acting()))
+		defer cancel()
+		final := plan.Run(ctx, env, func(e workflow.Event) {
+			if rot := e.Item.Rotation; e.Done && rot != nil && rot.New != nil {
+				d.keyCreated(e.Item.Project, rot.New.ID)
 			}
+			ch <- bulkEventMsg{id: id, ev: e}
 		})
+		ch <- bulkEndedMsg{id: id, plan: final}
+		close(ch)
+		return nil
 	}
-	doing := p.kind.doing(p.variable)
-	title := fmt.Sprintf("%s: done in %s", doing, workflow.Projects(p.acting(), ""))
+	return m, tea.Batch(run, waitBulk(ch))
+}
+
+// waitBulk delivers the run's next message.
+func waitBulk(ch chan tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return msg
+	}
+}
+
+// bulkEvent records a project starting or ending, says how far the run
+// is, and tells the screens showing the project what changed.
+func (m Model) bulkEvent(msg bulkEventMsg) (Model, tea.Cmd) {
+	r := m.sh.bulk
+	if r == nil || r.id != msg.id {
+		return m, nil
+	}
+	wait := waitBulk(r.events)
+	i, it := msg.ev.Index, msg.ev.Item
+	r.plan.Items[i] = it
+	if !msg.ev.Done {
+		r.running[i] = true
+		return m, wait
+	}
+	delete(r.running, i)
+	r.done++
+	kind := statusInfo
+	if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+		kind = statusError
+	}
+	text := fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.plan.Acting(), it.Project.Name(), it.Result)
+	next, status := m.setStatus(statusMsg{text: text, kind: kind})
+	all, screens := next.updateAll(writeDoneMsg{w: bulkItem{it: it}})
+	return all, tea.Batch(status, screens, wait)
+}
+
+// bulkEnded ends the run: the report in a dialog, reopened with Bulk; the
+// campaign is finished when the run finished it.
+func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
+	r := m.sh.bulk
+	if r == nil || r.id != msg.id {
+		return m, nil
+	}
+	m.sh.bulk = nil
+	p, release := msg.plan, r.release
+	finish := sideEffect(func() {
+		_ = p.Finish()
+		if release != nil {
+			release()
+		}
+	})
+	w := p.Kind.Words()
+	title := fmt.Sprintf("%s: done in %s", w.Doing, workflow.Projects(p.Acting(), ""))
 	kind := statusSuccess
 	failed := map[int64]bool{}
-	for i := range p.size() {
-		if p.result(i) == workflow.ResultFailed {
-			failed[p.project(i).ID] = true
+	for _, it := range p.Items {
+		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+			failed[it.Project.ID] = true
 		}
 	}
 	again := ""
-	if f := p.failed(); f > 0 {
-		title = fmt.Sprintf("%s: %d of %s failed", doing, f, workflow.Projects(p.acting(), ""))
+	if n := len(failed); n > 0 {
+		title = fmt.Sprintf("%s: %d of %s failed or unfinished", w.Doing, n, workflow.Projects(p.Acting(), ""))
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}
-	m.sh.lastBulk = infoDialog(title, p.lines(m.sh.explain, m.sh.keys))
+	m.sh.lastBulk = infoDialog(title, m.bulkLines(p))
 	m.sh.hasBulk = true
 	reopen := keyName(m.sh.keys.Bulk)
 	if again != "" { // with marks, Bulk offers the changes; the report is one of them
@@ -537,82 +314,139 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 	return next, tea.Batch(finish, status, msgCmd(openDialogMsg{d: m.sh.lastBulk, async: true}), msgCmd(bulkDoneMsg{failed: failed}))
 }
 
-// bulkItemWrite is one project of a bulk change: its part of the plan.
-type bulkItemWrite struct {
-	runID   uint64
-	i       int
-	plan    bulkPlan
-	journal *workflow.Journal
+// bulkLines are the plan or the report, one line per project: its result
+// and what was or will be done, or why not; what needs the user first.
+func (m Model) bulkLines(p workflow.Plan) []string {
+	type line struct {
+		rank int
+		text string
+	}
+	var out []line
+	for _, it := range p.Items {
+		result := it.Result
+		if result == "" {
+			result = workflow.ResultPlanned
+		}
+		out = append(out, line{bulkRank(result), fmt.Sprintf("%-11s %s: %s", result, clean(it.Project.Name()), clean(m.bulkWords(it)))})
+	}
+	slices.SortStableFunc(out, func(a, b line) int { return a.rank - b.rank })
+	lines := make([]string, len(out))
+	for i, l := range out {
+		lines[i] = l.text
+	}
+	return lines
 }
 
-func (w bulkItemWrite) project() workflow.Project { return w.plan.project(0) }
+// bulkRank orders a report: failures and unfinished first, then changes,
+// then what was left alone.
+func bulkRank(result string) int {
+	switch result {
+	case workflow.ResultFailed, workflow.ResultUnderWay:
+		return 0
+	case workflow.ResultNotReached:
+		return 1
+	case workflow.ResultUnchanged:
+		return 3
+	case workflow.ResultSkipped:
+		return 4
+	}
+	return 2
+}
 
-// failure is nil: a project's failure is in the report, with the others'.
-func (w bulkItemWrite) failure() error { return nil }
+// bulkWords say what a project's change will do or did, with the key to
+// press where the user must act.
+func (m Model) bulkWords(it workflow.Item) string {
+	k := m.sh.keys
+	var others *workflow.OtherVariablesError
+	var groups *workflow.GroupVariablesError
+	switch {
+	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
+			keyName(k.Rotate) + " on key " + fmt.Sprint(it.OldKeyID) + ": it goes on with key " + fmt.Sprint(it.NewKeyID) + " and its delete question names them."
+	case errors.As(it.Err, &groups):
+		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + "): its delete question names them. Nothing was changed here."
+	case errors.As(it.Err, &others):
+		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + ") to choose what they get. Nothing was changed here."
+	case it.Words != "":
+		return it.Words
+	case it.Skip != "" && it.Err != nil:
+		return it.Skip + ": " + m.bulkExplain(it.Err)
+	case it.Skip != "":
+		return it.Skip
+	}
+	return it.Action
+}
 
-// changed: a project screen showing it takes the new settings, or reads
-// again what the change may have touched.
-func (w bulkItemWrite) changed() changes {
-	switch w.plan.kind {
-	case bulkRotate:
-		return changes{stale: true}
-	case bulkEnable, bulkDisable:
-		it := w.plan.settings.Items[0]
-		if it.Result != workflow.ResultChanged && it.Result != workflow.ResultFailed {
-			return changes{}
-		}
-		// A create makes the first client key; a lost answer may have
-		// changed anything.
-		c := changes{settings: it.Settings, stale: it.Creates()}
-		if it.Settings == nil {
-			c.settingsStale, c.stale = true, true
-		}
-		return c
+// bulkItem is a project a bulk change ended, as the screens showing it
+// read a write: what changed there.
+type bulkItem struct{ it workflow.Item }
+
+func (b bulkItem) project() workflow.Project            { return b.it.Project }
+func (b bulkItem) failure() error                       { return nil }
+func (b bulkItem) pending() string                      { return "" }
+func (b bulkItem) conflicts(write) bool                 { return false }
+func (b bulkItem) run(context.Context, API, Deps) write { return b }
+func (b bulkItem) outcome(m Model) (Model, tea.Cmd)     { return m, nil }
+func (b bulkItem) changed() changes {
+	it := b.it
+	switch {
+	case it.Rotation != nil:
+		return changes{stale: it.Result != workflow.ResultNotReached}
+	case it.Settings != nil:
+		return changes{settings: it.Settings, stale: it.Creates}
+	case it.Result == workflow.ResultFailed && it.Action != "" && it.Check == nil && it.Key.ID == 0:
+		return changes{settingsStale: true, stale: true} // a settings change whose answer was lost
 	}
 	return changes{}
 }
 
-func (w bulkItemWrite) pending() string {
-	d := w.plan.kind.doing(w.plan.variable)
-	return "a change to marked projects (" + strings.ToLower(d[:1]) + d[1:] + ") was under way in " + w.project().Name()
-}
-
-// conflicts keeps the user's own change to a project off it while a bulk
-// change is at it.
-func (w bulkItemWrite) conflicts(o write) bool {
-	p := w.project()
-	switch o := o.(type) {
-	case rotationWrite:
-		return sameProject(o.r.Project, p)
-	case settingsWrite:
-		return sameProject(o.proj, p)
-	case createKeyWrite:
-		return sameProject(o.proj, p)
-	}
-	return false
-}
-
-func (w bulkItemWrite) run(ctx context.Context, api API, d Deps) write {
-	w.plan = w.plan.run(ctx, api, d, w.journal)
-	return w
-}
-
-// outcome records the project's result, says how far the run is, and
-// starts the next project.
-func (w bulkItemWrite) outcome(m Model) (Model, tea.Cmd) {
+// BulkQuitNote says, when the console ends during a bulk change, which
+// marked projects it had changed, failed in, had under way and had not
+// reached (nothing was changed there), and how to go on; "" when no bulk
+// change is under way.
+func (m Model) BulkQuitNote() string {
 	r := m.sh.bulk
-	if r == nil || r.id != w.runID {
-		return m, nil
+	if r == nil {
+		return ""
 	}
-	r.plan.set(w.i, w.plan)
-	r.running--
-	r.done++
-	kind := statusInfo
-	if w.plan.result(0) == workflow.ResultFailed {
-		kind = statusError
+	var changed, failed, under, notReached []string
+	for i, it := range r.plan.Items {
+		switch {
+		case !it.Acts() && it.Result != workflow.ResultFailed:
+		case r.running[i]:
+			under = append(under, it.Project.Name())
+		case it.Result == workflow.ResultChanged || it.Result == workflow.ResultOK:
+			changed = append(changed, it.Project.Name())
+		case it.Result == workflow.ResultFailed:
+			failed = append(failed, it.Project.Name())
+		case it.Result == workflow.ResultUnderWay:
+			under = append(under, it.Project.Name())
+		default:
+			notReached = append(notReached, it.Project.Name())
+		}
 	}
-	text := fmt.Sprintf("%s %d/%d: %s %s", r.plan.kind.progress(), r.done, r.plan.acting(), w.project().Name(), w.plan.result(0))
-	next, status := m.setStatus(statusMsg{text: text, kind: kind})
-	next, more := next.bulkMore()
-	return next, tea.Batch(status, more)
+	w := r.words()
+	parts := []string{w.Doing + " was under way when you quit."}
+	list := func(names []string) string {
+		return workflow.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "It had changed "+list(changed)+".")
+	}
+	if len(failed) > 0 {
+		parts = append(parts, "It had failed in "+list(failed)+".")
+	}
+	if len(under) > 0 {
+		parts = append(parts, "It was at "+list(under)+": the change there may or may not have been made.")
+	}
+	if len(notReached) > 0 {
+		parts = append(parts, "It had not reached "+list(notReached)+": nothing was changed there.")
+	}
+	switch {
+	case w.Resume != "":
+		parts = append(parts, w.Ask+" again in all of them. "+w.Resume)
+	case len(notReached)+len(under) > 0:
+		parts = append(parts, "Mark the ones not reached and run it again.")
+	}
+	return strings.Join(parts, " ")
 }

@@ -63,7 +63,6 @@ type deleteKeyWrite struct {
 	// confirmed: the user answered yes to the question naming key.
 	confirmed bool
 	plan      workflow.Deletion
-	gone      bool // a retried delete found the key gone
 	err       error
 }
 
@@ -81,7 +80,7 @@ func (w deleteKeyWrite) conflicts(o write) bool {
 	return ok && sameProject(d.proj, w.proj) && d.key.ID == w.key.ID
 }
 
-func (w deleteKeyWrite) run(ctx context.Context, api API, _ Deps) write {
+func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
 	if !w.confirmed {
 		// With its path known, the groups' variables are read in the same
 		// round trip as the rest.
@@ -89,12 +88,10 @@ func (w deleteKeyWrite) run(ctx context.Context, api API, _ Deps) write {
 		if ref.Path == "" {
 			ref.Path = w.proj.Path
 		}
-		w.plan, w.err = workflow.PlanDeletion(ctx, api, ref, w.key.ID)
+		w.plan, w.err = workflow.PlanDeletion(ctx, api, ref, w.key.ID, false)
 		return w
 	}
-	var resp *apiclient.Response
-	_, resp, w.err = api.DeleteClientKey(ctx, w.proj.Ref, w.key.ID)
-	w.gone = w.err == nil && resp != nil && resp.AlreadyGone
+	w.plan, w.err = w.plan.Run(ctx, api, d.Rotations)
 	return w
 }
 
@@ -105,10 +102,10 @@ func (w deleteKeyWrite) changed() changes {
 		return changes{removed: []int64{w.key.ID}}
 	case !w.confirmed:
 		return changes{}
-	case w.err == nil || errors.Is(w.err, apiclient.ErrKeyNotFound):
-		return changes{removed: []int64{w.key.ID}, stale: w.err != nil}
+	case w.plan.Deleted:
+		return changes{removed: []int64{w.key.ID}, stale: w.plan.AlreadyGone}
 	}
-	return changes{stale: apiclient.OutcomeUnknown(w.err)}
+	return changes{stale: w.plan.Unknown}
 }
 
 func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
@@ -125,16 +122,14 @@ func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
 		return m.say(w.proj, statusInfo, fmt.Sprintf("The question to delete client key %d was not shown: you moved on before it was ready. Press %s on the key again to delete it.", w.key.ID, keyName(m.sh.keys.Delete)))
 	case !w.confirmed:
 		return m, msgCmd(openDialogMsg{d: w.question(), async: true})
-	case errors.Is(w.err, apiclient.ErrKeyNotFound):
-		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
-	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(w.proj, statusError, m.sh.explain(w.err)+fmt.Sprintf(" Key %d may or may not have been deleted: press %s to refresh the list.", w.key.ID, keyName(m.sh.keys.Refresh)))
+	case w.plan.Unknown:
+		return m.say(w.proj, statusError, m.sh.explain(w.err)+" "+w.plan.Outcome("press "+keyName(m.sh.keys.Refresh)+" to refresh the list"))
 	case w.err != nil:
 		return m.say(w.proj, statusError, m.sh.explain(w.err))
-	case w.gone:
-		return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", w.key.ID, name))
+	case w.plan.AlreadyGone:
+		return m.say(w.proj, statusInfo, w.plan.Outcome(""))
 	}
-	return m.say(w.proj, statusSuccess, fmt.Sprintf("Deleted client key %s of %s.", workflow.KeyLabel(w.key), name))
+	return m.say(w.proj, statusSuccess, w.plan.Outcome(""))
 }
 
 // looksAt reports that the user is on project p's keys with key id

@@ -18,6 +18,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -222,6 +223,9 @@ func (a *app) run(args []string) (code int) {
 
 // explain words err for this command line.
 func (a *app) explain(err error, retry string) string {
+	if w, ok := workflow.Problem(err, retry); ok {
+		return explain.Text(w)
+	}
 	c := explain.Context{Host: a.lastHost, Retry: retry}
 	c.TokenEnv = a.envTokenName
 	s := explain.Error(err, c)

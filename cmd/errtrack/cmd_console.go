@@ -79,11 +79,15 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
 	deps.Group, deps.Subgroups = opts.group, opts.subgroups
-	if !opts.demo {
-		// The commands' journal: a rotation interrupted here goes on in
-		// `keys rotate --group`, and the other way round.
-		deps.GroupJournal = a.groupJournal
+	// The commands' ledger: a rotation interrupted here goes on in `keys
+	// rotate`, and the other way round. The demo keeps its own, gone at
+	// its end.
+	led, closeLedger, err := a.consoleLedger(deps.Host, opts.demo)
+	if err != nil {
+		return err
 	}
+	defer closeLedger()
+	deps.Rotations = led
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)

@@ -112,7 +112,7 @@ func (a *app) keysCmd() *cobra.Command {
 			// The key is looked up first, with the variables that hold its
 			// DSN, so the question (or, with --yes, a warning) names them.
 			lctx, cancel := a.deadline(ctx, g)
-			d, err := workflow.PlanDeletion(lctx, c, ref, id)
+			d, err := workflow.PlanDeletion(lctx, c, ref, id, delYes)
 			cancel()
 			var ns *workflow.NoSuchKeyError
 			switch {
@@ -140,26 +140,31 @@ func (a *app) keysCmd() *cobra.Command {
 					return nil
 				}
 			}
+			// The ledger only closes rotations the delete finishes: a
+			// delete goes on without it, saying so.
+			led, closeLedger, lerr := a.rotations(host, workflow.FrontEndCommand)
+			if lerr != nil {
+				fmt.Fprintf(a.stderr, "errtrack: warning: unfinished rotations of key %d, if any, stay open in the ledger: %s\n", id, a.explain(lerr, "run the command again"))
+			} else {
+				defer closeLedger()
+			}
 			dctx, cancel := a.deadline(ctx, g)
 			defer cancel()
-			k, resp, err := c.DeleteClientKey(dctx, ref, id)
+			d, err = d.Run(dctx, c, led)
 			switch {
-			case errors.Is(err, apiclient.ErrKeyNotFound):
-				return fmt.Errorf("client key %d of %s is already gone: it was deleted elsewhere after it was listed", id, d.Project.Name())
-			case err != nil && apiclient.OutcomeUnknown(err):
-				return fmt.Errorf("%s The key may or may not have been deleted: check with 'errtrack keys list -p %s'", a.explain(err, "run the command again"), ref)
+			case d.Unknown:
+				return reportedf(a, "%s %s", a.explain(err, "run the command again"), d.Outcome(fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)))
 			case err != nil:
 				return err
 			}
 			a.rememberHost(host)
+			if d.AlreadyGone {
+				return reportedf(a, "%s", d.Outcome(""))
+			}
 			if g.jsonOut {
-				return writeJSON(a.stdout, k)
+				return writeJSON(a.stdout, d.Key)
 			}
-			if resp.AlreadyGone {
-				fmt.Fprintf(a.stdout, "Deleted client key %d: the server no longer has it (the first attempt went through before its answer was lost).\n", id)
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "Deleted client key %s.\n", workflow.KeyLabel(*k))
+			fmt.Fprintln(a.stdout, explain.Text(d.Outcome("")))
 			return nil
 		},
 	}

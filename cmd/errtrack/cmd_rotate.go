@@ -78,17 +78,26 @@ the old key is left in place and the output says what state everything is
 in; a step whose answer was lost is reported as one that may or may not have
 happened, with the command to check.
 
+Every rotation is written in errtrack's rotation ledger (in its state
+directory; 'errtrack rotations' lists it) before its create is sent and
+after each step. A rotation of the same key that stopped (an error, Ctrl+C,
+a key kept) is gone on with, from whichever front end: the key it made is
+used, never a second one. --restart leaves that key as it is (the ledger
+names it) and makes a new one.
+
 --group G (with --include-subgroups) runs the same rotation in every project
 of the group whose --ci-variable holds the DSN of one of its keys: it shows
-the plan (what changes, what is skipped and why), asks once (or --yes;
+the plan (what changes, what is skipped and why, and the projects it would
+stop in: other variables holding the old DSN without --update-variables or
+--keep-variables, a group variable holding it), asks once (or --yes;
 --dry-run stops there), says each project's outcome as it ends and prints a
-report (--json: one object per project). A journal in errtrack's state
-directory is written before each create: started again after an
+report (--json: one object per project). Started again after an
 interruption, the same command goes on where it stopped, and no project
 gets two new keys: the projects already rotated are left alone until every
-project the runs set out to rotate is done. --restart starts a new rotation
-instead (a key an earlier run made is still used, never made twice). Exit 1
-when a project failed.`,
+project the runs set out to rotate is done. --restart starts a new group
+rotation instead (a key an earlier run made is still used, never made
+twice). Exit 1 when a project failed, was interrupted or could not be
+planned.`,
 		Example: `  errtrack keys rotate --project group/web-shop
   errtrack keys rotate -p 42 --old 12 --update-variables --verify
   errtrack keys rotate --group web --include-subgroups --ci-variable SENTRY_DSN --dry-run
@@ -110,8 +119,8 @@ when a project failed.`,
 				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
 			case gf.group != "" && f.old != 0:
 				return usagef("--old names one project's key: with --group, the key is the one --ci-variable holds in each project")
-			case (gf.subgroups || gf.dryR || f.restart) && gf.group == "":
-				return usagef("--include-subgroups, --dry-run and --restart go with --group")
+			case (gf.subgroups || gf.dryR) && gf.group == "":
+				return usagef("--include-subgroups and --dry-run go with --group")
 			case f.restart && gf.dryR:
 				return usagef("--restart forgets what earlier runs did, which a dry run does not: leave out one of them")
 			case !f.yes && !gf.dryR && !a.stdinIsTTY():
@@ -135,7 +144,7 @@ when a project failed.`,
 	fl.StringVar(&gf.group, "group", "", "rotate in every project of this group (ID or path) the key --ci-variable holds")
 	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	fl.BoolVar(&gf.dryR, "dry-run", false, "with --group, show the plan and change nothing")
-	fl.BoolVar(&f.restart, "restart", false, "with --group, start a new rotation: projects an unfinished earlier run rotated are rotated again")
+	fl.BoolVar(&f.restart, "restart", false, "leave the key an unfinished rotation of this key made and make a new one; with --group, start a new group rotation")
 	return cmd
 }
 
@@ -144,9 +153,15 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	if err != nil {
 		return err
 	}
+	led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand)
+	if err != nil {
+		return err
+	}
+	defer closeLedger()
 	checks := cliChecks(ref)
 	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, Variable: f.ciVar, Scope: f.scope,
-		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes})
+		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes,
+		Ledger: led, GoOn: !f.restart, Restart: f.restart})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
 	for step := r.Next(); step != workflow.StepDone; step = r.Next() {
 		switch step {
@@ -193,22 +208,34 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	return nil
 }
 
+// goingOn says that the rotation goes on with an unfinished one's key.
+func (a *app) goingOn(r workflow.Rotation) {
+	if !r.GoingOn() {
+		return
+	}
+	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(workflow.EarlierWords(*r.Earlier)))
+}
+
 // cliChecks say how to check, from a shell, what a lost answer left.
 func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 	return workflow.Checks{
 		Keys:      fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
 		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
+		Settings:  fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
 	}
 }
 
 // deleteLater is how to finish by hand when the old key stays.
 func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
-	return fmt.Sprintf("Delete the old key once its clients use the new DSN: 'errtrack keys delete --project %s %d'.", ref, r.Old.ID)
+	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %d' (it goes on with key %d) or 'errtrack keys delete -p %s %d'.",
+		ref, ref, r.Old.ID, r.New.ID, ref, r.Old.ID)
 }
 
 // rotationProgress says what a step did, on stderr.
 func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host string) {
 	switch step {
+	case workflow.StepPlan:
+		a.goingOn(r)
 	case workflow.StepCreate:
 		a.rememberHost(host)
 		a.keyCreated(host, apiclient.ProjectRef{ID: r.Project.ID, Path: r.Project.Path}, r.New.ID)
@@ -333,4 +360,25 @@ func (a *app) printRotation(g *globalFlags, r workflow.Rotation) {
 		out.Unknown = append(out.Unknown, "delete")
 	}
 	_ = writeJSON(a.stdout, out)
+}
+
+// rotateGroup runs `keys rotate --group` with the one group driver.
+func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f rotateFlags) error {
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	led, closeLedger, err := a.rotations(host, workflow.FrontEndGroupCommand)
+	if err != nil {
+		return err
+	}
+	defer closeLedger()
+	if f.restart {
+		if err := workflow.RestartCampaign(led, f.ciVar, f.scope); err != nil {
+			return reportedf(a, "Nothing was changed: %s.", a.explain(err, "run the command again"))
+		}
+	}
+	kind := workflow.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
+		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led}
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -207,4 +208,14 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
 	}
 	return nil
+}
+
+// settingsGroup runs `settings enable|disable --group` with the one group
+// driver.
+func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, enable, yes bool) error {
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return err
+	}
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: workflow.SettingsChange{Enable: enable}, c: c, host: host, noun: "changed"})
 }

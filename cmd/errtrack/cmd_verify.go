@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -139,138 +137,11 @@ project). Exits 1 when any project's event was refused or not sent.`,
 	return cmd
 }
 
-// verifyGroup runs `keys verify --group`: the plan, one question, the
-// events with progress, and the report.
+// verifyGroup runs `keys verify --group` with the one group driver.
 func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, variable, scope string, yes bool) error {
-	ref, err := apiclient.ParseGroupRef(gf.group)
-	if err != nil {
-		return usagef("--group: %v", err)
-	}
 	c, host, err := a.hostClient(ctx, g)
 	if err != nil {
 		return err
 	}
-	pctx, cancel := a.deadline(ctx, g)
-	plan, err := workflow.PlanGroupVerify(pctx, c, ref, gf.subgroups, variable, scope)
-	cancel()
-	if err != nil {
-		return reportedf(a, "%s Nothing was sent.", a.explain(err, "run the command again"))
-	}
-	a.rememberHost(host)
-	fmt.Fprintf(a.stderr, "Group %s: %d of %s to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), variable)
-	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
-	for _, it := range plan.Items {
-		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
-	}
-	_ = tw.Flush()
-	if gf.dryR {
-		fmt.Fprintln(a.stderr, "Dry run: nothing was sent.")
-		if g.jsonOut {
-			return a.printVerifyReport(g, plan)
-		}
-		return nil
-	}
-	if plan.Acting() == 0 {
-		fmt.Fprintln(a.stderr, "Nothing to send.")
-		if err := a.printVerifyReport(g, plan); err != nil {
-			return err
-		}
-		if f := plan.Failed(); f > 0 {
-			return reportedf(a, "%d of %s failed (see above)", f, workflow.Projects(len(plan.Items), ""))
-		}
-		return nil
-	}
-	if !yes {
-		ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend %d test events as planned above? [y/N] ", workflow.VerifyWarning, plan.Acting()))
-		switch {
-		case err != nil:
-			return fmt.Errorf("%w: nothing was sent", err)
-		case !ok:
-			fmt.Fprintln(a.stderr, "Nothing sent.")
-			return nil
-		}
-	}
-	n := 0
-	rctx, rcancel := a.deadline(ctx, g)
-	defer rcancel()
-	done := plan.Run(rctx, c, func(it workflow.VerifyItem) {
-		if it.Skip != "" {
-			return
-		}
-		n++
-		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s\n", n, plan.Acting(), explain.Text(it.Project.Name()), a.verifyWords(it))
-	})
-	if err := a.printVerifyReport(g, done); err != nil {
-		return err
-	}
-	if f := done.Failed(); f > 0 {
-		return reportedf(a, "%d of %s failed (see above)", f, workflow.Projects(len(done.Items), ""))
-	}
-	return nil
-}
-
-// verifyWords says what one project's test event met.
-func (a *app) verifyWords(it workflow.VerifyItem) string {
-	var refused *workflow.RefusedError
-	switch {
-	case it.Skip != "":
-		return it.Skip
-	case errors.As(it.Err, &refused):
-		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, workflow.RefusedAdvice)
-	case it.Err != nil:
-		return "the test event could not be sent: " + a.explain(it.Err, "run the command again")
-	case it.Check != nil:
-		return fmt.Sprintf("key %d works: the test event was accepted (HTTP %d)", it.Key.ID, it.Check.StatusCode)
-	}
-	return "planned"
-}
-
-// printVerifyReport prints a group verify's report: a table, or --json one
-// object per project (never a DSN).
-func (a *app) printVerifyReport(g *globalFlags, p workflow.VerifyPlan) error {
-	type item struct {
-		Project   string `json:"project"`
-		ProjectID int64  `json:"project_id"`
-		Action    string `json:"action"`
-		Result    string `json:"result,omitempty"`
-		KeyID     int64  `json:"key_id,omitempty"`
-		Accepted  *bool  `json:"accepted,omitempty"`
-		Status    int    `json:"status,omitempty"`
-		Error     string `json:"error,omitempty"`
-	}
-	items := make([]item, len(p.Items))
-	for i, it := range p.Items {
-		x := item{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action(), Result: it.Result, KeyID: it.Key.ID}
-		if it.Check != nil {
-			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
-		}
-		if it.Result == workflow.ResultFailed {
-			x.Error = a.verifyWords(it)
-		}
-		items[i] = x
-	}
-	if g.jsonOut {
-		return writeJSON(a.stdout, items)
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECT\tRESULT\tKEY\tEVENT")
-	for i, x := range items {
-		r, key, ev := x.Result, "-", "-"
-		if r == "" {
-			r = "planned"
-		}
-		if x.KeyID != 0 {
-			key = fmt.Sprint(x.KeyID)
-		}
-		switch {
-		case x.Accepted != nil && *x.Accepted:
-			ev = fmt.Sprintf("accepted (HTTP %d)", x.Status)
-		case x.Accepted != nil:
-			ev = fmt.Sprintf("refused (HTTP %d)", x.Status)
-		case p.Items[i].Skip != "":
-			ev = "none: " + p.Items[i].Skip
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", explain.Text(x.Project), r, key, explain.Text(ev))
-	}
-	return tw.Flush()
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: workflow.VerifyChange{Variable: variable, Scope: scope}, c: c, host: host, noun: "sent"})
 }

@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/explain"
 	"io"
 	"reflect"
 	"strconv"
 	"text/tabwriter"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/errtrack/errtrack/internal/explain"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"

@@ -22,6 +22,7 @@ const (
 	PhaseDone      = "done"      // the old key is gone: finished
 	PhaseAbandoned = "abandoned" // a restart left it; its new key stays as it is
 	PhaseSettled   = "settled"   // the old key went elsewhere (by hand, another run)
+	PhaseFailed    = "failed"    // the create was refused: nothing was made
 )
 
 // Open reports a phase of a rotation that is not finished.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
 )
 
 // Deletion is what the question before deleting a key names: the key as
@@ -22,8 +23,18 @@ type Deletion struct {
 	// VariablesErr: the variables could not be read.
 	VariablesErr error
 	// GroupUses are the ancestor groups' variables holding the key's DSN
-	// (those the token can read).
-	GroupUses []Use
+	// (those the token can read). groupsLater: not read yet; the delete
+	// reads them at once with itself (a delete without a question).
+	GroupUses   []Use
+	groupsLater bool
+
+	// After the run: Deleted; AlreadyGone, it was deleted elsewhere since
+	// it was listed; OnRetry, a retry found it gone (the first attempt went
+	// through before its answer was lost); Unknown, the answer was lost.
+	Deleted, AlreadyGone, OnRetry, Unknown bool
+	// Closed are the unfinished rotations the delete finished (its old key
+	// deleted) or left (its new key deleted).
+	Closed []ledger.Record
 }
 
 // groupVariablesAPI reads a group's CI/CD variables; a client without it
@@ -85,7 +96,11 @@ func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
 // when the project is given by path, else once its path is known): the key
 // to delete must be listed, and the question names the variables a deploy
 // would read a dead DSN from.
-func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64) (Deletion, error) {
+//
+// unasked: no question will be asked (--yes): the groups' variables, which
+// need the project's path when it is given by ID, are read with the delete
+// instead, so the whole delete is two round trips.
+func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64, unasked bool) (Deletion, error) {
 	var d Deletion
 	var k *apiclient.ClientKey
 	var vars []apiclient.Variable
@@ -108,7 +123,7 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 	go func() {
 		defer wg.Done()
 		d.Project, perr = ResolveProject(ctx, api, ref)
-		if ref.Path == "" {
+		if ref.Path == "" && !unasked {
 			readGroups(d.Project.Path)
 		}
 	}()
@@ -127,7 +142,11 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 		return d, kerr
 	}
 	d.Key = *k
-	d.GroupUses = groupVars(strings.TrimSpace(k.DSN))
+	if ref.Path == "" && unasked {
+		d.groupsLater = true
+	} else {
+		d.GroupUses = groupVars(strings.TrimSpace(k.DSN))
+	}
 	if verr != nil {
 		d.VariablesErr = verr
 		return d, nil
@@ -166,4 +185,94 @@ func (d Deletion) Warning() string {
 		parts = append(parts, "Hidden CI/CD variables cannot be read and may hold it: "+strings.Join(d.Hidden, ", ")+".")
 	}
 	return strings.Join(parts, " ")
+}
+
+// Run deletes the key the user confirmed (d.Key): the one delete of every
+// front end and of the rotation. A key gone meanwhile is deleted too; a
+// lost answer is Unknown. Unfinished rotations in the ledger that replace
+// the key are finished by it, and those that made it are left.
+func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion, error) {
+	var groups map[string][]apiclient.Variable
+	var resp *apiclient.Response
+	err := together(func() (err error) {
+		_, resp, err = api.DeleteClientKey(ctx, d.Project.Ref, d.Key.ID)
+		return err
+	}, func() {
+		if d.groupsLater {
+			groups = groupVariables(ctx, api, d.Project.Path)
+		}
+	})
+	if d.groupsLater {
+		d.GroupUses, d.groupsLater = matchGroupUses(groups, strings.TrimSpace(d.Key.DSN)), false
+	}
+	d.Deleted, d.AlreadyGone, d.OnRetry = deleted(resp, err)
+	if !d.Deleted {
+		d.Unknown = apiclient.OutcomeUnknown(err)
+		return d, err
+	}
+	d.Closed = l.keyDeleted(d.Project.ID, d.Key.ID)
+	return d, nil
+}
+
+// deleted reads a delete's answer: a key not found is gone all the same.
+func deleted(resp *apiclient.Response, err error) (ok, alreadyGone, onRetry bool) {
+	switch {
+	case errors.Is(err, apiclient.ErrKeyNotFound):
+		return true, true, false
+	case err != nil:
+		return false, false, false
+	}
+	return true, false, resp != nil && resp.AlreadyGone
+}
+
+// keyDeleted finishes the project's unfinished rotations of a deleted key
+// and leaves those that made it.
+func (l *Rotations) keyDeleted(projectID, keyID int64) []ledger.Record {
+	if l == nil {
+		return nil
+	}
+	_ = l.store.Refresh()
+	closed := l.settleOldKey(projectID, keyID, "", fmt.Sprintf("key %d was deleted", keyID))
+	for _, rec := range l.store.Records(func(x ledger.Record) bool {
+		return x.Kind == ledger.KindRotation && x.Host == l.host && x.ProjectID == projectID && x.NewKeyID == keyID && x.IsOpen()
+	}) {
+		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
+		rec.Note = fmt.Sprintf("its new key %d was deleted, so key %d was not replaced", keyID, rec.OldKeyID)
+		if l.put(rec, false) == nil {
+			closed = append(closed, rec)
+		}
+	}
+	return closed
+}
+
+// Outcome says how the delete ended, for both front ends; check says how
+// the user checks what a lost answer left.
+func (d Deletion) Outcome(check string) string {
+	name := d.Project.Name()
+	var s string
+	switch {
+	case d.Unknown:
+		return fmt.Sprintf("Key %d may or may not have been deleted: %s.", d.Key.ID, check)
+	case d.AlreadyGone:
+		s = fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere after it was listed.", d.Key.ID, name)
+	case d.OnRetry:
+		s = fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", d.Key.ID, name)
+	case d.Deleted:
+		s = fmt.Sprintf("Deleted client key %s of %s.", KeyLabel(d.Key), name)
+	}
+	for _, rec := range d.Closed {
+		if rec.Phase == ledger.PhaseAbandoned {
+			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %d) is closed: rotate key %d again to replace it.", rec.OldKeyID, rec.OldKeyID)
+		} else {
+			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %d.", rec.NewKeyID)
+		}
+	}
+	if d.Deleted && len(d.GroupUses) > 0 {
+		names := make([]string, len(d.GroupUses))
+		for i, u := range d.GroupUses {
+			names[i] = u.Label()
+		}
+		s += " Group CI/CD variables held its DSN: " + strings.Join(names, ", ") + "; point them at a live key's DSN in the group's settings."
+	}
+	return s
 }

@@ -2,13 +2,11 @@ package workflow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -26,6 +24,9 @@ type Step int
 
 const (
 	StepPlan Step = iota
+	// StepResume: a question: go on with the key an unfinished rotation of
+	// the same key made (the ledger's), or start over?
+	StepResume
 	StepCreate
 	StepCheck
 	StepChooseVariables // a question: update the variables that hold the old DSN?
@@ -38,7 +39,9 @@ const (
 
 // Question reports a step the user (or a flag) answers rather than a
 // request.
-func (s Step) Question() bool { return s == StepChooseVariables || s == StepConfirmDelete }
+func (s Step) Question() bool {
+	return s == StepResume || s == StepChooseVariables || s == StepConfirmDelete
+}
 
 // RotationOptions is what the user asked for before the rotation starts.
 type RotationOptions struct {
@@ -55,9 +58,15 @@ type RotationOptions struct {
 	Verify bool
 	// Confirmed answers the delete question beforehand (--yes).
 	Confirmed bool
-	// Created is the new key an interrupted run of this rotation created
-	// (from its journal): the rotation goes on with it, and creates none.
-	Created *apiclient.ClientKey
+	// Ledger records the rotation and finds an unfinished one of the same
+	// key to go on with; nil keeps nothing.
+	Ledger *Rotations
+	// GoOn and Restart answer the resume question beforehand: go on with
+	// the key an unfinished rotation made (the commands' default), or
+	// leave that key as it is and make a new one (--restart).
+	GoOn, Restart bool
+	// Campaign is the group rotation this rotation is part of.
+	Campaign string
 }
 
 type decision uint8
@@ -96,6 +105,12 @@ type Rotation struct {
 	GroupUses []Use
 	// Verified is the ingestion endpoint's answer to the test event.
 	Verified *apiclient.DSNCheck
+	// Earlier is the unfinished rotation of the same key the ledger holds,
+	// whose new key this one goes on with (or leaves, on a restart).
+	Earlier *ledger.Record
+	// Settled are other unfinished rotations of the old key that its
+	// delete finished.
+	Settled []ledger.Record
 
 	opts       RotationOptions
 	planned    bool
@@ -105,7 +120,13 @@ type Rotation struct {
 	// fits a page), so the new key's page is known.
 	keysCounted bool
 	variables   decision
+	resume      decision // decidedUpdate: go on; decidedKeep: restart
 	confirmed   bool
+	// rec is the rotation's ledger record once its create is under way.
+	rec ledger.Record
+	// groupUsesKnown: GroupUses were read by the plan (a group rotation's,
+	// once per group), not to be read again.
+	groupUsesKnown bool
 	// groupUsesSeen: the delete was confirmed by someone shown GroupUses.
 	groupUsesSeen bool
 	stopped       bool
@@ -120,6 +141,12 @@ func NewRotation(ref apiclient.ProjectRef, o RotationOptions) Rotation {
 	if o.KeepVariables {
 		r.variables = decidedKeep
 	}
+	switch {
+	case o.Restart:
+		r.resume = decidedKeep
+	case o.GoOn:
+		r.resume = decidedUpdate
+	}
 	return r
 }
 
@@ -131,6 +158,8 @@ func (r Rotation) Next() Step {
 		return StepDone
 	case !r.planned:
 		return StepPlan
+	case r.Earlier != nil && r.resume == undecided:
+		return StepResume
 	case r.New == nil:
 		return StepCreate
 	case !r.Listed:
@@ -152,7 +181,7 @@ func (r Rotation) Next() Step {
 // variablesInQuestion: some variable holds the old DSN, or none could be
 // read, so deleting the old key may break a deploy.
 func (r Rotation) variablesInQuestion() bool {
-	return r.VariablesErr != nil || slices.ContainsFunc(r.Variables, func(v VariableTarget) bool { return v.HoldsOld && !v.selected })
+	return r.VariablesErr != nil || slices.ContainsFunc(r.Variables, func(v VariableTarget) bool { return v.HoldsOld && !v.selected && !v.Outside })
 }
 
 // UpdateVariables answers the variables question: point them at the new DSN.
@@ -163,12 +192,40 @@ func (r Rotation) UpdateVariables() Rotation {
 	r.variables = decidedUpdate
 	r.Variables = slices.Clone(r.Variables)
 	for i := range r.Variables {
-		if r.Variables[i].HoldsOld {
+		if r.Variables[i].HoldsOld && !r.Variables[i].Outside {
 			r.Variables[i].selected = true
 		}
 	}
 	return r
 }
+
+// GoOn answers the resume question: go on with the key the unfinished
+// rotation made.
+func (r Rotation) GoOn() Rotation {
+	r.resume = decidedUpdate
+	return r.goOn()
+}
+
+// goOn takes the earlier rotation's key and record as this rotation's.
+func (r Rotation) goOn() Rotation {
+	if r.Earlier == nil || r.Earlier.NewKeyID == 0 {
+		return r
+	}
+	r.New = &apiclient.ClientKey{ID: r.Earlier.NewKeyID, PublicKey: r.Earlier.NewPublic}
+	r.rec = *r.Earlier
+	return r
+}
+
+// Restart answers the resume question: leave the key the unfinished
+// rotation made as it is, and make a new one (the ledger then says the
+// earlier rotation was abandoned and names its key).
+func (r Rotation) Restart() Rotation {
+	r.resume = decidedKeep
+	return r
+}
+
+// GoingOn reports a rotation going on with an earlier one's key.
+func (r Rotation) GoingOn() bool { return r.Earlier != nil && r.resume == decidedUpdate }
 
 // KeepVariables answers the variables question: leave them as they are.
 // The old key can then still be deleted, once the user confirms knowing it.
@@ -233,6 +290,9 @@ func (r Rotation) Run(ctx context.Context, api RotationAPI, step Step) (Rotation
 	switch step {
 	case StepPlan:
 		r, err = r.plan(ctx, api)
+		if err == nil && r.resume == decidedUpdate {
+			r = r.goOn()
+		}
 	case StepCreate:
 		r, err = r.create(ctx, api)
 	case StepCheck:
@@ -265,251 +325,12 @@ func (r Rotation) Advance(ctx context.Context, api RotationAPI, after func(Step,
 	return r, nil
 }
 
-// NoSuchKeyError: the key to replace is not in the project.
-type NoSuchKeyError struct {
-	Project Project
-	ID      int64
-}
-
-func (e *NoSuchKeyError) Error() string {
-	return fmt.Sprintf("project %s has no client key %d: nothing was changed", e.Project.Name(), e.ID)
-}
-
-// AmbiguousError: the project has several keys and none was named.
-type AmbiguousError struct {
-	Project Project
-	Count   int
-}
-
-func (e *AmbiguousError) Error() string {
-	if e.Count == 0 {
-		return fmt.Sprintf("project %s has no client key to replace: create one instead", e.Project.Name())
-	}
-	return fmt.Sprintf("project %s has %d client keys: name the one to replace", e.Project.Name(), e.Count)
-}
-
-// NotListedError: the server created a key it does not list.
-type NotListedError struct{ ID int64 }
-
-func (e *NotListedError) Error() string {
-	return fmt.Sprintf("the new key %d is not in the project's key list", e.ID)
-}
-
-// NotNewError: the server's answer to the create names a key that existed
-// before (a replaying proxy, a buggy server): no new key is known.
-type NotNewError struct {
-	Key apiclient.ClientKey
-	Old bool // it is the key being replaced
-}
-
-func (e *NotNewError) Error() string {
-	if e.Old {
-		return fmt.Sprintf("the server's answer to the create names key %d, the key being replaced", e.Key.ID)
-	}
-	return fmt.Sprintf("the server's answer to the create names key %d, which existed before", e.Key.ID)
-}
-
-// UnsafeDeleteError: a guard of the delete failed; the old key is kept.
-type UnsafeDeleteError struct {
-	Reason string
-	// groups: the guard on the groups' variables, which a group
-	// rotation words with its own way out.
-	groups bool
-}
-
-func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
-
-// plan reads the project, the key to replace and the CI/CD variables at
-// once: one round trip when the key is on the list's first page (the key
-// list is read only up to the key), and picks the key to replace.
-func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
-	var p Project
-	var old *apiclient.ClientKey
-	var seen []apiclient.ClientKey
-	var resp *apiclient.Response
-	var vars []apiclient.Variable
-	var perr, kerr, verr error
-	var wg sync.WaitGroup
-	wg.Add(3)
-	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
-	go func() {
-		defer wg.Done()
-		if r.opts.OldID != 0 {
-			old, seen, resp, kerr = api.FindClientKey(ctx, r.Project.Ref, r.opts.OldID)
-			return
-		}
-		seen, resp, kerr = api.FirstClientKeys(ctx, r.Project.Ref)
-	}()
-	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
-	wg.Wait()
-	r.Project = p
-	switch {
-	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
-		return r, perr
-	case r.opts.OldID != 0 && errors.Is(kerr, apiclient.ErrKeyNotFound):
-		return r, &NoSuchKeyError{p, r.opts.OldID}
-	case kerr != nil:
-		return r, kerr
-	}
-	switch {
-	case old != nil:
-		r.Old = *old
-	case len(seen) == 1 && (resp == nil || !resp.HasTotal || resp.Total <= 1):
-		r.Old = seen[0]
-	default:
-		n := len(seen)
-		if resp != nil && resp.HasTotal {
-			n = resp.Total
-		}
-		return r, &AmbiguousError{p, n}
-	}
-	for _, k := range seen {
-		r.known = append(r.known, k.ID)
-	}
-	// The new key's page: it is listed after every key there is now.
-	r.keysBefore, r.keysCounted = len(seen), len(seen) < apiclient.KeysPerPage
-	if resp != nil && resp.HasTotal {
-		r.keysBefore, r.keysCounted = resp.Total, true
-	}
-	if verr != nil {
-		if r.opts.Variable != "" {
-			// The named variable cannot be looked up: stop before any change.
-			return r, &VariablesUnreadError{Err: verr}
-		}
-		r.VariablesErr = verr
-	} else {
-		t, err := planVariables(vars, r.Old.DSN, r.opts.Variable, r.opts.Scope)
-		if err != nil {
-			return r, err
-		}
-		r.Variables, r.Hidden = t.targets, t.hidden
-		if r.opts.UpdateVariables {
-			r = r.UpdateVariables()
-		}
-	}
-	if r.opts.Created != nil {
-		k := *r.opts.Created
-		r.New = &k
-	}
-	r.planned = true
-	return r, nil
-}
-
-// create makes the new key. It is never retried: when its answer is lost
-// the key may exist anyway.
-func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
-	k, _, err := api.CreateClientKey(ctx, r.Project.Ref)
-	if err != nil {
-		r.CreateUnknown = apiclient.OutcomeUnknown(err)
-		return r, err
-	}
-	if k.ID == r.Old.ID || (k.DSN != "" && k.DSN == r.Old.DSN) || (k.PublicKey != "" && k.PublicKey == r.Old.PublicKey) {
-		r.CreateUnknown = true
-		return r, &NotNewError{Key: *k, Old: true}
-	}
-	// A key listed before the create is not the key just created.
-	if slices.Contains(r.known, k.ID) {
-		r.CreateUnknown = true
-		return r, &NotNewError{Key: *k}
-	}
-	r.New = k
-	return r, nil
-}
-
-// check makes sure the server lists the new key before anything else
-// changes: the delete's first guard.
-func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
-	// The new key is last: its page, and any after it, is one request on
-	// a big list; a list that moved meanwhile (keys deleted) is read whole.
-	var keys []apiclient.ClientKey
-	var err error
-	// The groups' variables holding the old DSN are read meanwhile: no
-	// round trip added.
-	groupsRead := make(chan []Use, 1)
-	go func() {
-		groupsRead <- matchGroupUses(groupVariables(ctx, api, r.Project.Path), strings.TrimSpace(r.Old.DSN))
-	}()
-	if r.keysCounted {
-		keys, _, err = api.ListClientKeysFrom(ctx, r.Project.Ref, apiclient.KeysPage(r.keysBefore))
-	} else {
-		keys, err = api.LastClientKeys(ctx, r.Project.Ref)
-	}
-	r.GroupUses = <-groupsRead
-	if err != nil {
-		return r, err
-	}
-	if _, ok := FindKey(keys, r.New.ID); !ok && r.keysBefore > 0 {
-		if keys, _, err = api.ListClientKeys(ctx, r.Project.Ref); err != nil {
-			return r, err
-		}
-	}
-	k, ok := FindKey(keys, r.New.ID)
-	if !ok || k.ID == r.Old.ID {
-		return r, &NotListedError{r.New.ID}
-	}
-	if r.New.DSN == "" {
-		r.New = &k // a key known only by its ID (a journal's): as listed
-	}
-	r.Listed = true
-	return r, nil
-}
-
-// deleteSafe holds every guard of the delete: the new key is listed and is
-// not the old one, the user confirmed, a test event was not refused, and no
-// variable is left on the old DSN unless the user chose to keep them.
-func (r Rotation) deleteSafe() error {
-	switch {
-	case r.New == nil || !r.Listed:
-		return &UnsafeDeleteError{Reason: "the server does not list a new key"}
-	case r.New.ID == r.Old.ID:
-		return &UnsafeDeleteError{Reason: "the new key is the old one"}
-	case !r.confirmed:
-		return &UnsafeDeleteError{Reason: "the delete was not confirmed"}
-	case r.Verified != nil && !r.Verified.Accepted:
-		return &UnsafeDeleteError{Reason: "the test event with the new DSN was refused"}
-	case r.variables != decidedKeep && r.VariablesErr != nil:
-		return &UnsafeDeleteError{Reason: "the CI/CD variables could not be read"}
-	case r.variables != decidedKeep && len(r.StillOld()) > 0:
-		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
-	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
-		return &UnsafeDeleteError{Reason: "group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")", groups: true}
-	}
-	return nil
-}
-
-// deleteOld deletes the old key, once every guard holds. A key already
-// gone is deleted too.
-func (r Rotation) deleteOld(ctx context.Context, api KeysAPI) (Rotation, error) {
-	if err := r.deleteSafe(); err != nil {
-		return r, err
-	}
-	_, resp, err := api.DeleteClientKey(ctx, r.Project.Ref, r.Old.ID)
-	switch {
-	case errors.Is(err, apiclient.ErrKeyNotFound):
-		r.Deleted, r.OldGone = true, true
-		return r, nil
-	case err != nil:
-		r.DeleteUnknown = apiclient.OutcomeUnknown(err)
-		return r, err
-	}
-	r.Deleted = true
-	r.DeletedOnRetry = resp != nil && resp.AlreadyGone
-	return r, nil
-}
-
-// verify sends one test event with the new DSN; a refusal is a
-// *RefusedError and keeps the old key.
-func (r Rotation) verify(ctx context.Context, api CheckAPI) (Rotation, error) {
-	check, err := VerifyKey(ctx, api, r.Project, *r.New)
-	r.Verified = check
-	return r, err
-}
-
 // Checks say how the user checks what a lost answer left, from where they
 // are: a command, or the console's refresh.
 type Checks struct {
 	Keys      string // e.g. "check with 'errtrack keys list -p 1'"
 	Variables string // e.g. "check in the project's Settings > CI/CD > Variables"
+	Settings  string // e.g. "check with 'errtrack settings get -p 1'"
 }
 
 // State says what exists now, whatever step the rotation reached: the keys,

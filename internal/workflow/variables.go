@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -36,8 +37,18 @@ type VariableTarget struct {
 	// Unknown: the write's answer was lost; it may or may not hold the new
 	// DSN. Failed: the write was refused.
 	Unknown, Failed bool
+	// Moved: it changed since the plan (read again right before the
+	// write): it is left as it is.
+	Moved bool
+	// Outside: it has the rotated variable's name in another environment
+	// scope; a scoped rotation never changes it, and the old key stays
+	// while it holds its DSN.
+	Outside bool
 	// selected: the user chose to point it at the new DSN.
 	selected bool
+	// was is its value when planned (wasKnown: it had a readable one).
+	was      string
+	wasKnown bool
 }
 
 // Label names the variable and its scope for people.
@@ -61,6 +72,8 @@ func (v VariableTarget) Result() string {
 		return "unknown"
 	case v.Failed:
 		return "failed"
+	case v.Moved:
+		return "changed since the plan"
 	}
 	return "unchanged"
 }
@@ -119,8 +132,12 @@ type plannedVariables struct {
 func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plannedVariables, error) {
 	var p plannedVariables
 	target := func(v apiclient.Variable) VariableTarget {
-		return VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked, Protected: v.Protected,
+		t := VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked, Protected: v.Protected,
 			raw: v.Raw, Exists: true}
+		if v.Value != nil {
+			t.was, t.wasKnown = *v.Value, true
+		}
+		return t
 	}
 	var named []apiclient.Variable
 	for _, v := range vars {
@@ -134,6 +151,8 @@ func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plann
 		case v.Value != nil && oldDSN != "" && strings.TrimSpace(*v.Value) == oldDSN:
 			t := target(v)
 			t.HoldsOld, t.Named, t.selected = true, isNamed, isNamed
+			// The same name in another scope, when a scope was chosen.
+			t.Outside = !isNamed && name != "" && scope != "" && v.Key == name
 			p.targets = append(p.targets, t)
 		}
 	}
@@ -159,16 +178,30 @@ func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plann
 	return p, nil
 }
 
-// updateVariables points every variable that does not hold the new DSN yet
-// at it, in order, and stops at the first failure (a *VariableError).
+// updateVariables points every chosen variable that does not hold the new
+// DSN yet at it, in order, and stops at the first failure (a
+// *VariableError). Each is read again right before it is written: one
+// changed since the plan is left as it is, and the rotation stops there
+// (a *VariableMovedError), keeping the old key.
 func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (Rotation, error) {
 	r.Variables = slices.Clone(r.Variables)
+	defer r.noteVariables()
 	for i := range r.Variables {
 		v := &r.Variables[i]
 		if v.Done || !v.selected {
 			continue
 		}
-		var err error
+		now, err := reread(ctx, api, r.Project.Ref, *v)
+		switch {
+		case err != nil:
+			return r, &VariableError{Target: *v, Err: err}
+		case now.holds(r.New.DSN):
+			v.Done, v.Unknown, v.Failed = true, false, false
+			continue
+		case now.movedFrom(*v):
+			v.Moved = true
+			return r, &VariableMovedError{Target: *v}
+		}
 		if v.Exists {
 			_, _, err = api.UpdateVariableValue(ctx, r.Project.Ref, v.Key, v.Scope, r.New.DSN)
 		} else {
@@ -186,12 +219,67 @@ func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (Rotatio
 	return r, nil
 }
 
+// current is a variable as read again before its write.
+type current struct {
+	exists bool
+	value  *string
+}
+
+// reread reads a variable again: missing is no error.
+func reread(ctx context.Context, api VariableAPI, ref apiclient.ProjectRef, v VariableTarget) (current, error) {
+	got, _, err := api.GetVariable(ctx, ref, v.Key, v.Scope)
+	switch {
+	case errors.Is(err, apiclient.ErrVariableNotFound):
+		return current{}, nil
+	case err != nil:
+		return current{}, err
+	}
+	return current{exists: true, value: got.Value}, nil
+}
+
+func (c current) holds(dsn string) bool {
+	return c.exists && c.value != nil && strings.TrimSpace(*c.value) == strings.TrimSpace(dsn)
+}
+
+// movedFrom reports a variable that is not as the plan read it: created,
+// deleted, or holding another value (a hidden one cannot tell, and is
+// written as the user asked).
+func (c current) movedFrom(v VariableTarget) bool {
+	switch {
+	case c.exists != v.Exists:
+		return true
+	case !c.exists || c.value == nil || !v.wasKnown:
+		return false
+	}
+	return *c.value != v.was
+}
+
+// VariableMovedError: a variable changed between the plan and its write;
+// it is left as it is and the old key stays.
+type VariableMovedError struct{ Target VariableTarget }
+
+func (e *VariableMovedError) Error() string {
+	return "the CI/CD variable " + e.Target.Label() + " changed since the plan (someone else changed it meanwhile), so it is left as it is"
+}
+
 // StillOld names the variables that hold the old DSN, or may (an update
 // whose answer was lost).
 func (r Rotation) StillOld() []string {
 	var names []string
 	for _, v := range r.Variables {
-		if v.HoldsOld && !v.Done {
+		if v.HoldsOld && !v.Done && !v.Outside {
+			names = append(names, v.Label())
+		}
+	}
+	return names
+}
+
+// outsideScope names the variables of the rotated one's name, in other
+// environment scopes, that hold the old DSN: the old key stays for them.
+func (r Rotation) outsideScope() []string {
+	var names []string
+	for _, v := range r.Variables {
+		if v.Outside && v.HoldsOld && !v.Done {
 			names = append(names, v.Label())
 		}
 	}
@@ -250,6 +338,10 @@ func (r Rotation) VariablesState(c Checks) string {
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s holds the new DSN.", v.Label()))
 		case v.Unknown:
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s may or may not hold the new DSN: %s.", v.Label(), c.Variables))
+		case v.Moved:
+			parts = append(parts, fmt.Sprintf("CI/CD variable %s changed since the plan, so it was left as it is: check what it holds (%s).", v.Label(), c.Variables))
+		case v.Outside && v.HoldsOld:
+			parts = append(parts, fmt.Sprintf("CI/CD variable %s, outside this rotation's environment scope, still holds the old DSN: rotate it too (the old key goes with the last rotation).", v.Label()))
 		case r.New == nil:
 		case v.HoldsOld && r.Deleted:
 			parts = append(parts, fmt.Sprintf("CI/CD variable %s still holds the DSN of the deleted key: set it to the new DSN.", v.Label()))

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// Every group command (keys rotate --group, settings enable|disable
+// --group, keys verify --group) is this one driver around the workflow's
+// one plan shape: the plan on stderr, one question, a line per project as
+// it ends, the report (a table, or --json), and an exit code that says
+// whether every project came through.
+
+// groupFlags are the flags of a group-wide change.
+type groupFlags struct {
+	group           string
+	subgroups, dryR bool
+}
+
+var errGroupAndProject = errors.New("--group acts on the group's projects: give --project or --group, not both")
+
+// stateDir is where errtrack keeps its rotation ledger: ERRTRACK_STATE_DIR,
+// else the XDG state directory.
+func (a *app) stateDir() (string, error) {
+	if d := a.getenv("ERRTRACK_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := a.getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "errtrack"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "errtrack"), nil
+}
+
+// groupItemJSON is one project of a group change's --json report: never a
+// DSN nor a variable's value.
+type groupItemJSON struct {
+	Project   string         `json:"project"`
+	ProjectID int64          `json:"project_id"`
+	Action    string         `json:"action"`
+	Result    string         `json:"result"`
+	Reason    string         `json:"reason,omitempty"`
+	OldKeyID  int64          `json:"old_key_id,omitempty"`
+	NewKeyID  int64          `json:"new_key_id,omitempty"`
+	KeyID     int64          `json:"key_id,omitempty"`
+	Variables []variableJSON `json:"variables,omitempty"`
+	Accepted  *bool          `json:"accepted,omitempty"`
+	Status    int            `json:"status,omitempty"`
+	Words     string         `json:"words,omitempty"`
+	Error     string         `json:"error,omitempty"`
+}
+
+// groupRun is one group command's run of the driver.
+type groupRun struct {
+	g     *globalFlags
+	gf    groupFlags
+	yes   bool
+	kind  workflow.Kind
+	c     *apiclient.Client
+	host  string
+	noun  string // what nothing was: "changed", "sent"
+	after func() // e.g. the ledger's close
+}
+
+// runGroup plans, asks, runs and reports.
+func (a *app) runGroup(ctx context.Context, r groupRun) error {
+	ref, err := apiclient.ParseGroupRef(r.gf.group)
+	if err != nil {
+		return usagef("--group: %v", err)
+	}
+	words := r.kind.Words()
+	pctx, cancel := a.deadline(ctx, r.g)
+	plan, err := workflow.PlanGroup(pctx, r.c, ref, r.gf.subgroups, r.kind)
+	cancel()
+	if err != nil {
+		return reportedf(a, "%s Nothing was %s.", a.explain(err, "run the command again"), r.noun)
+	}
+	a.rememberHost(r.host)
+	a.printGroupPlan(plan)
+	planFailed := plan.Failed()
+	switch {
+	case r.gf.dryR:
+		fmt.Fprintf(a.stderr, "Dry run: nothing was %s.\n", r.noun)
+		if r.g.jsonOut {
+			if err := a.printGroupReport(r.g, plan); err != nil {
+				return err
+			}
+		}
+		return a.planFailures(planFailed, plan)
+	case plan.Acting() == 0:
+		fmt.Fprintf(a.stderr, "Nothing to do: nothing was %s.\n", r.noun)
+		if release, err := plan.Begin(plan.Group.FullPath); err == nil {
+			a.finishCampaign(plan)
+			release()
+		}
+		if err := a.printGroupReport(r.g, plan); err != nil {
+			return err
+		}
+		return a.planFailures(planFailed, plan)
+	}
+	if !r.yes {
+		q := fmt.Sprintf("%s in %s as planned above?", words.Ask, workflow.Projects(plan.Acting(), ""))
+		if words.Before != "" {
+			q = words.Before + "\n" + q
+		}
+		ok, err := a.confirm(ctx, explain.Text(q)+" [y/N] ")
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: nothing was %s", err, r.noun)
+		case !ok:
+			fmt.Fprintf(a.stderr, "Nothing was %s.\n", r.noun)
+			return nil
+		}
+	}
+	release, err := plan.Begin(plan.Group.FullPath)
+	if err != nil {
+		return reportedf(a, "Nothing was %s: %s.", r.noun, explain.Text(err.Error()))
+	}
+	defer release()
+	n, total := 0, plan.Acting()
+	rctx, rcancel := a.deadline(ctx, r.g)
+	defer rcancel()
+	env := workflow.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
+		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
+	done := plan.Run(rctx, env, func(e workflow.Event) {
+		if !e.Done {
+			return
+		}
+		if rot := e.Item.Rotation; rot != nil && rot.New != nil {
+			a.keyCreated(r.host, e.Item.Project.Ref, rot.New.ID)
+		}
+		n++
+		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(e.Item.Project.Name()), e.Item.Result, explain.Text(a.groupWords(e.Item)))
+	})
+	a.finishCampaign(done)
+	if err := a.printGroupReport(r.g, done); err != nil {
+		return err
+	}
+	return a.runOutcome(done, words)
+}
+
+// planFailures fails a plan that could not read some projects (or found
+// a stop there): exit 1, never "nothing to do" with success.
+func (a *app) planFailures(n int, p workflow.Plan) error {
+	if n == 0 {
+		return nil
+	}
+	return reportedf(a, "%s could not be planned (see above): fix what each says and run the command again.", workflow.Projects(n, ""))
+}
+
+// runOutcome sums up a run and fails it unless every project came through.
+func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
+	failed, under, notReached := p.Failed(), p.Count(workflow.ResultUnderWay), p.Count(workflow.ResultNotReached)
+	if failed+under+notReached == 0 {
+		return nil
+	}
+	var parts []string
+	if n := p.Count(workflow.ResultChanged) + p.Count(workflow.ResultOK); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d done", n))
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed", failed))
+	}
+	if under > 0 {
+		parts = append(parts, fmt.Sprintf("%d under way (a key was made; running again goes on with it)", under))
+	}
+	if notReached > 0 {
+		parts = append(parts, fmt.Sprintf("%d not reached (nothing changed there)", notReached))
+	}
+	again := ""
+	if words.Resume != "" {
+		again = " Run the same command again to go on where it stopped: no project gets a second new key."
+	} else if under+notReached > 0 {
+		again = " Run the same command again for the projects not reached."
+	}
+	lead := words.Doing
+	if p.Interrupted() {
+		lead += " was interrupted"
+	}
+	return reportedf(a, "%s: %s of %s (see above).%s", lead, strings.Join(parts, ", "), workflow.Projects(len(p.Items), ""), again)
+}
+
+// finishCampaign closes a rotation's campaign when the run finished it; a
+// failure to write is said, not fatal, and so are the projects outside
+// this run that keep it open.
+func (a *app) finishCampaign(p workflow.Plan) {
+	if err := p.Finish(); err != nil {
+		fmt.Fprintf(a.stderr, "errtrack: the rotation ledger could not be updated (%s): a run started again may plan again the projects this one rotated.\n", explain.Text(err.Error()))
+		return
+	}
+	if p.Failed() > 0 || p.Interrupted() {
+		return
+	}
+	if out := p.Outside(); len(out) > 0 {
+		ids := make([]string, len(out))
+		for i, id := range out {
+			ids[i] = fmt.Sprint(id)
+		}
+		fmt.Fprintf(a.stderr, "The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (project IDs %s). Run it where they are (their group, --include-subgroups), or start a new rotation with --restart; until then the projects rotated are left alone.\n",
+			workflow.Projects(len(out), ""), strings.Join(ids, ", "))
+	}
+}
+
+// printGroupPlan shows, on stderr, what the run will do in each project.
+func (a *app) printGroupPlan(p workflow.Plan) {
+	w := p.Kind.Words()
+	fmt.Fprintf(a.stderr, "Group %s: %s: %d of %s.\n", explain.Text(p.Group.FullPath), w.Doing, p.Acting(), workflow.Projects(len(p.Items), ""))
+	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	for _, it := range p.Items {
+		what := it.Action
+		if !it.Acts() {
+			what = "skip: " + a.groupWords(it)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(what))
+	}
+	_ = tw.Flush()
+}
+
+// groupWords say why a project is skipped or how it ended, with what to
+// do where the command's flags decide.
+func (a *app) groupWords(it workflow.Item) string {
+	var groups *workflow.GroupVariablesError
+	var others *workflow.OtherVariablesError
+	var refused *workflow.RefusedError
+	switch {
+	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + "), or run it with --keep-variables to delete the old key anyway."
+	case errors.As(it.Err, &groups):
+		return it.Skip + ": point them at the new DSN after the rotation, or run with --keep-variables (the old key then goes while they hold its DSN); nothing was changed here"
+	case errors.As(it.Err, &others):
+		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
+	case errors.As(it.Err, &refused):
+		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, workflow.RefusedAdvice)
+	case it.Words != "":
+		return it.Words
+	case it.Skip != "" && it.Err != nil:
+		return it.Skip + ": " + a.explain(it.Err, "run the command again")
+	case it.Skip != "":
+		return it.Skip
+	}
+	return it.Action
+}
+
+// printGroupReport prints the report: a table, or --json one object per
+// project.
+func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
+	items := make([]groupItemJSON, len(p.Items))
+	for i, it := range p.Items {
+		x := groupItemJSON{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action, Result: it.Result,
+			OldKeyID: it.OldKeyID, NewKeyID: it.NewKeyID, KeyID: it.Key.ID}
+		if x.Result == "" {
+			x.Result = workflow.ResultPlanned
+		}
+		if !it.Acts() {
+			x.Action, x.Reason = "none", it.Skip
+		}
+		if r := it.Rotation; r != nil {
+			for _, v := range r.Variables {
+				x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
+			}
+		}
+		if it.Check != nil {
+			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
+		}
+		switch it.Result {
+		case workflow.ResultFailed, workflow.ResultUnderWay:
+			x.Error = a.groupWords(it)
+		case workflow.ResultChanged, workflow.ResultOK, workflow.ResultNotReached:
+			x.Words = it.Words
+		}
+		items[i] = x
+	}
+	if g.jsonOut {
+		return writeJSON(a.stdout, items)
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECT\tRESULT\tKEYS\tDETAIL")
+	for i, x := range items {
+		keys := "-"
+		switch {
+		case x.OldKeyID != 0 && x.NewKeyID != 0:
+			keys = fmt.Sprintf("%d → %d", x.OldKeyID, x.NewKeyID)
+		case x.OldKeyID != 0:
+			keys = fmt.Sprint(x.OldKeyID)
+		}
+		detail := x.Reason
+		it := p.Items[i]
+		switch {
+		case x.Error != "":
+			detail = x.Error
+		case len(x.Variables) > 0:
+			var vars []string
+			for _, v := range x.Variables {
+				vars = append(vars, v.Key+" "+v.Result)
+			}
+			detail = strings.Join(vars, ", ")
+		case it.Check != nil:
+			detail = fmt.Sprintf("test event %s (HTTP %d)", map[bool]string{true: "accepted", false: "refused"}[it.Check.Accepted], it.Check.StatusCode)
+		case detail == "" && it.Acts() && x.Result == workflow.ResultPlanned:
+			detail = it.Action
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", explain.Text(x.Project), x.Result, keys, explain.Text(firstSentence(detail)))
+	}
+	return tw.Flush()
+}
+
+// firstSentence keeps a table's detail to what fits a row: the first
+// sentence (the --json report and the progress lines say the rest).
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 && i < len(s)-2 {
+		return s[:i+1]
+	}
+	return s
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+
+	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// rotations opens the rotation ledger for host's rotations run from
+// frontEnd; close makes its last records durable. Without a ledger a
+// rotation does not start: it is what keeps a key from being made twice.
+func (a *app) rotations(host, frontEnd string) (*workflow.Rotations, func(), error) {
+	store, err := a.openLedger()
+	if err != nil {
+		return nil, nil, err
+	}
+	return workflow.NewRotations(store, host, frontEnd), func() { store.Close() }, nil
+}
+
+// openLedger opens the state directory's ledger, wording what is wrong.
+func (a *app) openLedger() (*ledger.Ledger, error) {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil, reportedf(a, "errtrack has no state directory for its rotation ledger (%s): set ERRTRACK_STATE_DIR to a folder it may write. Nothing was changed.", err)
+	}
+	store, err := ledger.OpenLedger(dir)
+	if err != nil {
+		if words, ok := workflow.Problem(err, "run the command again"); ok {
+			return nil, reportedf(a, "%s", words)
+		}
+		return nil, reportedf(a, "The rotation ledger in %s could not be opened (%s). Nothing was changed.", dir, err)
+	}
+	return store, nil
+}
+
+// consoleLedger is the console's ledger: the state directory's, or for the
+// demo a fresh one removed when it ends (the mock's keys end with it).
+func (a *app) consoleLedger(host string, demo bool) (*workflow.Rotations, func(), error) {
+	if !demo {
+		return a.rotations(host, workflow.FrontEndConsole)
+	}
+	dir, err := os.MkdirTemp("", "errtrack-demo-state-")
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := ledger.OpenLedger(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return workflow.NewRotations(store, host, workflow.FrontEndConsole), func() { store.Close(); os.RemoveAll(dir) }, nil
+}

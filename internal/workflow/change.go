@@ -1,0 +1,346 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// A change to many projects (a group's, or the console's marked ones) has
+// one shape whatever it does (rotate the keys a variable holds, enable or
+// disable error tracking, send test events): a plan that only reads and
+// says what it will do in each project and why it leaves others alone; a
+// run, a few projects at a time, reporting each as it starts and ends; a
+// report that tells changed, failed, under way and not reached apart; and
+// for rotations, a campaign in the ledger that a run started again goes on
+// with. Both front ends run this, never a copy of it.
+
+// ChangeAPI is what every kind of group change needs.
+type ChangeAPI interface {
+	RotationAPI
+	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
+	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
+	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
+	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
+}
+
+// Result words of a project in a group change's report.
+const (
+	ResultPlanned   = "planned"
+	ResultRunning   = "running"
+	ResultChanged   = "changed"
+	ResultUnchanged = "unchanged"
+	ResultSkipped   = "skipped"
+	ResultFailed    = "failed"
+	// ResultOK: a check (a test event) that passed; it changed nothing.
+	ResultOK = "ok"
+	// ResultUnderWay: interrupted in the middle: a key was made and the
+	// ledger keeps the rotation open; running again goes on with it.
+	ResultUnderWay = "under way"
+	// ResultNotReached: interrupted before it began: nothing changed.
+	ResultNotReached = "not reached"
+)
+
+// Kind is one kind of group change: what it plans and does in a project.
+type Kind interface {
+	// Words name the change for people.
+	Words() ChangeWords
+	// plan decides what to do in one project (reads only).
+	plan(ctx context.Context, env *planEnv, p apiclient.Project) Item
+	// run does it.
+	run(ctx context.Context, env *RunEnv, it Item) Item
+}
+
+// ChangeWords name a change: "Rotating the keys SENTRY_DSN holds", "Rotate
+// the keys SENTRY_DSN holds", "Rotating"; Before is said before the user
+// says yes; Resume, for a change a run started again goes on with, how.
+type ChangeWords struct {
+	Doing, Ask, Progress, Before, Resume string
+}
+
+// Item is one project of a group change: what the plan will do, then what
+// happened.
+type Item struct {
+	Project Project
+	// Action says what the plan does; Skip why the project is left alone
+	// (then Action is empty).
+	Action, Skip string
+	Result       string
+	// Words say how it ended; Err is why it failed.
+	Words string
+	Err   error
+
+	// A rotation's: the keys, and the rotation itself (planned, then as it
+	// ended). Earlier: it goes on with a key an unfinished rotation made.
+	OldKeyID, NewKeyID int64
+	Rotation           *Rotation
+	// A settings change's: whether it creates them, and the server's answer.
+	Creates  bool
+	Settings *apiclient.Settings
+	// A test event's key and answer.
+	Key   apiclient.ClientKey
+	Check *apiclient.DSNCheck
+}
+
+// Acts reports an item the plan changes (or sends an event to).
+func (it Item) Acts() bool { return it.Skip == "" }
+
+// Plan is a group change before and after its run.
+type Plan struct {
+	Kind Kind
+	// Group is the group planned, zero for the console's marked projects.
+	Group apiclient.Group
+	Items []Item
+	// campaign is a rotation's group rotation in the ledger.
+	campaign *campaignPlan
+}
+
+// Acting counts the projects the plan changes.
+func (p Plan) Acting() int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Acts() {
+			n++
+		}
+	}
+	return n
+}
+
+// Count counts the projects with result r.
+func (p Plan) Count(r string) int {
+	n := 0
+	for _, it := range p.Items {
+		if it.Result == r {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed counts the projects that failed, in the plan or the run.
+func (p Plan) Failed() int { return p.Count(ResultFailed) }
+
+// Interrupted reports a run that did not reach every project.
+func (p Plan) Interrupted() bool { return p.Count(ResultNotReached)+p.Count(ResultUnderWay) > 0 }
+
+// planEnv is what a plan shares across its projects: the groups' variables
+// read once per group.
+type planEnv struct {
+	api      ChangeAPI
+	groups   groupVarCache
+	ledger   *Rotations
+	campaign *campaignPlan
+}
+
+// groupVarCache reads each group's variables once per plan, whichever
+// projects ask (a group's variables were read once per project before).
+type groupVarCache struct {
+	mu sync.Mutex
+	m  map[string]*groupVarsOnce
+}
+
+type groupVarsOnce struct {
+	once sync.Once
+	vars []apiclient.Variable
+	ok   bool
+}
+
+// of returns every ancestor group's readable variables of path.
+func (c *groupVarCache) of(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
+	ga, ok := api.(groupVariablesAPI)
+	if !ok || path == "" {
+		return nil
+	}
+	out := map[string][]apiclient.Variable{}
+	for _, g := range ancestors(path) {
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]*groupVarsOnce{}
+		}
+		e := c.m[g]
+		if e == nil {
+			e = &groupVarsOnce{}
+			c.m[g] = e
+		}
+		c.mu.Unlock()
+		e.once.Do(func() {
+			vars, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
+			e.vars, e.ok = vars, err == nil
+		})
+		if e.ok {
+			out[g] = e.vars
+		}
+	}
+	return out
+}
+
+// PlanGroup reads the group and its projects, and plans kind in each one;
+// nothing is changed. A listing that fails is an error, never an empty
+// plan.
+func PlanGroup(ctx context.Context, api ChangeAPI, ref apiclient.GroupRef, subgroups bool, kind Kind) (Plan, error) {
+	var g *apiclient.Group
+	var projects []apiclient.Project
+	var perr error
+	u, named := kind.(needsUser)
+	// The group, its projects and (for the ledger) the user, at once.
+	gerr := together(func() (err error) {
+		g, _, err = api.GetGroup(ctx, ref)
+		return err
+	}, func() {
+		projects, _, perr = api.ListGroupProjects(ctx, ref, subgroups)
+	}, func() {
+		if named {
+			kind = u.withUser(ctx, api)
+		}
+	})
+	if err := errors.Join(gerr, perr); err != nil {
+		return Plan{Kind: kind}, err
+	}
+	p, err := PlanProjects(ctx, api, projects, kind)
+	p.Group = *g
+	return p, err
+}
+
+// needsUser is a kind whose ledger names the user, read with the plan.
+type needsUser interface {
+	withUser(ctx context.Context, api ChangeAPI) Kind
+}
+
+func (k RotateChange) withUser(ctx context.Context, api ChangeAPI) Kind {
+	if !k.Ledger.hasUser() {
+		k.Ledger = k.Ledger.WithUser(currentUser(ctx, api))
+	}
+	return k
+}
+
+// PlanProjects plans kind in the given projects (a group's, the console's
+// marked ones), a few at a time; a project listed twice is planned once.
+func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Project, kind Kind) (Plan, error) {
+	projects = uniqueProjects(projects)
+	env := &planEnv{api: api}
+	plan := Plan{Kind: kind, Items: make([]Item, len(projects))}
+	if c, ok := kind.(campaigner); ok {
+		var err error
+		if plan.campaign, err = c.openCampaign(); err != nil {
+			return plan, err
+		}
+		env.ledger, env.campaign = plan.campaign.ledger, plan.campaign
+	}
+	forEach(len(projects), func(i int) {
+		p := projects[i]
+		if skip := notMaintained(p); skip != "" {
+			plan.Items[i] = Item{Project: projectOf(p), Skip: skip, Result: ResultSkipped}
+			return
+		}
+		plan.Items[i] = kind.plan(ctx, env, p)
+	})
+	if plan.campaign != nil {
+		plan.campaign.planned(plan.Items)
+	}
+	return plan, nil
+}
+
+func projectOf(p apiclient.Project) Project {
+	return Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
+}
+
+// uniqueProjects keeps the first of projects listed more than once (pages
+// of a listing that moved while read).
+func uniqueProjects(projects []apiclient.Project) []apiclient.Project {
+	seen := make(map[int64]bool, len(projects))
+	out := projects[:0:0]
+	for _, p := range projects {
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// notMaintained says why a project is not acted on, from what the listing
+// said of the user's role; unknown leaves it to the server.
+func notMaintained(p apiclient.Project) string {
+	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
+		return "you are not a Maintainer of this project"
+	}
+	return ""
+}
+
+// groupConcurrency is how many projects are read or changed at once: a
+// few, so that a group is polite to the server (the client's pacer holds
+// them all on a rate limit).
+const groupConcurrency = 3
+
+// forEach runs f for 0..n-1, groupConcurrency at a time.
+func forEach(n int, f func(i int)) {
+	sem := make(chan struct{}, groupConcurrency)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// RunEnv is what a run needs from its front end: the API, how to word an
+// error, and how the user checks what a lost answer left.
+type RunEnv struct {
+	API     ChangeAPI
+	Explain Explainer
+	Checks  func(Project) Checks
+
+	campaign *campaignPlan
+}
+
+// Event reports a project of a run starting (Done false) or ending.
+type Event struct {
+	Index int
+	Item  Item
+	Done  bool
+}
+
+// Run carries out the plan, a few projects at a time; progress, when not
+// nil, hears of each project as it starts and ends (from the run's
+// goroutines, one at a time). A run interrupted (ctx done) leaves the
+// projects it did not begin "not reached". A rotation's run must be begun
+// (Begin) first.
+func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
+	p.Items = slices.Clone(p.Items) // the caller's plan stays as it was
+	env.campaign = p.campaign
+	var mu sync.Mutex
+	tell := func(e Event) {
+		if progress != nil {
+			mu.Lock()
+			progress(e)
+			mu.Unlock()
+		}
+	}
+	forEach(len(p.Items), func(i int) {
+		it := p.Items[i]
+		if !it.Acts() {
+			return
+		}
+		if ctx.Err() != nil {
+			it.Result, it.Words = ResultNotReached, "not reached: the run was interrupted before it began here; nothing was changed"
+			p.Items[i] = it
+			tell(Event{Index: i, Item: it, Done: true})
+			return
+		}
+		it.Result = ResultRunning
+		tell(Event{Index: i, Item: it})
+		it = p.Kind.run(ctx, &env, it)
+		p.Items[i] = it
+		tell(Event{Index: i, Item: it, Done: true})
+	})
+	return p
+}

@@ -1,0 +1,231 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// RotateChange rotates, in each project whose CI/CD variable Variable (in
+// Scope, when given) holds the DSN of one of its keys, that key, with the
+// single rotation's steps and guards. The plan reads each project's keys
+// and variables and each group's variables once; the run reads nothing
+// again but the new key's listing and each variable right before it is
+// written. Stops the plan can see (other variables holding the old DSN
+// with nobody saying what they get, a group variable holding it) are shown
+// in the plan, and no key is made there.
+type RotateChange struct {
+	Variable, Scope string
+	// UpdateVariables and KeepVariables answer, for every project, what
+	// other variables holding the old DSN get; Verify sends a test event
+	// with each new DSN.
+	UpdateVariables, KeepVariables, Verify bool
+	// Ledger records the rotations and the group rotation they are part
+	// of; nil keeps nothing.
+	Ledger *Rotations
+}
+
+// Words name the change.
+func (k RotateChange) Words() ChangeWords {
+	return ChangeWords{Doing: "Rotating the keys " + k.Variable + " holds", Ask: "Rotate the keys " + k.Variable + " holds", Progress: "Rotating",
+		Resume: "A run started again, from the console or errtrack keys rotate --group, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
+}
+
+// held is what a project's keys and variables say of the key a variable
+// holds; skip says why there is none to act on.
+type held struct {
+	key  apiclient.ClientKey
+	keys []apiclient.ClientKey
+	resp *apiclient.Response
+	vars []apiclient.Variable
+	skip string
+	err  error
+}
+
+// readHeld reads the project's keys and variables at once and finds the
+// key whose DSN the variable (in scope, when given) holds.
+func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) held {
+	var h held
+	kerr, verr := both(func() (err error) {
+		h.keys, h.resp, err = api.ListClientKeys(ctx, ref)
+		return err
+	}, func() (err error) {
+		h.vars, _, err = api.ListVariables(ctx, ref)
+		return err
+	})
+	if h.err = errors.Join(kerr, verr); h.err != nil {
+		return h
+	}
+	var named []apiclient.Variable
+	for _, v := range h.vars {
+		if v.Key == variable && (scope == "" || v.EnvironmentScope == scope) {
+			named = append(named, v)
+		}
+	}
+	switch {
+	case len(named) == 0:
+		h.skip = "no CI/CD variable " + variable
+		if scope != "" {
+			h.skip += " in environment scope " + scope
+		}
+		return h
+	case len(named) > 1:
+		h.skip = fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(named), variable)
+		return h
+	case named[0].Value == nil:
+		h.skip = variable + " is hidden: its value cannot be read"
+		return h
+	}
+	dsn := strings.TrimSpace(*named[0].Value)
+	for _, k := range h.keys {
+		if k.DSN == dsn {
+			h.key = k
+			return h
+		}
+	}
+	h.skip = variable + " does not hold the DSN of one of the project's keys"
+	return h
+}
+
+func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
+	it := Item{Project: projectOf(p)}
+	if rec, ok := env.campaignDone(p.ID); ok {
+		it.Skip, it.Result = "rotated by an earlier run of this group rotation ("+finishedWords(rec)+"): left as it is until the rotation is finished or restarted", ResultUnchanged
+		it.OldKeyID, it.NewKeyID = rec.OldKeyID, rec.NewKeyID
+		return it
+	}
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
+	switch {
+	case h.err != nil:
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err
+		return it
+	case h.skip != "":
+		it.Skip, it.Result = h.skip, ResultSkipped
+		return it
+	}
+	old := h.key
+	// The variable may hold the key an unfinished rotation made already:
+	// that rotation goes on, from its old key.
+	if rec, ok := env.ledger.madeKey(p.ID, old.ID); ok {
+		o, found := FindKey(h.keys, rec.OldKeyID)
+		if !found {
+			env.ledger.settleOldKey(p.ID, rec.OldKeyID, "", fmt.Sprintf("key %d was gone when a group rotation planned again", rec.OldKeyID))
+			it.Skip, it.Result = fmt.Sprintf("already rotated: key %d replaced key %d, which is gone", rec.NewKeyID, rec.OldKeyID), ResultUnchanged
+			return it
+		}
+		old = o
+	}
+	o := RotationOptions{OldID: old.ID, Variable: k.Variable, Scope: k.Scope, UpdateVariables: k.UpdateVariables,
+		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger}
+	r := NewRotation(it.Project.Ref, o)
+	r.Project, r.Old = it.Project, old
+	r = r.sawKeys(h.keys, h.resp)
+	r.GroupUses = matchGroupUses(env.groups.of(ctx, env.api, it.Project.Path), strings.TrimSpace(old.DSN))
+	r.groupUsesKnown = true
+	r, err := r.planFrom(ctx, env.api, h.vars, nil)
+	if err == nil && r.resume == decidedUpdate {
+		r = r.goOn()
+	}
+	it.OldKeyID, it.Rotation = old.ID, &r
+	switch {
+	case err != nil:
+		it.Skip, it.Result, it.Err = "could not be planned", ResultFailed, err
+	case r.variablesInQuestion():
+		it.Err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
+		it.Skip, it.Result = it.Err.Error(), ResultFailed
+	case len(r.GroupUses) > 0 && !k.KeepVariables:
+		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
+		it.Skip, it.Result = it.Err.Error(), ResultFailed
+	default:
+		it.Action = fmt.Sprintf("rotate key %d", old.ID)
+		if r.GoingOn() {
+			it.Action = fmt.Sprintf("go on with key %d, made by an unfinished rotation (%s), to replace key %d",
+				r.Earlier.NewKeyID, r.Earlier.Started.Local().Format("2006-01-02 15:04"), old.ID)
+		}
+		if out := r.outsideScope(); len(out) > 0 {
+			it.Action += fmt.Sprintf("; key %d stays while %s holds its DSN", old.ID, strings.Join(out, ", "))
+		}
+	}
+	return it
+}
+
+// finishedWords say how a recorded rotation ended: "key 9 replaced key 6".
+func finishedWords(rec ledger.Record) string {
+	if rec.NewKeyID == 0 {
+		return fmt.Sprintf("key %d is gone", rec.OldKeyID)
+	}
+	return fmt.Sprintf("key %d replaced key %d", rec.NewKeyID, rec.OldKeyID)
+}
+
+func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
+	r := *it.Rotation
+	if env.campaign != nil {
+		r.opts.Campaign = env.campaign.id
+		if r.rec.ID != "" && r.rec.Campaign == "" {
+			r.rec.Campaign = env.campaign.id // gone on with: now part of it
+		}
+	}
+	c := env.Checks(it.Project)
+	var err error
+	for s := r.Next(); s != StepDone && err == nil; s = r.Next() {
+		if s.Question() {
+			// The plan answered each (GoOn, Confirmed) or stopped the
+			// project; a question left means the plan did not see it.
+			r = r.Stop()
+			err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
+			break
+		}
+		r, err = r.Run(ctx, env.API, s)
+	}
+	it.Rotation = &r
+	if r.New != nil {
+		it.NewKeyID = r.New.ID
+	}
+	switch {
+	case err == nil:
+		it.Result, it.Words = ResultChanged, r.State(c)
+		return it
+	case r.New == nil && !r.CreateUnknown && ctx.Err() != nil:
+		it.Result, it.Words = ResultNotReached, "not reached: the run was interrupted before the new key was created; nothing was changed"
+		return it
+	case ctx.Err() != nil || r.CreateUnknown:
+		it.Result = ResultUnderWay
+	default:
+		it.Result = ResultFailed
+	}
+	it.Err = err
+	it.Words = r.Failure(env.Explain, c)
+	var unsafe *UnsafeDeleteError
+	if errors.As(err, &unsafe) && unsafe.groups {
+		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
+	}
+	return it
+}
+
+// OtherVariablesError stops a project's rotation before its create: other
+// variables than the one rotated hold its DSN, and nobody said what they
+// get. Each front end words what to do about it.
+type OtherVariablesError struct {
+	// Holders names them: "CI/CD variable DEPLOY_DSN (all environments) holds".
+	Holders string
+}
+
+func (e *OtherVariablesError) Error() string {
+	return e.Holders + " the old DSN too"
+}
+
+// GroupVariablesError stops a project's rotation before its create (or
+// its delete): variables of its groups, which a rotation does not change,
+// hold the old DSN. Each front end words what to do about it.
+type GroupVariablesError struct {
+	// Uses names them: "group web/SENTRY_DSN (environment production)".
+	Uses string
+}
+
+func (e *GroupVariablesError) Error() string {
+	return "group CI/CD variables hold the old DSN (" + e.Uses + ")"
+}

@@ -1,0 +1,64 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// SettingsChange enables or disables error tracking in each project:
+// enabling creates integrated settings where there are none (GitLab then
+// makes the first client key), enables disabled ones, and leaves a
+// Sentry-backed project on its Sentry; disabling disables enabled ones.
+type SettingsChange struct{ Enable bool }
+
+// Words name the change.
+func (k SettingsChange) Words() ChangeWords {
+	if k.Enable {
+		return ChangeWords{Doing: "Enabling error tracking", Ask: "Enable error tracking", Progress: "Enabling"}
+	}
+	return ChangeWords{Doing: "Disabling error tracking", Ask: "Disable error tracking", Progress: "Disabling"}
+}
+
+// actionCreateSettings is the action of a project with no settings yet.
+const actionCreateSettings = "create integrated settings, enabled"
+
+func (k SettingsChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
+	it := Item{Project: projectOf(p)}
+	s, _, err := env.api.GetSettings(ctx, it.Project.Ref)
+	switch {
+	case errors.Is(err, apiclient.ErrSettingsNotFound) && k.Enable:
+		it.Action, it.Creates = actionCreateSettings, true
+	case errors.Is(err, apiclient.ErrSettingsNotFound):
+		it.Skip, it.Result = "no settings: nothing to disable", ResultUnchanged
+	case err != nil:
+		it.Skip, it.Result, it.Err = "its settings could not be read", ResultFailed, err
+	case s.Active == k.Enable:
+		it.Skip, it.Result = "already "+map[bool]string{true: "enabled", false: "disabled"}[k.Enable], ResultUnchanged
+	case k.Enable && !s.Integrated && !s.NoIntegrated && s.APIURL != nil && *s.APIURL != "":
+		it.Action = "enable (it stays on its Sentry)"
+	case k.Enable:
+		it.Action = "enable"
+	default:
+		it.Action = "disable"
+	}
+	return it
+}
+
+func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
+	var err error
+	if it.Creates {
+		it.Settings, _, err = env.API.CreateSettings(ctx, it.Project.Ref, true, true)
+	} else {
+		it.Settings, _, err = env.API.UpdateSettings(ctx, it.Project.Ref, k.Enable, nil)
+	}
+	it.Result, it.Err, it.Words = ResultChanged, err, capitalize(it.Action)+"d."
+	if err != nil {
+		it.Result, it.Words = ResultFailed, env.Explain(err)
+		if apiclient.OutcomeUnknown(err) {
+			it.Words = sentence(it.Words) + " The change may or may not have been made: " + env.Checks(it.Project).Settings + "."
+		}
+	}
+	return it
+}

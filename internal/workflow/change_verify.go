@@ -1,0 +1,47 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// VerifyChange sends one test event per project, with the DSN of the key
+// the project's variable refers to: the DSN its applications really use.
+type VerifyChange struct{ Variable, Scope string }
+
+// Words name the change.
+func (k VerifyChange) Words() ChangeWords {
+	return ChangeWords{Doing: "Sending test events with the DSNs " + k.Variable + " holds",
+		Ask: "Send test events with the DSNs " + k.Variable + " holds", Progress: "Test events", Before: VerifyWarning}
+}
+
+func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
+	it := Item{Project: projectOf(p)}
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
+	switch {
+	case h.err != nil:
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err
+	case h.skip != "":
+		it.Skip, it.Result = h.skip, ResultSkipped
+	case !h.key.Active:
+		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %d, which is inactive: GitLab refuses its events", k.Variable, h.key.ID), ResultFailed
+	default:
+		it.Key, it.OldKeyID = h.key, h.key.ID
+		it.Action = fmt.Sprintf("send a test event with the DSN of key %d", h.key.ID)
+	}
+	return it
+}
+
+// run sends the event; a refusal fails the project only.
+func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
+	it.Check, it.Err = VerifyKey(ctx, env.API, it.Project, it.Key)
+	if it.Err != nil {
+		it.Result, it.Words = ResultFailed, env.Explain(it.Err)
+		return it
+	}
+	it.Result = ResultOK
+	it.Words = fmt.Sprintf("Key %d: the test event was accepted (HTTP %d).", it.Key.ID, it.Check.StatusCode)
+	return it
+}

@@ -1,0 +1,292 @@
+package workflow
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// Every rotation, from either front end, single or group, is written in the
+// ledger before its create is sent and after each step, by its identity:
+// the host, the project, the old key, and the variable it was asked to
+// point at the new DSN (name and scope). A rotation of the same key asked
+// again goes on with the key an unfinished one made instead of making
+// another; scopes never mix.
+
+// Front ends, as the ledger names who ran a rotation.
+const (
+	FrontEndCommand      = "keys rotate"
+	FrontEndGroupCommand = "keys rotate --group"
+	FrontEndConsole      = "console"
+	FrontEndConsoleBulk  = "console (marked projects)"
+)
+
+// Rotations is the ledger as one host's rotations use it; a nil
+// *Rotations keeps nothing (tests of single steps).
+type Rotations struct {
+	store    *ledger.Ledger
+	host     string
+	frontEnd string
+	user     string
+	now      func() time.Time
+}
+
+// NewRotations is the ledger store for host's rotations run from frontEnd.
+func NewRotations(store *ledger.Ledger, host, frontEnd string) *Rotations {
+	return &Rotations{store: store, host: host, frontEnd: frontEnd, now: time.Now}
+}
+
+// WithUser names the GitLab user running the rotations.
+func (l *Rotations) WithUser(user string) *Rotations {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.user = user
+	return &c
+}
+
+// WithFrontEnd is the same ledger for another front end.
+func (l *Rotations) WithFrontEnd(frontEnd string) *Rotations {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	c.frontEnd = frontEnd
+	return &c
+}
+
+// Store is the ledger behind it (nil for none).
+func (l *Rotations) Store() *ledger.Ledger {
+	if l == nil {
+		return nil
+	}
+	return l.store
+}
+
+// Host is the GitLab the rotations are on.
+func (l *Rotations) Host() string {
+	if l == nil {
+		return ""
+	}
+	return l.host
+}
+
+// hasUser reports that the user is known (no lookup needed).
+func (l *Rotations) hasUser() bool { return l == nil || l.user != "" }
+
+// newID is a rotation's or campaign's ID: the date and random hex.
+func newID(prefix string, now time.Time) string {
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	return prefix + now.UTC().Format("20060102") + "-" + hex.EncodeToString(b[:])
+}
+
+// sameVariable reports whether two named variables are the same one; a
+// rotation that named none goes on with any.
+func sameVariable(a, b *ledger.Variable) bool {
+	if a == nil || b == nil {
+		return true
+	}
+	return a.Key == b.Key && scopeOf(a.Scope) == scopeOf(b.Scope)
+}
+
+// scopeOf is an environment scope, "*" for all environments.
+func scopeOf(s string) string {
+	if s == "" {
+		return "*"
+	}
+	return s
+}
+
+// openFor is the unfinished rotation of the project's old key, for the
+// named variable (nil: any), that this rotation goes on with, if any.
+func (l *Rotations) openFor(projectID, oldKeyID int64, named *ledger.Variable) (ledger.Record, bool) {
+	if l == nil {
+		return ledger.Record{}, false
+	}
+	var found ledger.Record
+	ok := false
+	for _, r := range l.store.Records(func(r ledger.Record) bool {
+		return r.Kind == ledger.KindRotation && r.Host == l.host && r.ProjectID == projectID &&
+			r.OldKeyID == oldKeyID && r.IsOpen() && sameVariable(r.Named, named)
+	}) {
+		// The newest one: an older one still open was left by a restart
+		// that could not write its end.
+		if !ok || r.Started.After(found.Started) {
+			found, ok = r, true
+		}
+	}
+	return found, ok
+}
+
+// OpenRotations are the unfinished rotations of a project on this host
+// (the console shows them where the project is open).
+func (l *Rotations) OpenRotations(projectID int64) []ledger.Record {
+	if l == nil {
+		return nil
+	}
+	_ = l.store.Refresh()
+	return l.store.Records(func(r ledger.Record) bool {
+		return r.Kind == ledger.KindRotation && r.Host == l.host && r.ProjectID == projectID && r.IsOpen()
+	})
+}
+
+// put writes the rotation's state.
+func (l *Rotations) put(rec ledger.Record, durable bool) error {
+	if l == nil {
+		return nil
+	}
+	rec.Updated = l.now().UTC()
+	return l.store.Append(rec, durable)
+}
+
+// LedgerError: the ledger could not be written before a step, so the step
+// was not taken.
+type LedgerError struct {
+	Before string // "creating the new key"
+	Err    error
+}
+
+func (e *LedgerError) Error() string {
+	return "the rotation ledger could not be written before " + e.Before + ", so it was not done: " + e.Err.Error()
+}
+
+func (e *LedgerError) Unwrap() error { return e.Err }
+
+// BusyError: another errtrack run is rotating the project's keys now.
+type BusyError struct{ Project Project }
+
+func (e *BusyError) Error() string {
+	return "another errtrack run is rotating the keys of " + e.Project.Name() + " right now"
+}
+
+func (e *BusyError) Unwrap() error { return ledger.ErrBusy }
+
+// MadeMeanwhileError: another run made a key for this rotation between
+// its plan and its create: nothing is created, and the next run goes on
+// with that key.
+type MadeMeanwhileError struct {
+	Record ledger.Record
+}
+
+func (e *MadeMeanwhileError) Error() string {
+	if e.Record.NewKeyID == 0 {
+		return "another errtrack run began this rotation meanwhile (its create's answer is not known yet)"
+	}
+	return fmt.Sprintf("another errtrack run made key %d for this rotation meanwhile", e.Record.NewKeyID)
+}
+
+// UnknownCreateError: an earlier rotation's create lost its answer and the
+// project's keys do not tell which key, if any, it made.
+type UnknownCreateError struct {
+	Record ledger.Record
+	// Candidates are the keys made since (none: the list could not tell).
+	Candidates []int64
+}
+
+func (e *UnknownCreateError) Error() string {
+	return fmt.Sprintf("an unfinished rotation of key %d (begun %s) may have created a key, and the project's keys do not tell which",
+		e.Record.OldKeyID, e.Record.Started.Format("2006-01-02 15:04 MST"))
+}
+
+// resolveCreating finds the key an unfinished rotation's create made,
+// whose answer was lost: the one key above every key the project had
+// then. ok is false when it surely made none.
+func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef, rec ledger.Record) (apiclient.ClientKey, bool, error) {
+	keys, _, err := api.ListClientKeys(ctx, ref)
+	if err != nil {
+		return apiclient.ClientKey{}, false, err
+	}
+	var made []apiclient.ClientKey
+	for _, k := range keys {
+		if k.ID > rec.BeforeMax && k.ID != rec.OldKeyID {
+			made = append(made, k)
+		}
+	}
+	switch {
+	case len(made) == 1 && rec.BeforeComplete:
+		return made[0], true, nil
+	case len(made) == 0:
+		return apiclient.ClientKey{}, false, nil
+	}
+	ids := make([]int64, len(made))
+	for i, k := range made {
+		ids[i] = k.ID
+	}
+	return apiclient.ClientKey{}, false, &UnknownCreateError{Record: rec, Candidates: ids}
+}
+
+// LeftToDo says what an unfinished rotation still needs, for the ledger's
+// readers: "delete key 6 once its clients use key 7's DSN".
+func LeftToDo(r ledger.Record) string {
+	if !r.IsOpen() {
+		return ""
+	}
+	switch r.Phase {
+	case ledger.PhaseCreating:
+		return fmt.Sprintf("find out whether the create made a key (errtrack keys list -p %d), then rotate key %d again: it goes on with that key", r.ProjectID, r.OldKeyID)
+	}
+	var pending []string
+	for _, v := range r.Variables {
+		if v.Result != "updated" && v.Result != "created" {
+			pending = append(pending, variableRefLabel(v))
+		}
+	}
+	if len(pending) > 0 {
+		return fmt.Sprintf("point %s at key %d's DSN, then delete key %d (rotate key %d again: it goes on with key %d)",
+			strings.Join(pending, ", "), r.NewKeyID, r.OldKeyID, r.OldKeyID, r.NewKeyID)
+	}
+	return fmt.Sprintf("delete key %d once its clients use key %d's DSN (rotate key %d again, or errtrack keys delete -p %d %d)",
+		r.OldKeyID, r.NewKeyID, r.OldKeyID, r.ProjectID, r.OldKeyID)
+}
+
+// variableRefLabel names a recorded variable: "SENTRY_DSN (production)",
+// "group web/SENTRY_DSN (all environments)".
+func variableRefLabel(v ledger.Variable) string {
+	t := VariableTarget{Key: v.Key, Scope: v.Scope}
+	if v.Group != "" {
+		return "group " + v.Group + "/" + t.Label()
+	}
+	return t.Label()
+}
+
+// ErrNoLedger: the front end has no ledger (no state directory).
+var ErrNoLedger = errors.New("no rotation ledger")
+
+// userAPI reads the token's user; a client without it leaves the ledger
+// without a name.
+type userAPI interface {
+	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
+}
+
+// currentUser is the token's username, or "" when it cannot be read.
+func currentUser(ctx context.Context, api any) string {
+	u, ok := api.(userAPI)
+	if !ok {
+		return ""
+	}
+	if me, _, err := u.CurrentUser(ctx); err == nil && me != nil {
+		return me.Username
+	}
+	return ""
+}
+
+// EarlierWords say which unfinished rotation made the key a rotation goes
+// on with: "Key 8 was made by an unfinished rotation of key 6 on
+// 2026-11-26 12:04 (by alice, keys rotate --group)."
+func EarlierWords(rec ledger.Record) string {
+	who := rec.FrontEnd
+	if rec.User != "" {
+		who = "by " + rec.User + ", " + who
+	}
+	return fmt.Sprintf("Key %d was made by an unfinished rotation of key %d on %s (%s).",
+		rec.NewKeyID, rec.OldKeyID, rec.Started.Local().Format("2006-01-02 15:04"), who)
+}

@@ -1,0 +1,64 @@
+package workflow
+
+import (
+	"fmt"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// NoSuchKeyError: the key to replace is not in the project.
+type NoSuchKeyError struct {
+	Project Project
+	ID      int64
+}
+
+func (e *NoSuchKeyError) Error() string {
+	return fmt.Sprintf("project %s has no client key %d: nothing was changed", e.Project.Name(), e.ID)
+}
+
+// AmbiguousError: the project has several keys and none was named.
+type AmbiguousError struct {
+	Project Project
+	Count   int
+}
+
+func (e *AmbiguousError) Error() string {
+	if e.Count == 0 {
+		return fmt.Sprintf("project %s has no client key to replace: create one instead", e.Project.Name())
+	}
+	return fmt.Sprintf("project %s has %d client keys: name the one to replace", e.Project.Name(), e.Count)
+}
+
+// NotListedError: the server created a key it does not list.
+type NotListedError struct{ ID int64 }
+
+func (e *NotListedError) Error() string {
+	return fmt.Sprintf("the new key %d is not in the project's key list", e.ID)
+}
+
+// NotNewError: the server's answer to the create names a key that existed
+// before (a replaying proxy, a buggy server): no new key is known.
+type NotNewError struct {
+	Key apiclient.ClientKey
+	Old bool // it is the key being replaced
+}
+
+func (e *NotNewError) Error() string {
+	if e.Old {
+		return fmt.Sprintf("the server's answer to the create names key %d, the key being replaced", e.Key.ID)
+	}
+	return fmt.Sprintf("the server's answer to the create names key %d, which existed before", e.Key.ID)
+}
+
+// UnsafeDeleteError: a guard of the delete failed; the old key is kept.
+type UnsafeDeleteError struct {
+	Reason string
+	// groups: the guard on the groups' variables, which a group
+	// rotation words with its own way out.
+	groups bool
+	// outside: variables of the rotated one's name in other environment
+	// scopes hold the old DSN; no flag overrides it (scopes never mix).
+	outside bool
+}
+
+func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }

@@ -1,0 +1,234 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// What a rotation writes in the ledger, step by step: the record starts
+// with the create (nothing before it needs going on with), on disk before
+// the create is sent, and follows each step after.
+
+// named is the variable the rotation was asked to point at the new DSN,
+// by name and scope: part of its identity.
+func (r Rotation) named() *ledger.Variable {
+	if r.opts.Variable == "" {
+		return nil
+	}
+	scope := r.opts.Scope
+	for _, v := range r.Variables {
+		if v.Named {
+			scope = v.Scope
+		}
+	}
+	return &ledger.Variable{Key: r.opts.Variable, Scope: scopeOf(scope)}
+}
+
+// findEarlier looks up the unfinished rotation of the same key to go on
+// with. One whose create lost its answer is resolved from the project's
+// keys: the key it made, or none (then it is closed as failed).
+func (r Rotation) findEarlier(ctx context.Context, api KeysAPI) (Rotation, error) {
+	l := r.opts.Ledger
+	if l == nil {
+		return r, nil
+	}
+	rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named())
+	if !ok {
+		return r, nil
+	}
+	if rec.Phase == ledger.PhaseCreating {
+		k, made, err := resolveCreating(ctx, api, r.Project.Ref, rec)
+		switch {
+		case err != nil && r.resume == decidedKeep:
+			// Restarting: it is closed at the create, naming the doubt.
+		case err != nil:
+			return r, err
+		case !made:
+			rec.Phase, rec.Note = ledger.PhaseFailed, "its create's answer was lost, and it made no key"
+			rec.Ended = l.stamp()
+			_ = l.put(rec, false)
+			return r, nil
+		default:
+			rec.NewKeyID, rec.NewPublic, rec.Phase = k.ID, k.PublicKey, ledger.PhaseCreated
+			if err := l.put(rec, false); err != nil {
+				return r, &LedgerError{Before: "going on with key " + fmt.Sprint(k.ID), Err: err}
+			}
+		}
+	}
+	r.Earlier = &rec
+	return r, nil
+}
+
+func (l *Rotations) stamp() *time.Time {
+	t := l.now().UTC()
+	return &t
+}
+
+// claimCreate claims the project for the create, checks that no other run
+// made a key for this rotation since the plan, closes the earlier rotation
+// a restart leaves, and records the create before it is sent.
+func (r *Rotation) claimCreate() (release func(), err error) {
+	l := r.opts.Ledger
+	if l == nil {
+		return func() {}, nil
+	}
+	release, err = l.store.Claim(ledger.ProjectClaim(l.host, r.Project.ID))
+	switch {
+	case errors.Is(err, ledger.ErrBusy):
+		return nil, &BusyError{Project: r.Project}
+	case err != nil:
+		return nil, &LedgerError{Before: "creating the new key", Err: err}
+	}
+	fail := func(err error) (func(), error) {
+		release()
+		return nil, err
+	}
+	if err := l.store.Refresh(); err != nil {
+		return fail(&LedgerError{Before: "creating the new key", Err: err})
+	}
+	if rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) {
+		return fail(&MadeMeanwhileError{Record: rec})
+	}
+	now := l.now().UTC()
+	if e := r.Earlier; e != nil && r.resume == decidedKeep {
+		left := *e
+		left.Phase, left.Ended = ledger.PhaseAbandoned, &now
+		left.Note = "left by a restart"
+		if e.NewKeyID != 0 {
+			left.Note += fmt.Sprintf(": key %d stays as it is (delete it if nothing uses it)", e.NewKeyID)
+		}
+		if err := l.put(left, false); err != nil {
+			return fail(&LedgerError{Before: "creating the new key", Err: err})
+		}
+	}
+	r.rec = ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
+		ProjectPath: r.Project.Path, Backend: "gitlab", OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
+		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.opts.Campaign,
+		Started: now, Variables: r.ledgerVariables()}
+	r.rec.BeforeMax = slices.Max(append([]int64{r.Old.ID}, r.known...))
+	r.rec.BeforeComplete = r.keysCounted && len(r.known) >= r.keysBefore
+	if err := l.put(r.rec, true); err != nil {
+		return fail(&LedgerError{Before: "creating the new key", Err: err})
+	}
+	return release, nil
+}
+
+// recordCreated writes the new key. The record of the create already
+// finds it again if this one is lost with a crash, unless the plan saw
+// only some of the keys: then it is synced too.
+func (r *Rotation) recordCreated() error {
+	l := r.opts.Ledger
+	if l == nil {
+		return nil
+	}
+	r.rec.NewKeyID, r.rec.NewPublic, r.rec.Phase = r.New.ID, r.New.PublicKey, ledger.PhaseCreated
+	if err := l.put(r.rec, !r.rec.BeforeComplete); err != nil {
+		r.stopped = true
+		return &LedgerError{Before: fmt.Sprintf("going on with key %d, which was created", r.New.ID), Err: err}
+	}
+	return nil
+}
+
+// endRecord ends the record with phase and a note.
+func (r *Rotation) endRecord(phase, note string) {
+	l := r.opts.Ledger
+	if l == nil || r.rec.ID == "" {
+		return
+	}
+	r.rec.Phase, r.rec.Note, r.rec.Ended = phase, note, l.stamp()
+	r.rec.Variables = r.ledgerVariables()
+	_ = l.put(r.rec, false)
+}
+
+// noteCheck writes what the check learnt: the public key of a key gone on
+// with, and the groups' variables holding the old DSN.
+func (r *Rotation) noteCheck() {
+	if r.opts.Ledger == nil || r.rec.ID == "" {
+		return
+	}
+	r.rec.NewPublic = r.New.PublicKey
+	r.rec.Variables = r.ledgerVariables()
+	_ = r.opts.Ledger.put(r.rec, false)
+}
+
+// noteVariables writes what happened to each variable.
+func (r *Rotation) noteVariables() {
+	if r.opts.Ledger == nil || r.rec.ID == "" {
+		return
+	}
+	r.rec.Variables = r.ledgerVariables()
+	if !r.VariablesPending() && len(r.StillOld()) == 0 {
+		r.rec.Phase = ledger.PhaseVariables
+	}
+	_ = r.opts.Ledger.put(r.rec, false)
+}
+
+// noteVerified writes the test event's answer.
+func (r *Rotation) noteVerified() {
+	if r.opts.Ledger == nil || r.rec.ID == "" || r.Verified == nil {
+		return
+	}
+	r.rec.TestEvent = &ledger.TestEvent{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
+	_ = r.opts.Ledger.put(r.rec, false)
+}
+
+// recordDeleted ends the rotation: the old key is gone. Other unfinished
+// rotations of the same old key (another variable's, or scope's) are
+// finished by it too.
+func (r *Rotation) recordDeleted() {
+	l := r.opts.Ledger
+	if l == nil {
+		return
+	}
+	note := ""
+	if r.OldGone {
+		note = "the old key was already gone (deleted elsewhere)"
+	}
+	r.endRecord(ledger.PhaseDone, note)
+	r.Settled = l.settleOldKey(r.Project.ID, r.Old.ID, r.rec.ID, fmt.Sprintf("key %d was deleted by rotation %s", r.Old.ID, r.rec.ID))
+}
+
+// settleOldKey finishes the unfinished rotations of a project's key that
+// is gone, but the one named except.
+func (l *Rotations) settleOldKey(projectID, keyID int64, except, note string) []ledger.Record {
+	if l == nil {
+		return nil
+	}
+	var out []ledger.Record
+	for _, rec := range l.store.Records(func(x ledger.Record) bool {
+		return x.Kind == ledger.KindRotation && x.Host == l.host && x.ProjectID == projectID && x.OldKeyID == keyID &&
+			x.IsOpen() && x.ID != except
+	}) {
+		rec.Phase, rec.Note, rec.Ended = ledger.PhaseSettled, note, l.stamp()
+		if l.put(rec, false) == nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// ledgerVariables are the variables for the record: the project's the
+// rotation points at the new DSN or found holding the old one, and the
+// groups' holding it.
+func (r Rotation) ledgerVariables() []ledger.Variable {
+	var out []ledger.Variable
+	for _, v := range r.Variables {
+		out = append(out, ledger.Variable{Key: v.Key, Scope: scopeOf(v.Scope), Result: v.Result()})
+	}
+	for _, u := range r.GroupUses {
+		out = append(out, ledger.Variable{Key: u.Variable, Scope: scopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
+	}
+	return out
+}
+
+// NewKeyFromLedger is the key an unfinished rotation made, as the ledger
+// knows it (its DSN comes with the check).
+func NewKeyFromLedger(rec ledger.Record) apiclient.ClientKey {
+	return apiclient.ClientKey{ID: rec.NewKeyID, PublicKey: rec.NewPublic}
+}

@@ -76,9 +76,12 @@ type Record struct {
 	// Variables are the project's and its groups' variables the rotation
 	// changed or found holding the old DSN, with what happened to each.
 	Variables []Variable `json:"variables,omitempty"`
-	// BeforeMax is the highest key ID the project had when the create was
-	// sent (GitLab's key IDs only grow): a key above it found after a lost
-	// answer is the one the create made. BeforeComplete: every key was read.
+	// Before are the project's key IDs when the create was sent, when they
+	// were few enough to keep: a key not among them found after a lost
+	// answer is the one the create made. With many keys, BeforeMax is the
+	// highest (GitLab's key IDs are one growing sequence) and a key above
+	// it is the one. BeforeComplete: every key was read.
+	Before         []int64    `json:"key_ids_before,omitempty"`
 	BeforeMax      int64      `json:"key_id_before_max,omitempty"`
 	BeforeComplete bool       `json:"key_ids_before_complete,omitempty"`
 	TestEvent      *TestEvent `json:"test_event,omitempty"`

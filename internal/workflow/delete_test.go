@@ -17,7 +17,7 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 	_, c := mock(t, mockserver.Options{ScaleGroup: 2}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	for _, ref := range []apiclient.ProjectRef{{Path: "fleet/app-001"}, apiclient.ProjectID(2001)} {
-		d, err := PlanDeletion(ctx, c, ref, 200001)
+		d, err := PlanDeletion(ctx, c, ref, 200001, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +26,7 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 			t.Fatalf("%v: %+v\n%s", ref, d.GroupUses, w)
 		}
 	}
-	if d, _ := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "fleet/app-002"}, 200002); len(d.GroupUses) != 0 {
+	if d, _ := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "fleet/app-002"}, 200002, false); len(d.GroupUses) != 0 {
 		t.Fatalf("%+v", d.GroupUses)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -198,8 +199,9 @@ func (e *UnknownCreateError) Error() string {
 }
 
 // resolveCreating finds the key an unfinished rotation's create made,
-// whose answer was lost: the one key above every key the project had
-// then. ok is false when it surely made none.
+// whose answer was lost: the one key the project did not have then (or,
+// of a project with many keys, the one above them all). ok is false when
+// it surely made none.
 func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef, rec ledger.Record) (apiclient.ClientKey, bool, error) {
 	keys, _, err := api.ListClientKeys(ctx, ref)
 	if err != nil {
@@ -207,7 +209,11 @@ func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef,
 	}
 	var made []apiclient.ClientKey
 	for _, k := range keys {
-		if k.ID > rec.BeforeMax && k.ID != rec.OldKeyID {
+		isNew := k.ID > rec.BeforeMax
+		if rec.Before != nil {
+			isNew = !slices.Contains(rec.Before, k.ID)
+		}
+		if isNew && k.ID != rec.OldKeyID {
 			made = append(made, k)
 		}
 	}

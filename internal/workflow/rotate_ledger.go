@@ -113,11 +113,17 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 		Started: now, Variables: r.ledgerVariables()}
 	r.rec.BeforeMax = slices.Max(append([]int64{r.Old.ID}, r.known...))
 	r.rec.BeforeComplete = r.keysCounted && len(r.known) >= r.keysBefore
+	if r.rec.BeforeComplete && len(r.known) <= keptBefore {
+		r.rec.Before = slices.Clone(r.known)
+	}
 	if err := l.put(r.rec, true); err != nil {
 		return fail(&LedgerError{Before: "creating the new key", Err: err})
 	}
 	return release, nil
 }
+
+// keptBefore is how many key IDs a record keeps: a page's worth.
+const keptBefore = 100
 
 // recordCreated writes the new key. The record of the create already
 // finds it again if this one is lost with a crash, unless the plan saw

@@ -1,0 +1,155 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// A single rotation stopped with both keys (keys rotate --yes while a
+// variable holds the old DSN) is gone on with by the next rotation of the
+// same key: the retry makes no key, points the variable at the key the
+// first made, and deletes the old one. Exactly one create at the server.
+func TestRetryGoesOnWithItsKey(t *testing.T) {
+	srv, c, creates, _ := mockCounting(t, mockserver.Options{})
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	l = l.WithFrontEnd(FrontEndCommand)
+	first := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, Ledger: l, GoOn: true})
+	first, err := first.Advance(ctx, c, nil)
+	if err != nil || first.Next() != StepChooseVariables {
+		t.Fatalf("%v: stopped at %d", err, first.Next())
+	}
+	made := first.New.ID
+	first = first.Stop() // what keys rotate --yes does there
+	retry := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true, Ledger: l, GoOn: true})
+	retry, err = retry.Advance(ctx, c, nil)
+	if err != nil || !retry.Deleted || !retry.GoingOn() || retry.New.ID != made {
+		t.Fatalf("%v: deleted %v, going on %v, new %+v", err, retry.Deleted, retry.GoingOn(), retry.New)
+	}
+	if n := creates.Load(); n != 1 {
+		t.Fatalf("%d creates for one rotation", n)
+	}
+	if v := sentryDSN(t, srv); !strings.Contains(v, publicKeyOf(srv, 1, made)) {
+		t.Fatalf("SENTRY_DSN %q is not on key %d", v, made)
+	}
+	recs := l.store.Records(func(r ledger.Record) bool { return r.Kind == ledger.KindRotation })
+	if len(recs) != 1 || recs[0].Phase != ledger.PhaseDone || recs[0].NewKeyID != made || recs[0].FrontEnd != FrontEndCommand {
+		t.Fatalf("%+v", recs)
+	}
+}
+
+// --restart (the console's m) leaves the key the unfinished rotation made
+// as it is, closing that rotation with a note naming the key, and makes a
+// new one.
+func TestRestartLeavesTheKeyAndMakesANew(t *testing.T) {
+	_, c, creates, _ := mockCounting(t, mockserver.Options{})
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	first, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, Ledger: l}).Advance(ctx, c, nil)
+	made := first.New.ID
+	again := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l})
+	again, err := again.Run(ctx, c, StepPlan)
+	if err != nil || again.Next() != StepResume || again.Earlier.NewKeyID != made {
+		t.Fatalf("%v: the console is not asked whether to go on (next %d)", err, again.Next())
+	}
+	again, _ = again.Restart().Run(ctx, c, StepCreate)
+	if again.New == nil || again.New.ID == made || creates.Load() != 2 {
+		t.Fatalf("restart: %+v, %d creates", again.New, creates.Load())
+	}
+	left, _ := l.store.Get(first.rec.ID)
+	if left.Phase != ledger.PhaseAbandoned || !strings.Contains(left.Note, "key") {
+		t.Fatalf("the left rotation: %+v", left)
+	}
+}
+
+// A rotation of a project another run is creating a key in right now is
+// refused before its create; one whose key another run made since its plan
+// stops too, and the next goes on with that key.
+func TestRotationsMeetingEachOther(t *testing.T) {
+	_, c, creates, _ := mockCounting(t, mockserver.Options{})
+	ctx := context.Background()
+	la, other := testLedger(t)
+	lb := other()
+	held, err := lb.store.Claim(ledger.ProjectClaim(testHost, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: la, GoOn: true}).Run(ctx, c, StepPlan)
+	_, err = r.Run(ctx, c, StepCreate)
+	var busy *BusyError
+	if !errors.As(err, &busy) || creates.Load() != 0 {
+		t.Fatalf("%v, %d creates", err, creates.Load())
+	}
+	held()
+	// b makes a key for the same rotation between a's plan and create.
+	b, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: lb, GoOn: true}).Run(ctx, c, StepPlan)
+	if _, err := b.Run(ctx, c, StepCreate); err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Run(ctx, c, StepCreate)
+	var meanwhile *MadeMeanwhileError
+	if !errors.As(err, &meanwhile) || creates.Load() != 1 {
+		t.Fatalf("%v, %d creates", err, creates.Load())
+	}
+	if w, ok := Problem(err, "run the command again"); !ok || !strings.Contains(w, "go on with it") {
+		t.Fatal(w)
+	}
+}
+
+// Deleting a rotation's old key by hand finishes it; deleting its new key
+// closes it (nothing replaced the old key).
+func TestDeleteClosesRotations(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	kept = kept.ConfirmDelete(false)
+	if len(l.OpenRotations(1)) != 1 {
+		t.Fatal("a rotation that kept its old key is not open")
+	}
+	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err = d.Run(ctx, c, l); err != nil || len(d.Closed) != 1 || !strings.Contains(d.Outcome(""), "finishes the rotation") {
+		t.Fatalf("%v: %+v", err, d.Closed)
+	}
+	if len(l.OpenRotations(1)) != 0 {
+		t.Fatal("the rotation is still open after its old key was deleted")
+	}
+	// The other way: the new key of an open rotation deleted.
+	kept2, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	d, _ = PlanDeletion(ctx, c, apiclient.ProjectID(1), kept2.New.ID, true)
+	if d, err = d.Run(ctx, c, l); err != nil || len(d.Closed) != 1 || d.Closed[0].Phase != ledger.PhaseAbandoned {
+		t.Fatalf("%v: %+v", err, d.Closed)
+	}
+}
+
+// A group run interrupted after a project's create leaves the rotation
+// open; the console's R on that project's old key then asks to go on with
+// the key the group run made, and going on makes none.
+func TestConsoleGoesOnWithAGroupRunsKey(t *testing.T) {
+	_, c, creates, _ := mockCounting(t, mockserver.Options{ScaleGroup: 1})
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	f := &faultyGroup{faulty: &faulty{Client: c}, refuseUpdate: true}
+	runPlan(t, ctx, plan(t, f, fleet(), false, keep(l)), f, nil)
+	if creates.Load() != 1 {
+		t.Fatal(creates.Load())
+	}
+	console := l.WithFrontEnd(FrontEndConsole)
+	r, err := NewRotation(apiclient.ProjectID(2001), RotationOptions{OldID: 200001, Ledger: console}).Run(ctx, c, StepPlan)
+	if err != nil || r.Next() != StepResume || r.Earlier.Campaign == "" {
+		t.Fatalf("%v: next %d, earlier %+v", err, r.Next(), r.Earlier)
+	}
+	r, err = r.GoOn().Advance(ctx, c, nil)
+	if err != nil || creates.Load() != 1 || r.New.ID != r.Earlier.NewKeyID {
+		t.Fatalf("%v: %d creates", err, creates.Load())
+	}
+}

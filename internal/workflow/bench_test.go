@@ -46,7 +46,10 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "demo/web-shop"}, 1, false)
 		return err
 	})
-	run("delete-confirm-by-id", func(c *apiclient.Client) error { _, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false); return err })
+	run("delete-confirm-by-id", func(c *apiclient.Client) error {
+		_, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
+		return err
+	})
 	// The plan reads the project, its keys and its variables at once: the
 	// variables add no round trip. plan, create, check, delete.
 	run("rotate", func(c *apiclient.Client) error {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -33,32 +32,55 @@ func allKeys(g gitlab) map[int64][]int64 {
 	return out
 }
 
-// confirmHeld answers y to the plan on screen and runs the first round of
-// the projects' writes without delivering their answers: the run is under
-// way until the test delivers them, one at a time.
-func (h *harness) confirmHeld() []writeDoneMsg {
+// confirmRun answers y to the plan on screen and returns the run's begun
+// message undelivered: the run starts when the test sends it (h.send runs
+// it to its end).
+func (h *harness) confirmRun() bulkBegunMsg {
 	h.t.Helper()
 	h.advance(gracePeriod)
-	var done []writeDoneMsg
 	for _, start := range h.collect(h.sendOnly(keyMsg("y"))) {
 		if _, ok := start.(startBulkMsg); !ok {
 			h.t.Fatalf("y did not start the bulk change: %T", start)
 		}
-		msgs := h.collect(h.sendOnly(start))
-		for len(msgs) > 0 {
-			msg := msgs[0]
-			msgs = msgs[1:]
-			switch msg := msg.(type) {
-			case writeDoneMsg:
-				done = append(done, msg)
-			case bulkBegunMsg: // a rotation's run holds its journal: the projects start
-				msgs = append(msgs, h.collect(h.sendOnly(msg))...)
-			default:
-				h.send(msg)
+		for _, msg := range h.collect(h.sendOnly(start)) {
+			if begun, ok := msg.(bulkBegunMsg); ok {
+				return begun
 			}
+			h.send(msg)
 		}
 	}
-	return done
+	h.t.Fatal("the run did not begin")
+	return bulkBegunMsg{}
+}
+
+// runQueued delivers begun and lets the run go to its end, its events
+// queued, undelivered: step delivers them one at a time.
+func (h *harness) runQueued(begun bulkBegunMsg) {
+	h.t.Helper()
+	b, ok := h.sendOnly(begun)().(tea.BatchMsg)
+	if !ok || len(b) != 2 {
+		h.t.Fatalf("the begun run is not the run and its wait: %T", b)
+	}
+	b[0]() // the run, to its end
+}
+
+// stepUntil steps until the screen says text.
+func (h *harness) stepUntil(text string) {
+	h.t.Helper()
+	for !strings.Contains(h.view(), text) {
+		h.step()
+	}
+}
+
+// step delivers the run's next queued event without its follow-ups.
+func (h *harness) step() {
+	h.t.Helper()
+	select {
+	case msg := <-h.m.sh.bulk.events:
+		h.sendOnly(msg)
+	default:
+		h.t.Fatal("no event queued")
+	}
 }
 
 // space marks projects on the list; ctrl+o offers the changes to them, each
@@ -132,20 +154,18 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	}
 	h.key("ctrl+o", "r", "enter")
 	h.mustSay("in 2 of 7 marked projects?")
-	done := h.confirmHeld()
-	if len(done) != 2 {
-		t.Fatalf("%d projects ran at once, want both planned", len(done))
-	}
+	begun := h.confirmRun()
 	h.mustSay("Rotating 0/2")
 	// The user opens another project meanwhile: progress and report reach
 	// them there.
 	h.typeText("legacy")
 	h.key("enter")
 	h.mustSee("demo/legacy-api", "Settings")
-	h.send(done[0])
-	h.mustSay("Rotating 1/2: demo/mobile/ios changed")
-	h.send(done[1])
-	h.mustSay("Rotating the keys SENTRY_DSN holds: done in 2 projects", "changed demo/web-shop:", "changed demo/mobile/ios:", "skipped demo/mobile-app")
+	h.runQueued(begun)
+	h.stepUntil("Rotating 1/2: demo/")
+	h.stepUntil("Rotating 2/2: demo/")
+	h.send(<-h.m.sh.bulk.events)
+	h.mustSay("Rotating the keys SENTRY_DSN holds: done in 2 projects", "changed     demo/web-shop:", "changed     demo/mobile/ios:", "skipped     demo/mobile-app")
 	web, ios := g.keyIDs(1), g.keyIDs(7)
 	if slices.Contains(web, 1) || len(web) != 2 || slices.Contains(ios, 901) || len(ios) != 1 {
 		t.Fatalf("web-shop keys %v, ios keys %v", web, ios)
@@ -203,7 +223,7 @@ func TestBulkTestEvents(t *testing.T) {
 	h.key("ctrl+a", "ctrl+o", "v", "enter")
 	h.mustSay("Send test events with the DSNs SENTRY_DSN holds in 2 of 7 marked", "planned demo/web-shop: send a test event with the DSN of key 1")
 	h.key("y")
-	h.mustSay("done in 2 projects", "ok demo/web-shop: key 1: the test event was accepted", "ok demo/mobile/ios: key 901")
+	h.mustSay("done in 2 projects", "demo/web-shop: Key 1 works: the test event was accepted", "demo/mobile/ios: Key 901 works")
 	if g.srv.Envelopes(1) != 1 || g.srv.Envelopes(7) != 1 || g.srv.Envelopes(2) != 0 {
 		t.Fatalf("events: web-shop %d, ios %d, mobile-app %d", g.srv.Envelopes(1), g.srv.Envelopes(7), g.srv.Envelopes(2))
 	}
@@ -219,7 +239,7 @@ func TestBulkTestEvents(t *testing.T) {
 	h.key("ctrl+o")
 	h.mustSay("o  show the last report again")
 	h.key("o")
-	h.dialogSays("2 of 2 projects failed", "failed    demo/mobile/ios")
+	h.dialogSays("2 of 2 projects failed", "failed      demo/mobile/ios")
 }
 
 // A project that fails is reported as failed, and only it stays marked;
@@ -271,77 +291,70 @@ func TestBulkStalePlanDropped(t *testing.T) {
 }
 
 // A rotation the console could not finish goes on, next time, with the
-// key it created (the commands' journal, one file per host and variable):
-// no project gets a second new key.
-func TestBulkRotationKeepsTheJournal(t *testing.T) {
+// key it created (the ledger the commands share): no project gets a second
+// new key, and the group rotation is finished once it ran through.
+func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 	g := demoGitLab(t)
 	f := faulty(g.api)
-	dir := t.TempDir()
-	var path string
-	journal := func(host, variable string) (*workflow.Journal, error) {
-		path = workflow.GroupJournalPath(dir, host, variable)
-		return workflow.OpenJournal(path)
-	}
-	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", GroupJournal: journal})
+	led := testRotations(t, g.url)
+	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", Rotations: led})
 	f.fail("DeleteClientKey", errServer502)
 	h.key("ctrl+a", "ctrl+o", "r", "enter", "y")
-	h.mustSay("1 of 1 project failed", "failed demo/mobile/ios")
+	h.mustSay("1 of 1 project failed or unfinished", "failed      demo/mobile/ios")
 	ids := g.keyIDs(7)
 	if len(ids) != 2 || !slices.Contains(ids, 901) {
 		t.Fatalf("ios keys %v after the lost delete", ids)
 	}
 	created := ids[0] + ids[1] - 901
-	j, err := workflow.OpenJournal(path)
-	if e, ok := j.Entry(7); err != nil || !ok || e.NewID != created {
-		t.Fatalf("the journal holds %+v (%v), want key %d", e, err, created)
+	if open := led.OpenRotations(7); len(open) != 1 || open[0].NewKeyID != created || open[0].FrontEnd != workflow.FrontEndConsoleBulk {
+		t.Fatalf("the ledger holds %+v, want key %d open", open, created)
 	}
 	h.key("esc")
 	h.mustSee("● demo/mobile/ios")
 	h.key("ctrl+o", "r", "enter")
-	h.mustSay("planned demo/mobile/ios: go on with key")
+	h.mustSay("planned     demo/mobile/ios: go on with key")
 	h.key("y")
 	h.mustSay("done in 1 project")
 	if ids := g.keyIDs(7); !slices.Equal(ids, []int64{created}) {
 		t.Fatalf("ios keys %v, want only %d", ids, created)
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Fatalf("the finished journal stays: %v", err)
+	if open := led.OpenRotations(7); len(open) != 0 {
+		t.Fatalf("the rotation is still open: %+v", open)
 	}
 }
 
-// A fleet's rotation runs three projects at a time and says each one's
-// end; a project whose old DSN a group variable also holds keeps its old
-// key, and the report says so.
+// A fleet's rotation says each project's end; a project whose old DSN a
+// group variable also holds is a stop the plan shows (no key made there);
+// quitting mid-run names the projects changed, under way and not reached.
 func TestBulkRotationOfAFleet(t *testing.T) {
 	g := newGitLab(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
 	h.mustSee("Projects of group fleet", "fleet/app-005", "(5)")
 	h.mustNotSee("demo/")
 	h.key("ctrl+a", "ctrl+o", "r", "enter")
-	h.mustSay("in 5 of 5 marked projects?")
-	done := h.confirmHeld()
-	if len(done) != bulkConcurrency {
-		t.Fatalf("%d ran at once, want %d", len(done), bulkConcurrency)
+	h.mustSay("in 4 of 5 marked projects?", "failed      fleet/app-001: group CI/CD variables hold the old DSN")
+	h.runQueued(h.confirmRun())
+	h.stepUntil("Rotating 1/4")
+	for len(h.m.sh.bulk.running) < 2 {
+		h.step()
 	}
-	// Quitting now, the three running are pending and the two others
-	// named as not reached.
-	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on with the ones under way") || len(h.m.PendingWrites()) != bulkConcurrency {
-		t.Fatalf("on quitting: %q, pending %q", n, h.m.PendingWrites())
+	n := h.m.BulkQuitNote()
+	for _, want := range []string{"It had changed 1 project", "It was at 2 projects", "It had failed in 1 project (fleet/app-001)", "goes on with the keys under way"} {
+		if !strings.Contains(n, want) {
+			t.Fatalf("on quitting: %q lacks %q", n, want)
+		}
 	}
-	// The first answer starts the fourth project, whose answer the fifth
-	// (the harness delivers those at once).
-	h.send(done[0])
-	h.mustSay("Rotating 3/5: fleet/app-005 changed")
-	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had changed 2 projects (fleet/app-004, fleet/app-005). It had failed in 1 project (fleet/app-001).") {
-		t.Fatalf("on quitting: %q", n)
+	for len(h.m.sh.bulk.events) > 1 {
+		h.step()
 	}
-	for _, d := range done[1:] {
-		h.send(d)
-	}
-	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
-		"failed    fleet/app-001: The old key is not deleted: group CI/CD variables hold its DSN")
+	h.send(<-h.m.sh.bulk.events)
+	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed or unfinished",
+		"failed      fleet/app-001: group CI/CD variables hold the old DSN")
 	if n := h.m.BulkQuitNote(); n != "" {
 		t.Fatalf("a finished run says %q on quitting", n)
+	}
+	if keys := g.srv.Keys(2001); len(keys) != 1 || keys[0].ID != 200001 {
+		t.Fatalf("a key was made in the project the plan stopped: %+v", keys)
 	}
 	for id := int64(2002); id <= 2005; id++ {
 		if keys := g.srv.Keys(id); len(keys) != 1 || keys[0].ID == 200000+id-2000 {
@@ -366,11 +379,11 @@ func TestBulkRotationLeavesOtherVariables(t *testing.T) {
 	}
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.typeText("web-shop")
-	h.key("space", "ctrl+o", "r", "enter", "y")
-	h.dialogSays("1 of 1 project failed", "failed    demo/web-shop: CI/CD variables SENTRY_DSN (all environments), DEPLOY_DSN (all environments) hold the old DSN too, so key 1 stays: open the project and rotate it there (R) to choose what they get.")
+	h.key("space", "ctrl+o", "r", "enter")
+	h.dialogSays("nothing to do", "failed      demo/web-shop: CI/CD variable DEPLOY_DSN (all environments) holds the old DSN too: open the project and rotate it there (R) to choose what they get. Nothing was changed here.")
 	h.dialogLacks("--keep-variables")
-	if ids := g.keyIDs(1); !slices.Contains(ids, 1) || len(ids) != 3 {
-		t.Fatalf("web-shop keys %v: the old key must stay beside the new one", ids)
+	if ids := g.keyIDs(1); !slices.Contains(ids, 1) || len(ids) != 2 {
+		t.Fatalf("web-shop keys %v: the plan's stop makes no key", ids)
 	}
 }
 
@@ -505,10 +518,10 @@ func TestLongPlanScrolls(t *testing.T) {
 	h.resize(80, 24)
 	h.mustSee("fleet/app-001")
 	h.key("ctrl+a", "ctrl+o", "d")
-	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "planned   fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
+	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "planned     fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
 	h.mustNotSee("fleet/app-030", "(↑/pgup)")
 	h.key("G")
-	h.mustSee("planned   fleet/app-030: disable", "more lines (↑/pgup)", "Go")
+	h.mustSee("planned     fleet/app-030: disable", "more lines (↑/pgup)", "Go")
 	h.mustNotSee("fleet/app-001:", "(↓/pgdn)")
 	h.key("pgup", "down")
 	h.mustSee("(↑/pgup)", "(↓/pgdn)")

@@ -224,7 +224,7 @@ func TestClipboardChoice(t *testing.T) {
 func TestQuitDuringRotationSaysWhatExists(t *testing.T) {
 	h, _ := console(t, "1")
 	rotate := h.holdWrite("R")
-	if w := h.m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "a rotation of key 1 in demo/web-shop was creating the new key") {
+	if w := h.m.PendingWrites(); len(w) != 1 || !strings.Contains(w[0], "a rotation of key 1 in demo/web-shop was reading the project to plan it (nothing was changed)") {
 		t.Fatalf("pending %q", w)
 	}
 	if r := h.m.RotationsAtQuestion(); len(r) != 0 {

@@ -182,7 +182,9 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 			p.Items[i].Skip = "not started: your own change to this project was under way; mark it and run again once it ended"
 		}
 	}
-	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 64)}
+	// Room for every event (two a project, and the end): the run never
+	// waits for the console to read them.
+	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 2*len(p.Items)+1)}
 	m.sh.bulk = r
 	next, s := m.setStatus(statusMsg{text: fmt.Sprintf("%s 0/%d…", r.words().Progress, p.Acting()), kind: statusInfo})
 	group := ""
@@ -300,7 +302,7 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	}
 	again := ""
 	if n := len(failed); n > 0 {
-		title = fmt.Sprintf("%s: %d of %s failed or unfinished", w.Doing, n, workflow.Projects(p.Acting(), ""))
+		title = fmt.Sprintf("%s: %d of %s failed or unfinished", w.Doing, n, workflow.Projects(len(p.Items), ""))
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}

@@ -167,11 +167,8 @@ func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
 		return nil
 	}
 	var parts []string
-	if n := p.Count(workflow.ResultChanged) + p.Count(workflow.ResultOK); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d done", n))
-	}
 	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed", failed))
+		parts = append(parts, fmt.Sprintf("%d of %s failed", failed, workflow.Projects(len(p.Items), "")))
 	}
 	if under > 0 {
 		parts = append(parts, fmt.Sprintf("%d under way (a key was made; running again goes on with it)", under))
@@ -185,11 +182,11 @@ func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
 	} else if under+notReached > 0 {
 		again = " Run the same command again for the projects not reached."
 	}
-	lead := words.Doing
+	lead := ""
 	if p.Interrupted() {
-		lead += " was interrupted"
+		lead = words.Doing + " was interrupted: "
 	}
-	return reportedf(a, "%s: %s of %s (see above).%s", lead, strings.Join(parts, ", "), workflow.Projects(len(p.Items), ""), again)
+	return reportedf(a, "%s%s (see above).%s", lead, strings.Join(parts, "; "), again)
 }
 
 // finishCampaign closes a rotation's campaign when the run finished it; a
@@ -216,7 +213,15 @@ func (a *app) finishCampaign(p workflow.Plan) {
 // printGroupPlan shows, on stderr, what the run will do in each project.
 func (a *app) printGroupPlan(p workflow.Plan) {
 	w := p.Kind.Words()
-	fmt.Fprintf(a.stderr, "Group %s: %s: %d of %s.\n", explain.Text(p.Group.FullPath), w.Doing, p.Acting(), workflow.Projects(len(p.Items), ""))
+	fmt.Fprintf(a.stderr, "Group %s: %d of %s %s.\n", explain.Text(p.Group.FullPath), p.Acting(), workflow.Projects(len(p.Items), ""), w.Plan)
+	them := func(n int) string { return map[bool]string{true: "it", false: "them"}[n == 1] }
+	goingOn, doneBefore := p.GoingOn()
+	if goingOn > 0 {
+		fmt.Fprintf(a.stderr, "An earlier run left %s unfinished: this run goes on with %s, making no second key.\n", workflow.Projects(goingOn, ""), them(goingOn))
+	}
+	if doneBefore > 0 {
+		fmt.Fprintf(a.stderr, "%s rotated by an earlier run of this group rotation, which is not finished: this run leaves %s alone (it is finished when a run ends with no project failed or left to do).\n", workflow.Projects(doneBefore, ""), them(doneBefore))
+	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {
 		what := it.Action
@@ -277,7 +282,7 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 		switch it.Result {
 		case workflow.ResultFailed, workflow.ResultUnderWay:
 			x.Error = a.groupWords(it)
-		case workflow.ResultChanged, workflow.ResultOK, workflow.ResultNotReached:
+		case workflow.ResultNotReached:
 			x.Words = it.Words
 		}
 		items[i] = x

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -26,20 +28,23 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	// `keys rotate --group` was interrupted after creating demo/mobile/ios's
-	// new key: its journal, in the state directory, says so.
+	// new key: its ledger, in the state directory, says so.
 	state := t.TempDir()
 	created, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	journal := workflow.GroupJournalPath(state, url, "SENTRY_DSN")
-	j, err := workflow.OpenJournal(journal)
+	store, err := ledger.OpenLedger(state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Record(workflow.JournalEntry{ProjectID: 7, OldID: 901, NewID: created.ID, Phase: workflow.PhaseCreated}); err != nil {
+	host, _ := hosturl.Normalize(url)
+	if err := store.Append(ledger.Record{Kind: ledger.KindRotation, ID: "r-interrupted", Host: host, ProjectID: 7, ProjectPath: "demo/mobile/ios",
+		OldKeyID: 901, NewKeyID: created.ID, Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "*"}, Phase: ledger.PhaseCreated,
+		FrontEnd: workflow.FrontEndGroupCommand, Started: time.Now()}, true); err != nil {
 		t.Fatal(err)
 	}
+	store.Close()
 
 	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer, "ERRTRACK_STATE_DIR="+state)
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --host "+url+" --group demo --include-subgroups; echo EXITED rc=$?; sleep 30")
@@ -68,7 +73,7 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	s.answer("y")
 	s.waitFor("Rotating 1/2: demo/mobile/ios changed")
 	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 2 projects")
-	s.waitFor("changed   demo/web-shop: Rotated")
+	s.waitFor("changed     demo/web-shop: Rotated")
 
 	if ids := keyIDs(t, c, 7); !slices.Equal(ids, []int64{created.ID}) {
 		t.Fatalf("ios keys %v, want only key %d, the interrupted run's", ids, created.ID)
@@ -79,11 +84,19 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	if ids := keyIDs(t, c, 8); !slices.Equal(ids, []int64{902}) {
 		t.Fatalf("android (skipped) keys %v", ids)
 	}
-	if _, err := os.Stat(journal); !os.IsNotExist(err) {
-		t.Fatalf("the journal stays after the run finished: %v", err)
+	store, err = ledger.OpenLedger(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if open := store.Records(ledger.Record.IsOpen); len(open) != 0 {
+		t.Fatalf("the ledger keeps %+v open after the run finished", open)
+	}
+	if rec, _ := store.Get("r-interrupted"); rec.Phase != ledger.PhaseDone {
+		t.Fatalf("the interrupted rotation ended %s", rec.Phase)
 	}
 	s.answer("Escape")
-	s.waitGone("changed   demo/web-shop")
+	s.waitGone("changed     demo/web-shop")
 	s.waitGone("7 marked")
 	s.waitFor("ctrl+o last report")
 	s.keys("C-o")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -63,8 +64,9 @@ func TestRotateFailsAtEveryStep(t *testing.T) {
 				// A read answered 500 is retried; the project record only
 				// names the project (the key list decides); a group's
 				// variables the token cannot read are left out, as the
-				// audit leaves them: the rotation goes on.
-				if !strings.HasSuffix(failed, "/projects/1") && !(status == 500 && strings.HasPrefix(failed, "GET ")) && !strings.Contains(failed, "/groups/") {
+				// audit leaves them; the token's user only names who
+				// rotated in the ledger: the rotation goes on.
+				if !strings.HasSuffix(failed, "/projects/1") && !(status == 500 && strings.HasPrefix(failed, "GET ")) && !strings.Contains(failed, "/groups/") && failed != "GET /api/v4/user" {
 					t.Fatalf("%s: exit 0\n%s", where, r.stderr)
 				}
 				r.must(t, 0, "holds the new DSN", "replaces key 1")
@@ -145,12 +147,16 @@ func TestRotateCIVariable(t *testing.T) {
 	if len(c.server.Keys(1)) != len(before) {
 		t.Fatal("a key was created before the ambiguity was found")
 	}
-	// SENTRY_DSN (*) holds key 1's DSN too: updating production alone
-	// keeps key 1, unless the others are kept knowingly.
+	// SENTRY_DSN (*) holds key 1's DSN too: a rotation scoped to
+	// production never changes it, and keeps key 1 while it holds its DSN,
+	// --keep-variables or not (scopes never mix).
 	c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--yes").must(t, 1,
-		"CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN, so the old key is kept")
+		"SENTRY_DSN (all environments) outside this rotation's scope still holds its DSN", "Both keys exist")
 	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--keep-variables", "--yes", "--json")
-	r.must(t, 0, `"environment_scope": "production"`, `"result": "updated"`, `"result": "unchanged"`)
+	r.must(t, 1, "Going on with it", `"environment_scope": "production"`, `"result": "updated"`, `"result": "unchanged"`, "outside this rotation's scope")
+	if !slices.ContainsFunc(c.server.Keys(1), func(k mockserver.ClientKey) bool { return k.ID == 1 }) {
+		t.Fatal("key 1 was deleted while SENTRY_DSN (all environments) holds its DSN")
+	}
 	for _, v := range c.server.Variables(1) {
 		if v.EnvironmentScope == "*" && v.Value != "{{dsn:1}}" {
 			t.Fatalf("the other scope changed: %+v", v)

@@ -80,7 +80,7 @@ func TestCtrlCAtRotatePromptTellsTheTruth(t *testing.T) {
 	c.tty = true
 	c.stdin = newCtrlC(c)
 	r := timed(t, 3*time.Second, func() result { return c.run("", "keys", "rotate", "-p", "5") })
-	r.must(t, 130, "Created client key 4", "Both keys exist", "old key 3 (glet_", "keys delete --project 5 3")
+	r.must(t, 130, "Created client key 4", "Both keys exist", "old key 3 (glet_", "errtrack keys delete -p 5 3")
 	if strings.Contains(r.stdout+r.stderr, "nothing was changed") {
 		t.Fatalf("claims nothing changed:\n%s", r.stderr)
 	}

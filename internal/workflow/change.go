@@ -56,10 +56,11 @@ type Kind interface {
 }
 
 // ChangeWords name a change: "Rotating the keys SENTRY_DSN holds", "Rotate
-// the keys SENTRY_DSN holds", "Rotating"; Before is said before the user
-// says yes; Resume, for a change a run started again goes on with, how.
+// the keys SENTRY_DSN holds", "Rotating", and in a plan's count "to
+// rotate"; Before is said before the user says yes; Resume, for a change a
+// run started again goes on with, how.
 type ChangeWords struct {
-	Doing, Ask, Progress, Before, Resume string
+	Doing, Ask, Progress, Plan, Before, Resume string
 }
 
 // Item is one project of a group change: what the plan will do, then what
@@ -75,9 +76,11 @@ type Item struct {
 	Err   error
 
 	// A rotation's: the keys, and the rotation itself (planned, then as it
-	// ended). Earlier: it goes on with a key an unfinished rotation made.
+	// ended). GoesOn: it goes on with the key an unfinished rotation made;
+	// DoneBefore: an earlier run of the group rotation rotated it.
 	OldKeyID, NewKeyID int64
 	Rotation           *Rotation
+	GoesOn, DoneBefore bool
 	// A settings change's: whether it creates them, and the server's answer.
 	Creates  bool
 	Settings *apiclient.Settings
@@ -119,6 +122,20 @@ func (p Plan) Count(r string) int {
 		}
 	}
 	return n
+}
+
+// GoingOn counts the projects the plan goes on with, where an earlier run
+// left them; DoneBefore those an earlier run of it rotated, left alone.
+func (p Plan) GoingOn() (goingOn, doneBefore int) {
+	for _, it := range p.Items {
+		if it.GoesOn && it.Acts() {
+			goingOn++
+		}
+		if it.DoneBefore {
+			doneBefore++
+		}
+	}
+	return goingOn, doneBefore
 }
 
 // Failed counts the projects that failed, in the plan or the run.

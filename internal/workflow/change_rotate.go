@@ -31,7 +31,7 @@ type RotateChange struct {
 
 // Words name the change.
 func (k RotateChange) Words() ChangeWords {
-	return ChangeWords{Doing: "Rotating the keys " + k.Variable + " holds", Ask: "Rotate the keys " + k.Variable + " holds", Progress: "Rotating",
+	return ChangeWords{Doing: "Rotating the keys " + k.Variable + " holds", Ask: "Rotate the keys " + k.Variable + " holds", Progress: "Rotating", Plan: "to rotate",
 		Resume: "A run started again, from the console or errtrack keys rotate --group, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
 }
 
@@ -95,7 +95,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	it := Item{Project: projectOf(p)}
 	if rec, ok := env.campaignDone(p.ID); ok {
 		it.Skip, it.Result = "rotated by an earlier run of this group rotation ("+finishedWords(rec)+"): left as it is until the rotation is finished or restarted", ResultUnchanged
-		it.OldKeyID, it.NewKeyID = rec.OldKeyID, rec.NewKeyID
+		it.OldKeyID, it.NewKeyID, it.DoneBefore = rec.OldKeyID, rec.NewKeyID, true
 		return it
 	}
 	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
@@ -135,7 +135,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	case err != nil:
 		it.Skip, it.Result, it.Err = "could not be planned", ResultFailed, err
 	case r.variablesInQuestion():
-		it.Err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
+		it.Err = &OtherVariablesError{Holders: r.OthersHoldingOldDSN()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
 	case len(r.GroupUses) > 0 && !k.KeepVariables:
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
@@ -143,6 +143,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	default:
 		it.Action = fmt.Sprintf("rotate key %d", old.ID)
 		if r.GoingOn() {
+			it.GoesOn = true
 			it.Action = fmt.Sprintf("go on with key %d, made by an unfinished rotation (%s), to replace key %d",
 				r.Earlier.NewKeyID, r.Earlier.Started.Local().Format("2006-01-02 15:04"), old.ID)
 		}
@@ -176,7 +177,7 @@ func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 			// The plan answered each (GoOn, Confirmed) or stopped the
 			// project; a question left means the plan did not see it.
 			r = r.Stop()
-			err = &OtherVariablesError{Holders: r.HoldsOldDSN()}
+			err = &OtherVariablesError{Holders: r.OthersHoldingOldDSN()}
 			break
 		}
 		r, err = r.Run(ctx, env.API, s)

@@ -16,9 +16,9 @@ type SettingsChange struct{ Enable bool }
 // Words name the change.
 func (k SettingsChange) Words() ChangeWords {
 	if k.Enable {
-		return ChangeWords{Doing: "Enabling error tracking", Ask: "Enable error tracking", Progress: "Enabling"}
+		return ChangeWords{Doing: "Enabling error tracking", Ask: "Enable error tracking", Progress: "Enabling", Plan: "to enable"}
 	}
-	return ChangeWords{Doing: "Disabling error tracking", Ask: "Disable error tracking", Progress: "Disabling"}
+	return ChangeWords{Doing: "Disabling error tracking", Ask: "Disable error tracking", Progress: "Disabling", Plan: "to disable"}
 }
 
 // actionCreateSettings is the action of a project with no settings yet.

@@ -14,7 +14,8 @@ type VerifyChange struct{ Variable, Scope string }
 // Words name the change.
 func (k VerifyChange) Words() ChangeWords {
 	return ChangeWords{Doing: "Sending test events with the DSNs " + k.Variable + " holds",
-		Ask: "Send test events with the DSNs " + k.Variable + " holds", Progress: "Test events", Before: VerifyWarning}
+		Ask: "Send test events with the DSNs " + k.Variable + " holds", Progress: "Test events", Before: VerifyWarning,
+		Plan: "to send a test event to, with the DSN " + k.Variable + " holds"}
 }
 
 func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
@@ -42,6 +43,6 @@ func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %d: the test event was accepted (HTTP %d).", it.Key.ID, it.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %d works: the test event was accepted (HTTP %d).", it.Key.ID, it.Check.StatusCode)
 	return it
 }

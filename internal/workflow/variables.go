@@ -313,6 +313,21 @@ func (r Rotation) HoldsOldDSN() string {
 	return "CI/CD variables " + strings.Join(still, ", ") + " hold"
 }
 
+// OthersHoldingOldDSN says which variables hold the old DSN that nobody
+// chose what to do with, as HoldsOldDSN does: the variables question.
+func (r Rotation) OthersHoldingOldDSN() string {
+	var names []string
+	for _, v := range r.Variables {
+		if v.HoldsOld && !v.selected && !v.Outside && !v.Done {
+			names = append(names, v.Label())
+		}
+	}
+	if len(names) == 1 {
+		return "CI/CD variable " + names[0] + " holds"
+	}
+	return "CI/CD variables " + strings.Join(names, ", ") + " hold"
+}
+
 // Updating names the variables being pointed at the new DSN.
 func (r Rotation) Updating() string {
 	var names []string

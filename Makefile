@@ -128,6 +128,7 @@ lint:
 FUZZ_TARGETS := \
 	./apiclient:FuzzDecodeResponse:30000 \
 	./apiclient:FuzzParseProjectRef:50000 \
+	./apiclient/sentry:FuzzParseAPIURL:50000 \
 	./internal/hosturl:FuzzNormalize:50000 \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \

@@ -25,24 +25,24 @@ func TestParseAPIURL(t *testing.T) {
 	}
 	bad := []string{
 		"", "sentry.example.com/api/0/projects/o/p/", "ftp://sentry.example.com/api/0/projects/o/p/",
-		"http://sentry.example.com/api/0/projects/o/p/",            // plain http beyond loopback
-		"https://user:pw@sentry.example.com/api/0/projects/o/p/",   // user info
+		"http://sentry.example.com/api/0/projects/o/p/",          // plain http beyond loopback
+		"https://user:pw@sentry.example.com/api/0/projects/o/p/", // user info
 		"https://sentry.example.com@evil.example/api/0/projects/o/p/",
-		"https://sentry.example.com/api/0/projects/o/p/?x=1",       // query
-		"https://sentry.example.com/api/0/projects/o/p/#f",         // fragment
-		"https://sentry.example.com/api/0/projects/o%2Fx/p/",       // escape
-		"https://sentry.example.com/api/0/projects/o/../p/",        // dot segment
-		"https://sentry.example.com/api/0/projects/o//p/",          // empty segment
-		"https://sentry.example.com/api/0/projects/o/p/keys/",      // another route
-		"https://sentry.example.com/api/0/organizations/o/",        // not a project
-		"https://sentry.example.com/x y/api/0/projects/o/p/",       // space
-		"https://sentry.example.com/../api/0/projects/o/p/",        // odd prefix
-		"https://sentry.example.com:99999/api/0/projects/o/p/",     // port
-		"https://-bad-.example.com/api/0/projects/o/p/",            // host
-		"https://sentry.example.com\\@evil/api/0/projects/o/p/",    // backslash
-		"https://séntry.example.com/api/0/projects/o/p/",           // non-ASCII
-		"https://sentry.example.com/api/0/projects/o/p\x00/",       // control
-		"https:///api/0/projects/o/p/",                             // no host
+		"https://sentry.example.com/api/0/projects/o/p/?x=1",    // query
+		"https://sentry.example.com/api/0/projects/o/p/#f",      // fragment
+		"https://sentry.example.com/api/0/projects/o%2Fx/p/",    // escape
+		"https://sentry.example.com/api/0/projects/o/../p/",     // dot segment
+		"https://sentry.example.com/api/0/projects/o//p/",       // empty segment
+		"https://sentry.example.com/api/0/projects/o/p/keys/",   // another route
+		"https://sentry.example.com/api/0/organizations/o/",     // not a project
+		"https://sentry.example.com/x y/api/0/projects/o/p/",    // space
+		"https://sentry.example.com/../api/0/projects/o/p/",     // odd prefix
+		"https://sentry.example.com:99999/api/0/projects/o/p/",  // port
+		"https://-bad-.example.com/api/0/projects/o/p/",         // host
+		"https://sentry.example.com\\@evil/api/0/projects/o/p/", // backslash
+		"https://séntry.example.com/api/0/projects/o/p/",        // non-ASCII
+		"https://sentry.example.com/api/0/projects/o/p\x00/",    // control
+		"https:///api/0/projects/o/p/",                          // no host
 		"https://sentry.example.com/api/0/projects/" + strings.Repeat("o", 101) + "/p/",
 	}
 	for _, in := range bad {

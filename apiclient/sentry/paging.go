@@ -99,4 +99,3 @@ func pagesOf[T any](ctx context.Context, c *Client, path string, q url.Values, n
 		query.Set("cursor", next)
 	}
 }
-

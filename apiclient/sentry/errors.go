@@ -24,8 +24,8 @@ var (
 	ErrProjectNotFound   = apiclient.ErrProjectNotFound
 	ErrKeyNotFound       = apiclient.ErrKeyNotFound
 	// ErrOrganizationNotFound: the organisation, or the caller's access to it.
-	ErrOrganizationNotFound = errors.New("Sentry organization not found")
-	ErrTeamNotFound         = errors.New("Sentry team not found")
+	ErrOrganizationNotFound = errors.New("organization not found in Sentry")
+	ErrTeamNotFound         = errors.New("team not found in Sentry")
 	ErrValidation           = apiclient.ErrValidation
 	// ErrConflict: 409, a project with that slug exists.
 	ErrConflict    = errors.New("already exists")

@@ -89,7 +89,7 @@ func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error 
 		return errors.New("the token was not stored: no system keyring here")
 	}
 	if err := a.sentryKeyring.Set(ctx, base, token); err != nil {
-		return fmt.Errorf("Sentry accepted the token, but it could not be stored: %s", sentryWords(&sentry.TokenError{Base: base, Err: err}, base))
+		return fmt.Errorf("the token was accepted by Sentry, but it could not be stored: %s", sentryWords(&sentry.TokenError{Base: base, Err: err}, base))
 	}
 	a.rememberSentryHost(base, true)
 	fmt.Fprintf(a.stdout, "Logged in to Sentry at %s; the token is stored in the system keyring.\n", base)

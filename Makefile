@@ -81,6 +81,8 @@ test:
 	$(MAKE) --no-print-directory fuzz-short
 	$(GO) build -o bin/testsum ./internal/tools/testsum
 	set -o pipefail; ./.ci/with-keyring $(GO) test -race -count=1 -json ./... | ./bin/testsum
+	# Other programs' clients against errtrack's mocks: a module of its own.
+	cd internal/peers && $(GO) vet ./... && $(GO) test -race -count=1 ./...
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build
@@ -128,6 +130,7 @@ lint:
 FUZZ_TARGETS := \
 	./apiclient:FuzzDecodeResponse:30000 \
 	./apiclient:FuzzParseProjectRef:50000 \
+	./apiclient/sentry:FuzzParseAPIURL:50000 \
 	./internal/hosturl:FuzzNormalize:50000 \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \

@@ -66,6 +66,8 @@ type Client struct {
 	version   *ServerVersion // cached once read
 	// injected is the caller's transport (WithHTTPClient), nil for errtrack's own.
 	injected http.RoundTripper
+	// dialect is the API spoken when it is not GitLab's (WithDialect).
+	dialect *Dialect
 }
 
 // RetryEvent describes a retry about to happen, for a front end to show
@@ -170,7 +172,10 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 	if c.injected != nil {
 		under = c.injected
 	}
-	tt := &tokenTransport{base: under, token: c.token, scheme: c.base.Scheme, host: c.base.Host}
+	tt := &tokenTransport{base: under, header: c.tokenHeader(), scheme: c.base.Scheme, host: c.base.Host}
+	if c.token != "" {
+		tt.value = c.tokenValue(c.token)
+	}
 	c.http = &http.Client{Transport: tt, Timeout: c.timeout, CheckRedirect: c.checkRedirect}
 	return c, nil
 }

@@ -37,6 +37,9 @@ type Exchange struct {
 	RequestBody, ResponseBody     []byte
 	// CAFile is the client's --ca-file, which a repeated request needs too.
 	CAFile string
+	// TokenVariable is the shell variable a repeated request reads the
+	// token from: GITLAB_TOKEN, or a dialect's (SENTRY_AUTH_TOKEN).
+	TokenVariable string
 }
 
 // WithObserver calls f after every exchange, retries included. f runs on
@@ -53,11 +56,12 @@ func (c *Client) observe(req *http.Request, reqBody []byte, start time.Time, att
 	e := Exchange{
 		Start: start, Duration: time.Since(start), Method: req.Method, URL: req.URL.String(), Attempt: attempt, Err: err,
 		RequestHeader: c.scrubHeader(req.Header), RequestBody: capBody(c.scrubBody(reqBody, variables)), CAFile: c.caFile,
+		TokenVariable: c.tokenVariable(),
 	}
 	// The token transport adds the header to requests for the client's
 	// host; what an observer sees says it went, never what it is.
 	if c.token != "" && req.URL.Scheme == c.base.Scheme && req.URL.Host == c.base.Host && req.Context().Value(apiCall{}) != nil {
-		e.RequestHeader.Set("PRIVATE-TOKEN", "[redacted]")
+		e.RequestHeader.Set(c.tokenHeader(), c.tokenValue("[redacted]"))
 	}
 	if resp != nil {
 		e.Status = resp.StatusCode
@@ -146,8 +150,15 @@ func (e Exchange) Curl() string {
 	if e.CAFile != "" && strings.HasPrefix(e.URL, "https:") {
 		parts = append(parts, "--cacert", shellQuote(e.CAFile))
 	}
+	variable := e.TokenVariable
+	if variable == "" {
+		variable = "GITLAB_TOKEN"
+	}
 	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
-		parts = append(parts, `--header "PRIVATE-TOKEN: $GITLAB_TOKEN"`)
+		parts = append(parts, `--header "PRIVATE-TOKEN: $`+variable+`"`)
+	}
+	if a := e.RequestHeader.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		parts = append(parts, `--header "Authorization: Bearer $`+variable+`"`)
 	}
 	if auth := e.RequestHeader.Get("X-Sentry-Auth"); auth != "" {
 		parts = append(parts, "--header", shellQuote("X-Sentry-Auth: "+auth))

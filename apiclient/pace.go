@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -51,12 +52,29 @@ func (p *pacer) wait(ctx context.Context, now func() time.Time, sleep func(conte
 	return d, sleep(ctx, d)
 }
 
+// sentryRateLimit begins the names of Sentry's rate limit headers
+// (src/sentry/middleware/ratelimit.py): its 429 has no Retry-After.
+const sentryRateLimit = "X-Sentry-Rate-Limit-"
+
+// SentryReset is the wait until X-Sentry-Rate-Limit-Reset (Unix seconds),
+// which Sentry's 429 gives instead of a Retry-After.
+func SentryReset(h http.Header, now time.Time) (time.Duration, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(h.Get(sentryRateLimit+"Reset")), 10, 64)
+	if err != nil || n <= 0 || n > 1<<40 {
+		return 0, false
+	}
+	return max(time.Unix(n, 0).Sub(now), 0), true
+}
+
 // observe reads an answer's rate limit headers.
 func (p *pacer) observe(resp *http.Response, now time.Time) {
 	h := resp.Header
 	var next time.Time
 	if resp.StatusCode == http.StatusTooManyRequests {
 		d, ok := serverWait(h, now)
+		if !ok {
+			d, ok = SentryReset(h, now)
+		}
 		if !ok {
 			d = time.Second
 		}
@@ -75,11 +93,17 @@ func (p *pacer) observe(resp *http.Response, now time.Time) {
 	p.mu.Unlock()
 }
 
-// rateLimit reads RateLimit-Limit, -Remaining and -Reset (Unix seconds).
+// rateLimit reads RateLimit-Limit, -Remaining and -Reset (Unix seconds),
+// GitLab's, or else Sentry's X-Sentry-Rate-Limit-Limit, -Remaining and
+// -Reset, which mean the same.
 func rateLimit(h http.Header) (limit, remaining int, reset time.Time, ok bool) {
-	l, err1 := strconv.Atoi(h.Get("RateLimit-Limit"))
-	r, err2 := strconv.Atoi(h.Get("RateLimit-Remaining"))
-	s, err3 := strconv.ParseInt(h.Get("RateLimit-Reset"), 10, 64)
+	prefix := "RateLimit-"
+	if h.Get("RateLimit-Limit") == "" && h.Get(sentryRateLimit+"Limit") != "" {
+		prefix = sentryRateLimit
+	}
+	l, err1 := strconv.Atoi(h.Get(prefix + "Limit"))
+	r, err2 := strconv.Atoi(h.Get(prefix + "Remaining"))
+	s, err3 := strconv.ParseInt(h.Get(prefix+"Reset"), 10, 64)
 	if err1 != nil || err2 != nil || err3 != nil || l <= 0 || r < 0 {
 		return 0, 0, time.Time{}, false
 	}

@@ -11,25 +11,26 @@ import (
 // for a rate limit's reset may be longer than an exchange's timeout, and
 // whether a request may be sent twice is known there.
 
-// tokenTransport adds PRIVATE-TOKEN to the client's API requests, for the
+// tokenTransport adds the credential header (PRIVATE-TOKEN, or a dialect's:
+// Authorization: Bearer for Sentry) to the client's API requests, for the
 // client's host only: a request anywhere else (a redirect, whatever let it
 // through) goes without, and so does a test event to a DSN's ingestion
 // endpoint on the same host (it authenticates with the DSN's key).
 type tokenTransport struct {
-	base         http.RoundTripper
-	token        string
-	scheme, host string
+	base          http.RoundTripper
+	header, value string // the header and its value; value empty: no token
+	scheme, host  string
 }
 
 // apiCall marks a request's context as one of the client's API calls.
 type apiCall struct{}
 
 func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.token == "" || req.URL.Scheme != t.scheme || req.URL.Host != t.host || req.Context().Value(apiCall{}) == nil {
+	if t.value == "" || req.URL.Scheme != t.scheme || req.URL.Host != t.host || req.Context().Value(apiCall{}) == nil {
 		return t.base.RoundTrip(req)
 	}
 	r := req.Clone(req.Context()) // a RoundTripper must not change the request it is given
-	r.Header.Set("PRIVATE-TOKEN", t.token)
+	r.Header.Set(t.header, t.value)
 	return t.base.RoundTrip(r)
 }
 

@@ -35,9 +35,28 @@ type request struct {
 	// header holds a raw call's extra headers, checked by CheckHeader; they
 	// replace the defaults (Accept, Content-Type) but never the token.
 	header http.Header
+	// prefix is a dialect's API path ("/api/0/"); empty for GitLab's.
+	prefix string
+	// shown, when set, is what observers see of an answer's body: a
+	// dialect's call removes the secrets its answers hold.
+	shown func([]byte) []byte
 }
 
-func (r request) displayPath() string { return "/api/v4/" + r.path }
+func (r request) displayPath() string {
+	if r.prefix != "" {
+		return r.prefix + r.path
+	}
+	return "/api/v4/" + r.path
+}
+
+// observed is what an observer sees of an answer's body.
+func (r request) observed(body []byte) []byte {
+	body = redactField(body, r.secretField)
+	if r.shown != nil {
+		body = r.shown(body)
+	}
+	return body
+}
 
 // newHTTPRequest builds the request and returns the body it carries.
 func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, []byte, error) {
@@ -122,11 +141,11 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 					decoded = body
 				}
 				derr := decodeBody(r.method, r.displayPath(), resp, decoded, v)
-				c.observe(req, reqBody, start, attempt+1, resp, redactField(body, r.secretField), derr)
+				c.observe(req, reqBody, start, attempt+1, resp, r.observed(body), derr)
 				return out, derr
 			}
 			apiErr = errorFromResponse(r.method, r.displayPath(), resp, scrubbed)
-			c.observe(req, reqBody, start, attempt+1, resp, body, apiErr)
+			c.observe(req, reqBody, start, attempt+1, resp, r.observed(body), apiErr)
 		}
 		// One retry decision for a failed connection and an error answer.
 		if wait, ok := c.retryWait(ctx, r, attempt, waited, resp, err); ok {
@@ -139,8 +158,8 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 				continue
 			}
 		}
-		if err == nil {
-			c.noteVersion(ctx, r, apiErr)
+		if err == nil && r.prefix == "" {
+			c.noteVersion(ctx, r, apiErr) // GitLab's release, for its catch-all 404
 		}
 		return out, apiErr
 	}

@@ -23,6 +23,11 @@ import (
 // Service is the keyring service name under which tokens are stored.
 const Service = "errtrack"
 
+// SentryService is the service under which Sentry tokens are stored, one
+// per Sentry base URL, apart from the GitLab tokens: a Sentry host and a
+// GitLab host may share a name.
+const SentryService = "errtrack-sentry"
+
 // DefaultTimeout bounds each keyring call.
 const DefaultTimeout = 5 * time.Second
 
@@ -101,17 +106,28 @@ func sessionBus(goos string, getenv func(string) string) error {
 type Store struct {
 	backend Backend
 	timeout time.Duration
+	service string
 }
 
 // New returns a Store on the system keyring.
-func New() *Store { return &Store{backend: systemBackend{checkBus: true}, timeout: DefaultTimeout} }
+func New() *Store {
+	return &Store{backend: systemBackend{checkBus: true}, timeout: DefaultTimeout, service: Service}
+}
 
 // NewWithBackend returns a Store on b with the given per-call timeout.
 func NewWithBackend(b Backend, timeout time.Duration) *Store {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Store{backend: b, timeout: timeout}
+	return &Store{backend: b, timeout: timeout, service: Service}
+}
+
+// Sentry is the store of Sentry tokens on the same keyring, by Sentry base
+// URL (SentryService).
+func (s *Store) Sentry() *Store {
+	c := *s
+	c.service = SentryService
+	return &c
 }
 
 // Error is a keyring failure (keyerr.Error).
@@ -129,7 +145,7 @@ func (s *Store) Get(ctx context.Context, host string) (string, error) {
 	var tok string
 	err = s.call(ctx, "get", user, func() error {
 		var e error
-		tok, e = s.backend.Get(Service, user)
+		tok, e = s.backend.Get(s.service, user)
 		return e
 	})
 	if err != nil {
@@ -151,7 +167,7 @@ func (s *Store) Set(ctx context.Context, host, token string) error {
 	if token == "" || strings.ContainsAny(token, "\r\n") {
 		return errors.New("the token is empty or spans several lines")
 	}
-	return s.call(ctx, "set", user, func() error { return s.backend.Set(Service, user, token) })
+	return s.call(ctx, "set", user, func() error { return s.backend.Set(s.service, user, token) })
 }
 
 // Delete removes the token for host. Deleting a missing entry gives ErrNotFound.
@@ -160,7 +176,7 @@ func (s *Store) Delete(ctx context.Context, host string) error {
 	if err != nil {
 		return err
 	}
-	return s.call(ctx, "delete", user, func() error { return s.backend.Delete(Service, user) })
+	return s.call(ctx, "delete", user, func() error { return s.backend.Delete(s.service, user) })
 }
 
 // call runs fn on its own goroutine and gives up after the timeout; the

@@ -173,3 +173,29 @@ func TestSessionBusDetection(t *testing.T) {
 		}
 	}
 }
+
+// Sentry tokens live under their own service: a GitLab and a Sentry on
+// one host keep a token each, and neither store reads the other's.
+func TestSentryStoreIsApart(t *testing.T) {
+	gokeyring.MockInit()
+	ctx := context.Background()
+	gl, se := mockStore(), mockStore().Sentry()
+	if err := gl.Set(ctx, "https://sentry.example.com", "gitlab-token"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := se.Get(ctx, "https://sentry.example.com"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the Sentry store read the GitLab token: %v", err)
+	}
+	if err := se.Set(ctx, "https://Sentry.example.com/", "sentry-token"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := gokeyring.Get(SentryService, "https://sentry.example.com"); err != nil || v != "sentry-token" {
+		t.Fatalf("stored as %q, %v", v, err)
+	}
+	if v, _ := gl.Get(ctx, "https://sentry.example.com"); v != "gitlab-token" {
+		t.Fatalf("the GitLab token became %q", v)
+	}
+	if err := se.Delete(ctx, "sentry.example.com"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -54,6 +54,9 @@ type Options struct {
 	// RateLimit, when positive, is the authenticated API requests a token
 	// may make per minute; past it GitLab's 429 answers.
 	RateLimit int
+	// SentryURL, when set, is the base URL of a Sentry (the mock Sentry):
+	// the demo's Sentry-backed projects name it in their settings' api_url.
+	SentryURL string
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.
@@ -145,6 +148,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.pointSentry(opts.SentryURL)
 	if opts.ScaleGroup > 0 {
 		if opts.Seed == "empty" {
 			return nil, fmt.Errorf("--scale-group adds to the demo seed: use --seed demo")

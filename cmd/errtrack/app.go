@@ -48,6 +48,12 @@ type app struct {
 	dir string
 	now func() time.Time
 
+	// sentryKeyring keeps Sentry tokens by Sentry base URL.
+	sentryKeyring tokenStore
+	// sentryEnvToken is SENTRY_AUTH_TOKEN, read at start and removed from
+	// the environment; sentryEnvURL is SENTRY_URL, the host it is for.
+	sentryEnvToken, sentryEnvURL string
+
 	// envToken is GITLAB_TOKEN (or GITLAB_ACCESS_TOKEN, as glab reads it),
 	// read once at start and then removed from the environment so no child
 	// process inherits it; envTokenName says which.
@@ -77,12 +83,14 @@ var hostEnvs = []string{"GITLAB_HOST", "GITLAB_URI", "GL_HOST"}
 func newApp() *app {
 	a := &app{
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
-		getenv:     os.Getenv,
-		unsetenv:   func(k string) { _ = os.Unsetenv(k) },
-		keyring:    keyring.New(),
-		stdinIsTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) },
-		consoleTTY: func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) },
-		now:        time.Now,
+		getenv:   os.Getenv,
+		unsetenv: func(k string) { _ = os.Unsetenv(k) },
+		keyring:  keyring.New(),
+		// The Sentry store is the same keyring under its own service.
+		sentryKeyring: keyring.New().Sentry(),
+		stdinIsTTY:    func() bool { return term.IsTerminal(os.Stdin.Fd()) },
+		consoleTTY:    func() bool { return term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) },
+		now:           time.Now,
 	}
 	a.readSecret = func(ctx context.Context, prompt string) (string, error) {
 		fd := os.Stdin.Fd()
@@ -185,6 +193,10 @@ func (a *app) run(args []string) (code int) {
 		}
 		a.unsetenv(name)
 	}
+	if t := strings.TrimSpace(a.getenv("SENTRY_AUTH_TOKEN")); t != "" {
+		a.sentryEnvToken, a.sentryEnvURL = t, strings.TrimSpace(a.getenv("SENTRY_URL"))
+	}
+	a.unsetenv("SENTRY_AUTH_TOKEN")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	defer a.handleSignals(cancel)()

@@ -79,6 +79,8 @@ type cli struct {
 	now time.Time
 	// dir is where git looks for remotes; "" is a directory with none.
 	dir string
+	// sentry is the keyring's Sentry store; never the real keyring.
+	sentry *memStore
 }
 
 type result struct {
@@ -115,6 +117,10 @@ func (c *cli) run(stdin string, args ...string) result {
 	a.getenv = func(k string) string { return c.env[k] }
 	a.unsetenv = func(string) {}
 	a.keyring = c.store
+	if c.sentry == nil {
+		c.sentry = &memStore{m: map[string]string{}}
+	}
+	a.sentryKeyring = c.sentry
 	a.configPath = c.cfg
 	a.stdinIsTTY = func() bool { return c.tty }
 	a.consoleTTY = func() bool { return false }

@@ -59,20 +59,33 @@ type statusJSON struct {
 	DaysLeft  *int     `json:"days_left"`
 	ReadOnly  bool     `json:"read_only"`
 	Error     string   `json:"error,omitempty"`
+	// Sentry lists the Sentry hosts errtrack has a token for (never the
+	// token): logged in with login --sentry, SENTRY_URL's, --sentry's.
+	Sentry []sentryStatusJSON `json:"sentry,omitempty"`
 }
 
 func (a *app) loginCmd() *cobra.Command {
 	g := &globalFlags{}
+	sentryURL := ""
 	cmd := &cobra.Command{
-		Use:   "login [--host URL]",
-		Short: "Check a GitLab access token and store it in the system keyring",
+		Use:   "login [--host URL | --sentry URL]",
+		Short: "Check a GitLab (or Sentry) access token and store it in the system keyring",
 		Long: `Reads a personal access token (scope api) from standard input when it is not a
 terminal, else asks for it with a hidden prompt. The token is checked with the
 server first and stored in the system keyring only if the server accepts it.
-The token is never taken as a command-line argument.`,
-		Example: "  errtrack login --host https://gitlab.example.com\n  printenv MY_TOKEN | errtrack login --host gitlab.example.com",
+The token is never taken as a command-line argument.
+
+With --sentry URL it reads a Sentry auth token instead (scopes project:read and
+project:write; project:admin to delete keys), checks it with that Sentry and
+stores it for that Sentry host only: errtrack sends it to no other host.
+SENTRY_AUTH_TOKEN, with SENTRY_URL (default https://sentry.io), is used for
+SENTRY_URL's host without a login.`,
+		Example: "  errtrack login --host https://gitlab.example.com\n  printenv MY_TOKEN | errtrack login --host gitlab.example.com\n  errtrack login --sentry https://sentry.example.com",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sentryURL != "" {
+				return a.sentryLogin(cmd, g, sentryURL)
+			}
 			host, err := a.resolveHost(g.host)
 			if err != nil {
 				return err
@@ -106,6 +119,7 @@ The token is never taken as a command-line argument.`,
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
+	cmd.Flags().StringVar(&sentryURL, "sentry", "", "log in to this Sentry (a URL such as https://sentry.example.com) instead of GitLab")
 	return cmd
 }
 
@@ -113,7 +127,9 @@ The token is never taken as a command-line argument.`,
 func (a *app) readToken(ctx context.Context, host string) (string, error) {
 	var tok string
 	if a.stdinIsTTY() {
-		fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s/-/user_settings/personal_access_tokens\n", host)
+		if host != "" { // a Sentry login says its own
+			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s/-/user_settings/personal_access_tokens\n", host)
+		}
 		t, err := a.readSecret(ctx, "Token (input hidden): ")
 		if err != nil {
 			if ctx.Err() != nil {
@@ -144,12 +160,16 @@ func (a *app) readToken(ctx context.Context, host string) (string, error) {
 
 func (a *app) logoutCmd() *cobra.Command {
 	g := &globalFlags{}
+	sentryURL := ""
 	cmd := &cobra.Command{
-		Use:     "logout [--host URL]",
-		Short:   "Remove the host's token from the system keyring",
-		Example: "  errtrack logout --host https://gitlab.example.com",
+		Use:     "logout [--host URL | --sentry URL]",
+		Short:   "Remove the host's token (or a Sentry host's) from the system keyring",
+		Example: "  errtrack logout --host https://gitlab.example.com\n  errtrack logout --sentry https://sentry.example.com",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sentryURL != "" {
+				return a.sentryLogout(cmd, sentryURL)
+			}
 			host, err := a.resolveHost(g.host)
 			if err != nil {
 				return err
@@ -170,11 +190,13 @@ func (a *app) logoutCmd() *cobra.Command {
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
+	cmd.Flags().StringVar(&sentryURL, "sentry", "", "remove the token of this Sentry (a URL such as https://sentry.example.com) instead")
 	return cmd
 }
 
 func (a *app) statusCmd() *cobra.Command {
 	g := &globalFlags{}
+	var sentryURLs []string
 	cmd := &cobra.Command{
 		Use:     "status [--host URL] [--json]",
 		Short:   "Show the host, the user, where the token comes from, its scopes and expiry",
@@ -197,9 +219,13 @@ func (a *app) statusCmd() *cobra.Command {
 					st, err = workflow.CheckToken(ctx, c)
 				}
 			}
+			// Sentry hosts with a token: whether one is there and where it
+			// comes from; with --sentry, also what Sentry says of it.
+			out.Sentry = a.sentryStatus(ctx, g, sentryURLs, len(sentryURLs) > 0)
 			if g.jsonOut {
 				return a.printStatusJSON(out, st, err)
 			}
+			defer printSentryStatus(a.stdout, out.Sentry)
 			fmt.Fprintf(a.stdout, "%s\n", host)
 			switch {
 			case out.Source == "":
@@ -220,6 +246,7 @@ func (a *app) statusCmd() *cobra.Command {
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
+	cmd.Flags().StringArrayVar(&sentryURLs, "sentry", nil, "also check the token of this Sentry (a URL); repeatable")
 	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "print the status as JSON")
 	return cmd
 }

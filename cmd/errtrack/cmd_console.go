@@ -14,6 +14,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/seen"
@@ -237,7 +238,14 @@ func (a *app) retryNotice() apiclient.Option {
 // demoDeps starts the mock server in-process on a free loopback port and
 // logs in as demo-maintainer. Nothing is written outside memory.
 func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
-	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS})
+	// The mock Sentry the demo's Sentry-backed projects report to, with the
+	// demo Sentry token at hand as the demo GitLab token is (in memory).
+	sentryRun, err := mocksentry.New(mocksentry.Options{}).Start("127.0.0.1:0")
+	if err != nil {
+		return tui.Deps{}, nil, fmt.Errorf("starting the demo Sentry: %w", err)
+	}
+	a.sentryKeyring = sentryMemory{sentryRun.URL: mocksentry.TokenAdmin}
+	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS, SentryURL: sentryRun.URL})
 	if err != nil {
 		return tui.Deps{}, nil, err
 	}
@@ -252,6 +260,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		_ = run.Close(ctx)
+		_ = sentryRun.Close(ctx)
 	}
 	log := a.requestLog()
 	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile))

@@ -3,17 +3,20 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/internal/filelock"
 )
 
 func (a *app) mockServerCmd() *cobra.Command {
 	var opts mockserver.Options
 	listen := "127.0.0.1:8080"
+	sentryListen := ""
 	integrated, log := true, false
 	cmd := &cobra.Command{
 		Use:   "mock-server",
@@ -28,6 +31,12 @@ SIGINT or SIGTERM.
 --gitlab-version makes it answer as that GitLab release does: routes added
 later answer GitLab's catch-all 404, older settings lack "integrated", and
 14.3 to 16.0 issue DSNs of the legacy collector form.
+
+A mock Sentry starts beside it on its own port (--sentry-listen; the same
+host as --listen, a free port, by default): the demo project demo/legacy-api
+reports to its project demo/legacy-api, whose keys errtrack manages with the
+demo Sentry token. Its URL and a line to paste (SENTRY_URL=… SENTRY_AUTH_TOKEN=…)
+follow the GitLab tokens.
 
 The demo tokens are public: listening beyond loopback prints a warning.`,
 		Example: `  errtrack mock-server --listen 127.0.0.1:0
@@ -50,6 +59,24 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 				}
 				defer unlock()
 			}
+			sentrySrv := mocksentry.New(mocksentry.Options{Latency: opts.Latency, Log: opts.Log})
+			if sentryListen == "" {
+				host, _, err := net.SplitHostPort(listen)
+				if err != nil {
+					return usagef("--listen %q is not host:port", listen)
+				}
+				sentryListen = net.JoinHostPort(host, "0")
+			}
+			sentryRun, err := sentrySrv.Start(sentryListen)
+			if err != nil {
+				return fmt.Errorf("starting the mock Sentry: %w", err)
+			}
+			defer func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = sentryRun.Close(ctx)
+			}()
+			opts.SentryURL = sentryRun.URL
 			s, err := mockserver.New(opts)
 			if err != nil {
 				return usageError{err}
@@ -69,6 +96,12 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			for _, t := range s.Tokens() {
 				fmt.Fprintf(a.stdout, "  %s\n", t)
 			}
+			fmt.Fprintf(a.stdout, "sentry: listening on %s\n", sentryRun.URL)
+			fmt.Fprintln(a.stdout, "sentry tokens:")
+			for _, t := range sentrySrv.Tokens() {
+				fmt.Fprintf(a.stdout, "  %s\n", t)
+			}
+			fmt.Fprintf(a.stdout, "  SENTRY_URL=%s SENTRY_AUTH_TOKEN=%s\n", sentryRun.URL, mocksentry.TokenAdmin)
 			<-cmd.Context().Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -79,6 +112,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&listen, "listen", listen, "address to listen on; port 0 picks a free one")
+	f.StringVar(&sentryListen, "sentry-listen", "", "address of the mock Sentry (default: --listen's host, a free port)")
 	f.StringVar(&opts.Seed, "seed", "demo", "initial data: demo or empty")
 	f.StringVar(&opts.FieldNames, "field-names", "spec", "JSON field names: spec (errtracker_*) or gitlab (sentry_*)")
 	f.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, e.g. 200ms")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,9 +97,17 @@ func writeProxyModule(t *testing.T, proxy, root, modPath, version string) {
 	var zbuf bytes.Buffer
 	zw := zip.NewWriter(&zbuf)
 	seen := map[string]bool{}
+	// A folder with a go.mod of its own (internal/peers) is another module:
+	// the go command leaves it out of this one's zip, and so does this.
+	var nested []string
 	for _, name := range strings.Split(string(names), "\x00") {
-		if name == "" || seen[name] {
-			continue // git lists a file once per stage while a merge is unresolved
+		if dir, ok := strings.CutSuffix(name, "/go.mod"); ok {
+			nested = append(nested, dir+"/")
+		}
+	}
+	for _, name := range strings.Split(string(names), "\x00") {
+		if name == "" || seen[name] || slices.ContainsFunc(nested, func(d string) bool { return strings.HasPrefix(name, d) }) {
+			continue // git lists a file once per stage while a merge is unresolved; another module's file
 		}
 		seen[name] = true
 		path := filepath.Join(root, filepath.FromSlash(name))

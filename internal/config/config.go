@@ -25,6 +25,9 @@ type Config struct {
 	CAFiles map[string]string `json:"ca_files,omitempty"`
 	// Keys rebinds the console's actions: {"rotate": ["ctrl+r"]}.
 	Keys map[string][]string `json:"keys,omitempty"`
+	// SentryHosts are the Sentry base URLs a token was stored for with
+	// login --sentry, for status to list (the keyring cannot be listed).
+	SentryHosts []string `json:"sentry_hosts,omitempty"`
 }
 
 // Recent is a project opened before, known by ID and path.

@@ -1,0 +1,180 @@
+// Package mocksentry is an in-memory Sentry that serves the part of
+// Sentry's web API errtrack uses (a project's client keys, projects, project
+// creation under a team, the token's scopes) and the ingestion endpoint
+// SDKs send events to, the way Sentry's source does; docs/sentry-api.md
+// cites each route, field and rule. It is an independent implementation:
+// it imports neither apiclient nor apiclient/sentry, only the standard
+// library.
+package mocksentry
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configures a Server.
+type Options struct {
+	// Now is the server's clock; time.Now when nil.
+	Now func() time.Time
+	// Latency is added before every answer.
+	Latency time.Duration
+	// RateLimit, when positive, is the requests per second a token may
+	// make of each route and method (Sentry's keys endpoints allow 40);
+	// answers then carry X-Sentry-Rate-Limit-* and past it are 429.
+	// Self-hosted Sentry enforces none (SENTRY_SELF_HOSTED), the default.
+	RateLimit int
+	// NoRateLimitFeature turns the projects:rate-limits feature off: a
+	// key's rateLimit is then ignored on create and update, as Sentry does.
+	NoRateLimitFeature bool
+	// ScaleKeys adds keys to demo/legacy-api, for paging tests.
+	ScaleKeys int
+	// PublicURL is where DSNs and Link headers point (Sentry's
+	// system.url-prefix); the listener's URL when empty.
+	PublicURL string
+	// Log, when set, receives one line per request.
+	Log io.Writer
+}
+
+// Server is the mock Sentry, an http.Handler safe for concurrent use.
+type Server struct {
+	opts Options
+	now  func() time.Time
+
+	mu sync.Mutex
+	st *state
+	// events counts what the ingestion endpoint accepted, per public key.
+	events map[string]int
+
+	rlMu sync.Mutex
+	rl   map[string]*window
+
+	logMu sync.Mutex
+	// public is Options.PublicURL, or the listener's URL once started.
+	public atomic.Pointer[string]
+}
+
+type window struct {
+	start time.Time
+	count int
+}
+
+// New returns a server with the demo data.
+func New(opts Options) *Server {
+	s := &Server{opts: opts, now: opts.Now, events: map[string]int{}, rl: map[string]*window{}}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.st = seed(s.now(), opts.ScaleKeys)
+	if opts.PublicURL != "" {
+		u := strings.TrimSuffix(opts.PublicURL, "/")
+		s.public.Store(&u)
+	}
+	return s
+}
+
+// Tokens lists the tokens the server accepts with a word on each, for the
+// mock server's banner.
+func (s *Server) Tokens() []string {
+	return []string{
+		TokenAdmin + "           scopes project:read/write/admin, org:read, team:write",
+		TokenWrite + "     project:write: keys made and changed, not deleted (403)",
+		TokenRead + "  project:read: writes get 403",
+		TokenExpired + "   401 Token expired",
+	}
+}
+
+// Events is how many events the ingestion endpoint accepted for a key.
+func (s *Server) Events(public string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events[public]
+}
+
+// Keys returns a copy of a project's keys, oldest first.
+func (s *Server) Keys(org, project string) []Key {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.st.project(org, project)
+	if p == nil {
+		return nil
+	}
+	out := make([]Key, 0, len(p.Keys))
+	for _, k := range p.Keys {
+		out = append(out, *k)
+	}
+	return out
+}
+
+// ProjectID is a project's numeric ID, 0 when there is none.
+func (s *Server) ProjectID(org, project string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.st.project(org, project); p != nil {
+		return p.ID
+	}
+	return 0
+}
+
+// AddToken lets a test add a token with scopes.
+func (s *Server) AddToken(token string, t Token) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.tokens[token] = t
+}
+
+// Running is a server listening on a port.
+type Running struct {
+	URL string
+	srv *http.Server
+	ln  net.Listener
+}
+
+// Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
+// background. DSNs and links name the listener's URL unless
+// Options.PublicURL is set.
+func (s *Server) Start(addr string) (*Running, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	host := tcp.IP
+	if host.IsUnspecified() {
+		host = net.IPv4(127, 0, 0, 1)
+	}
+	r := &Running{URL: "http://" + net.JoinHostPort(host.String(), strconv.Itoa(tcp.Port)), ln: ln,
+		srv: &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute,
+			ErrorLog: log.New(io.Discard, "", 0)}}
+	if s.public.Load() == nil {
+		u := r.URL
+		s.public.CompareAndSwap(nil, &u)
+	}
+	go func() { _ = r.srv.Serve(ln) }()
+	return r, nil
+}
+
+// Close stops the server, waiting up to ctx's end for requests in flight.
+func (r *Running) Close(ctx context.Context) error {
+	err := r.srv.Shutdown(ctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// publicURL is where DSNs and links point.
+func (s *Server) publicURL(r *http.Request) string {
+	if u := s.public.Load(); u != nil {
+		return *u
+	}
+	return "http://" + r.Host
+}

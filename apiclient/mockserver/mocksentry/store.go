@@ -1,0 +1,178 @@
+package mocksentry
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// Demo tokens, documented in the README. They are not secrets.
+const (
+	// TokenAdmin holds project:admin: it may delete keys too.
+	TokenAdmin = "demo-sentry-token"
+	// TokenWrite holds project:write: keys may be made and changed, not
+	// deleted (deleting takes project:admin).
+	TokenWrite = "demo-sentry-write-token"
+	// TokenRead holds project:read: reads only.
+	TokenRead = "demo-sentry-readonly-token"
+	// TokenExpired is refused: 401 "Token expired".
+	TokenExpired = "demo-sentry-expired-token"
+)
+
+// Organization is a Sentry organisation.
+type Organization struct {
+	ID   int64
+	Slug string
+	Name string
+}
+
+// Team is a team of an organisation.
+type Team struct {
+	ID   int64
+	Org  string
+	Slug string
+	Name string
+}
+
+// Project is a Sentry project with its keys, newest last here (Sentry
+// lists them newest first).
+type Project struct {
+	ID       int64
+	Org      string
+	Slug     string
+	Name     string
+	Platform string
+	Teams    []string
+	Created  time.Time
+	Keys     []*Key
+}
+
+// Key is a project's client key (ProjectKey).
+type Key struct {
+	ID         int64 // the row's id: Sentry orders keys by it
+	Public     string
+	Secret     string
+	Label      string
+	Active     bool
+	RateCount  int
+	RateWindow int
+	Created    time.Time
+}
+
+// Token is an auth token and what it may do.
+type Token struct {
+	Scopes  []string
+	User    string
+	Expired bool
+}
+
+type state struct {
+	orgs     []*Organization
+	teams    []*Team
+	projects []*Project
+	tokens   map[string]Token
+	nextID   int64           // projects, teams
+	nextKey  int64           // keys
+	deleted  map[string]bool // public keys deleted, for the ingestion's answer
+}
+
+func hex32() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// petnames makes the two-word names Sentry gives unnamed keys
+// (petname.generate(2, " ", letters=10).title()).
+var (
+	adjectives = []string{"Joyful", "Brave", "Quiet", "Rapid", "Gentle", "Lucky", "Calm", "Bold"}
+	animals    = []string{"Parrot", "Otter", "Falcon", "Badger", "Heron", "Lynx", "Marten", "Wren"}
+)
+
+func (st *state) petname() string {
+	n := st.nextKey
+	return adjectives[int(n)%len(adjectives)] + " " + animals[int(n/int64(len(adjectives)))%len(animals)]
+}
+
+func (st *state) addKey(p *Project, label string, now time.Time) *Key {
+	st.nextKey++
+	if label == "" {
+		label = st.petname()
+	}
+	k := &Key{ID: st.nextKey, Public: hex32(), Secret: hex32(), Label: label, Active: true, Created: now.UTC().Truncate(time.Millisecond)}
+	p.Keys = append(p.Keys, k)
+	return k
+}
+
+func (st *state) org(slug string) *Organization {
+	for _, o := range st.orgs {
+		if o.Slug == slug {
+			return o
+		}
+	}
+	return nil
+}
+
+func (st *state) team(org, slug string) *Team {
+	for _, t := range st.teams {
+		if t.Org == org && t.Slug == slug {
+			return t
+		}
+	}
+	return nil
+}
+
+func (st *state) project(org, slug string) *Project {
+	for _, p := range st.projects {
+		if p.Org == org && p.Slug == slug {
+			return p
+		}
+	}
+	return nil
+}
+
+func (st *state) projectByID(id int64) *Project {
+	for _, p := range st.projects {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
+}
+
+func (p *Project) key(public string) *Key {
+	for _, k := range p.Keys {
+		if k.Public == public {
+			return k
+		}
+	}
+	return nil
+}
+
+// seed is the demo: the organisation demo with the team backend, the
+// project legacy-api (id 2: GitLab's demo/legacy-api reports to it) with
+// two named keys, one rate-limited, and web-shop with Sentry's "Default"
+// key. scaleKeys adds keys to legacy-api.
+func seed(now time.Time, scaleKeys int) *state {
+	created := now.AddDate(0, -3, 0).UTC().Truncate(time.Second)
+	st := &state{tokens: map[string]Token{}, nextID: 10, deleted: map[string]bool{}}
+	st.orgs = []*Organization{{ID: 1, Slug: "demo", Name: "Demo"}}
+	st.teams = []*Team{{ID: 1, Org: "demo", Slug: "backend", Name: "Backend"}}
+	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created}
+	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created}
+	st.projects = []*Project{web, legacy}
+	st.addKey(web, "Default", created)
+	st.addKey(legacy, "Production", created)
+	staging := st.addKey(legacy, "Staging", created.AddDate(0, 1, 0))
+	staging.RateCount, staging.RateWindow = 1000, 3600
+	for i := 0; i < scaleKeys; i++ {
+		st.addKey(legacy, fmt.Sprintf("Scale %05d", i+1), created)
+	}
+	all := []string{"org:read", "project:read", "project:write", "project:admin", "project:releases", "team:read", "team:write", "event:read"}
+	st.tokens[TokenAdmin] = Token{Scopes: all, User: "demo-maintainer"}
+	st.tokens[TokenWrite] = Token{Scopes: []string{"org:read", "project:read", "project:write", "team:read"}, User: "demo-maintainer"}
+	st.tokens[TokenRead] = Token{Scopes: []string{"org:read", "project:read"}, User: "demo-maintainer"}
+	st.tokens[TokenExpired] = Token{Scopes: all, User: "demo-maintainer", Expired: true}
+	return st
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/config"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/keyring"
+)
+
+// sentryTokens is which Sentry token belongs to which host: SENTRY_AUTH_TOKEN
+// for SENTRY_URL's host (as read at start), the keyring for the others.
+func (a *app) sentryTokens() sentry.Tokens {
+	t := sentry.Tokens{EnvToken: a.sentryEnvToken, EnvURL: a.sentryEnvURL}
+	if a.sentryKeyring != nil {
+		t.Store = a.sentryKeyring
+	}
+	return t
+}
+
+// sentryOptions are a Sentry client's options from the flags: the timeout,
+// the CA file and --debug.
+func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
+	var opts []apiclient.Option
+	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
+		opts = append(opts, apiclient.WithObserver(a.debugExchange))
+	}
+	if g.caFile != "" {
+		opts = append(opts, apiclient.WithCAFile(g.caFile))
+	}
+	if g.insecure {
+		opts = append(opts, apiclient.WithInsecureHTTP())
+	}
+	return opts
+}
+
+// sentryWords says what a Sentry failure means and what to do.
+func sentryWords(err error, base string) string {
+	var te *sentry.TokenError
+	switch {
+	case errors.As(err, &te) && te.Err != nil:
+		// The keyring's words name GitLab's variable; Sentry's is another.
+		return strings.ReplaceAll(explain.Error(te.Err, explain.Context{Host: base}), "GITLAB_TOKEN", "SENTRY_AUTH_TOKEN with SENTRY_URL="+base)
+	case errors.Is(err, sentry.ErrNoToken):
+		return fmt.Sprintf("%s. Run 'errtrack login --sentry %s', or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", explain.Text(err.Error()), base, base)
+	case errors.Is(err, sentry.ErrTokenExpired):
+		return "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run 'errtrack login --sentry " + base + "'."
+	case errors.Is(err, sentry.ErrUnauthorized):
+		return "Sentry refused the token (" + explain.Text(err.Error()) + "). Check that it is an auth token of " + base + " and log in again."
+	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):
+		return explain.Text(err.Error()) + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
+	case errors.Is(err, sentry.ErrBadAPIURL):
+		return explain.Text(err.Error()) + "."
+	}
+	return explain.Error(err, explain.Context{Host: base, Retry: "try again"})
+}
+
+// sentryLogin checks a Sentry token and stores it for base.
+func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error {
+	base, err := sentry.NormalizeBase(raw)
+	if err != nil {
+		return usageError{err}
+	}
+	token, err := a.readSentryToken(cmd.Context(), base)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.deadline(cmd.Context(), g)
+	defer cancel()
+	c, err := sentry.New(base, token, a.sentryOptions(g)...)
+	if err != nil {
+		return fmt.Errorf("the token was not stored: %s", sentryWords(err, base))
+	}
+	info, err := c.CheckToken(ctx)
+	if err != nil {
+		return fmt.Errorf("the token was not stored: %s", sentryWords(err, base))
+	}
+	if a.sentryKeyring == nil {
+		return errors.New("the token was not stored: no system keyring here")
+	}
+	if err := a.sentryKeyring.Set(ctx, base, token); err != nil {
+		return fmt.Errorf("the token was accepted by Sentry, but it could not be stored: %s", sentryWords(&sentry.TokenError{Base: base, Err: err}, base))
+	}
+	a.rememberSentryHost(base, true)
+	fmt.Fprintf(a.stdout, "Logged in to Sentry at %s; the token is stored in the system keyring.\n", base)
+	describeSentryToken(a.stdout, info)
+	if a.sentryEnvToken != "" {
+		if envBase, err := sentry.NormalizeBase(orDefault(a.sentryEnvURL, sentry.DefaultURL)); err == nil && envBase == base {
+			fmt.Fprintln(a.stdout, "  Note: SENTRY_AUTH_TOKEN is set for this host and takes precedence over the keyring while it is.")
+		}
+	}
+	return nil
+}
+
+func describeSentryToken(w io.Writer, info *sentry.TokenInfo) {
+	if info.User != "" {
+		fmt.Fprintf(w, "  User:    %s\n", safetext.Clean(info.User))
+	}
+	if info.Scopes == nil {
+		fmt.Fprintln(w, "  Scopes:  unknown (Sentry did not describe this token)")
+		return
+	}
+	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(info.Scopes, ", ")))
+	switch {
+	case !info.CanReadKeys():
+		fmt.Fprintln(w, "  Warning: without project:read errtrack cannot list a project's keys.")
+	case !info.CanWriteKeys():
+		fmt.Fprintln(w, "  Warning: without project:write errtrack can list keys but not make or change them.")
+	case !info.CanDeleteKeys():
+		fmt.Fprintln(w, "  Note:    deleting a key takes project:admin, which this token lacks.")
+	}
+}
+
+// readSentryToken reads a Sentry token from piped stdin or a hidden prompt,
+// as login reads a GitLab token.
+func (a *app) readSentryToken(ctx context.Context, base string) (string, error) {
+	if a.stdinIsTTY() {
+		fmt.Fprintf(a.stderr, "Create an auth token with the scopes project:read and project:write (project:admin to delete keys) at\n  %s/settings/account/api/auth-tokens/\n", base)
+	}
+	return a.readToken(ctx, "")
+}
+
+func (a *app) sentryLogout(cmd *cobra.Command, raw string) error {
+	base, err := sentry.NormalizeBase(raw)
+	if err != nil {
+		return usageError{err}
+	}
+	if a.sentryKeyring == nil {
+		return errors.New("no system keyring here")
+	}
+	err = a.sentryKeyring.Delete(cmd.Context(), base)
+	switch {
+	case errors.Is(err, keyring.ErrNotFound):
+		fmt.Fprintf(a.stdout, "No Sentry token was stored for %s.\n", base)
+	case err != nil:
+		return err
+	default:
+		fmt.Fprintf(a.stdout, "Logged out of Sentry at %s: its token is removed from the system keyring.\n", base)
+	}
+	a.rememberSentryHost(base, false)
+	if a.sentryEnvToken != "" {
+		fmt.Fprintln(a.stdout, "Note: SENTRY_AUTH_TOKEN is still set in this environment.")
+	}
+	return nil
+}
+
+// sentryStatusJSON is one Sentry host in `status --json`.
+type sentryStatusJSON struct {
+	URL    string   `json:"url"`
+	Source string   `json:"token_source,omitempty"`
+	Stored bool     `json:"token_stored"`
+	Scopes []string `json:"scopes,omitempty"`
+	Error  string   `json:"error,omitempty"`
+}
+
+// sentryStatus tells, for each Sentry host errtrack knows (logged in with
+// login --sentry, SENTRY_URL's when SENTRY_AUTH_TOKEN is set, and those
+// given), whether a token is there and where it comes from, never its
+// value. check asks Sentry about each token.
+func (a *app) sentryStatus(ctx context.Context, g *globalFlags, given []string, check bool) []sentryStatusJSON {
+	var hosts []string
+	add := func(raw string) {
+		if b, err := sentry.NormalizeBase(raw); err == nil && !slices.Contains(hosts, b) {
+			hosts = append(hosts, b)
+		}
+	}
+	for _, h := range given {
+		add(h)
+	}
+	if a.sentryEnvToken != "" {
+		add(orDefault(a.sentryEnvURL, sentry.DefaultURL))
+	}
+	if c, _, _ := a.loadConfigQuietly(); c != nil {
+		for _, h := range c.SentryHosts {
+			add(h)
+		}
+	}
+	tokens := a.sentryTokens()
+	var out []sentryStatusJSON
+	for _, base := range hosts {
+		st := sentryStatusJSON{URL: base}
+		token, source, err := tokens.For(ctx, base)
+		if err != nil {
+			st.Error = sentryWords(err, base)
+			out = append(out, st)
+			continue
+		}
+		st.Source, st.Stored = source, source == sentry.SourceKeyring
+		if check {
+			c, err := sentry.New(base, token, a.sentryOptions(g)...)
+			var info *sentry.TokenInfo
+			if err == nil {
+				info, err = c.CheckToken(ctx)
+			}
+			if err != nil {
+				st.Error = sentryWords(err, base)
+			} else {
+				st.Scopes = info.Scopes
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func printSentryStatus(w io.Writer, list []sentryStatusJSON) {
+	for _, st := range list {
+		fmt.Fprintf(w, "Sentry %s\n", st.URL)
+		if st.Source != "" {
+			fmt.Fprintf(w, "  Token:   from the %s\n", st.Source)
+		}
+		if st.Scopes != nil {
+			fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Scopes, ", ")))
+		}
+		if st.Error != "" {
+			fmt.Fprintf(w, "  Problem: %s\n", st.Error)
+		}
+	}
+}
+
+// rememberSentryHost adds or removes base in the config's Sentry hosts.
+func (a *app) rememberSentryHost(base string, add bool) {
+	_, path, notice := a.loadConfigQuietly()
+	if notice != "" || path == "" {
+		return
+	}
+	_ = config.Update(path, func(c *config.Config) bool {
+		i := slices.Index(c.SentryHosts, base)
+		switch {
+		case add && i < 0:
+			c.SentryHosts = append(c.SentryHosts, base)
+		case !add && i >= 0:
+			c.SentryHosts = slices.Delete(c.SentryHosts, i, i+1)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// sentryMemory holds the demo's Sentry token in memory, by base URL: the
+// demo writes nothing to the keyring.
+type sentryMemory map[string]string
+
+func (m sentryMemory) Get(_ context.Context, base string) (string, error) {
+	if t, ok := m[base]; ok {
+		return t, nil
+	}
+	return "", &keyring.Error{Op: "get", Host: base, Kind: keyring.ErrNotFound}
+}
+
+func (m sentryMemory) Set(context.Context, string, string) error {
+	return errors.New("the demo keeps its Sentry token in memory")
+}
+
+func (m sentryMemory) Delete(context.Context, string) error {
+	return errors.New("the demo keeps its Sentry token in memory")
+}

@@ -138,12 +138,14 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		if left == "" {
 			left = "-"
 		}
-		row := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", r.Started.Local().Format("2006-01-02 15:04"), r.Project, keys, state, by,
-			strings.Join(vars, ", "), event, left)
+		cells := []string{r.Started.Local().Format("2006-01-02 15:04"), r.Project, keys, state, by, strings.Join(vars, ", "), event, left}
 		if len(hosts) > 1 {
-			row = r.Host + "\t" + row
+			cells = append([]string{r.Host}, cells...)
 		}
-		fmt.Fprintln(tw, explain.Text(row))
+		for i, c := range cells {
+			cells[i] = explain.Text(c)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
 }

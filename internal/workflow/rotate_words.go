@@ -25,6 +25,8 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	var refused *RefusedError
 	var unsafe *UnsafeDeleteError
 	switch {
+	case step == StepPlan && strings.Contains(strings.ToLower(explain(err)), "nothing was changed"):
+		return sentence(explain(err))
 	case step == StepPlan:
 		return sentence(explain(err)) + " Nothing was changed."
 	case errors.As(err, &notNew):

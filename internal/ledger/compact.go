@@ -5,14 +5,18 @@ import (
 	"os"
 )
 
+// compactSlack is how many lines past twice the records wait for a
+// compaction: a small ledger is never rewritten.
+var compactSlack = 4096
+
 // compactIfDue rewrites the file with one line per ID once it holds more
-// than twice as many lines as IDs (and some slack): appends stay cheap and
-// the file stays proportional to the rotations it records. With the lock
-// and l.mu held. The new file is written beside the old one (a temporary
+// than twice as many lines as IDs (and some slack), when it is opened or
+// closed: appends stay cheap and the file stays proportional to the
+// rotations it records. With the lock and l.mu held. The new file is written beside the old one (a temporary
 // file created exclusively, so never through a symlink), synced, then
 // renamed over it; other processes notice the new file and read it.
 func (l *Ledger) compactIfDue() error {
-	if l.lines <= 2*len(l.recs)+256 {
+	if l.lines <= 2*len(l.recs)+compactSlack {
 		return nil
 	}
 	var buf bytes.Buffer

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/errtrack/errtrack/internal/filelock"
 )
 
 // FileName is the ledger's file in the state directory.
@@ -33,11 +31,15 @@ type Ledger struct {
 
 	mu    sync.Mutex
 	f     *os.File
-	off   int64 // bytes of f read
-	lines int   // complete lines in the file
+	lockF *os.File // the lock file, kept open (unix)
+	off   int64    // bytes of f read
+	lines int      // complete lines in the file
 	recs  map[string]Record
 	raw   map[string]string // each ID's newest line, to tell a change
 	order []string          // IDs in the order first seen
+	// byProject indexes rotations by host and project, so a lookup costs
+	// the same at 10 or 10,000 rotations.
+	byProject map[projectKey][]string
 	// version counts the changes this process has seen; changed is the
 	// version at which each ID last changed.
 	version uint64
@@ -95,8 +97,10 @@ func OpenLedger(dir string) (*Ledger, error) {
 		return nil, unwritable(dir, err)
 	}
 	l := &Ledger{dir: dir, path: filepath.Join(dir, FileName), recs: map[string]Record{},
-		raw: map[string]string{}, changed: map[string]uint64{}, now: time.Now}
-	err := l.locked(func() error { return nil })
+		raw: map[string]string{}, changed: map[string]uint64{}, byProject: map[projectKey][]string{}, now: time.Now}
+	// A file grown past twice its records is compacted when opened: never
+	// in the middle of a run, where an append must stay cheap.
+	err := l.locked(l.compactIfDue)
 	if err != nil {
 		l.Close()
 		return nil, err
@@ -116,6 +120,9 @@ func (l *Ledger) Close() error {
 		return nil
 	}
 	err := l.Sync()
+	if cerr := l.locked(l.compactIfDue); err == nil {
+		err = cerr
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil {
@@ -123,6 +130,10 @@ func (l *Ledger) Close() error {
 			err = cerr
 		}
 		l.f = nil
+	}
+	if l.lockF != nil {
+		l.lockF.Close()
+		l.lockF = nil
 	}
 	return err
 }
@@ -132,7 +143,7 @@ func (l *Ledger) Close() error {
 func (l *Ledger) locked(f func() error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	unlock, err := filelock.Lock(l.path+".lock", lockWait)
+	unlock, err := l.appendLock()
 	if err != nil {
 		return unwritable(l.dir, fmt.Errorf("locking %s.lock: %w", l.path, err))
 	}
@@ -147,8 +158,12 @@ func (l *Ledger) locked(f func() error) error {
 // by another process's compaction is read again whole. Under the lock, a
 // last line without its newline is a crashed append's: it is cut off.
 func (l *Ledger) refresh() error {
-	if err := l.reopenIfReplaced(); err != nil {
+	size, err := l.reopenIfReplaced()
+	if err != nil {
 		return err
+	}
+	if size == l.off {
+		return nil // nothing appended since: the usual case
 	}
 	if _, err := l.f.Seek(l.off, io.SeekStart); err != nil {
 		return err
@@ -208,37 +223,52 @@ func (l *Ledger) take(line []byte) error {
 	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign) {
 		return &CorruptError{Path: l.path, Line: l.lines, Err: errors.New("a record without an ID or kind")}
 	}
-	if l.raw[rec.ID] == string(text) {
-		return nil
+	l.keep(rec, string(text))
+	return nil
+}
+
+// keep makes rec, read or written as text, the newest state of its ID.
+func (l *Ledger) keep(rec Record, text string) {
+	if l.raw[rec.ID] == text {
+		return
 	}
 	if _, ok := l.recs[rec.ID]; !ok {
 		l.order = append(l.order, rec.ID)
+		if rec.Kind == KindRotation {
+			k := projectKey{rec.Host, rec.ProjectID}
+			l.byProject[k] = append(l.byProject[k], rec.ID)
+		}
 	}
-	l.recs[rec.ID], l.raw[rec.ID] = rec, string(text)
+	l.recs[rec.ID], l.raw[rec.ID] = rec, text
 	l.version++
 	l.changed[rec.ID] = l.version
-	return nil
 }
 
 // reopenIfReplaced opens the file, or opens it again when the path no
 // longer names the file held (another process compacted it): the new file
-// is read from its start, records unchanged staying unchanged.
-func (l *Ledger) reopenIfReplaced() error {
+// is read from its start, records unchanged staying unchanged. size is
+// the file's size now.
+func (l *Ledger) reopenIfReplaced() (size int64, err error) {
 	if l.f != nil {
 		held, herr := l.f.Stat()
 		now, nerr := os.Stat(l.path)
 		if herr == nil && nerr == nil && os.SameFile(held, now) {
-			return nil
+			return now.Size(), nil
 		}
 		l.f.Close()
 		l.f = nil
 	}
 	f, err := openFile(l.path)
 	if err != nil {
-		return unwritable(l.dir, err)
+		return 0, unwritable(l.dir, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return 0, err
 	}
 	l.f, l.off, l.lines = f, 0, 0
-	return nil
+	return st.Size(), nil
 }
 
 // Append writes rec as the newest state of its ID. durable waits until it
@@ -246,16 +276,27 @@ func (l *Ledger) reopenIfReplaced() error {
 // otherwise it survives the process but not the machine, and the next
 // durable append or Close syncs it.
 func (l *Ledger) Append(rec Record, durable bool) error {
-	if rec.Updated.IsZero() {
-		rec.Updated = l.now().UTC()
+	return l.AppendAll([]Record{rec}, durable)
+}
+
+// AppendAll writes several records in one write, and with durable one
+// sync: a batch of rotations' records costs one sync.
+func (l *Ledger) AppendAll(recs []Record, durable bool) error {
+	var b []byte
+	lines := make([]int, 0, len(recs))
+	for i := range recs {
+		if recs[i].Updated.IsZero() {
+			recs[i].Updated = l.now().UTC()
+		}
+		line, err := json.Marshal(recs[i])
+		if err != nil {
+			return err
+		}
+		b = append(append(b, line...), '\n')
+		lines = append(lines, len(line))
 	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
 	var gen uint64
-	err = l.locked(func() error {
+	err := l.locked(func() error {
 		n, err := l.f.Write(b)
 		if err != nil {
 			if n > 0 { // a partial line would hide the next ones
@@ -263,13 +304,16 @@ func (l *Ledger) Append(rec Record, durable bool) error {
 			}
 			return unwritable(l.dir, err)
 		}
-		if err := l.take(b); err != nil {
-			return err
+		at := 0
+		for i, rec := range recs {
+			l.lines++
+			l.keep(rec, string(b[at:at+lines[i]]))
+			at += lines[i] + 1
 		}
 		l.off += int64(n)
 		l.written++
 		gen = l.written
-		return l.compactIfDue()
+		return nil
 	})
 	if err != nil || !durable {
 		return err
@@ -345,6 +389,26 @@ func (l *Ledger) Records(match func(Record) bool) []Record {
 	defer l.mu.Unlock()
 	var out []Record
 	for _, id := range l.order {
+		if r := l.recs[id]; match == nil || match(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// projectKey names a project on a host.
+type projectKey struct {
+	host string
+	id   int64
+}
+
+// ProjectRotations are the newest state of the rotations of a project on
+// host matching match (all when nil), in the order they began.
+func (l *Ledger) ProjectRotations(host string, projectID int64, match func(Record) bool) []Record {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Record
+	for _, id := range l.byProject[projectKey{host, projectID}] {
 		if r := l.recs[id]; match == nil || match(r) {
 			out = append(out, r)
 		}

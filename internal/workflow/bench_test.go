@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/ledger"
 )
 
 // latency is the mock server's delay per request: elapsed time divided by it
@@ -150,4 +151,69 @@ func BenchmarkGroupRotation20(b *testing.B) {
 	b.ReportMetric(float64(plan)/n/float64(lat), "plan-round-trips/op")
 	b.ReportMetric(float64(run)/n/float64(lat), "run-round-trips/op")
 	b.ReportMetric((float64(plan+run))/n/1e9, "s/op")
+}
+
+// benchGroupRotation rotates the keys SENTRY_DSN holds in n projects of
+// the mock's fleet at no latency, with the ledger in a state directory
+// (or none), and returns the plan and run's time.
+func benchGroupRotation(b *testing.B, n int, withLedger bool) time.Duration {
+	b.Helper()
+	_, c := mock(b, mockserver.Options{ScaleGroup: n}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	kind := RotateChange{Variable: "SENTRY_DSN", KeepVariables: true}
+	if withLedger {
+		store, err := ledger.OpenLedger(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer store.Close()
+		kind.Ledger = NewRotations(store, testHost, FrontEndGroupCommand).WithUser("bench")
+	}
+	start := time.Now()
+	p, err := PlanGroup(ctx, c, apiclient.GroupRef{Path: "fleet"}, false, kind)
+	if err != nil || p.Acting() != n {
+		b.Fatalf("%v: %d of %d to rotate", err, p.Acting(), n)
+	}
+	release, err := p.Begin("fleet")
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := p.Run(ctx, runEnv(c), nil)
+	if err := done.Finish(); err != nil {
+		b.Fatal(err)
+	}
+	release()
+	if done.Count(ResultChanged) != n {
+		b.Fatalf("%d of %d changed", done.Count(ResultChanged), n)
+	}
+	return time.Since(start)
+}
+
+// BenchmarkGroupRotationScale rotates 1,000 and 2,000 projects at no
+// latency, each with the ledger and without it in the same run: the
+// ledger's share of the time (target: at most 10%) and how the time grows
+// with the projects (target: 2,000 within 2.2 times 1,000).
+func BenchmarkGroupRotationScale(b *testing.B) {
+	var per [2]time.Duration
+	for i, n := range []int{1000, 2000} {
+		b.Run(fmt.Sprintf("projects=%d", n), func(b *testing.B) {
+			var with, without time.Duration
+			for i := range b.N {
+				// Alternated, so neither order nor warming favours one.
+				if i%2 == 0 {
+					without += benchGroupRotation(b, n, false)
+					with += benchGroupRotation(b, n, true)
+				} else {
+					with += benchGroupRotation(b, n, true)
+					without += benchGroupRotation(b, n, false)
+				}
+			}
+			per[i] = with / time.Duration(b.N)
+			b.ReportMetric(per[i].Seconds(), "s/run")
+			b.ReportMetric(100*float64(with-without)/float64(with), "%-in-ledger")
+		})
+	}
+	if per[0] > 0 && per[1] > 0 {
+		b.Logf("2,000 projects take %.2fx the time of 1,000", float64(per[1])/float64(per[0]))
+	}
 }

@@ -87,9 +87,8 @@ func (e *planEnv) campaignDone(projectID int64) (ledger.Record, bool) {
 	if c == nil || c.id == "" {
 		return ledger.Record{}, false
 	}
-	for _, r := range c.ledger.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindRotation && r.Campaign == c.id && r.ProjectID == projectID &&
-			(r.Phase == ledger.PhaseDone || r.Phase == ledger.PhaseSettled)
+	for _, r := range c.ledger.store.ProjectRotations(c.ledger.host, projectID, func(r ledger.Record) bool {
+		return r.Campaign == c.id && (r.Phase == ledger.PhaseDone || r.Phase == ledger.PhaseSettled)
 	}) {
 		return r, true
 	}
@@ -101,8 +100,8 @@ func (l *Rotations) madeKey(projectID, key int64) (ledger.Record, bool) {
 	if l == nil {
 		return ledger.Record{}, false
 	}
-	for _, r := range l.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindRotation && r.Host == l.host && r.ProjectID == projectID && r.NewKeyID == key && r.IsOpen()
+	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
+		return r.NewKeyID == key && r.IsOpen()
 	}) {
 		return r, true
 	}

@@ -326,6 +326,18 @@ type Event struct {
 	Done  bool
 }
 
+// preparer is a kind that writes ahead, in one batch, what its projects
+// must have on disk before they change (a rotation's record before its
+// create): one sync for many projects.
+type preparer interface {
+	prepare(env *RunEnv, items []Item) []Item
+	// notReached undoes what prepare wrote for a project never begun.
+	notReached(env *RunEnv, it Item)
+}
+
+// prepareAhead is how many projects a preparer writes ahead at once.
+const prepareAhead = 8 * groupConcurrency
+
 // Run carries out the plan, a few projects at a time; progress, when not
 // nil, hears of each project as it starts and ends (from the run's
 // goroutines, one at a time). A run interrupted (ctx done) leaves the
@@ -342,12 +354,34 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 			mu.Unlock()
 		}
 	}
+	prep, prepares := p.Kind.(preparer)
+	var prepMu sync.Mutex
+	prepared := 0 // items before this index are prepared
+	ahead := func(i int) {
+		prepMu.Lock()
+		defer prepMu.Unlock()
+		if i < prepared {
+			return
+		}
+		end := min(len(p.Items), i+prepareAhead)
+		done := prep.prepare(&env, slices.Clone(p.Items[i:end]))
+		copy(p.Items[i:end], done)
+		prepared = end
+	}
 	forEach(len(p.Items), func(i int) {
+		if prepares && ctx.Err() == nil {
+			ahead(i)
+		}
+		prepMu.Lock()
 		it := p.Items[i]
+		prepMu.Unlock()
 		if !it.Acts() {
 			return
 		}
 		if ctx.Err() != nil {
+			if prepares {
+				prep.notReached(&env, it)
+			}
 			it.Result, it.Words = ResultNotReached, "not reached: the run was interrupted before it began here; nothing was changed"
 			p.Items[i] = it
 			tell(Event{Index: i, Item: it, Done: true})

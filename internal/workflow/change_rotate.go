@@ -164,7 +164,7 @@ func finishedWords(rec ledger.Record) string {
 
 func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	r := *it.Rotation
-	if env.campaign != nil {
+	if env.campaign != nil && !r.intent {
 		r.opts.Campaign = env.campaign.id
 		if r.rec.ID != "" && r.rec.Campaign == "" {
 			r.rec.Campaign = env.campaign.id // gone on with: now part of it
@@ -205,6 +205,54 @@ func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 	}
 	return it
+}
+
+// prepare writes the records of the coming projects' creates, on disk, in
+// one batch: each create then needs no sync of its own. A project whose
+// record could not be written makes no key.
+func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
+	l := k.Ledger
+	if l == nil {
+		return items
+	}
+	now := l.now().UTC()
+	var recs []ledger.Record
+	var at []int
+	for i, it := range items {
+		r := it.Rotation
+		if !it.Acts() || r == nil || r.New != nil || r.Earlier != nil {
+			continue
+		}
+		c := *r
+		if env.campaign != nil {
+			c.opts.Campaign = env.campaign.id
+		}
+		c.rec, c.intent = c.creatingRecord(now), true
+		items[i].Rotation = &c
+		recs = append(recs, c.rec)
+		at = append(at, i)
+	}
+	if len(recs) == 0 {
+		return items
+	}
+	if err := l.store.AppendAll(recs, true); err != nil {
+		for _, i := range at {
+			it := &items[i]
+			it.Action, it.Result, it.Err = "", ResultFailed, &LedgerError{Before: "creating the new key", Err: err}
+			it.Skip = "the rotation ledger could not be written, so no key was made"
+		}
+	}
+	return items
+}
+
+// notReached closes the record prepare wrote for a project the run never
+// began: its create was never sent.
+func (k RotateChange) notReached(env *RunEnv, it Item) {
+	if r := it.Rotation; r != nil && r.intent && k.Ledger != nil {
+		rec := r.rec
+		rec.Phase, rec.Ended, rec.Note = ledger.PhaseFailed, k.Ledger.stamp(), "not reached: the run was interrupted before its create"
+		_ = k.Ledger.put(rec, false)
+	}
 }
 
 // OtherVariablesError stops a project's rotation before its create: other

@@ -233,8 +233,8 @@ func (l *Rotations) keyDeleted(projectID, keyID int64) []ledger.Record {
 	}
 	_ = l.store.Refresh()
 	closed := l.settleOldKey(projectID, keyID, "", fmt.Sprintf("key %d was deleted", keyID))
-	for _, rec := range l.store.Records(func(x ledger.Record) bool {
-		return x.Kind == ledger.KindRotation && x.Host == l.host && x.ProjectID == projectID && x.NewKeyID == keyID && x.IsOpen()
+	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
+		return x.NewKeyID == keyID && x.IsOpen()
 	}) {
 		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
 		rec.Note = fmt.Sprintf("its new key %d was deleted, so key %d was not replaced", keyID, rec.OldKeyID)

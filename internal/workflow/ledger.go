@@ -115,9 +115,8 @@ func (l *Rotations) openFor(projectID, oldKeyID int64, named *ledger.Variable) (
 	}
 	var found ledger.Record
 	ok := false
-	for _, r := range l.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindRotation && r.Host == l.host && r.ProjectID == projectID &&
-			r.OldKeyID == oldKeyID && r.IsOpen() && sameVariable(r.Named, named)
+	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
+		return r.OldKeyID == oldKeyID && r.IsOpen() && sameVariable(r.Named, named)
 	}) {
 		// The newest one: an older one still open was left by a restart
 		// that could not write its end.
@@ -135,9 +134,7 @@ func (l *Rotations) OpenRotations(projectID int64) []ledger.Record {
 		return nil
 	}
 	_ = l.store.Refresh()
-	return l.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindRotation && r.Host == l.host && r.ProjectID == projectID && r.IsOpen()
-	})
+	return l.store.ProjectRotations(l.host, projectID, ledger.Record.IsOpen)
 }
 
 // put writes the rotation's state.

@@ -122,8 +122,10 @@ type Rotation struct {
 	variables   decision
 	resume      decision // decidedUpdate: go on; decidedKeep: restart
 	confirmed   bool
-	// rec is the rotation's ledger record once its create is under way.
-	rec ledger.Record
+	// rec is the rotation's ledger record once its create is under way;
+	// intent: a group run wrote it ahead, on disk (prepareCreates).
+	rec    ledger.Record
+	intent bool
 	// groupUsesKnown: GroupUses were read by the plan (a group rotation's,
 	// once per group), not to be read again.
 	groupUsesKnown bool

@@ -92,8 +92,11 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	if err := l.store.Refresh(); err != nil {
 		return fail(&LedgerError{Before: "creating the new key", Err: err})
 	}
-	if rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) {
+	if rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) && rec.ID != r.rec.ID {
 		return fail(&MadeMeanwhileError{Record: rec})
+	}
+	if r.intent {
+		return release, nil // on disk already, with its batch
 	}
 	now := l.now().UTC()
 	if e := r.Earlier; e != nil && r.resume == decidedKeep {
@@ -107,19 +110,26 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 			return fail(&LedgerError{Before: "creating the new key", Err: err})
 		}
 	}
-	r.rec = ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
-		ProjectPath: r.Project.Path, Backend: "gitlab", OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
-		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.opts.Campaign,
-		Started: now, Variables: r.ledgerVariables()}
-	r.rec.BeforeMax = slices.Max(append([]int64{r.Old.ID}, r.known...))
-	r.rec.BeforeComplete = r.keysCounted && len(r.known) >= r.keysBefore
-	if r.rec.BeforeComplete && len(r.known) <= keptBefore {
-		r.rec.Before = slices.Clone(r.known)
-	}
+	r.rec = r.creatingRecord(now)
 	if err := l.put(r.rec, true); err != nil {
 		return fail(&LedgerError{Before: "creating the new key", Err: err})
 	}
 	return release, nil
+}
+
+// creatingRecord is the rotation's record as its create is sent.
+func (r *Rotation) creatingRecord(now time.Time) ledger.Record {
+	l := r.opts.Ledger
+	rec := ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
+		ProjectPath: r.Project.Path, Backend: "gitlab", OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
+		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.opts.Campaign,
+		Started: now, Variables: r.ledgerVariables()}
+	rec.BeforeMax = slices.Max(append([]int64{r.Old.ID}, r.known...))
+	rec.BeforeComplete = r.keysCounted && len(r.known) >= r.keysBefore
+	if rec.BeforeComplete && len(r.known) <= keptBefore {
+		rec.Before = slices.Clone(r.known)
+	}
+	return rec
 }
 
 // keptBefore is how many key IDs a record keeps: a page's worth.
@@ -155,7 +165,7 @@ func (r *Rotation) endRecord(phase, note string) {
 // noteCheck writes what the check learnt: the public key of a key gone on
 // with, and the groups' variables holding the old DSN.
 func (r *Rotation) noteCheck() {
-	if r.opts.Ledger == nil || r.rec.ID == "" {
+	if r.opts.Ledger == nil || r.rec.ID == "" || (r.rec.NewPublic == r.New.PublicKey && len(r.GroupUses) == 0) {
 		return
 	}
 	r.rec.NewPublic = r.New.PublicKey

@@ -84,41 +84,36 @@ func consoleChecks(k KeyMap) workflow.Checks {
 // outcome copies the new DSN as soon as the server lists it, whatever the
 // user answers afterwards, then asks the plan's next question or says how
 // the rotation ended.
-func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
-	var cmds []tea.Cmd
+func (w rotationWrite) outcome(v voice) outcome {
+	var out outcome
 	if w.r.Listed && !w.copied {
-		cmds = append(cmds, w.copyNewDSN(m))
+		out = append(out, w.copyNewDSN())
 		w.copied = true
 	}
 	r := w.r
 	switch step := r.Next(); {
 	case w.err != nil:
-		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks(m.sh.keys)))
-		return next, tea.Batch(append(cmds, status)...)
+		return append(out, say(w.r.Project, statusError, r.Failure(v.explain, consoleChecks(v.keys)))...)
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
 		w.r = r.KeepVariables()
-		return w.outcome(m)
+		return append(out, w.outcome(v)...)
 	case step == workflow.StepChooseVariables:
-		cmds = append(cmds, msgCmd(openDialogMsg{d: w.variablesQuestion(), async: true}))
+		return append(out, openDialogMsg{d: w.variablesQuestion(), async: true})
 	case step == workflow.StepConfirmDelete:
-		cmds = append(cmds, msgCmd(openDialogMsg{d: w.deleteQuestion(m), async: true}))
+		return append(out, openDialogMsg{d: w.deleteQuestion(v.keys), async: true})
 	case r.Kept():
-		next, status := m.say(w.r.Project, statusInfo, r.State(consoleChecks(m.sh.keys))+" Delete the old key with "+keyName(m.sh.keys.Delete)+" once its clients use the new DSN.")
-		return next, tea.Batch(append(cmds, status)...)
-	default:
-		next, status := m.say(w.r.Project, statusSuccess, r.State(consoleChecks(m.sh.keys)))
-		return next, tea.Batch(append(cmds, status)...)
+		return append(out, say(w.r.Project, statusInfo, r.State(consoleChecks(v.keys))+" Delete the old key with "+keyName(v.keys.Delete)+" once its clients use the new DSN.")...)
 	}
-	return m, tea.Batch(cmds...)
+	return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys)))...)
 }
 
 // copyNewDSN copies the new DSN, when it is safe to paste, and says where.
-func (w rotationWrite) copyNewDSN(m Model) tea.Cmd {
+func (w rotationWrite) copyNewDSN() tea.Msg {
 	if err := dsn.Check(w.r.New.DSN); err != nil {
-		return statusCmd(statusError, fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err))
+		return copyTextMsg{refused: fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err)}
 	}
-	return m.sh.copyText(w.r.New.DSN, fmt.Sprintf("the DSN of the new key %d", w.r.New.ID))
+	return copyTextMsg{text: w.r.New.DSN, what: fmt.Sprintf("the DSN of the new key %d", w.r.New.ID)}
 }
 
 // answer is the next rotationWrite, carrying the rotation as answered.
@@ -146,7 +141,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 
 // deleteQuestion asks whether to delete the old key now, offering a test
 // event with the new DSN first.
-func (w rotationWrite) deleteQuestion(m Model) dialog {
+func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 	r := w.r
 	body := []string{"The new DSN, copied to the clipboard when the server listed it (the status line said where):", clean(r.New.DSN), ""}
 	if err := dsn.Check(r.New.DSN); err != nil {
@@ -155,7 +150,7 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	if r.Verified != nil {
 		body = append(body, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode))
 	}
-	if v := r.VariablesState(consoleChecks(m.sh.keys)); v != "" {
+	if v := r.VariablesState(consoleChecks(k)); v != "" {
 		body = append(body, clean(v))
 	}
 	if still := r.StillOld(); len(still) > 0 {
@@ -166,13 +161,13 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	}
 	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
 	if r.Verified == nil {
-		body = append(body, keyName(m.sh.keys.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
+		body = append(body, keyName(k.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
 	}
 	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
 		"Delete old key", w.answer(r.ConfirmDelete(true)))
 	d.onNo = w.answer(r.ConfirmDelete(false))
 	if r.Verified == nil {
-		d = d.withAlt("Send test event", m.sh.keys.Verify, w.answer(r.WantVerify()))
+		d = d.withAlt("Send test event", k.Verify, w.answer(r.WantVerify()))
 	}
 	return d
 }

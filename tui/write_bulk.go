@@ -597,9 +597,15 @@ func (w bulkItemWrite) run(ctx context.Context, api API, d Deps) write {
 	return w
 }
 
-// outcome records the project's result, says how far the run is, and
+// outcome hands the project's result to the run under way (bulkItemDone).
+func (w bulkItemWrite) outcome(voice) outcome { return outcome{bulkItemDoneMsg{w}} }
+
+// bulkItemDoneMsg is one project's end of a bulk change, for the root.
+type bulkItemDoneMsg struct{ w bulkItemWrite }
+
+// bulkItemDone records the project's result, says how far the run is, and
 // starts the next project.
-func (w bulkItemWrite) outcome(m Model) (Model, tea.Cmd) {
+func (m Model) bulkItemDone(w bulkItemWrite) (Model, tea.Cmd) {
 	r := m.sh.bulk
 	if r == nil || r.id != w.runID {
 		return m, nil

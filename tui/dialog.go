@@ -45,6 +45,13 @@ type dialog struct {
 	offset int
 }
 
+// openDialogMsg opens a dialog; async marks one opened by a result
+// arriving rather than by a key the user pressed for it.
+type openDialogMsg struct {
+	d     dialog
+	async bool
+}
+
 // ask is a text field in a dialog: enter hands its text (and the option,
 // when there is one) to submit, which returns the message to deliver, or
 // why the text will not do (the box stays open, saying so); esc closes it.

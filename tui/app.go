@@ -73,11 +73,15 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case openDialogMsg:
 		d := msg.d
+		var tick tea.Cmd
 		if msg.async {
 			d = d.openAsync(m.sh.clock.Now())
+			tick = m.sh.clock.After(gracePeriod, graceTickMsg{})
 		}
 		m.dialogs = append(m.dialogs, d)
-		return m, nil
+		return m, tick
+	case graceTickMsg:
+		return m, nil // drawn again: the buttons may be armed now
 	case showHelpMsg:
 		m.showHelp = true
 		return m, nil

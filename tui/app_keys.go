@@ -18,10 +18,12 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			// takes none of those keys: they go on to a text field being
 			// typed in, or nowhere, and the grace starts again.
 			m.dialogs[n-1] = m.dialogs[n-1].typedAt(now)
+			tick := m.sh.clock.After(gracePeriod, graceTickMsg{})
 			if m.top().Capturing() {
-				return m.updateTop(msg)
+				next, cmd := m.updateTop(msg)
+				return next, tea.Batch(cmd, tick)
 			}
-			return m, nil
+			return m, tick
 		}
 		w, bodyH := m.bodySize()
 		if d, ok := m.dialogs[n-1].scroll(msg, k, m.sh.styles, w, bodyH); ok {
@@ -64,6 +66,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
+		if d := m.quitQuestion(); d != nil {
+			m.dialogs = append(m.dialogs, *d)
+			return m, nil
+		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.showHelp = true

@@ -37,7 +37,7 @@ func (m Model) render() string {
 		if m.log != nil {
 			under = m.log.view()
 		}
-		body = overlay(m.sh.styles, fitLines(under, w, bodyH), d.view(m.sh.styles, w, bodyH), w, bodyH)
+		body = overlay(m.sh.styles, fitLines(under, w, bodyH), d.view(m.sh.styles, w, bodyH, d.armed(m.sh.clock.Now())), w, bodyH)
 	case m.log != nil:
 		body = m.log.view()
 	case m.showHelp:

@@ -56,7 +56,7 @@ func (m Model) askAtKey(msg askAtKeyMsg) (Model, tea.Cmd) {
 		return m.setStatus(m.named(statusMsg{text: msg.moved, kind: statusInfo, about: &msg.project}))
 	}
 	m.dialogs = append(m.dialogs, msg.d.openAsync(m.sh.clock.Now()))
-	return m, nil
+	return m, m.sh.clock.After(gracePeriod, graceTickMsg{})
 }
 
 // looksAt reports that the user is on project p's keys with key id

@@ -326,7 +326,7 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	// Quitting now, the three running are pending and the two others
 	// named as not reached.
 	if n := h.m.BulkQuitNote(); !strings.Contains(n, "It had not reached 2 projects (fleet/") || !strings.Contains(n, "goes on with the ones under way") || len(h.m.PendingWrites()) != bulkConcurrency {
-		t.Fatalf("on quitting: %q, pending %q", n, h.m.PendingWrites())
+		t.Fatalf("on quitting: %q, pending %+v", n, h.m.PendingWrites())
 	}
 	// The first answer starts the fourth project, whose answer the fifth
 	// (the harness delivers those at once).

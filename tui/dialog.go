@@ -130,6 +130,12 @@ func menuDialog(title string, body []string, picks []pick) dialog {
 // the title; short enough that a user answering does not notice it.
 const gracePeriod = 425 * time.Millisecond
 
+// graceNote stands beside the buttons while the question takes no key.
+const graceNote = "(just opened: keys wait a moment)"
+
+// graceTickMsg draws the question again once its grace may have passed.
+type graceTickMsg struct{}
+
 func (d dialog) openAsync(now time.Time) dialog {
 	d.async, d.quietSince = true, now
 	return d

@@ -123,8 +123,10 @@ func (d dialog) layout(st Styles, width, height int) (inner int, title, body []s
 // view draws the box to fit width x height. The body wraps at the box's
 // width (a line that fits, such as a DSN on a wide terminal, stays whole);
 // a body taller than the room scrolls, saying what is above and below:
-// the title and the buttons always show.
-func (d dialog) view(st Styles, width, height int) string {
+// the title and the buttons always show. A question not armed yet (it
+// opened by itself a moment ago) draws its buttons faint and says that
+// keys wait.
+func (d dialog) view(st Styles, width, height int, armed bool) string {
 	const chrome = 4
 	inner, title, body, room := d.layout(st, width, height)
 	switch {
@@ -153,7 +155,10 @@ func (d dialog) view(st Styles, width, height int) string {
 		b.WriteString(st.ButtonActive.Render("OK"))
 	default:
 		button := func(label string, c int) string {
-			if d.choice == c {
+			switch {
+			case !armed:
+				return st.Button.Inherit(st.Subtle).Render(label)
+			case d.choice == c:
 				return st.ButtonActive.Render(label)
 			}
 			return st.Button.Render(label)
@@ -170,6 +175,9 @@ func (d dialog) view(st Styles, width, height int) string {
 				row += button(firstWord(d.alt), choiceAlt) + "  "
 			}
 			row += button(firstWord(d.yes), choiceYes)
+		}
+		if !armed {
+			row += st.Subtle.Render(truncate("  "+graceNote, max(inner-lipgloss.Width(row), 0)))
 		}
 		b.WriteString(row)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -286,7 +287,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
 		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID})
 		r.Project = project // named by its path until the plan reads it
-		return msgCmd(startWriteMsg{rotationWrite{r: r}})
+		return msgCmd(startWriteMsg{rotationWrite{r: r, reached: new(atomic.Int32)}})
 	case key.Matches(km, k.Verify):
 		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,16 +24,34 @@ type rotationWrite struct {
 	// screens by the first run's result, not again (a list loaded since
 	// may have dropped it for good reason: deleted meanwhile).
 	answered bool
-	err      error
+	// reached is the step the run is at, once it started (the step + 1:
+	// the run moves on off the UI goroutine), for the note on quitting.
+	reached *atomic.Int32
+	err     error
 }
 
 func (w rotationWrite) project() workflow.Project { return w.r.Project }
 func (w rotationWrite) failure() error            { return w.err }
 
+// at is the step the rotation is at: where its run has reached.
+func (w rotationWrite) at() workflow.Step {
+	if w.reached != nil {
+		if s := w.reached.Load(); s > 0 {
+			return workflow.Step(s - 1)
+		}
+	}
+	return w.r.Next()
+}
+
+// reading: the run still reads its plan; nothing was changed yet.
+func (w rotationWrite) reading() bool { return w.at() == workflow.StepPlan }
+
 func (w rotationWrite) pending() string {
 	name := w.r.Project.Name()
-	switch w.r.Next() {
-	case workflow.StepPlan, workflow.StepCreate, workflow.StepCheck:
+	switch w.at() {
+	case workflow.StepPlan:
+		return fmt.Sprintf("a rotation of key %d in %s was reading its plan", w.r.OldKeyID(), name)
+	case workflow.StepCreate, workflow.StepCheck:
 		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.OldKeyID(), name)
 	case workflow.StepUpdateVariables:
 		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
@@ -54,7 +73,12 @@ func (w rotationWrite) conflicts(o write) bool {
 
 func (w rotationWrite) run(ctx context.Context, api API, d Deps) write {
 	created := w.r.New != nil
-	w.r, w.err = w.r.Advance(ctx, api, nil)
+	var after func(workflow.Step, workflow.Rotation)
+	if w.reached != nil {
+		w.reached.Store(int32(w.r.Next()) + 1)
+		after = func(_ workflow.Step, r workflow.Rotation) { w.reached.Store(int32(r.Next()) + 1) }
+	}
+	w.r, w.err = w.r.Advance(ctx, api, after)
 	if !created && w.r.New != nil {
 		d.keyCreated(w.r.Project, w.r.New.ID)
 	}
@@ -118,7 +142,7 @@ func (w rotationWrite) copyNewDSN() tea.Msg {
 
 // answer is the next rotationWrite, carrying the rotation as answered.
 func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
-	w.r, w.err, w.answered = r, nil, true
+	w.r, w.err, w.answered, w.reached = r, nil, true, new(atomic.Int32)
 	return startWriteMsg{w}
 }
 

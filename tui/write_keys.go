@@ -67,6 +67,10 @@ type deleteKeyWrite struct {
 
 func (w deleteKeyWrite) project() workflow.Project { return w.proj }
 func (w deleteKeyWrite) failure() error            { return w.err }
+
+// reading: the key is still being looked up; nothing was deleted.
+func (w deleteKeyWrite) reading() bool { return !w.confirmed }
+
 func (w deleteKeyWrite) pending() string {
 	if !w.confirmed {
 		return fmt.Sprintf("client key %d of %s was being looked up to delete it", w.key.ID, w.proj.Name())

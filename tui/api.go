@@ -50,6 +50,12 @@ type API interface {
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
 
+// Clipboard is the system clipboard (pbcopy, wl-copy, xclip or xsel,
+// clip.exe); cmd/errtrack passes one.
+type Clipboard interface {
+	WriteAll(text string) error
+}
+
 // RecentProject is a project opened before, known by ID and path.
 type RecentProject struct {
 	ID   int64

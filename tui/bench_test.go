@@ -31,7 +31,7 @@ func projectsModel(b *testing.B, n int) Model {
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = next.(Model)
 	s := m.top().(*projectsScreen)
-	id := s.pages.start()
+	id := s.pages.load.start()
 	ps := make([]apiclient.Project, n)
 	for i := range ps {
 		ps[i] = apiclient.Project{ID: int64(i + 1), Name: fmt.Sprintf("Project %05d", i+1), PathWithNamespace: fmt.Sprintf("scale/project-%05d", i+1)}

@@ -4,12 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Clipboard is the system clipboard (pbcopy, wl-copy, xclip or xsel,
-// clip.exe); cmd/errtrack passes one.
-type Clipboard interface {
-	WriteAll(text string) error
-}
-
 // osc52Msg asks the root to send text to the terminal's clipboard instead.
 type osc52Msg struct{ text, what string }
 

@@ -141,15 +141,3 @@ func connectCmd(connect func(context.Context) (API, error), timeout time.Duratio
 		return connectedMsg{api: api, err: err}
 	})
 }
-
-// sideEffect runs f (a config write) off the UI goroutine.
-func sideEffect(f func()) tea.Cmd {
-	return func() tea.Msg { f(); return nil }
-}
-
-// msgCmd wraps a message as a command.
-func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
-
-func statusCmd(kind statusKind, text string) tea.Cmd {
-	return msgCmd(statusMsg{text: text, kind: kind})
-}

@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -94,13 +96,7 @@ type (
 	}
 	backMsg     struct{}
 	showHelpMsg struct{}
-	// openDialogMsg opens a dialog; async marks one opened by a result
-	// arriving rather than by a key the user pressed for it.
-	openDialogMsg struct {
-		d     dialog
-		async bool
-	}
-	statusMsg struct {
+	statusMsg   struct {
 		text string
 		kind statusKind
 		ttl  time.Duration // 0: the default; errors stay until replaced
@@ -134,4 +130,16 @@ type RetryNotice struct {
 	Wait        time.Duration
 	StatusCode  int // 0 for a connection error
 	RateLimited bool
+}
+
+// sideEffect runs f (a config write) off the UI goroutine.
+func sideEffect(f func()) tea.Cmd {
+	return func() tea.Msg { f(); return nil }
+}
+
+// msgCmd wraps a message as a command.
+func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
+
+func statusCmd(kind statusKind, text string) tea.Cmd {
+	return msgCmd(statusMsg{text: text, kind: kind})
 }

@@ -6,12 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
@@ -73,79 +72,6 @@ func (p *keysPane) layout() {
 }
 
 func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
-
-func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
-	if msg.err != nil {
-		p.uses.fail(msg.err)
-		return
-	}
-	p.uses.set(msg.audit)
-	p.usedIn = make(map[int64][]workflow.Use, len(msg.audit.Keys))
-	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
-	for _, k := range msg.audit.Keys {
-		p.usedIn[k.Key.ID] = k.Used
-		if !k.Seen.First.IsZero() {
-			p.ages[k.Key.ID] = k.Seen
-		}
-	}
-}
-
-// usedText says where key id's DSN is used: "SENTRY_DSN (all
-// environments), group web/SENTRY_DSN (production)", "nowhere", "…" while
-// it is being found, "?" when the variables could not be read.
-// ageText says when errtrack first saw key id: "3 days ago (created by
-// errtrack)", "" when unknown.
-func (p *keysPane) ageText(id int64) string {
-	e, ok := p.ages[id]
-	if !ok {
-		return ""
-	}
-	s := ago(p.sh.clock.Now().Sub(e.First)) + ", " + e.First.Local().Format(time.DateOnly)
-	if e.Created {
-		s += " (created by errtrack)"
-	}
-	return s
-}
-
-// ago words a duration as people read an age.
-func ago(d time.Duration) string {
-	switch days := int(d.Hours() / 24); {
-	case d < time.Hour:
-		return "less than an hour ago"
-	case d < 2*time.Hour:
-		return "an hour ago"
-	case days < 1:
-		return fmt.Sprintf("%d hours ago", int(d.Hours()))
-	case days == 1:
-		return "a day ago"
-	default:
-		return fmt.Sprintf("%d days ago", days)
-	}
-}
-
-func (p *keysPane) usedText(id int64) string { return p.usedWords(id, workflow.Use.Label) }
-
-// usedShort is usedText for the USED IN column.
-func (p *keysPane) usedShort(id int64) string { return p.usedWords(id, workflow.Use.Short) }
-
-func (p *keysPane) usedWords(id int64, label func(workflow.Use) string) string {
-	used, ok := p.usedIn[id]
-	switch {
-	case ok && len(used) == 0:
-		return "nowhere"
-	case ok:
-		labels := make([]string, len(used))
-		for i, u := range used {
-			labels[i] = label(u)
-		}
-		return strings.Join(labels, ", ")
-	case p.uses.loading():
-		return "…"
-	case p.uses.err != nil:
-		return "?"
-	}
-	return "…"
-}
 
 func (p *keysPane) ids() []int64 {
 	ids := make([]int64, len(p.data.val))
@@ -361,7 +287,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
 		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()})
 		r.Project = project // named by its path until the plan reads it
-		return msgCmd(startWriteMsg{rotationWrite{r: r}})
+		return msgCmd(startWriteMsg{rotationWrite{r: r, reached: new(atomic.Int32)}})
 	case key.Matches(km, k.Verify):
 		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
@@ -420,166 +346,4 @@ func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
 		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %d is not safe to paste (%s). Check the server's answer before using it.", k.ID, err))
 	}
 	return sh.copyText(k.DSN, fmt.Sprintf("the DSN of key %d", k.ID))
-}
-
-// Wide terminals use the room: from wideKeys columns, the selected key's
-// details (its full DSN) sit beside the list.
-const (
-	wideKeys   = 140
-	keysDetail = 46
-)
-
-func (p *keysPane) view() string {
-	sel, ok := p.selected()
-	if p.width < wideKeys || !ok {
-		return p.render(p.width)
-	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, p.render(p.width-keysDetail-1), " ", p.detail(sel, keysDetail))
-}
-
-// detail draws the selected key in full, in a box w cells wide.
-func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
-	st := p.sh.styles
-	inner := w - 4
-	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (" + keyName(p.sh.keys.Copy) + " copies it)"}
-	lines = append(lines, wrap(clean(k.DSN), inner)...) // cut after its separators
-	if age := p.ageText(k.ID); age != "" {
-		lines = append(lines, "", "First seen")
-		for _, l := range wrap(age, inner-1) {
-			lines = append(lines, " "+l)
-		}
-	}
-	lines = append(lines, "", "Used in")
-	for _, l := range wrap(clean(p.usedText(k.ID)), inner-1) {
-		lines = append(lines, " "+l)
-	}
-	lines = append(lines, "", st.Subtle.Render(fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(p.sh.keys.Rotate), keyName(p.sh.keys.Delete), keyName(p.sh.keys.Verify))))
-	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
-}
-
-func (p *keysPane) render(w int) string {
-	st := p.sh.styles
-	var b strings.Builder
-	if p.tracking != "" {
-		for _, l := range wrap(p.tracking, w-2) {
-			b.WriteString(" " + st.Warning.Render(l) + "\n")
-		}
-	}
-	if p.sh.readOnly() {
-		b.WriteString(" " + st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", w-2)) + "\n")
-	}
-	switch {
-	case !p.data.has && p.data.err != nil:
-		for _, l := range wrap("Could not load the client keys. "+p.sh.explain(p.data.err), w-2) {
-			b.WriteString(" " + st.Error.Render(l) + "\n")
-		}
-		return b.String()
-	case !p.data.has:
-		return b.String() + st.Subtle.Render(" Loading client keys…")
-	case len(p.data.val) == 0:
-		if p.sh.readOnly() {
-			return b.String() + " No client keys."
-		}
-		return b.String() + " No client keys yet. Press " + keyName(p.sh.keys.NewKey) + " to create one."
-	}
-	if p.filtering || p.query != "" {
-		b.WriteString(" " + p.filter.View() + "\n")
-	}
-	keys := p.data.val
-	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
-	const activeW, keyW = 6, 37
-	// The public key identifies a key; where its DSN is used comes next (the
-	// DSNs of one project differ only by that key); a DSN cut to less than
-	// its host and project identifies nothing, so a narrow terminal leaves
-	// it to enter/c.
-	room := w - (2 + idW + 2 + activeW + 2 + keyW)
-	usedW := 0
-	if room >= minUsedColumn+2 {
-		usedW = minUsedColumn
-	}
-	dsnW := room - usedW - 4
-	start, end := p.list.window()
-	if longest := p.longestDSN(start, end); dsnW > longest {
-		// The DSNs are whole: the rest of the room says where they are used.
-		usedW = min(usedW+dsnW-longest, maxUsedColumn)
-		dsnW = room - usedW - 4
-	}
-	if usedW == 0 {
-		dsnW = room - 2
-	} else if dsnW < minDSNColumn {
-		usedW = min(room-2, maxUsedColumn) // no DSN column: its room says where
-	}
-	showDSN := dsnW >= minDSNColumn
-	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW)
-	switch {
-	case usedW > 0 && showDSN:
-		header += "  " + pad("USED IN", usedW) + "  DSN"
-	case usedW > 0:
-		header += "  USED IN"
-	case showDSN:
-		header += "  DSN"
-	}
-	pos := p.list.position()
-	b.WriteString(st.Header.Render(pad(header, max(w-lipgloss.Width(pos)-1, 0))+pos) + "\n")
-	if len(p.rows) == 0 {
-		b.WriteString(st.Subtle.Render(" No key matches the filter (esc clears it)."))
-		return b.String()
-	}
-	for i := start; i < end; i++ {
-		k := keys[p.rows[i]]
-		active := pad(yesNo(k.Active), activeW)
-		rest := "  " + pad(clean(k.PublicKey), keyW)
-		if usedW > 0 {
-			rest += "  " + pad(truncate(clean(p.usedShort(k.ID)), usedW), usedW)
-		}
-		if showDSN {
-			rest += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
-		}
-		head := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  "
-		var line string
-		if i == p.list.cursor {
-			line = st.Selected.Render(pad(head+active+rest, w))
-		} else {
-			state := st.StateOn
-			if !k.Active {
-				state = st.StateNone
-			}
-			line = head + state.Render(active) + pad(rest, max(w-lipgloss.Width(head)-activeW, 0))
-		}
-		b.WriteString(line + "\n")
-	}
-	return b.String()
-}
-
-// longestDSN is the width of the longest DSN among rows start..end.
-func (p *keysPane) longestDSN(start, end int) int {
-	n := 0
-	for i := start; i < end && i < len(p.rows); i++ {
-		n = max(n, lipgloss.Width(clean(p.data.val[p.rows[i]].DSN)))
-	}
-	return n
-}
-
-// minDSNColumn is the narrowest DSN column worth drawing: room for the
-// scheme, an elided key, the host and the project's number.
-const minDSNColumn = 40
-
-// The USED IN column: room for one variable and its scope at least; at
-// most two or three.
-const (
-	minUsedColumn = 22
-	maxUsedColumn = 48
-)
-
-// fitDSN fits a DSN in width cells. The public key inside it repeats the
-// column beside it, so when the DSN is too long that part is elided first,
-// keeping the host and project in view; then the end is cut.
-func fitDSN(dsn, publicKey string, width int) string {
-	if lipgloss.Width(dsn) <= width {
-		return dsn
-	}
-	if r := []rune(publicKey); len(r) > 8 {
-		dsn = strings.Replace(dsn, publicKey+"@", string(r[:5])+"…@", 1)
-	}
-	return truncate(dsn, width)
 }

@@ -1,12 +1,12 @@
 package tui
 
 import (
-	"github.com/errtrack/errtrack/internal/explain"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -145,7 +145,7 @@ func orDash(s *string) string {
 	return clean(*s)
 }
 
-func check(b bool) string {
+func checkbox(b bool) string {
 	if b {
 		return "[x]"
 	}
@@ -175,7 +175,7 @@ func (p *settingsPane) view() string {
 			break
 		}
 		line(plain, "Create the settings with:")
-		b.WriteString("   " + check(p.newActive) + " active       (a to change)\n")
+		b.WriteString("   " + checkbox(p.newActive) + " active       (a to change)\n")
 		b.WriteString("   [x] integrated   GitLab's own error tracking backend\n\n")
 		line(st.Subtle.Render, "An external tracker (Sentry) is configured in "+webUISettings+" instead.")
 		b.WriteString("\n")

@@ -43,7 +43,7 @@ func TestProjectsTypeWhatTheScreenPromises(t *testing.T) {
 	for _, text := range []string{"qa/tests", "group/web-shop", "k8s/app", "42", "GjKr/x"} {
 		h, _ := console(t, "")
 		h.typeText(text)
-		if got := h.m.stack[0].(*projectsScreen).filter.Value(); got != text {
+		if got := h.m.stack[0].(*projectsScreen).filter.input.Value(); got != text {
 			t.Fatalf("typed %q, the filter holds %q", text, got)
 		}
 		if h.sentType("QuitMsg") {
@@ -205,7 +205,7 @@ func TestBackShowsTheWholeListOnTheProject(t *testing.T) {
 		t.Fatalf("cursor on %+v", it)
 	}
 	h.typeText("pau")
-	if f := h.m.top().(*projectsScreen).filter.Value(); f != "pau" {
+	if f := h.m.top().(*projectsScreen).filter.input.Value(); f != "pau" {
 		t.Fatalf("filter %q", f)
 	}
 }
@@ -286,14 +286,14 @@ func TestProjectsOverviewRequestPattern(t *testing.T) {
 	}
 	// A batch of overview requests never holds more than the limit.
 	s := h.m.stack[0].(*projectsScreen)
-	s.overviews, s.inFlight = map[int64]overview{}, 0
+	s.overviews.byID, s.overviews.inFlight = map[int64]overview{}, 0
 	if cmd := s.loadOverviews(); cmd == nil {
 		t.Fatal("nothing to load")
 	} else if b, ok := cmd().(tea.BatchMsg); !ok || len(b) != overviewConcurrency {
 		t.Fatalf("a batch of %d, want %d", len(b), overviewConcurrency)
 	}
-	s.overviewGen++ // drop what that batch would answer
-	s.overviews, s.inFlight = map[int64]overview{}, 0
+	s.overviews.gen++ // drop what that batch would answer
+	s.overviews.byID, s.overviews.inFlight = map[int64]overview{}, 0
 	h.key("down")
 	h.key("pgdown")
 	after := f.count("GetSettings")

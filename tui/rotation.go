@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,17 +24,35 @@ type rotationWrite struct {
 	// screens by the first run's result, not again (a list loaded since
 	// may have dropped it for good reason: deleted meanwhile).
 	answered bool
-	err      error
+	// reached is the step the run is at, once it started (the step + 1:
+	// the run moves on off the UI goroutine), for the note on quitting.
+	reached *atomic.Int32
+	err     error
 }
 
 func (w rotationWrite) project() workflow.Project { return w.r.Project }
 func (w rotationWrite) failure() error            { return w.err }
 
+// at is the step the rotation is at: where its run has reached.
+func (w rotationWrite) at() workflow.Step {
+	if w.reached != nil {
+		if s := w.reached.Load(); s > 0 {
+			return workflow.Step(s - 1)
+		}
+	}
+	return w.r.Next()
+}
+
+// reading: the run still reads its plan; nothing was changed yet.
+func (w rotationWrite) reading() bool {
+	return w.at() == workflow.StepPlan || w.at() == workflow.StepResume
+}
+
 func (w rotationWrite) pending() string {
 	name := w.r.Project.Name()
-	switch w.r.Next() {
+	switch w.at() {
 	case workflow.StepPlan, workflow.StepResume:
-		return fmt.Sprintf("a rotation of key %d in %s was reading the project to plan it (nothing was changed)", w.r.OldKeyID(), name)
+		return fmt.Sprintf("a rotation of key %d in %s was reading its plan", w.r.OldKeyID(), name)
 	case workflow.StepCreate, workflow.StepCheck:
 		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.OldKeyID(), name)
 	case workflow.StepUpdateVariables:
@@ -56,7 +75,12 @@ func (w rotationWrite) conflicts(o write) bool {
 
 func (w rotationWrite) run(ctx context.Context, api API, d Deps) write {
 	created := w.r.New != nil
-	w.r, w.err = w.r.Advance(ctx, api, nil)
+	var after func(workflow.Step, workflow.Rotation)
+	if w.reached != nil {
+		w.reached.Store(int32(w.r.Next()) + 1)
+		after = func(_ workflow.Step, r workflow.Rotation) { w.reached.Store(int32(r.Next()) + 1) }
+	}
+	w.r, w.err = w.r.Advance(ctx, api, after)
 	if !created && w.r.New != nil {
 		d.keyCreated(w.r.Project, w.r.New.ID)
 	}
@@ -86,68 +110,60 @@ func consoleChecks(k KeyMap) workflow.Checks {
 // outcome copies the new DSN as soon as the server lists it, whatever the
 // user answers afterwards, then asks the plan's next question or says how
 // the rotation ended.
-func (w rotationWrite) outcome(m Model) (Model, tea.Cmd) {
-	var cmds []tea.Cmd
+func (w rotationWrite) outcome(v voice) outcome {
+	var out outcome
 	if w.r.Listed && !w.copied {
-		cmds = append(cmds, w.copyNewDSN(m))
+		out = append(out, w.copyNewDSN())
 		w.copied = true
 	}
 	r := w.r
 	switch step := r.Next(); {
 	case w.err != nil:
-		next, status := m.say(w.r.Project, statusError, r.Failure(m.sh.explain, consoleChecks(m.sh.keys)))
-		return next, tea.Batch(append(cmds, status)...)
+		return append(out, say(w.r.Project, statusError, r.Failure(v.explain, consoleChecks(v.keys)))...)
 	case step == workflow.StepResume:
-		cmds = append(cmds, msgCmd(openDialogMsg{d: w.resumeQuestion(m), async: true}))
+		return append(out, openDialogMsg{d: w.resumeQuestion(v.keys), async: true})
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
 		w.r = r.KeepVariables()
-		return w.outcome(m)
+		return append(out, w.outcome(v)...)
 	case step == workflow.StepChooseVariables:
-		cmds = append(cmds, msgCmd(openDialogMsg{d: w.variablesQuestion(), async: true}))
+		return append(out, openDialogMsg{d: w.variablesQuestion(), async: true})
 	case step == workflow.StepConfirmDelete:
-		cmds = append(cmds, msgCmd(openDialogMsg{d: w.deleteQuestion(m), async: true}))
+		return append(out, openDialogMsg{d: w.deleteQuestion(v.keys), async: true})
 	case r.Kept():
-		next, status := m.say(w.r.Project, statusInfo, r.State(consoleChecks(m.sh.keys))+" Delete the old key with "+keyName(m.sh.keys.Delete)+" once its clients use the new DSN.")
-		return next, tea.Batch(append(cmds, status)...)
-	default:
-		next, status := m.say(w.r.Project, statusSuccess, r.State(consoleChecks(m.sh.keys)))
-		return next, tea.Batch(append(cmds, status)...)
+		return append(out, say(w.r.Project, statusInfo, r.State(consoleChecks(v.keys))+" Delete the old key with "+keyName(v.keys.Delete)+" once its clients use the new DSN.")...)
 	}
-	return m, tea.Batch(cmds...)
+	return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys)))...)
 }
 
 // copyNewDSN copies the new DSN, when it is safe to paste, and says where.
-func (w rotationWrite) copyNewDSN(m Model) tea.Cmd {
+func (w rotationWrite) copyNewDSN() tea.Msg {
 	if err := dsn.Check(w.r.New.DSN); err != nil {
-		return statusCmd(statusError, fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err))
+		return copyTextMsg{refused: fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err)}
 	}
-	return m.sh.copyText(w.r.New.DSN, fmt.Sprintf("the DSN of the new key %d", w.r.New.ID))
+	return copyTextMsg{text: w.r.New.DSN, what: fmt.Sprintf("the DSN of the new key %d", w.r.New.ID)}
 }
 
 // answer is the next rotationWrite, carrying the rotation as answered.
 func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
-	w.r, w.err, w.answered = r, nil, true
+	w.r, w.err, w.answered, w.reached = r, nil, true, new(atomic.Int32)
 	return startWriteMsg{w}
 }
 
 // resumeQuestion asks whether to go on with the key an unfinished
 // rotation of the same key made (the ledger's), or make a new one.
-func (w rotationWrite) resumeQuestion(m Model) dialog {
+func (w rotationWrite) resumeQuestion(k KeyMap) dialog {
 	e := *w.r.Earlier
 	body := []string{clean(workflow.EarlierWords(e))}
 	if left := workflow.LeftToDo(e); left != "" {
 		body = append(body, "Left to do: "+clean(left)+".")
 	}
 	body = append(body, "", "Going on makes no new key: the rotation checks key "+fmt.Sprint(e.NewKeyID)+", points the variables at its DSN and deletes key "+fmt.Sprint(e.OldKeyID)+" as you choose. "+
-		keyName(m.sh.keys.Restart)+" leaves key "+fmt.Sprint(e.NewKeyID)+" as it is and makes another.")
-	title := fmt.Sprintf("Go on with key %d, made by an unfinished rotation of key %d?", e.NewKeyID, e.OldKeyID)
-	if e.NewKeyID == 0 {
-		title = fmt.Sprintf("An unfinished rotation of key %d may have made a key", e.OldKeyID)
-	}
-	d := confirmDialog(title, body, fmt.Sprintf("Go on with key %d", e.NewKeyID), w.answer(w.r.GoOn()))
+		keyName(k.Restart)+" leaves key "+fmt.Sprint(e.NewKeyID)+" as it is and makes another.")
+	d := confirmDialog(fmt.Sprintf("Go on with key %d, made by an unfinished rotation of key %d?", e.NewKeyID, e.OldKeyID), body,
+		fmt.Sprintf("Go on with key %d", e.NewKeyID), w.answer(w.r.GoOn()))
 	d.onNo = statusMsg{text: fmt.Sprintf("Rotation of key %d not started: nothing was changed; the unfinished rotation stays open.", e.OldKeyID), kind: statusInfo}
-	return d.withAlt("Make a new key", m.sh.keys.Restart, w.answer(w.r.Restart()))
+	return d.withAlt("Make a new key", k.Restart, w.answer(w.r.Restart()))
 }
 
 // variablesQuestion names the CI/CD variables that hold the old key's DSN
@@ -169,7 +185,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 
 // deleteQuestion asks whether to delete the old key now, offering a test
 // event with the new DSN first.
-func (w rotationWrite) deleteQuestion(m Model) dialog {
+func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 	r := w.r
 	body := []string{"The new DSN, copied to the clipboard when the server listed it (the status line said where):", clean(r.New.DSN), ""}
 	if err := dsn.Check(r.New.DSN); err != nil {
@@ -178,7 +194,7 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	if r.Verified != nil {
 		body = append(body, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode))
 	}
-	if v := r.VariablesState(consoleChecks(m.sh.keys)); v != "" {
+	if v := r.VariablesState(consoleChecks(k)); v != "" {
 		body = append(body, clean(v))
 	}
 	if still := r.StillOld(); len(still) > 0 {
@@ -189,13 +205,13 @@ func (w rotationWrite) deleteQuestion(m Model) dialog {
 	}
 	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
 	if r.Verified == nil {
-		body = append(body, keyName(m.sh.keys.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
+		body = append(body, keyName(k.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
 	}
 	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
 		"Delete old key", w.answer(r.ConfirmDelete(true)))
 	d.onNo = w.answer(r.ConfirmDelete(false))
 	if r.Verified == nil {
-		d = d.withAlt("Send test event", m.sh.keys.Verify, w.answer(r.WantVerify()))
+		d = d.withAlt("Send test event", k.Verify, w.answer(r.WantVerify()))
 	}
 	return d
 }

@@ -30,7 +30,7 @@ func TestQuestionOnResultIgnoresTypedKeys(t *testing.T) {
 		t.Fatalf("a typed key deleted key 1: %v", ids)
 	}
 	h.mustSay("Update its CI/CD variables?")
-	if f := h.m.top().(*projectsScreen).filter.Value(); f != "myyy" {
+	if f := h.m.top().(*projectsScreen).filter.input.Value(); f != "myyy" {
 		t.Fatalf("filter %q: the typed keys did not reach the field being typed in", f)
 	}
 	// Once the keyboard was quiet, the question takes the answer.

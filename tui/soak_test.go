@@ -41,7 +41,10 @@ func (o soakObserved) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		o.errors.Add(1)
 	}
 	st := keyState{busy: o.Model.top().Busy() || len(o.Model.sh.pending) > 0, dialog: len(o.Model.dialogs) > 0}
-	st.debug = o.Model.top().Title() + " pending=" + strings.Join(o.Model.PendingWrites(), ";")
+	st.debug = o.Model.top().Title() + " pending="
+	for _, w := range o.Model.PendingWrites() {
+		st.debug += w.What + ";"
+	}
 	if s, ok := o.Model.top().(*projectScreen); ok {
 		st.debug += " loads=" + strconv.FormatUint(s.info.req, 10) + "/" + strconv.FormatUint(s.settings.data.req, 10) + "/" + strconv.FormatUint(s.keys.data.req, 10)
 		st.loaded = s.keys.data.has

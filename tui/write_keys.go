@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -44,14 +42,14 @@ func (w createKeyWrite) changed() changes {
 	return changes{added: []apiclient.ClientKey{*w.key}}
 }
 
-func (w createKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+func (w createKeyWrite) outcome(v voice) outcome {
 	if w.err != nil {
-		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press "+keyName(m.sh.keys.Refresh)+" to refresh the list"); ok {
-			return m.say(w.proj, statusError, m.sh.explain(w.err)+" "+words)
+		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press "+keyName(v.keys.Refresh)+" to refresh the list"); ok {
+			return say(w.proj, statusError, v.explain(w.err)+" "+words)
 		}
-		return m.say(w.proj, statusError, m.sh.explain(w.err))
+		return say(w.proj, statusError, v.explain(w.err))
 	}
-	return m.say(w.proj, statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
 }
 
 // deleteKeyWrite deletes a client key (d) in two runs: the first looks the
@@ -68,6 +66,10 @@ type deleteKeyWrite struct {
 
 func (w deleteKeyWrite) project() workflow.Project { return w.proj }
 func (w deleteKeyWrite) failure() error            { return w.err }
+
+// reading: the key is still being looked up; nothing was deleted.
+func (w deleteKeyWrite) reading() bool { return !w.confirmed }
+
 func (w deleteKeyWrite) pending() string {
 	if !w.confirmed {
 		return fmt.Sprintf("client key %d of %s was being looked up to delete it", w.key.ID, w.proj.Name())
@@ -108,39 +110,27 @@ func (w deleteKeyWrite) changed() changes {
 	return changes{stale: w.plan.Unknown}
 }
 
-func (w deleteKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+func (w deleteKeyWrite) outcome(v voice) outcome {
 	name := w.proj.Name()
 	var ns *workflow.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
-		return m.say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+		return say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
 	case !w.confirmed && w.err != nil:
-		return m.say(w.proj, statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+m.sh.explain(w.err))
-	case !w.confirmed && !m.looksAt(w.proj, w.key.ID):
-		// The user moved on while the key was looked up: a question about
-		// a key they no longer look at could take keys meant for another.
-		return m.say(w.proj, statusInfo, fmt.Sprintf("The question to delete client key %d was not shown: you moved on before it was ready. Press %s on the key again to delete it.", w.key.ID, keyName(m.sh.keys.Delete)))
+		return say(w.proj, statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+v.explain(w.err))
 	case !w.confirmed:
-		return m, msgCmd(openDialogMsg{d: w.question(), async: true})
+		// Asked only where the user still looks at the key: they may have
+		// moved on while it was looked up.
+		return outcome{askAtKeyMsg{project: w.proj, id: w.key.ID, d: w.question(),
+			moved: fmt.Sprintf("The question to delete client key %d was not shown: you moved on before it was ready. Press %s on the key again to delete it.", w.key.ID, keyName(v.keys.Delete))}}
 	case w.plan.Unknown:
-		return m.say(w.proj, statusError, m.sh.explain(w.err)+" "+w.plan.Outcome("press "+keyName(m.sh.keys.Refresh)+" to refresh the list"))
+		return say(w.proj, statusError, v.explain(w.err)+" "+w.plan.Outcome("press "+keyName(v.keys.Refresh)+" to refresh the list"))
 	case w.err != nil:
-		return m.say(w.proj, statusError, m.sh.explain(w.err))
+		return say(w.proj, statusError, v.explain(w.err))
 	case w.plan.AlreadyGone:
-		return m.say(w.proj, statusInfo, w.plan.Outcome(""))
+		return say(w.proj, statusInfo, w.plan.Outcome(""))
 	}
-	return m.say(w.proj, statusSuccess, w.plan.Outcome(""))
-}
-
-// looksAt reports that the user is on project p's keys with key id
-// selected and nothing else open.
-func (m Model) looksAt(p workflow.Project, id int64) bool {
-	ps, ok := m.top().(*projectScreen)
-	if !ok || !sameProject(ps.project, p) || ps.tab != tabKeys || len(m.dialogs) > 0 || m.log != nil || m.showHelp {
-		return false
-	}
-	k, ok := ps.keys.selected()
-	return ok && k.ID == id
+	return say(w.proj, statusSuccess, w.plan.Outcome(""))
 }
 
 // question names the key as the server listed it, and what reads its DSN.
@@ -180,13 +170,13 @@ func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
 	return w
 }
 
-func (w verifyKeyWrite) outcome(m Model) (Model, tea.Cmd) {
+func (w verifyKeyWrite) outcome(v voice) outcome {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
-		return m.say(w.proj, statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
+		return say(w.proj, statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
 	case w.err != nil:
-		return m.say(w.proj, statusError, "The test event could not be sent: "+m.sh.explain(w.err))
+		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return m.say(w.proj, statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
 }

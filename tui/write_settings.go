@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -61,13 +59,13 @@ func (w settingsWrite) changed() changes {
 	return changes{settings: w.settings, keys: w.keys}
 }
 
-func (w settingsWrite) outcome(m Model) (Model, tea.Cmd) {
+func (w settingsWrite) outcome(v voice) outcome {
 	name := w.proj.Name()
 	switch {
 	case w.err != nil && apiclient.OutcomeUnknown(w.err):
-		return m.say(w.proj, statusError, m.sh.explain(w.err)+" The change may or may not have been applied: press "+keyName(m.sh.keys.Refresh)+" to refresh.")
+		return say(w.proj, statusError, v.explain(w.err)+" The change may or may not have been applied: press "+keyName(v.keys.Refresh)+" to refresh.")
 	case w.err != nil:
-		return m.say(w.proj, statusError, m.sh.explain(w.err))
+		return say(w.proj, statusError, v.explain(w.err))
 	}
 	text := fmt.Sprintf("Error tracking settings %s for %s.", w.what, name)
 	for _, k := range w.keys {
@@ -79,5 +77,5 @@ func (w settingsWrite) outcome(m Model) (Model, tea.Cmd) {
 	if w.integrated != nil && *w.integrated && !w.settings.Integrated {
 		text = "GitLab kept integrated error tracking off for " + name + ". " + explain.IntegratedUnavailable
 	}
-	return m.say(w.proj, statusSuccess, text)
+	return say(w.proj, statusSuccess, text)
 }

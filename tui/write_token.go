@@ -37,36 +37,30 @@ func (w tokenWrite) run(ctx context.Context, _ API, deps Deps) write {
 
 // outcome switches the console to the new token, or says what state the
 // token is in.
-func (w tokenWrite) outcome(m Model) (Model, tea.Cmd) {
+func (w tokenWrite) outcome(v voice) outcome {
 	if w.err != nil {
-		words := workflow.RotateTokenFailure(w.err, m.sh.explain, "check with 'errtrack status' in a shell", "log in again")
+		words := workflow.RotateTokenFailure(w.err, v.explain, "check with 'errtrack status' in a shell", "log in again")
 		var lost *workflow.LostTokenError
 		if errors.As(w.err, &lost) {
-			ls := newLoginScreen(m.sh, words)
-			m.sh.api = nil
-			m.stack = []screen{ls}
-			m.dialogs = nil
-			m.resize()
-			return m, ls.Init()
+			return outcome{loggedOutMsg{why: words}}
 		}
-		return m.setStatus(statusMsg{text: words, kind: statusError})
+		return outcome{statusMsg{text: words, kind: statusError}}
 	}
-	m.sh.api = w.api
-	m, status := m.setStatus(statusMsg{text: workflow.RotatedText(m.sh.deps.Host, m.sh.tokenStore(), w.token, m.sh.clock.Now()), kind: statusSuccess})
-	return m, tea.Batch(status, loadTokenCmd(w.api, m.sh.deps.RequestTimeout))
+	return outcome{tokenRotatedMsg{api: w.api, text: workflow.RotatedText(v.host, v.tokenStore, w.token, v.now)}}
 }
 
-// offerTokenRotation asks whether to rotate the access token.
-func (m Model) offerTokenRotation() (Model, tea.Cmd) {
-	if m.sh.deps.RotateToken == nil {
+// offerTokenRotation asks whether to rotate the access token, or says why
+// it cannot be rotated from here.
+func offerTokenRotation(sh *shared) tea.Cmd {
+	if sh.deps.RotateToken == nil {
 		text := "The token cannot be rotated from here."
-		if env := m.sh.deps.TokenEnv; env != "" {
+		if env := sh.deps.TokenEnv; env != "" {
 			text = fmt.Sprintf("The token comes from %s, which would still hold the revoked token after a rotation: rotate it in GitLab (User settings > Access tokens) and set %s to the new one.", env, env)
 		}
-		return m.setStatus(statusMsg{text: text, kind: statusInfo})
+		return statusCmd(statusInfo, text)
 	}
 	d := confirmDialog("Rotate your access token?",
-		workflow.RotateTokenQuestion(m.sh.token, workflow.DefaultTokenDays, m.sh.tokenStore(), m.sh.clock.Now()),
+		workflow.RotateTokenQuestion(sh.token, workflow.DefaultTokenDays, sh.tokenStore(), sh.clock.Now()),
 		"Rotate token", startWriteMsg{tokenWrite{}})
-	return m, msgCmd(openDialogMsg{d: d})
+	return msgCmd(openDialogMsg{d: d})
 }

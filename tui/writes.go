@@ -2,8 +2,7 @@ package tui
 
 import (
 	"context"
-	"errors"
-	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -15,8 +14,9 @@ import (
 // may leave the screen before the answer, and a created key, its DSN and the
 // next question of a rotation must reach them wherever they are. Each write
 // is a small value (as gh-dash's tasks) carrying what the user confirmed,
-// not whatever a screen shows by the time it runs; the root keeps only the
-// bookkeeping.
+// not whatever a screen shows by the time it runs. A write says how it
+// ended (its outcome, and what it changed); the root applies that and
+// keeps the bookkeeping (app_writes.go).
 type write interface {
 	// project is the project the write changes (zero for the token).
 	project() workflow.Project
@@ -31,9 +31,32 @@ type write interface {
 	failure() error
 	// changed says what the screens showing the project update.
 	changed() changes
-	// outcome tells the user how it ended, whatever screen is open, and
-	// asks the next question where there is one.
-	outcome(m Model) (Model, tea.Cmd)
+	// outcome words how the write ended, and asks the next question where
+	// there is one, in the console's voice.
+	outcome(v voice) outcome
+}
+
+// voice is how the console words the end of a write: its keys, its words
+// for an error, its host and where it keeps the token, and the time. It is
+// all a write's outcome reads of the console.
+type voice struct {
+	keys       KeyMap
+	explain    func(error) string
+	host       string
+	tokenStore string
+	now        time.Time
+}
+
+// outcome is what a write's end asks of the console, as messages the root
+// applies at once, in order: a line about the project (statusMsg with
+// about), the next question (openDialogMsg, askAtKeyMsg), a copy
+// (copyTextMsg), the console's new token (tokenRotatedMsg, loggedOutMsg).
+type outcome []tea.Msg
+
+// say is the outcome of most writes: one line on the status bar, about
+// project p (named there when the user looks elsewhere).
+func say(p workflow.Project, kind statusKind, text string) outcome {
+	return outcome{statusMsg{text: text, kind: kind, about: &p}}
 }
 
 // changes are what a write changed, for the screens showing its project.
@@ -48,87 +71,40 @@ type changes struct {
 	settingsStale bool
 }
 
-// startWriteMsg asks the root to make a write.
-type startWriteMsg struct{ w write }
-
-// writeDoneMsg answers a write; screens showing its project update from it.
-type writeDoneMsg struct {
-	id uint64
-	w  write
-}
+// Messages of writes.
+type (
+	// startWriteMsg asks the root to make a write.
+	startWriteMsg struct{ w write }
+	// writeDoneMsg answers a write; screens showing its project update
+	// from it.
+	writeDoneMsg struct {
+		id uint64
+		w  write
+	}
+	// askAtKeyMsg opens a question about key id of project only while
+	// the user still looks at that key, with nothing over it: a question
+	// about a key they left could take keys meant for another. Otherwise
+	// the status line says moved.
+	askAtKeyMsg struct {
+		project workflow.Project
+		id      int64
+		d       dialog
+		moved   string
+	}
+	// copyTextMsg puts text on the clipboard and says what was copied;
+	// with refused, it says why nothing was.
+	copyTextMsg struct{ text, what, refused string }
+	// tokenRotatedMsg: the console works with api (the rotated token)
+	// from now on; text says so.
+	tokenRotatedMsg struct {
+		api  API
+		text string
+	}
+	// loggedOutMsg: the console has no token any more; the login screen
+	// says why.
+	loggedOutMsg struct{ why string }
+)
 
 func sameProject(a, b workflow.Project) bool {
 	return (a.ID != 0 && a.ID == b.ID) || a.Ref == b.Ref
-}
-
-// startWrite registers w and runs it, unless the same change is already
-// under way.
-func (m Model) startWrite(w write) (Model, tea.Cmd) {
-	if m.sh.api == nil {
-		return m, nil
-	}
-	for _, p := range m.sh.pending {
-		if p.conflicts(w) {
-			return m.setStatus(statusMsg{text: "That change is already under way for " + w.project().Name() + ".", kind: statusInfo})
-		}
-	}
-	id := nextRequestID()
-	m.sh.pending[id] = w
-	// What an earlier change said is not about this one.
-	if m.status.about != nil {
-		m.status = statusMsg{}
-		m.statusSeq++
-		m.resize()
-	}
-	api, deps := m.sh.api, m.sh.deps
-	return m, apiCmd(deps.RequestTimeout, func(ctx context.Context) tea.Msg {
-		return writeDoneMsg{id: id, w: w.run(ctx, api, deps)}
-	})
-}
-
-// writeDone tells the user how a write ended, whatever screen is open.
-func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
-	delete(m.sh.pending, msg.id)
-	if _, token := msg.w.(tokenWrite); !token && errors.Is(msg.w.failure(), apiclient.ErrUnauthorized) {
-		return m.handleAuthError(msg.w.failure())
-	}
-	return msg.w.outcome(m)
-}
-
-// say is the outcome of most writes: one line on the status bar, about
-// project p.
-func (m Model) say(p workflow.Project, kind statusKind, text string) (Model, tea.Cmd) {
-	return m.setStatus(m.named(statusMsg{text: text, kind: kind, about: &p}))
-}
-
-// named makes a message about a project name it when the user is not
-// looking at that project (the result of a write reaching them elsewhere).
-func (m Model) named(msg statusMsg) statusMsg {
-	if msg.about == nil {
-		return msg
-	}
-	if ps, ok := m.top().(*projectScreen); ok && sameProject(*msg.about, ps.project) {
-		return msg
-	}
-	if name := msg.about.Name(); name != "" && !strings.Contains(msg.text, name) {
-		msg.text = name + ": " + msg.text
-	}
-	return msg
-}
-
-// dropStatusElsewhere clears a message about another project than the one
-// now open; on the projects list, the message names its project.
-func (m Model) dropStatusElsewhere() Model {
-	a := m.status.about
-	if a == nil {
-		return m
-	}
-	if ps, ok := m.top().(*projectScreen); ok && !sameProject(*a, ps.project) {
-		m.status = statusMsg{}
-		m.statusSeq++
-	} else {
-		m.status = m.named(m.status)
-	}
-	m.resize()
-	return m
 }

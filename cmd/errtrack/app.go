@@ -214,6 +214,8 @@ func (a *app) run(args []string) (code int) {
 	var ue usageError
 	var rep reported
 	switch {
+	case errors.As(err, &quitUnfinished{}):
+		return 130
 	case errors.As(err, &rep):
 	case errors.As(err, &ue) || isCobraUsage(err):
 		path := "errtrack"

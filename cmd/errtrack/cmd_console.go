@@ -96,7 +96,11 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	final, err := p.Run()
 	if m, ok := final.(tui.Model); ok {
 		for _, w := range m.PendingWrites() {
-			fmt.Fprintf(a.stderr, "errtrack: you quit while %s; it may have happened or not. Check the project before trying again.\n", explain.Text(w))
+			if w.Reading {
+				fmt.Fprintf(a.stderr, "errtrack: you quit while %s: nothing was changed.\n", explain.Text(w.What))
+				continue
+			}
+			fmt.Fprintf(a.stderr, "errtrack: you quit while %s; it may have happened or not. Check the project before trying again.\n", explain.Text(w.What))
 		}
 		for _, r := range m.RotationsAtQuestion() {
 			ref := r.Project.Ref
@@ -112,11 +116,21 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	if ctx.Err() != nil {
 		return reported{context.Cause(ctx)}
 	}
+	if m, ok := final.(tui.Model); ok && err == nil && m.Unfinished() {
+		return quitUnfinished{} // said above
+	}
 	if errors.Is(err, tea.ErrInterrupted) {
 		return nil
 	}
 	return err
 }
+
+// quitUnfinished: the user quit the console with a change under way or at
+// a question; the notes above said what. It exits 130, as a command
+// interrupted there does.
+type quitUnfinished struct{}
+
+func (quitUnfinished) Error() string { return "quit with a change unfinished" }
 
 func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, func(), error) {
 	nothing := func() {}

@@ -189,7 +189,8 @@ func TestCtrlCAtPrompts(t *testing.T) {
 	}
 }
 
-// Quitting while a write waits for the server says what was under way.
+// Quitting while a write waits for the server asks first; quitting then
+// exits 130, as an interrupted command does, and says what was under way.
 func TestQuitDuringWriteSaysSo(t *testing.T) {
 	bin := binary(t)
 	url := startMockServer(t, "--latency", "1500ms")
@@ -199,9 +200,11 @@ func TestQuitDuringWriteSaysSo(t *testing.T) {
 	p.keys("n")
 	time.Sleep(100 * time.Millisecond)
 	p.keys("q")
+	p.waitFor("Quit with a change under way?")
+	p.keys("y")
 	code, modes := p.exited(3 * time.Second)
-	if code != 0 {
-		t.Fatalf("exit %d", code)
+	if code != 130 {
+		t.Fatalf("exit %d, want 130", code)
 	}
 	p.mustBeRestored(modes)
 	if !strings.Contains(p.screen(), "you quit while a client key was being created in") {

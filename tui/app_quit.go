@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// What the program says when the console ends under a change: the writes
+// still waiting for their answer, the rotations stopped at a question, the
+// change to marked projects under way.
+
+// PendingWrite is a write still waiting for the server's answer when the
+// console ended.
+type PendingWrite struct {
+	// What it was doing: "a client key was being created in demo/web-shop".
+	What string
+	// Reading: it was still reading what it needs, so nothing was changed.
+	Reading bool
+}
+
+// reader is a write whose first part only reads (a rotation's plan, a
+// delete's look-up): quitting then changes nothing.
+type reader interface{ reading() bool }
+
+func isReading(w write) bool {
+	r, ok := w.(reader)
+	return ok && r.reading()
+}
+
+// PendingWrites says what the writes still waiting for the server's answer
+// were doing, for the program to report when the console ends under them.
+func (m Model) PendingWrites() []PendingWrite {
+	ids := make([]uint64, 0, len(m.sh.pending))
+	for id := range m.sh.pending {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	out := make([]PendingWrite, len(ids))
+	for i, id := range ids {
+		w := m.sh.pending[id]
+		out[i] = PendingWrite{What: w.pending(), Reading: isReading(w)}
+	}
+	return out
+}
+
+// Unfinished reports that the console ended with a change under way or
+// stopped at a question: the program exits 130 then, as an interrupted
+// command does.
+func (m Model) Unfinished() bool {
+	return len(m.changesUnderWay()) > 0 || len(m.RotationsAtQuestion()) > 0
+}
+
+// changesUnderWay words the changes quitting would leave unfinished: the
+// writes that change something, and a change to marked projects.
+func (m Model) changesUnderWay() []string {
+	var out []string
+	for _, p := range m.PendingWrites() {
+		if !p.Reading {
+			out = append(out, p.What)
+		}
+	}
+	if r := m.sh.bulk; r != nil {
+		d := r.words().Doing
+		out = append(out, strings.ToLower(d[:1])+d[1:]+" in the marked projects was under way")
+	}
+	return out
+}
+
+// quitQuestion asks before quitting with a change under way; nil when
+// there is none, and the console quits at once.
+func (m Model) quitQuestion() *dialog {
+	under := m.changesUnderWay()
+	if len(under) == 0 {
+		return nil
+	}
+	body := []string{"errtrack would quit while " + strings.Join(under, ", and while ") + ".",
+		"", "Each may happen or not: errtrack cannot tell once it quits. Check the projects before trying again."}
+	d := confirmDialog("Quit with a change under way?", body, "Quit", tea.QuitMsg{})
+	return &d
+}
+
+// RotationsAtQuestion are the rotations whose question was open when the
+// console ended: their new key exists and the old one stays, for the
+// program to say so.
+func (m Model) RotationsAtQuestion() []workflow.Rotation {
+	var out []workflow.Rotation
+	for _, d := range m.dialogs {
+		if msg, ok := d.onYes.(startWriteMsg); ok {
+			if w, ok := msg.w.(rotationWrite); ok && w.r.New != nil {
+				out = append(out, w.r.Stop())
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// bulk offers the changes to the marked projects; with none marked, it
+// shows the last bulk change's report.
+func (s *projectsScreen) bulk() tea.Cmd {
+	if len(s.marks) == 0 {
+		if s.sh.hasBulk {
+			return msgCmd(openDialogMsg{d: s.sh.lastBulk})
+		}
+		return statusCmd(statusInfo, "Mark projects first: "+keyName(s.sh.keys.Mark)+" marks the selected one, "+keyName(s.sh.keys.MarkAll)+" the ones shown.")
+	}
+	projects := s.marks.sorted()
+	k := s.sh.keys
+	plan := func(kind workflow.Kind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
+	variable := s.sh.lastVariable
+	if variable == "" {
+		variable = defaultBulkVariable
+	}
+	// A rotation and a test event use the DSN a CI/CD variable holds:
+	// which one is asked first.
+	ask := func(kind func(variable string) workflow.Kind, title string) tea.Msg {
+		return openDialogMsg{d: variableQuestion(kind, title, variable, projects)}
+	}
+	var body []string
+	for _, p := range projects {
+		body = append(body, "  • "+clean(p.PathWithNamespace))
+	}
+	body = append(body, "", "Each shows its plan first and asks once:")
+	picks := []pick{
+		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(workflow.SettingsChange{Enable: true})},
+		{k.BulkDisable, "disable error tracking", plan(workflow.SettingsChange{Enable: false})},
+		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(s.rotateChange, "Rotate the key which variable holds?")},
+		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) workflow.Kind { return workflow.VerifyChange{Variable: v} }, "Send a test event with the DSN which variable holds?")},
+	}
+	if s.sh.hasBulk {
+		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
+	}
+	return msgCmd(openDialogMsg{d: menuDialog(workflow.Projects(len(projects), "marked"), body, picks)})
+}
+
+// variableQuestion asks which CI/CD variable's DSN a change of kind uses,
+// variable when nothing is typed.
+func variableQuestion(kind func(variable string) workflow.Kind, title, variable string, projects []apiclient.Project) dialog {
+	d := inputDialog(title, []string{
+		"The CI/CD variable whose DSN each project's applications use: enter takes " + variable + ", or type another name.",
+	}, "Variable: ", "", "plan", func(name string, _ bool) (tea.Msg, string) {
+		if name == "" {
+			name = variable
+		}
+		if !variableName.MatchString(name) {
+			return nil, "A variable's name is letters, digits and _ only."
+		}
+		return planBulkMsg{kind: kind(name), variable: name, projects: projects}, ""
+	})
+	d.ask.input.Placeholder = variable // taken when nothing is typed
+	return d
+}
+
+// rotateChange is the marked projects' rotation of the keys variable
+// holds, written in the ledger as the console's.
+func (s *projectsScreen) rotateChange(variable string) workflow.Kind {
+	l := s.sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsoleBulk).WithUser(s.sh.userName())
+	return workflow.RotateChange{Variable: variable, Ledger: l}
+}

@@ -1,0 +1,99 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// marks are the projects a change to several projects acts on, by ID, with
+// what its plan needs of each.
+type marks map[int64]apiclient.Project
+
+func (ms marks) has(id int64) bool {
+	_, on := ms[id]
+	return on
+}
+
+// toggle marks it, or unmarks it.
+func (ms marks) toggle(it projectItem) {
+	if ms.has(it.id) {
+		delete(ms, it.id)
+		return
+	}
+	ms[it.id] = apiclient.Project{ID: it.id, PathWithNamespace: it.path, Name: it.name}
+}
+
+// dropOutside unmarks the projects scope does not hold: a change acts only
+// on projects the user can see marked.
+func (ms marks) dropOutside(scope groupScope) {
+	if !scope.known() {
+		return // all projects, or a group whose path is not known yet
+	}
+	for id, p := range ms {
+		if !scope.holds(p.PathWithNamespace) {
+			delete(ms, id)
+		}
+	}
+}
+
+// keepFailed unmarks the projects that did not fail: a change to them ran
+// through, and the ones that failed stay marked to try again.
+func (ms marks) keepFailed(failed map[int64]bool) {
+	for id := range ms {
+		if !failed[id] {
+			delete(ms, id)
+		}
+	}
+}
+
+// sorted are the marked projects by path.
+func (ms marks) sorted() []apiclient.Project {
+	projects := make([]apiclient.Project, 0, len(ms))
+	for _, p := range ms {
+		projects = append(projects, p)
+	}
+	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
+	return projects
+}
+
+// mark marks or unmarks the selected project and moves down, as a file
+// manager's space does.
+func (s *projectsScreen) mark() tea.Cmd {
+	it, ok := s.selected()
+	switch {
+	case !ok || it.id == 0:
+		return nil
+	case it.notMaintained:
+		return statusCmd(statusInfo, it.path+": you are not a Maintainer of it, so a change to several projects would skip it.")
+	}
+	s.marks.toggle(it)
+	s.list.move(tea.KeyPressMsg{Code: tea.KeyDown}, s.sh.keys.textNav())
+	return s.loadOverviews()
+}
+
+// markAll marks every project shown (the filter's matches), or, when all
+// are marked already, unmarks them.
+func (s *projectsScreen) markAll() {
+	var shown []projectItem
+	all := true
+	for _, r := range s.rows {
+		if r.kind == rowTyped {
+			continue
+		}
+		if it := s.item(r); it.id != 0 && !it.notMaintained {
+			shown = append(shown, it)
+			all = all && s.marks.has(it.id)
+		}
+	}
+	for _, it := range shown {
+		if all {
+			delete(s.marks, it.id)
+		} else {
+			s.marks[it.id] = apiclient.Project{ID: it.id, PathWithNamespace: it.path, Name: it.name}
+		}
+	}
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// overviewConcurrency is how many project overviews load at once.
+const overviewConcurrency = 3
+
+// overviews say how each project's error tracking is set up, loaded for
+// the rows on screen, a few at a time, and kept until a refresh.
+type overviews struct {
+	byID map[int64]overview
+	// gen is the refresh the answers in flight belong to.
+	gen      int
+	inFlight int
+}
+
+type overview struct {
+	loading bool
+	o       workflow.Overview
+}
+
+func newOverviews(gen int) overviews { return overviews{byID: map[int64]overview{}, gen: gen} }
+
+// took keeps an answer of this refresh's; false drops an older one's.
+func (o *overviews) took(msg overviewLoadedMsg) bool {
+	if msg.gen != o.gen {
+		return false
+	}
+	o.inFlight--
+	o.byID[msg.id] = overview{o: msg.o}
+	return true
+}
+
+// stale forgets project id's overview, changed by a write, unless it is
+// being read: true when it is to be read again.
+func (o *overviews) stale(id int64) bool {
+	if v, ok := o.byID[id]; ok && !v.loading {
+		delete(o.byID, id)
+		return true
+	}
+	return false
+}
+
+// style colours a row's state: on, off, not set up, or a problem.
+func (o overviews) style(st Styles, id int64) lipgloss.Style {
+	v, ok := o.byID[id]
+	switch {
+	case !ok || v.loading:
+		return st.Subtle
+	case v.o.Err != nil:
+		return st.StateBad
+	case v.o.Missing:
+		return st.StateNone
+	case v.o.Settings != nil && v.o.Settings.Active && (v.o.Settings.Integrated || v.o.Settings.APIURL != nil):
+		return st.StateOn
+	}
+	return st.StateOff
+}
+
+// text is the state column of a row, in width cells.
+func (o overviews) text(id int64, width int) string {
+	v, ok := o.byID[id]
+	switch {
+	case !ok || id == 0:
+		return ""
+	case v.loading:
+		return "…"
+	}
+	if sum := v.o.Summary(); lipgloss.Width(sum) <= width {
+		return sum
+	}
+	return v.o.Compact()
+}
+
+// loadOverviews starts the overviews of the rows on screen that have none,
+// up to overviewConcurrency at once; each answer starts the next.
+func (s *projectsScreen) loadOverviews() tea.Cmd {
+	if s.sh.api == nil {
+		return nil
+	}
+	o := &s.overviews
+	var cmds []tea.Cmd
+	start, end := s.list.window()
+	for i := start; i < end && o.inFlight < overviewConcurrency; i++ {
+		it := s.item(s.rows[i])
+		if s.rows[i].kind == rowTyped || it.id == 0 || it.notMaintained {
+			continue
+		}
+		if _, ok := o.byID[it.id]; ok {
+			continue
+		}
+		o.byID[it.id] = overview{loading: true}
+		o.inFlight++
+		cmds = append(cmds, loadOverviewCmd(s.sh.api, s.sh.deps.RequestTimeout, o.gen, it.id))
+	}
+	return tea.Batch(cmds...)
+}

@@ -66,6 +66,17 @@ type ClientKey struct {
 	Active    bool   `json:"active"`
 	PublicKey string `json:"public_key"`
 	DSN       string `json:"errtracker_dsn"`
+	// Name and RateLimit are a Sentry project's key's (GitLab's keys have
+	// neither). A Sentry key has no numeric ID (ID 0): its public key
+	// names it.
+	Name      string        `json:"-"`
+	RateLimit *KeyRateLimit `json:"-"`
+}
+
+// KeyRateLimit caps the events a key accepts: Count in Window seconds.
+type KeyRateLimit struct {
+	Window int `json:"window"`
+	Count  int `json:"count"`
 }
 
 // UnmarshalJSON accepts errtracker_dsn or sentry_dsn.

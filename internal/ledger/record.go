@@ -19,6 +19,7 @@ const (
 	PhaseCreated   = "created"   // the new key exists; the old one too
 	PhaseVariables = "variables" // the chosen variables hold the new DSN
 	PhaseKept      = "kept"      // both keys stay; the old key's delete is left to do
+	PhaseDisabled  = "disabled"  // a soft rotation turned the old key off; its delete is left to do
 	PhaseDone      = "done"      // the old key is gone: finished
 	PhaseAbandoned = "abandoned" // a restart left it; its new key stays as it is
 	PhaseSettled   = "settled"   // the old key went elsewhere (by hand, another run)
@@ -28,7 +29,7 @@ const (
 // Open reports a phase of a rotation that is not finished.
 func Open(phase string) bool {
 	switch phase {
-	case PhaseCreating, PhaseCreated, PhaseVariables, PhaseKept:
+	case PhaseCreating, PhaseCreated, PhaseVariables, PhaseKept, PhaseDisabled:
 		return true
 	}
 	return false
@@ -76,12 +77,13 @@ type Record struct {
 	// Variables are the project's and its groups' variables the rotation
 	// changed or found holding the old DSN, with what happened to each.
 	Variables []Variable `json:"variables,omitempty"`
-	// Before are the project's key IDs when the create was sent, when they
+	// Before are the project's keys (IDs, or a Sentry key's public key)
+	// when the create was sent, when they
 	// were few enough to keep: a key not among them found after a lost
 	// answer is the one the create made. With many keys, BeforeMax is the
 	// highest (GitLab's key IDs are one growing sequence) and a key above
 	// it is the one. BeforeComplete: every key was read.
-	Before         []int64    `json:"key_ids_before,omitempty"`
+	Before         []string   `json:"keys_before,omitempty"`
 	BeforeMax      int64      `json:"key_id_before_max,omitempty"`
 	BeforeComplete bool       `json:"key_ids_before_complete,omitempty"`
 	TestEvent      *TestEvent `json:"test_event,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -96,12 +97,12 @@ func (e *planEnv) campaignDone(projectID int64) (ledger.Record, bool) {
 }
 
 // madeKey is the unfinished rotation of the project whose new key is key.
-func (l *Rotations) madeKey(projectID, key int64) (ledger.Record, bool) {
+func (l *Rotations) madeKey(projectID int64, key apiclient.ClientKey) (ledger.Record, bool) {
 	if l == nil {
 		return ledger.Record{}, false
 	}
 	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
-		return r.NewKeyID == key && r.IsOpen()
+		return recordsNew(r, key) && r.IsOpen()
 	}) {
 		return r, true
 	}

@@ -110,11 +110,11 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	old := h.key
 	// The variable may hold the key an unfinished rotation made already:
 	// that rotation goes on, from its old key.
-	if rec, ok := env.ledger.madeKey(p.ID, old.ID); ok {
-		o, found := FindKey(h.keys, rec.OldKeyID)
+	if rec, ok := env.ledger.madeKey(p.ID, old); ok {
+		o, found := FindKeyRef(h.keys, KeyRef(OldKeyOf(rec)))
 		if !found {
-			env.ledger.settleOldKey(p.ID, rec.OldKeyID, "", fmt.Sprintf("key %d was gone when a group rotation planned again", rec.OldKeyID))
-			it.Skip, it.Result = fmt.Sprintf("already rotated: key %d replaced key %d, which is gone", rec.NewKeyID, rec.OldKeyID), ResultUnchanged
+			env.ledger.settleOldKey(p.ID, OldKeyOf(rec), "", fmt.Sprintf("key %s was gone when a group rotation planned again", KeyName(OldKeyOf(rec))))
+			it.Skip, it.Result = fmt.Sprintf("already rotated: key %s replaced key %s, which is gone", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec))), ResultUnchanged
 			return it
 		}
 		old = o
@@ -123,7 +123,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger}
 	r := NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
-	r = r.sawKeys(h.keys, h.resp)
+	r = r.sawKeys(KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
 	r.GroupUses = matchGroupUses(env.groups.of(ctx, env.api, it.Project.Path), strings.TrimSpace(old.DSN))
 	r.groupUsesKnown = true
 	r, err := r.planFrom(ctx, env.api, h.vars, nil)
@@ -141,14 +141,14 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
 	default:
-		it.Action = fmt.Sprintf("rotate key %d", old.ID)
+		it.Action = "rotate key " + KeyName(old)
 		if r.GoingOn() {
 			it.GoesOn = true
-			it.Action = fmt.Sprintf("go on with key %d, made by an unfinished rotation (%s), to replace key %d",
-				r.Earlier.NewKeyID, r.Earlier.Started.Local().Format("2006-01-02 15:04"), old.ID)
+			it.Action = fmt.Sprintf("go on with key %s, made by an unfinished rotation (%s), to replace key %s",
+				KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), KeyName(old))
 		}
 		if out := r.outsideScope(); len(out) > 0 {
-			it.Action += fmt.Sprintf("; key %d stays while %s holds its DSN", old.ID, strings.Join(out, ", "))
+			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", KeyName(old), strings.Join(out, ", "))
 		}
 	}
 	return it
@@ -156,10 +156,10 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 
 // finishedWords say how a recorded rotation ended: "key 9 replaced key 6".
 func finishedWords(rec ledger.Record) string {
-	if rec.NewKeyID == 0 {
-		return fmt.Sprintf("key %d is gone", rec.OldKeyID)
+	if !made(rec) {
+		return fmt.Sprintf("key %s is gone", KeyName(OldKeyOf(rec)))
 	}
-	return fmt.Sprintf("key %d replaced key %d", rec.NewKeyID, rec.OldKeyID)
+	return fmt.Sprintf("key %s replaced key %s", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec)))
 }
 
 func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {

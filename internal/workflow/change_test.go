@@ -81,7 +81,7 @@ func runPlan(t *testing.T, ctx context.Context, p Plan, api ChangeAPI, progress 
 	return done
 }
 
-func sentry(l *Rotations) RotateChange { return RotateChange{Variable: "SENTRY_DSN", Ledger: l} }
+func rotateSentryDSN(l *Rotations) RotateChange { return RotateChange{Variable: "SENTRY_DSN", Ledger: l} }
 
 func keep(l *Rotations) RotateChange {
 	return RotateChange{Variable: "SENTRY_DSN", KeepVariables: true, Ledger: l}
@@ -93,7 +93,7 @@ func keep(l *Rotations) RotateChange {
 func TestGroupRotation(t *testing.T) {
 	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	l, _ := testLedger(t)
-	p := plan(t, c, demoGroup(t), true, sentry(l))
+	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	items := byPath(p)
 	if p.Acting() != 2 || items["demo/web-shop"].OldKeyID != 1 || items["demo/mobile/ios"].OldKeyID != 901 {
 		t.Fatalf("%+v", p.Items)
@@ -190,11 +190,11 @@ func TestGroupRotationResumes(t *testing.T) {
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	f := &faultyGroup{faulty: &faulty{Client: c}, failDelete: true}
-	first := runPlan(t, ctx, plan(t, f, demoGroup(t), true, sentry(l)), f, nil)
+	first := runPlan(t, ctx, plan(t, f, demoGroup(t), true, rotateSentryDSN(l)), f, nil)
 	if first.Failed() != 2 || len(l.OpenRotations(7)) != 1 {
 		t.Fatalf("failed %d, open %v: %+v", first.Failed(), l.OpenRotations(7), first.Items)
 	}
-	p := plan(t, c, demoGroup(t), true, sentry(l))
+	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.OldKeyID != 901 {
 		t.Fatalf("%+v", it)
 	}
@@ -208,14 +208,14 @@ func TestGroupRotationResumes(t *testing.T) {
 		t.Fatalf("keys: project 7 %v, project 1 %v: %+v", srv.Keys(7), srv.Keys(1), second.Items)
 	}
 	// Before the run is finished, a run started again rotates neither.
-	again := plan(t, c, demoGroup(t), true, sentry(l))
+	again := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	if again.Acting() != 0 || !strings.Contains(byPath(again)["demo/mobile/ios"].Skip, "rotated by an earlier run") {
 		t.Fatalf("%+v", again.Items)
 	}
 	if err := second.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if next := plan(t, c, demoGroup(t), true, sentry(l)); next.Acting() != 2 {
+	if next := plan(t, c, demoGroup(t), true, rotateSentryDSN(l)); next.Acting() != 2 {
 		t.Fatalf("a finished rotation's projects are not rotated again: %+v", next.Items)
 	}
 }
@@ -226,7 +226,7 @@ func TestFailedRunKeepsGroupRotationOpen(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	l, _ := testLedger(t)
 	f := &faultyGroup{faulty: &faulty{Client: c, update: lost}}
-	done := runPlan(t, context.Background(), plan(t, f, demoGroup(t), true, sentry(l)), f, nil)
+	done := runPlan(t, context.Background(), plan(t, f, demoGroup(t), true, rotateSentryDSN(l)), f, nil)
 	if done.Failed() == 0 {
 		t.Fatalf("no project failed: %+v", done.Items)
 	}
@@ -337,7 +337,7 @@ func TestGroupRotationNeverCreatesTwice(t *testing.T) {
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	f := &faultyGroup{faulty: &faulty{Client: c, create: func(k *apiclient.ClientKey) (*apiclient.ClientKey, error) { return nil, lost }}}
-	first := runPlan(t, ctx, plan(t, f, demoGroup(t), true, sentry(l)), f, nil)
+	first := runPlan(t, ctx, plan(t, f, demoGroup(t), true, rotateSentryDSN(l)), f, nil)
 	if it := byPath(first)["demo/mobile/ios"]; it.Result != ResultUnderWay {
 		t.Fatalf("a lost create is not under way: %+v", it)
 	}
@@ -345,7 +345,7 @@ func TestGroupRotationNeverCreatesTwice(t *testing.T) {
 	if len(made) != 1 {
 		t.Fatalf("ios keys %v", srv.Keys(7))
 	}
-	p := plan(t, c, demoGroup(t), true, sentry(l))
+	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.Rotation.New.ID != made[0] {
 		t.Fatalf("%+v", it)
 	}
@@ -363,11 +363,11 @@ func TestLostCreateResolvedFromTheKeys(t *testing.T) {
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	rec := ledger.Record{Kind: ledger.KindRotation, ID: "r-lost", Host: testHost, ProjectID: 7, OldKeyID: 901,
-		Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "*"}, Phase: ledger.PhaseCreating, Before: []int64{901}, BeforeMax: 901, BeforeComplete: true, Started: time.Now()}
+		Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "*"}, Phase: ledger.PhaseCreating, Before: []string{"901"}, BeforeMax: 901, BeforeComplete: true, Started: time.Now()}
 	if err := l.put(rec, true); err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, c, demoGroup(t), true, sentry(l))
+	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	if it := byPath(p)["demo/mobile/ios"]; it.Action != "rotate key 901" {
 		t.Fatalf("no key appeared, yet: %+v", it)
 	}
@@ -382,7 +382,7 @@ func TestLostCreateResolvedFromTheKeys(t *testing.T) {
 		}
 	}
 	before := srv.KeyCount(7)
-	p = plan(t, c, demoGroup(t), true, sentry(l))
+	p = plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
 	it := byPath(p)["demo/mobile/ios"]
 	var unknown *UnknownCreateError
 	if it.Result != ResultFailed || !errors.As(it.Err, &unknown) || len(unknown.Candidates) != 2 {
@@ -401,7 +401,7 @@ func TestLostCreateResolvedFromTheKeys(t *testing.T) {
 func TestFleetGroupRotation(t *testing.T) {
 	srv, c := mock(t, mockserver.Options{ScaleGroup: 5}, mockserver.TokenMaintainer)
 	l, _ := testLedger(t)
-	p := plan(t, c, fleet(), false, sentry(l))
+	p := plan(t, c, fleet(), false, rotateSentryDSN(l))
 	var groups *GroupVariablesError
 	if first := byPath(p)["fleet/app-001"]; first.Acts() || first.Result != ResultFailed || !errors.As(first.Err, &groups) || !strings.Contains(first.Skip, "FLEET_SENTRY_DSN") {
 		t.Fatalf("the plan hides a stop it can see: %+v", first)

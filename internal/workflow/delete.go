@@ -137,7 +137,7 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return d, perr
 	case errors.Is(kerr, apiclient.ErrKeyNotFound):
-		return d, &NoSuchKeyError{d.Project, id}
+		return d, &NoSuchKeyError{Project: d.Project, ID: id}
 	case kerr != nil:
 		return d, kerr
 	}
@@ -210,7 +210,7 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 		d.Unknown = apiclient.OutcomeUnknown(err)
 		return d, err
 	}
-	d.Closed = l.keyDeleted(d.Project.ID, d.Key.ID)
+	d.Closed = l.keyDeleted(d.Project.ID, d.Key)
 	return d, nil
 }
 
@@ -227,17 +227,17 @@ func deleted(resp *apiclient.Response, err error) (ok, alreadyGone, onRetry bool
 
 // keyDeleted finishes the project's unfinished rotations of a deleted key
 // and leaves those that made it.
-func (l *Rotations) keyDeleted(projectID, keyID int64) []ledger.Record {
+func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledger.Record {
 	if l == nil {
 		return nil
 	}
 	_ = l.store.Refresh()
-	closed := l.settleOldKey(projectID, keyID, "", fmt.Sprintf("key %d was deleted", keyID))
+	closed := l.settleOldKey(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
 	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
-		return x.NewKeyID == keyID && x.IsOpen()
+		return recordsNew(x, key) && x.IsOpen()
 	}) {
 		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
-		rec.Note = fmt.Sprintf("its new key %d was deleted, so key %d was not replaced", keyID, rec.OldKeyID)
+		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", KeyName(key), KeyName(OldKeyOf(rec)))
 		if l.put(rec, false) == nil {
 			closed = append(closed, rec)
 		}
@@ -262,9 +262,9 @@ func (d Deletion) Outcome(check string) string {
 	}
 	for _, rec := range d.Closed {
 		if rec.Phase == ledger.PhaseAbandoned {
-			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %d) is closed: rotate key %d again to replace it.", rec.OldKeyID, rec.OldKeyID)
+			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %s) is closed: rotate key %s again to replace it.", KeyName(OldKeyOf(rec)), KeyName(OldKeyOf(rec)))
 		} else {
-			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %d.", rec.NewKeyID)
+			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %s.", KeyName(NewKeyOf(rec)))
 		}
 	}
 	if d.Deleted && len(d.GroupUses) > 0 {

@@ -109,14 +109,14 @@ func scopeOf(s string) string {
 
 // openFor is the unfinished rotation of the project's old key, for the
 // named variable (nil: any), that this rotation goes on with, if any.
-func (l *Rotations) openFor(projectID, oldKeyID int64, named *ledger.Variable) (ledger.Record, bool) {
+func (l *Rotations) openFor(projectID int64, old apiclient.ClientKey, named *ledger.Variable) (ledger.Record, bool) {
 	if l == nil {
 		return ledger.Record{}, false
 	}
 	var found ledger.Record
 	ok := false
 	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
-		return r.OldKeyID == oldKeyID && r.IsOpen() && sameVariable(r.Named, named)
+		return recordsOld(r, old) && r.IsOpen() && sameVariable(r.Named, named)
 	}) {
 		// The newest one: an older one still open was left by a restart
 		// that could not write its end.
@@ -176,10 +176,10 @@ type MadeMeanwhileError struct {
 }
 
 func (e *MadeMeanwhileError) Error() string {
-	if e.Record.NewKeyID == 0 {
+	if !made(e.Record) {
 		return "another errtrack run began this rotation meanwhile (its create's answer is not known yet)"
 	}
-	return fmt.Sprintf("another errtrack run made key %d for this rotation meanwhile", e.Record.NewKeyID)
+	return fmt.Sprintf("another errtrack run made key %s for this rotation meanwhile", KeyName(NewKeyOf(e.Record)))
 }
 
 // UnknownCreateError: an earlier rotation's create lost its answer and the
@@ -187,20 +187,20 @@ func (e *MadeMeanwhileError) Error() string {
 type UnknownCreateError struct {
 	Record ledger.Record
 	// Candidates are the keys made since (none: the list could not tell).
-	Candidates []int64
+	Candidates []string
 }
 
 func (e *UnknownCreateError) Error() string {
-	return fmt.Sprintf("an unfinished rotation of key %d (begun %s) may have created a key, and the project's keys do not tell which",
-		e.Record.OldKeyID, e.Record.Started.Format("2006-01-02 15:04 MST"))
+	return fmt.Sprintf("an unfinished rotation of key %s (begun %s) may have created a key, and the project's keys do not tell which",
+		KeyName(OldKeyOf(e.Record)), e.Record.Started.Format("2006-01-02 15:04 MST"))
 }
 
 // resolveCreating finds the key an unfinished rotation's create made,
 // whose answer was lost: the one key the project did not have then (or,
 // of a project with many keys, the one above them all). ok is false when
 // it surely made none.
-func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef, rec ledger.Record) (apiclient.ClientKey, bool, error) {
-	keys, _, err := api.ListClientKeys(ctx, ref)
+func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (apiclient.ClientKey, bool, error) {
+	keys, err := store.All(ctx)
 	if err != nil {
 		return apiclient.ClientKey{}, false, err
 	}
@@ -208,9 +208,9 @@ func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef,
 	for _, k := range keys {
 		isNew := k.ID > rec.BeforeMax
 		if rec.Before != nil {
-			isNew = !slices.Contains(rec.Before, k.ID)
+			isNew = !slices.Contains(rec.Before, KeyRef(k))
 		}
-		if isNew && k.ID != rec.OldKeyID {
+		if isNew && !recordsOld(rec, k) {
 			made = append(made, k)
 		}
 	}
@@ -220,9 +220,9 @@ func resolveCreating(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef,
 	case len(made) == 0:
 		return apiclient.ClientKey{}, false, nil
 	}
-	ids := make([]int64, len(made))
+	ids := make([]string, len(made))
 	for i, k := range made {
-		ids[i] = k.ID
+		ids[i] = KeyName(k)
 	}
 	return apiclient.ClientKey{}, false, &UnknownCreateError{Record: rec, Candidates: ids}
 }
@@ -233,22 +233,24 @@ func LeftToDo(r ledger.Record) string {
 	if !r.IsOpen() {
 		return ""
 	}
+	old, nk := KeyName(OldKeyOf(r)), KeyName(NewKeyOf(r))
 	switch r.Phase {
 	case ledger.PhaseCreating:
-		return fmt.Sprintf("find out whether the create made a key (errtrack keys list -p %d), then rotate key %d again: it goes on with that key", r.ProjectID, r.OldKeyID)
+		return fmt.Sprintf("find out whether the create made a key (errtrack keys list -p %d), then rotate key %s again: it goes on with that key", r.ProjectID, old)
+	case ledger.PhaseDisabled:
+		return fmt.Sprintf("delete key %s, disabled, once its clients use key %s's DSN (rotate key %s again, or delete it)", old, nk, old)
 	}
 	var pending []string
 	for _, v := range r.Variables {
-		if v.Result != "updated" && v.Result != "created" {
+		if v.Result != "updated" && v.Result != "created" && v.Group == "" {
 			pending = append(pending, variableRefLabel(v))
 		}
 	}
 	if len(pending) > 0 {
-		return fmt.Sprintf("point %s at key %d's DSN, then delete key %d (rotate key %d again: it goes on with key %d)",
-			strings.Join(pending, ", "), r.NewKeyID, r.OldKeyID, r.OldKeyID, r.NewKeyID)
+		return fmt.Sprintf("point %s at key %s's DSN, then delete key %s (rotate key %s again: it goes on with key %s)",
+			strings.Join(pending, ", "), nk, old, old, nk)
 	}
-	return fmt.Sprintf("delete key %d once its clients use key %d's DSN (rotate key %d again, or errtrack keys delete -p %d %d)",
-		r.OldKeyID, r.NewKeyID, r.OldKeyID, r.ProjectID, r.OldKeyID)
+	return fmt.Sprintf("delete key %s once its clients use key %s's DSN (rotate key %s again, or delete it)", old, nk, old)
 }
 
 // variableRefLabel names a recorded variable: "SENTRY_DSN (production)",
@@ -290,6 +292,25 @@ func EarlierWords(rec ledger.Record) string {
 	if rec.User != "" {
 		who = "by " + rec.User + ", " + who
 	}
-	return fmt.Sprintf("Key %d was made by an unfinished rotation of key %d on %s (%s).",
-		rec.NewKeyID, rec.OldKeyID, rec.Started.Local().Format("2006-01-02 15:04"), who)
+	return fmt.Sprintf("Key %s was made by an unfinished rotation of key %s on %s (%s).",
+		KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec)), rec.Started.Local().Format("2006-01-02 15:04"), who)
 }
+
+// OldKeyOf and NewKeyOf are a recorded rotation's keys, as far as the
+// ledger knows them (no DSN: the key's listing has it).
+func OldKeyOf(rec ledger.Record) apiclient.ClientKey {
+	return apiclient.ClientKey{ID: rec.OldKeyID, PublicKey: rec.OldPublic}
+}
+
+func NewKeyOf(rec ledger.Record) apiclient.ClientKey {
+	return apiclient.ClientKey{ID: rec.NewKeyID, PublicKey: rec.NewPublic}
+}
+
+// recordsOld reports a record replacing key k; recordsNew one that made it.
+func recordsOld(rec ledger.Record, k apiclient.ClientKey) bool { return SameKey(OldKeyOf(rec), k) }
+func recordsNew(rec ledger.Record, k apiclient.ClientKey) bool {
+	return (rec.NewKeyID != 0 || rec.NewPublic != "") && SameKey(NewKeyOf(rec), k)
+}
+
+// made reports a record whose rotation made its new key.
+func made(rec ledger.Record) bool { return rec.NewKeyID != 0 || rec.NewPublic != "" }

@@ -35,10 +35,7 @@ func Problem(err error, again string) (string, bool) {
 	case errors.As(err, &meanwhile):
 		return capitalize(meanwhile.Error()) + ": nothing was created; " + again + " to go on with it.", true
 	case errors.As(err, &unknown):
-		ids := make([]string, len(unknown.Candidates))
-		for i, id := range unknown.Candidates {
-			ids[i] = fmt.Sprint(id)
-		}
+		ids := unknown.Candidates
 		cands := "no key can be told apart"
 		if len(ids) > 0 {
 			cands = "keys " + strings.Join(ids, ", ") + " were made since"

@@ -34,6 +34,9 @@ const (
 	StepVerify
 	StepConfirmDelete // a question: delete the old key?
 	StepDelete
+	// StepDisable: a soft rotation turns the old key off instead; it is
+	// deleted later, by the same rotation gone on with.
+	StepDisable
 	StepDone
 )
 
@@ -67,6 +70,16 @@ type RotationOptions struct {
 	GoOn, Restart bool
 	// Campaign is the group rotation this rotation is part of.
 	Campaign string
+	// Keys is where the project's keys are (nil: GitLab's integrated
+	// keys); OldRef names the key to replace there when it has no
+	// numeric ID (a Sentry key's public key). NewName names the new key
+	// where the store names keys (Sentry).
+	Keys    KeyStore
+	OldRef  string
+	NewName string
+	// Soft disables the old key instead of deleting it (where the store
+	// can: Sentry): the rotation stays open until it is deleted later.
+	Soft bool
 }
 
 type decision uint8
@@ -86,8 +99,9 @@ type Rotation struct {
 	// Listed: the server's key list holds the new key.
 	Listed bool
 	// Deleted: the old key no longer exists. OldGone says it was deleted
-	// elsewhere; DeletedOnRetry that a lost answer was retried.
-	Deleted, OldGone, DeletedOnRetry bool
+	// elsewhere; DeletedOnRetry that a lost answer was retried. Disabled:
+	// a soft rotation turned the old key off, to delete later.
+	Deleted, OldGone, DeletedOnRetry, Disabled bool
 	// CreateUnknown and DeleteUnknown: the answer was lost; the change may
 	// or may not have been made.
 	CreateUnknown, DeleteUnknown bool
@@ -112,16 +126,15 @@ type Rotation struct {
 	// delete finished.
 	Settled []ledger.Record
 
-	opts       RotationOptions
-	planned    bool
-	known      []int64 // the keys the plan read
-	keysBefore int     // how many keys the project had before the create
-	// keysCounted: keysBefore is exact (the server counted, or the list
-	// fits a page), so the new key's page is known.
-	keysCounted bool
-	variables   decision
-	resume      decision // decidedUpdate: go on; decidedKeep: restart
-	confirmed   bool
+	opts    RotationOptions
+	planned bool
+	// read is what the plan read of the keys: the keys seen, and how many
+	// there are (the new key's page on GitLab); known their refs.
+	read      KeysRead
+	known     []string
+	variables decision
+	resume    decision // decidedUpdate: go on; decidedKeep: restart
+	confirmed bool
 	// rec is the rotation's ledger record once its create is under way;
 	// intent: a group run wrote it ahead, on disk (prepareCreates).
 	rec    ledger.Record
@@ -174,7 +187,9 @@ func (r Rotation) Next() Step {
 		return StepVerify
 	case !r.confirmed:
 		return StepConfirmDelete
-	case !r.Deleted:
+	case r.opts.Soft && !r.Disabled && !r.Deleted:
+		return StepDisable
+	case !r.Deleted && !r.Disabled:
 		return StepDelete
 	}
 	return StepDone
@@ -210,10 +225,11 @@ func (r Rotation) GoOn() Rotation {
 
 // goOn takes the earlier rotation's key and record as this rotation's.
 func (r Rotation) goOn() Rotation {
-	if r.Earlier == nil || r.Earlier.NewKeyID == 0 {
+	if r.Earlier == nil || !made(*r.Earlier) {
 		return r
 	}
-	r.New = &apiclient.ClientKey{ID: r.Earlier.NewKeyID, PublicKey: r.Earlier.NewPublic}
+	k := NewKeyOf(*r.Earlier)
+	r.New = &k
 	r.rec = *r.Earlier
 	return r
 }
@@ -305,6 +321,8 @@ func (r Rotation) Run(ctx context.Context, api RotationAPI, step Step) (Rotation
 		r, err = r.verify(ctx, api)
 	case StepDelete:
 		r, err = r.deleteOld(ctx, api)
+	case StepDisable:
+		r, err = r.disableOld(ctx, api)
 	}
 	if err != nil {
 		r.stopped, r.failed, r.err = true, step, err
@@ -353,15 +371,17 @@ func (r Rotation) keysState(c Checks) string {
 	case r.New == nil:
 		return fmt.Sprintf("Old key %s is untouched.", old)
 	case r.DeleteUnknown:
-		return fmt.Sprintf("New key %d is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", r.New.ID, old, c.Keys)
+		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", KeyName(*r.New), old, c.Keys)
 	case r.OldGone:
-		return fmt.Sprintf("Rotated: new key %d is in place; old key %d was already gone (deleted elsewhere).", r.New.ID, r.Old.ID)
+		return fmt.Sprintf("Rotated: new key %s is in place; old key %s was already gone (deleted elsewhere).", KeyName(*r.New), KeyName(r.Old))
 	case r.DeletedOnRetry:
-		return fmt.Sprintf("Rotated: new key %d replaces key %d, which the server no longer has (the first delete went through before its answer was lost).", r.New.ID, r.Old.ID)
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which the server no longer has (the first delete went through before its answer was lost).", KeyName(*r.New), KeyName(r.Old))
 	case r.Deleted:
-		return fmt.Sprintf("Rotated: new key %d replaces key %s, which is deleted.", r.New.ID, old)
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which is deleted.", KeyName(*r.New), old)
+	case r.Disabled:
+		return fmt.Sprintf("Rotated softly: new key %s is in place; old key %s is disabled (the backend refuses its events) and stays until you delete it, once its clients use the new DSN: the rotation stays open until then.", KeyName(*r.New), old)
 	}
-	return fmt.Sprintf("Both keys exist: new key %d is in place, old key %s was kept.", r.New.ID, old)
+	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", KeyName(*r.New), old)
 }
 
 // CheckAPI sends a test event to a DSN.
@@ -393,7 +413,7 @@ const RefusedAdvice = "The key may be inactive or deleted, or error tracking is 
 // VerifyKey sends one test event with key's DSN (keys verify, the
 // console's v); a refusal is a *RefusedError.
 func VerifyKey(ctx context.Context, api CheckAPI, p Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
-	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %d of %s", k.ID, p.Name()))
+	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %s of %s", KeyName(k), p.Name()))
 	if err != nil {
 		return nil, err
 	}
@@ -418,6 +438,9 @@ func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
 
 // KeyLabel names a key for people: "12 (glet_abc…)".
 func KeyLabel(k apiclient.ClientKey) string {
+	if k.ID == 0 {
+		return KeyName(k)
+	}
 	return fmt.Sprintf("%d (%s)", k.ID, safetext.Excerpt(k.PublicKey, 40))
 }
 
@@ -430,3 +453,6 @@ func CreateOutcomeUnknown(err error, check string) (string, bool) {
 	}
 	return "The key may or may not have been created: " + check + " before creating another.", true
 }
+
+// Soft reports a rotation that disables the old key instead of deleting it.
+func (r Rotation) Soft() bool { return r.opts.Soft }

@@ -10,10 +10,16 @@ import (
 type NoSuchKeyError struct {
 	Project Project
 	ID      int64
+	// Ref names a key with no numeric ID (a Sentry key's public key).
+	Ref string
 }
 
 func (e *NoSuchKeyError) Error() string {
-	return fmt.Sprintf("project %s has no client key %d: nothing was changed", e.Project.Name(), e.ID)
+	name := fmt.Sprint(e.ID)
+	if e.ID == 0 {
+		name = e.Ref
+	}
+	return fmt.Sprintf("project %s has no client key %s: nothing was changed", e.Project.Name(), name)
 }
 
 // AmbiguousError: the project has several keys and none was named.
@@ -30,10 +36,10 @@ func (e *AmbiguousError) Error() string {
 }
 
 // NotListedError: the server created a key it does not list.
-type NotListedError struct{ ID int64 }
+type NotListedError struct{ Key apiclient.ClientKey }
 
 func (e *NotListedError) Error() string {
-	return fmt.Sprintf("the new key %d is not in the project's key list", e.ID)
+	return fmt.Sprintf("the new key %s is not in the project's key list", KeyName(e.Key))
 }
 
 // NotNewError: the server's answer to the create names a key that existed
@@ -45,9 +51,9 @@ type NotNewError struct {
 
 func (e *NotNewError) Error() string {
 	if e.Old {
-		return fmt.Sprintf("the server's answer to the create names key %d, the key being replaced", e.Key.ID)
+		return fmt.Sprintf("the server's answer to the create names key %s, the key being replaced", KeyName(e.Key))
 	}
-	return fmt.Sprintf("the server's answer to the create names key %d, which existed before", e.Key.ID)
+	return fmt.Sprintf("the server's answer to the create names key %s, which existed before", KeyName(e.Key))
 }
 
 // UnsafeDeleteError: a guard of the delete failed; the old key is kept.

@@ -38,18 +38,18 @@ func (r Rotation) findEarlier(ctx context.Context, api KeysAPI) (Rotation, error
 	if l == nil {
 		return r, nil
 	}
-	rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named())
+	rec, ok := l.openFor(r.Project.ID, r.Old, r.named())
 	if !ok {
 		return r, nil
 	}
 	if rec.Phase == ledger.PhaseCreating {
-		k, made, err := resolveCreating(ctx, api, r.Project.Ref, rec)
+		k, found, err := resolveCreating(ctx, r.keys(api), rec)
 		switch {
 		case err != nil && r.resume == decidedKeep:
 			// Restarting: it is closed at the create, naming the doubt.
 		case err != nil:
 			return r, err
-		case !made:
+		case !found:
 			rec.Phase, rec.Note = ledger.PhaseFailed, "its create's answer was lost, and it made no key"
 			rec.Ended = l.stamp()
 			_ = l.put(rec, false)
@@ -92,7 +92,7 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	if err := l.store.Refresh(); err != nil {
 		return fail(&LedgerError{Before: "creating the new key", Err: err})
 	}
-	if rec, ok := l.openFor(r.Project.ID, r.Old.ID, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) && rec.ID != r.rec.ID {
+	if rec, ok := l.openFor(r.Project.ID, r.Old, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) && rec.ID != r.rec.ID {
 		return fail(&MadeMeanwhileError{Record: rec})
 	}
 	if r.intent {
@@ -103,8 +103,8 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 		left := *e
 		left.Phase, left.Ended = ledger.PhaseAbandoned, &now
 		left.Note = "left by a restart"
-		if e.NewKeyID != 0 {
-			left.Note += fmt.Sprintf(": key %d stays as it is (delete it if nothing uses it)", e.NewKeyID)
+		if made(*e) {
+			left.Note += fmt.Sprintf(": key %s stays as it is (delete it if nothing uses it)", KeyName(NewKeyOf(*e)))
 		}
 		if err := l.put(left, false); err != nil {
 			return fail(&LedgerError{Before: "creating the new key", Err: err})
@@ -121,11 +121,14 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 func (r *Rotation) creatingRecord(now time.Time) ledger.Record {
 	l := r.opts.Ledger
 	rec := ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
-		ProjectPath: r.Project.Path, Backend: "gitlab", OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
+		ProjectPath: r.Project.Path, Backend: r.backend(), OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
 		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.opts.Campaign,
 		Started: now, Variables: r.ledgerVariables()}
-	rec.BeforeMax = slices.Max(append([]int64{r.Old.ID}, r.known...))
-	rec.BeforeComplete = r.keysCounted && len(r.known) >= r.keysBefore
+	rec.BeforeMax = r.Old.ID
+	for _, k := range r.read.Seen {
+		rec.BeforeMax = max(rec.BeforeMax, k.ID)
+	}
+	rec.BeforeComplete = r.read.Counted && len(r.known) >= r.read.Count
 	if rec.BeforeComplete && len(r.known) <= keptBefore {
 		rec.Before = slices.Clone(r.known)
 	}
@@ -185,6 +188,16 @@ func (r *Rotation) noteVariables() {
 	_ = r.opts.Ledger.put(r.rec, false)
 }
 
+// noteDisabled writes a soft rotation's old key turned off: the rotation
+// stays open until the old key is deleted.
+func (r *Rotation) noteDisabled() {
+	if r.opts.Ledger == nil || r.rec.ID == "" {
+		return
+	}
+	r.rec.Phase, r.rec.Variables = ledger.PhaseDisabled, r.ledgerVariables()
+	_ = r.opts.Ledger.put(r.rec, false)
+}
+
 // noteVerified writes the test event's answer.
 func (r *Rotation) noteVerified() {
 	if r.opts.Ledger == nil || r.rec.ID == "" || r.Verified == nil {
@@ -207,19 +220,18 @@ func (r *Rotation) recordDeleted() {
 		note = "the old key was already gone (deleted elsewhere)"
 	}
 	r.endRecord(ledger.PhaseDone, note)
-	r.Settled = l.settleOldKey(r.Project.ID, r.Old.ID, r.rec.ID, fmt.Sprintf("key %d was deleted by rotation %s", r.Old.ID, r.rec.ID))
+	r.Settled = l.settleOldKey(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", KeyName(r.Old), r.rec.ID))
 }
 
 // settleOldKey finishes the unfinished rotations of a project's key that
 // is gone, but the one named except.
-func (l *Rotations) settleOldKey(projectID, keyID int64, except, note string) []ledger.Record {
+func (l *Rotations) settleOldKey(projectID int64, key apiclient.ClientKey, except, note string) []ledger.Record {
 	if l == nil {
 		return nil
 	}
 	var out []ledger.Record
-	for _, rec := range l.store.Records(func(x ledger.Record) bool {
-		return x.Kind == ledger.KindRotation && x.Host == l.host && x.ProjectID == projectID && x.OldKeyID == keyID &&
-			x.IsOpen() && x.ID != except
+	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
+		return recordsOld(x, key) && x.IsOpen() && x.ID != except
 	}) {
 		rec.Phase, rec.Note, rec.Ended = ledger.PhaseSettled, note, l.stamp()
 		if l.put(rec, false) == nil {
@@ -247,4 +259,12 @@ func (r Rotation) ledgerVariables() []ledger.Variable {
 // knows it (its DSN comes with the check).
 func NewKeyFromLedger(rec ledger.Record) apiclient.ClientKey {
 	return apiclient.ClientKey{ID: rec.NewKeyID, PublicKey: rec.NewPublic}
+}
+
+// backend names where the rotation's keys are.
+func (r Rotation) backend() string {
+	if r.opts.Keys != nil {
+		return r.opts.Keys.Backend()
+	}
+	return BackendGitLab
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -16,22 +17,13 @@ import (
 // list is read only up to the key), and picks the key to replace.
 func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	var p Project
-	var old *apiclient.ClientKey
-	var seen []apiclient.ClientKey
-	var resp *apiclient.Response
+	var read KeysRead
 	var vars []apiclient.Variable
 	var perr, kerr, verr error
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
-	go func() {
-		defer wg.Done()
-		if r.opts.OldID != 0 {
-			old, seen, resp, kerr = api.FindClientKey(ctx, r.Project.Ref, r.opts.OldID)
-			return
-		}
-		seen, resp, kerr = api.FirstClientKeys(ctx, r.Project.Ref)
-	}()
+	go func() { defer wg.Done(); read, kerr = r.keys(api).Read(ctx, r.oldRef()) }()
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
 	// The ledger names who rotated: asked in the same round trip.
 	if !r.opts.Ledger.hasUser() {
@@ -43,24 +35,20 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return r, perr
-	case r.opts.OldID != 0 && errors.Is(kerr, apiclient.ErrKeyNotFound):
-		return r, &NoSuchKeyError{p, r.opts.OldID}
+	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
+		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef()}
 	case kerr != nil:
 		return r, kerr
 	}
 	switch {
-	case old != nil:
-		r.Old = *old
-	case len(seen) == 1 && (resp == nil || !resp.HasTotal || resp.Total <= 1):
-		r.Old = seen[0]
+	case read.Old != nil:
+		r.Old = *read.Old
+	case len(read.Seen) == 1 && read.Count <= 1:
+		r.Old = read.Seen[0]
 	default:
-		n := len(seen)
-		if resp != nil && resp.HasTotal {
-			n = resp.Total
-		}
-		return r, &AmbiguousError{p, n}
+		return r, &AmbiguousError{p, read.Count}
 	}
-	r = r.sawKeys(seen, resp)
+	r = r.sawKeys(read)
 	if verr != nil && r.opts.Variable != "" {
 		// The named variable cannot be looked up: stop before any change.
 		return r, &VariablesUnreadError{Err: verr}
@@ -69,18 +57,33 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 }
 
 // sawKeys notes the keys the plan read: the new key's page (it is listed
-// after every key there is now) and the highest key ID, by which a create
-// whose answer was lost is found again.
-func (r Rotation) sawKeys(seen []apiclient.ClientKey, resp *apiclient.Response) Rotation {
-	r.known = r.known[:0]
-	for _, k := range seen {
-		r.known = append(r.known, k.ID)
-	}
-	r.keysBefore, r.keysCounted = len(seen), len(seen) < apiclient.KeysPerPage
-	if resp != nil && resp.HasTotal {
-		r.keysBefore, r.keysCounted = resp.Total, true
+// after every key there is now), and the keys by which a create whose
+// answer was lost is found again.
+func (r Rotation) sawKeys(read KeysRead) Rotation {
+	r.read, r.known = read, nil
+	for _, k := range read.Seen {
+		r.known = append(r.known, KeyRef(k))
 	}
 	return r
+}
+
+// keys is where the project's keys are: the store given, else GitLab's.
+func (r Rotation) keys(api KeysAPI) KeyStore {
+	if r.opts.Keys != nil {
+		return r.opts.Keys
+	}
+	return GitLabKeys(api, r.Project.Ref)
+}
+
+// oldRef names the key asked for, "" for the project's only key.
+func (r Rotation) oldRef() string {
+	if r.opts.OldRef != "" {
+		return r.opts.OldRef
+	}
+	if r.opts.OldID != 0 {
+		return strconv.FormatInt(r.opts.OldID, 10)
+	}
+	return ""
 }
 
 // planFrom ends the plan from what was read: the variables holding the
@@ -118,7 +121,7 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 		return r, err
 	}
 	defer release()
-	k, _, err := api.CreateClientKey(ctx, r.Project.Ref)
+	k, err := r.keys(api).Create(ctx, r.opts.NewName)
 	switch {
 	case err != nil:
 		r.CreateUnknown = apiclient.OutcomeUnknown(err)
@@ -126,10 +129,10 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 			r.endRecord(ledger.PhaseFailed, "the create was refused: no key was made")
 		}
 		return r, err
-	case k.ID == r.Old.ID || (k.DSN != "" && k.DSN == r.Old.DSN) || (k.PublicKey != "" && k.PublicKey == r.Old.PublicKey):
+	case SameKey(*k, r.Old) || (k.DSN != "" && k.DSN == r.Old.DSN) || (k.PublicKey != "" && k.PublicKey == r.Old.PublicKey):
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k, Old: true}
-	case slices.Contains(r.known, k.ID):
+	case slices.Contains(r.known, KeyRef(*k)):
 		// A key listed before the create is not the key just created.
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k}
@@ -159,23 +162,20 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 			groupsRead <- matchGroupUses(groupVariables(ctx, api, r.Project.Path), strings.TrimSpace(r.Old.DSN))
 		}()
 	}
-	if r.keysCounted {
-		keys, _, err = api.ListClientKeysFrom(ctx, r.Project.Ref, apiclient.KeysPage(r.keysBefore))
-	} else {
-		keys, err = api.LastClientKeys(ctx, r.Project.Ref)
-	}
+	store := r.keys(api)
+	keys, err = store.Listed(ctx, r.read)
 	r.GroupUses = <-groupsRead
 	if err != nil {
 		return r, err
 	}
-	if _, ok := FindKey(keys, r.New.ID); !ok && r.keysBefore > 0 {
-		if keys, _, err = api.ListClientKeys(ctx, r.Project.Ref); err != nil {
+	if _, ok := FindKeyRef(keys, KeyRef(*r.New)); !ok && r.read.Count > 0 && store.Backend() == BackendGitLab {
+		if keys, err = store.All(ctx); err != nil {
 			return r, err
 		}
 	}
-	k, ok := FindKey(keys, r.New.ID)
-	if !ok || k.ID == r.Old.ID {
-		return r, &NotListedError{r.New.ID}
+	k, ok := FindKeyRef(keys, KeyRef(*r.New))
+	if !ok || SameKey(k, r.Old) {
+		return r, &NotListedError{Key: *r.New}
 	}
 	if r.New.DSN == "" {
 		r.New = &k // a key known only by its ID (the ledger's): as listed
@@ -192,7 +192,7 @@ func (r Rotation) deleteSafe() error {
 	switch {
 	case r.New == nil || !r.Listed:
 		return &UnsafeDeleteError{Reason: "the server does not list a new key"}
-	case r.New.ID == r.Old.ID:
+	case SameKey(*r.New, r.Old):
 		return &UnsafeDeleteError{Reason: "the new key is the old one"}
 	case !r.confirmed:
 		return &UnsafeDeleteError{Reason: "the delete was not confirmed"}
@@ -218,13 +218,28 @@ func (r Rotation) deleteOld(ctx context.Context, api KeysAPI) (Rotation, error) 
 	if err := r.deleteSafe(); err != nil {
 		return r, err
 	}
-	_, resp, err := api.DeleteClientKey(ctx, r.Project.Ref, r.Old.ID)
-	r.Deleted, r.OldGone, r.DeletedOnRetry = deleted(resp, err)
-	if !r.Deleted {
+	gone, onRetry, err := r.keys(api).Delete(ctx, r.Old)
+	if err != nil {
 		r.DeleteUnknown = apiclient.OutcomeUnknown(err)
 		return r, err
 	}
+	r.Deleted, r.OldGone, r.DeletedOnRetry = true, gone, onRetry
 	r.recordDeleted()
+	return r, nil
+}
+
+// disableOld turns the old key off (a soft rotation), once every guard of
+// the delete holds: its clients stop reporting, and it can be turned on
+// again; the rotation stays open until the old key is deleted.
+func (r Rotation) disableOld(ctx context.Context, api KeysAPI) (Rotation, error) {
+	if err := r.deleteSafe(); err != nil {
+		return r, err
+	}
+	if _, err := r.keys(api).SetActive(ctx, r.Old, false); err != nil {
+		return r, err
+	}
+	r.Disabled, r.Old.Active = true, false
+	r.noteDisabled()
 	return r, nil
 }
 
@@ -235,4 +250,14 @@ func (r Rotation) verify(ctx context.Context, api CheckAPI) (Rotation, error) {
 	r.Verified = check
 	r.noteVerified()
 	return r, err
+}
+
+// FindKeyRef finds the key ref names in keys.
+func FindKeyRef(keys []apiclient.ClientKey, ref string) (apiclient.ClientKey, bool) {
+	for _, k := range keys {
+		if KeyRef(k) == ref {
+			return k, true
+		}
+	}
+	return apiclient.ClientKey{}, false
 }

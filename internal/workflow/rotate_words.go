@@ -36,7 +36,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	case step == StepCreate:
 		return "Creating the new key failed, so nothing was changed: " + sentence(explain(err))
 	case errors.As(err, &notListed):
-		why = fmt.Sprintf("The server does not list the new key %d, so the old key is not deleted.", notListed.ID)
+		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", KeyName(notListed.Key))
 	case step == StepCheck:
 		why = "The new key could not be checked in the key list, so the old key is not deleted: " + sentence(explain(err))
 	case errors.As(err, &ve) && ve.Target.Unknown:

@@ -1,0 +1,256 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// A project's client keys live in GitLab (integrated error tracking) or in
+// the Sentry project its settings name. A rotation reads, makes and
+// retires keys through a KeyStore, whichever it is: the steps, the guards,
+// the variables and the ledger are the same.
+
+// Backends, as the ledger and the reports name them.
+const (
+	BackendGitLab = "gitlab"
+	BackendSentry = "sentry"
+)
+
+// KeyStore holds one project's client keys.
+type KeyStore interface {
+	// Backend is BackendGitLab or BackendSentry; Where names the store for
+	// people ("Sentry project acme/web on https://sentry.example").
+	Backend() string
+	Where() string
+	// Read reads the key ref names ("" for the project's only key) and
+	// what the new key's check needs: the keys seen and their count.
+	Read(ctx context.Context, ref string) (KeysRead, error)
+	// Create makes a key (name: Sentry's; GitLab's keys have none). It is
+	// never sent twice: a lost answer may hide a key.
+	Create(ctx context.Context, name string) (*apiclient.ClientKey, error)
+	// Listed reads where the new key is listed (the page after the keys
+	// read, on GitLab); All reads every key.
+	Listed(ctx context.Context, read KeysRead) ([]apiclient.ClientKey, error)
+	All(ctx context.Context) ([]apiclient.ClientKey, error)
+	// Delete deletes a key: gone reports it was not there (deleted
+	// elsewhere), onRetry that a retry found the first attempt had worked.
+	Delete(ctx context.Context, k apiclient.ClientKey) (gone, onRetry bool, err error)
+	// SetActive turns a key off or on without deleting it; GitLab's
+	// cannot be: ErrCannotDisable.
+	SetActive(ctx context.Context, k apiclient.ClientKey, active bool) (*apiclient.ClientKey, error)
+}
+
+// ErrCannotDisable: GitLab's integrated keys cannot be turned off, only
+// deleted.
+var ErrCannotDisable = errors.New("GitLab's integrated client keys cannot be disabled, only deleted")
+
+// KeysRead is what a rotation's plan read of the keys.
+type KeysRead struct {
+	// Old is the key asked for; Seen the keys read with it.
+	Old  *apiclient.ClientKey
+	Seen []apiclient.ClientKey
+	// Count is how many keys there are; Counted that it is exact.
+	Count   int
+	Counted bool
+}
+
+// KeyRef names a key in its store: GitLab's numeric ID, or a Sentry key's
+// public key.
+func KeyRef(k apiclient.ClientKey) string {
+	if k.ID != 0 {
+		return strconv.FormatInt(k.ID, 10)
+	}
+	return k.PublicKey
+}
+
+// SameKey reports two keys that are one.
+func SameKey(a, b apiclient.ClientKey) bool {
+	if a.ID != 0 || b.ID != 0 {
+		return a.ID == b.ID
+	}
+	return a.PublicKey != "" && a.PublicKey == b.PublicKey
+}
+
+// KeyName names a key in a sentence: "12" for GitLab's, `"Default"
+// (a1b2c3d4…)` for a Sentry key.
+func KeyName(k apiclient.ClientKey) string {
+	if k.ID != 0 {
+		return strconv.FormatInt(k.ID, 10)
+	}
+	short := safetext.Excerpt(k.PublicKey, 9)
+	if k.Name == "" {
+		return short
+	}
+	return fmt.Sprintf("%q (%s)", safetext.Excerpt(k.Name, 40), short)
+}
+
+// gitlabKeys are a project's integrated keys.
+type gitlabKeys struct {
+	api KeysAPI
+	ref apiclient.ProjectRef
+}
+
+// GitLabKeys is the KeyStore of project ref's integrated keys.
+func GitLabKeys(api KeysAPI, ref apiclient.ProjectRef) KeyStore { return gitlabKeys{api, ref} }
+
+func (g gitlabKeys) Backend() string { return BackendGitLab }
+func (g gitlabKeys) Where() string   { return "GitLab" }
+
+// Read reads the list only up to the key asked for (one request when it is
+// on the first page), or its first page.
+func (g gitlabKeys) Read(ctx context.Context, ref string) (KeysRead, error) {
+	var r KeysRead
+	var resp *apiclient.Response
+	var err error
+	if ref != "" {
+		id, perr := strconv.ParseInt(ref, 10, 64)
+		if perr != nil || id <= 0 {
+			return r, fmt.Errorf("%q is not a GitLab client key's ID", ref)
+		}
+		r.Old, r.Seen, resp, err = g.api.FindClientKey(ctx, g.ref, id)
+	} else {
+		r.Seen, resp, err = g.api.FirstClientKeys(ctx, g.ref)
+	}
+	r.Count, r.Counted = len(r.Seen), len(r.Seen) < apiclient.KeysPerPage
+	if resp != nil && resp.HasTotal {
+		r.Count, r.Counted = resp.Total, true
+	}
+	return r, err
+}
+
+func (g gitlabKeys) Create(ctx context.Context, _ string) (*apiclient.ClientKey, error) {
+	k, _, err := g.api.CreateClientKey(ctx, g.ref)
+	return k, err
+}
+
+// Listed reads the page the new key is on, after every key there was, and
+// any after it; without an exact count, the last page.
+func (g gitlabKeys) Listed(ctx context.Context, read KeysRead) ([]apiclient.ClientKey, error) {
+	if read.Counted {
+		keys, _, err := g.api.ListClientKeysFrom(ctx, g.ref, apiclient.KeysPage(read.Count))
+		return keys, err
+	}
+	return g.api.LastClientKeys(ctx, g.ref)
+}
+
+func (g gitlabKeys) All(ctx context.Context) ([]apiclient.ClientKey, error) {
+	keys, _, err := g.api.ListClientKeys(ctx, g.ref)
+	return keys, err
+}
+
+func (g gitlabKeys) Delete(ctx context.Context, k apiclient.ClientKey) (bool, bool, error) {
+	_, resp, err := g.api.DeleteClientKey(ctx, g.ref, k.ID)
+	ok, gone, retry := deleted(resp, err)
+	if !ok {
+		return false, false, err
+	}
+	return gone, retry, nil
+}
+
+func (g gitlabKeys) SetActive(context.Context, apiclient.ClientKey, bool) (*apiclient.ClientKey, error) {
+	return nil, ErrCannotDisable
+}
+
+// SentryAPI is what a Sentry project's keys need of a Sentry client.
+type SentryAPI interface {
+	ListKeys(ctx context.Context, p sentry.Project, status sentry.KeyStatus) ([]sentry.Key, error)
+	GetKey(ctx context.Context, p sentry.Project, id string) (*sentry.Key, error)
+	CreateKey(ctx context.Context, p sentry.Project, o sentry.CreateKeyOptions) (*sentry.Key, error)
+	UpdateKey(ctx context.Context, p sentry.Project, id string, o sentry.UpdateKeyOptions) (*sentry.Key, error)
+	DeleteKey(ctx context.Context, p sentry.Project, id string) (*apiclient.Response, error)
+	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
+}
+
+// sentryKeys are the keys of the Sentry project a GitLab project reports to.
+type sentryKeys struct {
+	api     SentryAPI
+	project sentry.Project
+}
+
+// SentryKeys is the KeyStore of a Sentry project's keys.
+func SentryKeys(api SentryAPI, p sentry.Project) KeyStore { return sentryKeys{api, p} }
+
+func (s sentryKeys) Backend() string { return BackendSentry }
+func (s sentryKeys) Where() string {
+	return fmt.Sprintf("Sentry project %s/%s on %s", s.project.Org, s.project.Slug, s.project.Base)
+}
+
+// FromSentry is a Sentry key as a client key: no numeric ID.
+func FromSentry(k sentry.Key) apiclient.ClientKey {
+	out := apiclient.ClientKey{PublicKey: k.ID, DSN: k.DSN, Active: k.Active, Name: k.Name}
+	if k.RateLimit != nil {
+		out.RateLimit = &apiclient.KeyRateLimit{Window: k.RateLimit.Window, Count: k.RateLimit.Count}
+	}
+	return out
+}
+
+func fromSentry(keys []sentry.Key) []apiclient.ClientKey {
+	out := make([]apiclient.ClientKey, len(keys))
+	for i, k := range keys {
+		out[i] = FromSentry(k)
+	}
+	return out
+}
+
+// Read reads every key: Sentry pages by cursor, so a key is found by
+// reading until it, and a project's keys are few.
+func (s sentryKeys) Read(ctx context.Context, ref string) (KeysRead, error) {
+	keys, err := s.api.ListKeys(ctx, s.project, sentry.AllKeys)
+	if err != nil {
+		return KeysRead{}, err
+	}
+	r := KeysRead{Seen: fromSentry(keys), Count: len(keys), Counted: true}
+	for i := range r.Seen {
+		if ref != "" && r.Seen[i].PublicKey == ref {
+			r.Old = &r.Seen[i]
+		}
+	}
+	if ref != "" && r.Old == nil {
+		return r, apiclient.ErrKeyNotFound
+	}
+	return r, nil
+}
+
+func (s sentryKeys) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
+	k, err := s.api.CreateKey(ctx, s.project, sentry.CreateKeyOptions{Name: name})
+	if k == nil {
+		return nil, err
+	}
+	out := FromSentry(*k)
+	return &out, err
+}
+
+func (s sentryKeys) Listed(ctx context.Context, _ KeysRead) ([]apiclient.ClientKey, error) {
+	return s.All(ctx)
+}
+
+func (s sentryKeys) All(ctx context.Context) ([]apiclient.ClientKey, error) {
+	keys, err := s.api.ListKeys(ctx, s.project, sentry.AllKeys)
+	return fromSentry(keys), err
+}
+
+func (s sentryKeys) Delete(ctx context.Context, k apiclient.ClientKey) (bool, bool, error) {
+	resp, err := s.api.DeleteKey(ctx, s.project, k.PublicKey)
+	switch {
+	case errors.Is(err, sentry.ErrKeyNotFound):
+		return true, false, nil
+	case err != nil:
+		return false, false, err
+	}
+	return false, resp != nil && resp.AlreadyGone, nil
+}
+
+func (s sentryKeys) SetActive(ctx context.Context, k apiclient.ClientKey, active bool) (*apiclient.ClientKey, error) {
+	got, err := s.api.UpdateKey(ctx, s.project, k.PublicKey, sentry.UpdateKeyOptions{Active: &active})
+	if got == nil {
+		return nil, err
+	}
+	out := FromSentry(*got)
+	return &out, err
+}

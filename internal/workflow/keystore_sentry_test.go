@@ -1,0 +1,99 @@
+package workflow
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// mockSentry is the mock Sentry on a test server and its demo project
+// demo/legacy-api's keys as a KeyStore.
+func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
+	t.Helper()
+	srv := mocksentry.New(mocksentry.Options{})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, SentryKeys(c, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"}), c
+}
+
+// A Sentry-backed project's key is rotated with the same plan as an
+// integrated one, softly: a named new key, the variable repointed, a test
+// event accepted through the new DSN, the old key disabled (its events
+// refused) and the rotation open in the ledger; going on with it later
+// deletes the old key and closes it.
+func TestSoftRotationOfASentryKey(t *testing.T) {
+	ssrv, store, _ := mockSentry(t)
+	gsrv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	keys, err := store.All(ctx)
+	if err != nil || len(keys) != 2 {
+		t.Fatalf("%v: %+v", err, keys)
+	}
+	var prod apiclient.ClientKey
+	for _, k := range keys {
+		if k.Name == "Production" {
+			prod = k
+		}
+	}
+	legacy := apiclient.ProjectID(3)
+	if _, _, err := gl.CreateVariable(ctx, legacy, apiclient.NewVariable{Key: "SENTRY_DSN", Value: prod.DSN, Raw: true, Masked: true}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := testLedger(t)
+	o := RotationOptions{Keys: store, OldRef: prod.PublicKey, NewName: "Production 2026-11", Variable: "SENTRY_DSN",
+		Verify: true, Confirmed: true, Soft: true, Ledger: l, GoOn: true}
+	r, err := NewRotation(legacy, o).Advance(ctx, gl, nil)
+	if err != nil || !r.Disabled || r.Deleted || r.New.Name != "Production 2026-11" {
+		t.Fatalf("%v: disabled %v, deleted %v, new %+v", err, r.Disabled, r.Deleted, r.New)
+	}
+	if v := variableValue(gsrv, 3, "SENTRY_DSN", ""); v != r.New.DSN {
+		t.Fatalf("SENTRY_DSN holds %q, want the new DSN", v)
+	}
+	if ssrv.Events(r.New.PublicKey) != 1 {
+		t.Fatal("the test event did not arrive through the new DSN")
+	}
+	if check, _ := (sentryAPIOf(t, store)).SendTestEvent(ctx, prod.DSN, "after"); check == nil || check.Accepted {
+		t.Fatal("the disabled old key still takes events")
+	}
+	if s := r.State(testChecks); !strings.Contains(s, "Rotated softly") {
+		t.Fatal(s)
+	}
+	open := l.OpenRotations(3)
+	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].Backend != BackendSentry || open[0].OldPublic != prod.PublicKey {
+		t.Fatalf("%+v", open)
+	}
+	// Later: the same rotation gone on with deletes the old key.
+	later, err := NewRotation(legacy, RotationOptions{Keys: store, OldRef: prod.PublicKey, Confirmed: true, Ledger: l, GoOn: true}).Advance(ctx, gl, nil)
+	if err != nil || !later.Deleted || !later.GoingOn() || later.New.PublicKey != r.New.PublicKey {
+		t.Fatalf("%v: %+v", err, later)
+	}
+	if len(l.OpenRotations(3)) != 0 || len(ssrv.Keys("demo", "legacy-api")) != 2 {
+		t.Fatalf("open %v, keys %v", l.OpenRotations(3), ssrv.Keys("demo", "legacy-api"))
+	}
+}
+
+func sentryAPIOf(t *testing.T, s KeyStore) SentryAPI {
+	t.Helper()
+	return s.(sentryKeys).api
+}
+
+// GitLab's integrated keys cannot be disabled: a soft rotation there stops
+// before the delete and keeps the old key.
+func TestSoftRotationOfAGitLabKeyRefused(t *testing.T) {
+	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Confirmed: true, Soft: true}).Advance(context.Background(), gl, nil)
+	if err == nil || r.Disabled || r.Deleted {
+		t.Fatalf("%v: %+v", err, r)
+	}
+}

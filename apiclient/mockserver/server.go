@@ -57,6 +57,9 @@ type Options struct {
 	// SentryURL, when set, is the base URL of a Sentry (the mock Sentry):
 	// the demo's Sentry-backed projects name it in their settings' api_url.
 	SentryURL string
+	// SentryDSN, when set, is the DSN of the mock Sentry's key a
+	// Sentry-backed demo project's SENTRY_DSN holds (the demo rotates it).
+	SentryDSN string
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.
@@ -148,7 +151,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.pointSentry(opts.SentryURL)
+	st.pointSentry(opts.SentryURL, opts.SentryDSN)
 	if opts.ScaleGroup > 0 {
 		if opts.Seed == "empty" {
 			return nil, fmt.Errorf("--scale-group adds to the demo seed: use --seed demo")

@@ -50,6 +50,8 @@ type app struct {
 
 	// sentryKeyring keeps Sentry tokens by Sentry base URL.
 	sentryKeyring tokenStore
+	// lastSentry is the Sentry host the command last resolved, for words.
+	lastSentry string
 	// sentryEnvToken is SENTRY_AUTH_TOKEN, read at start and removed from
 	// the environment; sentryEnvURL is SENTRY_URL, the host it is for.
 	sentryEnvToken, sentryEnvURL string
@@ -238,6 +240,9 @@ func (a *app) run(args []string) (code int) {
 // explain words err for this command line.
 func (a *app) explain(err error, retry string) string {
 	if w, ok := workflow.Problem(err, retry); ok {
+		return explain.Text(w)
+	}
+	if w, ok := a.sentryExplain(err); ok {
 		return explain.Text(w)
 	}
 	c := explain.Context{Host: a.lastHost, Retry: retry}

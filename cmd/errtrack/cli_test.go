@@ -237,7 +237,7 @@ func TestKeysCommands(t *testing.T) {
 	c.tty = true
 	c.run("y\n", "keys", "delete", "-p", "1", "99").must(t, 1, "Project demo/web-shop has no client key 99: nothing was deleted")
 	c.tty = false
-	c.run("", "keys", "delete", "-p", "1", "abc", "--yes").must(t, 2, "not a key ID")
+	c.run("", "keys", "delete", "-p", "1", "abc", "--yes").must(t, 2, "is not a key: a GitLab key's ID, or a Sentry key's public key")
 	c.run("", "keys", "delete", "-p", "1").must(t, 2, "exactly one KEY_ID")
 }
 
@@ -423,7 +423,7 @@ func TestHostileServerOutputIsSafe(t *testing.T) {
 		b, _ := json.Marshal(evil)
 		s := string(b)
 		if strings.HasSuffix(r.URL.Path, "/settings") {
-			w.Write([]byte(`{"active":true,"integrated":false,"project_name":` + s + `,"api_url":` + s + `}`))
+			w.Write([]byte(`{"active":true,"integrated":true,"project_name":` + s + `,"api_url":` + s + `}`))
 			return
 		}
 		if r.Method == "DELETE" {
@@ -471,7 +471,7 @@ func TestFlagValueWords(t *testing.T) {
 	}{
 		{[]string{"settings", "create", "-p", "2", "--active=yes", "--integrated=true"}, `--active takes true or false, not "yes"`},
 		{[]string{"keys", "list", "-p", "1", "--timeout", "soon"}, `--timeout takes a duration such as 30s`},
-		{[]string{"keys", "rotate", "-p", "1", "--old", "abc"}, `--old takes a whole number, not "abc"`},
+		{[]string{"keys", "rotate", "-p", "1", "--old", "abc"}, `--old takes the key to replace`},
 	} {
 		r := c.run("", tc.args...)
 		r.must(t, 2, tc.want)

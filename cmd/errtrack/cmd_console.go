@@ -254,12 +254,14 @@ func (a *app) retryNotice() apiclient.Option {
 func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 	// The mock Sentry the demo's Sentry-backed projects report to, with the
 	// demo Sentry token at hand as the demo GitLab token is (in memory).
-	sentryRun, err := mocksentry.New(mocksentry.Options{}).Start("127.0.0.1:0")
+	sentrySrv := mocksentry.New(mocksentry.Options{})
+	sentryRun, err := sentrySrv.Start("127.0.0.1:0")
 	if err != nil {
 		return tui.Deps{}, nil, fmt.Errorf("starting the demo Sentry: %w", err)
 	}
 	a.sentryKeyring = sentryMemory{sentryRun.URL: mocksentry.TokenAdmin}
-	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS, SentryURL: sentryRun.URL})
+	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS, SentryURL: sentryRun.URL,
+		SentryDSN: sentrySrv.DSN("demo", "legacy-api", "Production")})
 	if err != nil {
 		return tui.Deps{}, nil, err
 	}

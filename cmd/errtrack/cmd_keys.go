@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -42,42 +43,63 @@ func (a *app) keysCmd() *cobra.Command {
 			if listWeb {
 				return a.openProjectPage(ctx, c, host, ref)
 			}
-			keys, _, err := c.ListClientKeys(ctx, ref)
+			store, keys, err := workflow.KeysOf(ctx, c, ref, a.sentryResolver(g))
 			if err != nil {
 				return err
 			}
 			a.rememberHost(host)
-			if g.jsonOut {
-				if keys == nil {
-					keys = []apiclient.ClientKey{}
-				}
-				return writeJSON(a.stdout, keys)
-			}
-			printKeys(a.stdout, keys)
-			return nil
+			return a.printStoreKeys(g, store, keys)
 		},
 	}
 	listP.add(list)
 	list.Flags().BoolVar(&listWeb, "web", false, "open the project's error tracking settings in GitLab instead")
 
 	var createP projectFlag
+	var createName, createRate string
 	create := &cobra.Command{
-		Use:     "create --project P",
+		Use:     "create --project P [--name NAME] [--rate-limit COUNT/WINDOW]",
 		Short:   "Create a client key",
-		Example: "  errtrack keys create --project group/web-shop",
+		Long:    "Creates a client key: GitLab's, or, when the project's error tracking reports to a Sentry, a key of that Sentry project (which may have a name and a rate limit).",
+		Example: "  errtrack keys create --project group/web-shop\n  errtrack keys create -p group/api --name 'Production 2026' --rate-limit 1000/3600",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var rl *sentry.RateLimit
+			if cmd.Flags().Changed("rate-limit") {
+				var err error
+				if rl, _, err = parseRateLimit(createRate); err != nil {
+					return err
+				}
+			}
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
 			ref, c, host, err := a.projectClient(ctx, g, &createP)
 			if err != nil {
 				return err
 			}
-			k, _, err := c.CreateClientKey(ctx, ref)
+			store, err := workflow.StoreOf(ctx, c, ref, a.sentryResolver(g))
+			if err != nil {
+				return err
+			}
+			if store.Backend() != workflow.BackendSentry && (createName != "" || rl != nil) {
+				return reportedf(a, "%s's keys are GitLab's integrated keys, which have no name or rate limit: leave out --name and --rate-limit.", ref)
+			}
+			k, err := store.Create(ctx, createName)
 			if err != nil {
 				return a.createFailed(err, ref)
 			}
+			if rl != nil {
+				if k, err = workflow.UpdateSentryKey(ctx, store, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
+					return reportedf(a, "The key was created, but its rate limit was not set: %s Set it with 'errtrack keys update -p %s %s --rate-limit %s'.", a.explain(err, "run it again"), ref, k.PublicKey, createRate)
+				}
+			}
 			a.rememberHost(host)
+			if store.Backend() == workflow.BackendSentry {
+				if g.jsonOut {
+					return writeJSON(a.stdout, toSentryJSON(*k))
+				}
+				printSentryKeys(a.stdout, []apiclient.ClientKey{*k})
+				return nil
+			}
 			a.keyCreated(host, ref, k.ID)
 			if g.jsonOut {
 				return writeJSON(a.stdout, k)
@@ -87,6 +109,8 @@ func (a *app) keysCmd() *cobra.Command {
 		},
 	}
 	createP.add(create)
+	create.Flags().StringVar(&createName, "name", "", "the key's name (a Sentry project's keys)")
+	create.Flags().StringVar(&createRate, "rate-limit", "", "events per window of seconds, COUNT/WINDOW (a Sentry project's keys)")
 
 	var delP projectFlag
 	var delYes bool
@@ -97,7 +121,7 @@ func (a *app) keysCmd() *cobra.Command {
 		Annotations: map[string]string{annotKeyArg: "yes"},
 		Args:        oneKeyID,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := parseKeyID(args[0])
+			id, kref, err := parseKeyRef(args[0])
 			if err != nil {
 				return err
 			}
@@ -112,12 +136,16 @@ func (a *app) keysCmd() *cobra.Command {
 			// The key is looked up first, with the variables that hold its
 			// DSN, so the question (or, with --yes, a warning) names them.
 			lctx, cancel := a.deadline(ctx, g)
-			d, err := workflow.PlanDeletion(lctx, c, ref, id, delYes)
+			var d workflow.Deletion
+			store, err := a.keyStoreFor(lctx, g, c, ref, kref)
+			if err == nil {
+				d, err = workflow.PlanDeletionIn(lctx, c, ref, store, keyRefString(id, kref), delYes)
+			}
 			cancel()
 			var ns *workflow.NoSuchKeyError
 			switch {
 			case errors.As(err, &ns):
-				return fmt.Errorf("project %s has no client key %d: nothing was deleted (see 'errtrack keys list -p %s')", d.Project.Name(), id, ref)
+				return fmt.Errorf("project %s has no client key %s: nothing was deleted (see 'errtrack keys list -p %s')", d.Project.Name(), keyRefString(id, kref), ref)
 			case err != nil:
 				return err
 			}
@@ -171,7 +199,7 @@ func (a *app) keysCmd() *cobra.Command {
 	delP.add(del)
 	del.Flags().BoolVarP(&delYes, "yes", "y", false, "delete without asking (needed when standard input is not a terminal)")
 
-	cmd.AddCommand(list, create, del, a.rotateCmd(g), a.verifyCmd(g))
+	cmd.AddCommand(list, create, del, a.keysUpdateCmd(g), a.rotateCmd(g), a.verifyCmd(g))
 	return cmd
 }
 
@@ -247,4 +275,14 @@ func (a *app) confirm(ctx context.Context, question string) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// keyStoreFor is where a key named by its public key (a Sentry key) is:
+// the project's settings decide. A GitLab key's ID needs no read: it is
+// GitLab's, and an integrated project's command stays at its round trips.
+func (a *app) keyStoreFor(ctx context.Context, g *globalFlags, c *apiclient.Client, ref apiclient.ProjectRef, keyRef string) (workflow.KeyStore, error) {
+	if keyRef == "" {
+		return nil, nil
+	}
+	return workflow.StoreOf(ctx, c, ref, a.sentryResolver(g))
 }

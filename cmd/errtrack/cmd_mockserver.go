@@ -77,6 +77,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 				_ = sentryRun.Close(ctx)
 			}()
 			opts.SentryURL = sentryRun.URL
+			opts.SentryDSN = sentrySrv.DSN("demo", "legacy-api", "Production")
 			s, err := mockserver.New(opts)
 			if err != nil {
 				return usageError{err}

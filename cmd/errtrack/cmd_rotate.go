@@ -45,6 +45,8 @@ var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
 type rotateFlags struct {
 	old                  int64
+	oldRef, oldRaw, name string
+	soft                 bool
 	yes, verify          bool
 	ciVar, scope         string
 	updateVars, keepVars bool
@@ -105,8 +107,8 @@ planned.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
-			case cmd.Flags().Changed("old") && f.old <= 0:
-				return usagef("--old takes the ID of the key to replace, a positive number (see 'errtrack keys list')")
+			case cmd.Flags().Changed("old") && !parseOld(&f):
+				return usagef("--old takes the key to replace: a GitLab key's ID, or a Sentry key's public key (see 'errtrack keys list')")
 			case f.scope != "" && f.ciVar == "":
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
 			case f.ciVar != "" && !variableName.MatchString(f.ciVar):
@@ -117,7 +119,7 @@ planned.`,
 				return usageError{errGroupAndProject}
 			case gf.group != "" && f.ciVar == "":
 				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
-			case gf.group != "" && f.old != 0:
+			case gf.group != "" && f.oldRaw != "":
 				return usagef("--old names one project's key: with --group, the key is the one --ci-variable holds in each project")
 			case (gf.subgroups || gf.dryR) && gf.group == "":
 				return usagef("--include-subgroups and --dry-run go with --group")
@@ -134,7 +136,9 @@ planned.`,
 	}
 	p.add(cmd)
 	fl := cmd.Flags()
-	fl.Int64Var(&f.old, "old", 0, "ID of the key to replace (default: the project's only key)")
+	fl.StringVar(&f.oldRaw, "old", "", "the key to replace: its ID, or a Sentry key's public key (default: the project's only key)")
+	fl.BoolVar(&f.soft, "soft", false, "a Sentry-backed project's rotation: disable the old key instead of deleting it (delete it later by running the rotation again)")
+	fl.StringVar(&f.name, "name", "", "the new key's name (a Sentry-backed project's keys)")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "delete the old key without asking (needed when standard input is not a terminal)")
 	fl.StringVar(&f.ciVar, "ci-variable", "", "CI/CD variable to point at the new DSN before the old key goes, e.g. SENTRY_DSN")
 	fl.StringVar(&f.scope, "environment-scope", "", "environment scope of --ci-variable, when several variables have its name")
@@ -159,7 +163,7 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	}
 	defer closeLedger()
 	checks := cliChecks(ref)
-	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, Variable: f.ciVar, Scope: f.scope,
+	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, OldRef: f.oldRef, NewName: f.name, Soft: f.soft, Resolve: a.sentryResolver(g), Variable: f.ciVar, Scope: f.scope,
 		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes,
 		Ledger: led, GoOn: !f.restart, Restart: f.restart})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
@@ -289,6 +293,9 @@ func isAre(r workflow.Rotation) string {
 // variables that still hold its DSN.
 func deleteQuestion(r workflow.Rotation) string {
 	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", workflow.KeyLabel(r.Old), r.Project.Name())
+	if r.Soft() {
+		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", workflow.KeyLabel(r.Old), r.Project.Name())
+	}
 	if len(r.StillOld()) > 0 {
 		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
 	}
@@ -381,4 +388,11 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	kind := workflow.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
 		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led}
 	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
+}
+
+// parseOld reads --old: an ID or a public key.
+func parseOld(f *rotateFlags) bool {
+	id, ref, err := parseKeyRef(f.oldRaw)
+	f.old, f.oldRef = id, ref
+	return err == nil
 }

@@ -41,7 +41,7 @@ type rotationJSON struct {
 }
 
 type keyRefJSON struct {
-	ID        int64  `json:"id"`
+	ID        int64  `json:"id,omitempty"`
 	PublicKey string `json:"public_key,omitempty"`
 }
 
@@ -93,9 +93,15 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	defer store.Close()
 	var out []rotationJSON
 	hosts := map[string]bool{}
+	var keys []string
 	for _, r := range store.Records(func(r ledger.Record) bool { return r.Kind == ledger.KindRotation && match(r) }) {
 		hosts[r.Host] = true
 		out = append(out, toRotationJSON(r))
+		k := workflow.KeyName(workflow.OldKeyOf(r))
+		if r.NewKeyID != 0 || r.NewPublic != "" {
+			k += " → " + workflow.KeyName(workflow.NewKeyOf(r))
+		}
+		keys = append(keys, k)
 	}
 	if g.jsonOut {
 		if out == nil {
@@ -113,11 +119,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		head = "HOST\t" + head
 	}
 	fmt.Fprintln(tw, head)
-	for _, r := range out {
-		keys := fmt.Sprint(r.OldKey.ID)
-		if r.NewKey != nil {
-			keys += fmt.Sprintf(" → %d", r.NewKey.ID)
-		}
+	for i, r := range out {
 		state := r.State
 		if r.State == "open" || r.Phase != ledger.PhaseDone {
 			state += " (" + r.Phase + ")"
@@ -138,7 +140,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		if left == "" {
 			left = "-"
 		}
-		cells := []string{r.Started.Local().Format("2006-01-02 15:04"), r.Project, keys, state, by, strings.Join(vars, ", "), event, left}
+		cells := []string{r.Started.Local().Format("2006-01-02 15:04"), r.Project, keys[i], state, by, strings.Join(vars, ", "), event, left}
 		if len(hosts) > 1 {
 			cells = append([]string{r.Host}, cells...)
 		}
@@ -169,7 +171,7 @@ func toRotationJSON(r ledger.Record) rotationJSON {
 	if r.IsOpen() {
 		x.State = "open"
 	}
-	if r.NewKeyID != 0 {
+	if r.NewKeyID != 0 || r.NewPublic != "" {
 		x.NewKey = &keyRefJSON{ID: r.NewKeyID, PublicKey: r.NewPublic}
 	}
 	if x.Variables == nil {

@@ -70,7 +70,7 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				}
 				return a.verifyGroup(cmd.Context(), g, gf, ciVar, scope, yes)
 			}
-			id, err := parseKeyID(args[0])
+			id, kref, err := parseKeyRef(args[0])
 			if err != nil {
 				return err
 			}
@@ -84,13 +84,19 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			}
 			lctx, cancel := a.deadline(ctx, g)
 			proj, keys, err := workflow.ProjectKeys(lctx, c, ref)
+			if err == nil && kref != "" {
+				var store workflow.KeyStore
+				if store, err = workflow.StoreOf(lctx, c, ref, a.sentryResolver(g)); err == nil {
+					keys, err = store.All(lctx)
+				}
+			}
 			cancel()
 			if err != nil {
 				return err
 			}
-			k, ok := workflow.FindKey(keys, id)
+			k, ok := workflow.FindKeyRef(keys, keyRefString(id, kref))
 			if !ok {
-				return fmt.Errorf("project %s has no client key %d: nothing was sent (see 'errtrack keys list -p %s')", proj.Name(), id, ref)
+				return fmt.Errorf("project %s has no client key %s: nothing was sent (see 'errtrack keys list -p %s')", proj.Name(), keyRefString(id, kref), ref)
 			}
 			a.rememberHost(host)
 			if !yes {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -27,6 +28,8 @@ type Deletion struct {
 	// reads them at once with itself (a delete without a question).
 	GroupUses   []Use
 	groupsLater bool
+	// store holds the key (nil: the project's GitLab keys).
+	store KeyStore
 
 	// After the run: Deleted; AlreadyGone, it was deleted elsewhere since
 	// it was listed; OnRetry, a retry found it gone (the first attempt went
@@ -101,7 +104,16 @@ func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
 // need the project's path when it is given by ID, are read with the delete
 // instead, so the whole delete is two round trips.
 func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64, unasked bool) (Deletion, error) {
-	var d Deletion
+	return PlanDeletionIn(ctx, api, ref, nil, strconv.FormatInt(id, 10), unasked)
+}
+
+// PlanDeletionIn plans the delete of the key keyRef names in store (nil:
+// the project's GitLab keys), as PlanDeletion does.
+func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store KeyStore, keyRef string, unasked bool) (Deletion, error) {
+	d := Deletion{store: store}
+	if store == nil {
+		store = GitLabKeys(api, ref)
+	}
 	var k *apiclient.ClientKey
 	var vars []apiclient.Variable
 	var perr, kerr, verr error
@@ -130,14 +142,20 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 	if ref.Path != "" {
 		go readGroups(ref.Path)
 	}
-	go func() { defer wg.Done(); k, _, _, kerr = api.FindClientKey(ctx, ref, id) }()
+	go func() {
+		defer wg.Done()
+		var read KeysRead
+		read, kerr = store.Read(ctx, keyRef)
+		k = read.Old
+	}()
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, ref) }()
 	wg.Wait()
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return d, perr
 	case errors.Is(kerr, apiclient.ErrKeyNotFound):
-		return d, &NoSuchKeyError{Project: d.Project, ID: id}
+		id, _ := strconv.ParseInt(keyRef, 10, 64)
+		return d, &NoSuchKeyError{Project: d.Project, ID: id, Ref: keyRef}
 	case kerr != nil:
 		return d, kerr
 	}
@@ -193,9 +211,13 @@ func (d Deletion) Warning() string {
 // the key are finished by it, and those that made it are left.
 func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion, error) {
 	var groups map[string][]apiclient.Variable
-	var resp *apiclient.Response
+	store := d.store
+	if store == nil {
+		store = GitLabKeys(api, d.Project.Ref)
+	}
+	var gone, onRetry bool
 	err := together(func() (err error) {
-		_, resp, err = api.DeleteClientKey(ctx, d.Project.Ref, d.Key.ID)
+		gone, onRetry, err = store.Delete(ctx, d.Key)
 		return err
 	}, func() {
 		if d.groupsLater {
@@ -205,11 +227,11 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 	if d.groupsLater {
 		d.GroupUses, d.groupsLater = matchGroupUses(groups, strings.TrimSpace(d.Key.DSN)), false
 	}
-	d.Deleted, d.AlreadyGone, d.OnRetry = deleted(resp, err)
-	if !d.Deleted {
+	if err != nil {
 		d.Unknown = apiclient.OutcomeUnknown(err)
 		return d, err
 	}
+	d.Deleted, d.AlreadyGone, d.OnRetry = true, gone, onRetry
 	d.Closed = l.keyDeleted(d.Project.ID, d.Key)
 	return d, nil
 }
@@ -252,11 +274,11 @@ func (d Deletion) Outcome(check string) string {
 	var s string
 	switch {
 	case d.Unknown:
-		return fmt.Sprintf("Key %d may or may not have been deleted: %s.", d.Key.ID, check)
+		return fmt.Sprintf("Key %s may or may not have been deleted: %s.", KeyName(d.Key), check)
 	case d.AlreadyGone:
-		s = fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere after it was listed.", d.Key.ID, name)
+		s = fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere after it was listed.", KeyName(d.Key), name)
 	case d.OnRetry:
-		s = fmt.Sprintf("Deleted client key %d of %s: the server no longer has it (the first attempt went through before its answer was lost).", d.Key.ID, name)
+		s = fmt.Sprintf("Deleted client key %s of %s: the server no longer has it (the first attempt went through before its answer was lost).", KeyName(d.Key), name)
 	case d.Deleted:
 		s = fmt.Sprintf("Deleted client key %s of %s.", KeyLabel(d.Key), name)
 	}

@@ -254,3 +254,19 @@ func (s sentryKeys) SetActive(ctx context.Context, k apiclient.ClientKey, active
 	out := FromSentry(*got)
 	return &out, err
 }
+
+// UpdateSentryKey changes a Sentry key's name, switch or rate limit; a
+// change the server did not make (its rate-limit feature off) is an error
+// with the key as it is.
+func UpdateSentryKey(ctx context.Context, store KeyStore, ref string, o sentry.UpdateKeyOptions) (*apiclient.ClientKey, error) {
+	s, ok := store.(sentryKeys)
+	if !ok {
+		return nil, ErrCannotDisable
+	}
+	k, err := s.api.UpdateKey(ctx, s.project, ref, o)
+	if k == nil {
+		return nil, err
+	}
+	out := FromSentry(*k)
+	return &out, err
+}

@@ -77,6 +77,10 @@ type RotationOptions struct {
 	Keys    KeyStore
 	OldRef  string
 	NewName string
+	// Resolve, with Keys nil, finds the store from the project's settings
+	// (read with the plan): a Sentry-backed project's keys are its
+	// Sentry's.
+	Resolve SentryResolver
 	// Soft disables the old key instead of deleting it (where the store
 	// can: Sentry): the rotation stays open until it is deleted later.
 	Soft bool
@@ -394,6 +398,7 @@ type RotationAPI interface {
 	KeysAPI
 	VariableAPI
 	CheckAPI
+	SettingsReader
 }
 
 // RefusedError: the ingestion endpoint refused the test event.

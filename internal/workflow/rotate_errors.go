@@ -35,6 +35,14 @@ func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("project %s has %d client keys: name the one to replace", e.Project.Name(), e.Count)
 }
 
+// SoftUnsupportedError: a soft rotation was asked of a project whose keys
+// are GitLab's, which cannot be disabled; nothing was changed.
+type SoftUnsupportedError struct{ Project Project }
+
+func (e *SoftUnsupportedError) Error() string {
+	return "a soft rotation disables the old key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which cannot be disabled: rotate it without it (the old key is deleted), nothing was changed"
+}
+
 // NotListedError: the server created a key it does not list.
 type NotListedError struct{ Key apiclient.ClientKey }
 

@@ -23,7 +23,15 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
+	var settings *apiclient.Settings
+	var serr error
 	go func() { defer wg.Done(); read, kerr = r.keys(api).Read(ctx, r.oldRef()) }()
+	if r.opts.Keys == nil && r.opts.Resolve != nil {
+		// GitLab's keys are read meanwhile: an integrated project's plan
+		// stays one round trip.
+		wg.Add(1)
+		go func() { defer wg.Done(); settings, _, serr = api.GetSettings(ctx, r.Project.Ref) }()
+	}
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
 	// The ledger names who rotated: asked in the same round trip.
 	if !r.opts.Ledger.hasUser() {
@@ -32,9 +40,22 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	}
 	wg.Wait()
 	r.Project = p
+	if serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound) && perr == nil {
+		return r, serr
+	}
+	if SentryBacked(settings) {
+		store, err := r.opts.Resolve(ctx, *settings.APIURL)
+		if err != nil {
+			return r, err
+		}
+		r.opts.Keys = store
+		read, kerr = store.Read(ctx, r.oldRef())
+	}
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return r, perr
+	case r.opts.Soft && r.keys(api).Backend() == BackendGitLab:
+		return r, &SoftUnsupportedError{Project: p}
 	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
 		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef()}
 	case kerr != nil:

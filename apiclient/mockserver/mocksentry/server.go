@@ -14,6 +14,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,4 +178,29 @@ func (s *Server) publicURL(r *http.Request) string {
 		return *u
 	}
 	return "http://" + r.Host
+}
+
+// DSN is the public DSN of a project's key named name, "" when there is
+// none (or the server has not started: DSNs name its address).
+func (s *Server) DSN(org, project, name string) string {
+	pub := s.public.Load()
+	if pub == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.st.project(org, project)
+	if p == nil {
+		return ""
+	}
+	for _, k := range p.Keys {
+		if k.Label == name {
+			u, err := url.Parse(*pub)
+			if err != nil {
+				return ""
+			}
+			return u.Scheme + "://" + k.Public + "@" + u.Host + "/" + strconv.FormatInt(p.ID, 10)
+		}
+	}
+	return ""
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+)
+
+// sentryCLI is the command line against a mock GitLab whose demo/legacy-api
+// reports to a mock Sentry, with that Sentry's token in SENTRY_AUTH_TOKEN.
+func sentryCLI(t *testing.T) (*cli, *mocksentry.Server) {
+	t.Helper()
+	var ss *mocksentry.Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, gl)
+	c.server = gl
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = ts.URL
+	return c, ss
+}
+
+// A Sentry-backed project's keys, from the commands: listed with names and
+// rate limits, rotated softly (a named new key, SENTRY_DSN repointed, a
+// test event through the new DSN, the old key disabled) with the rotation
+// open in the ledger, then closed by running it again, which deletes the
+// old key; never a value or a secret in the output.
+func TestSentryKeysFromTheCommands(t *testing.T) {
+	c, ss := sentryCLI(t)
+	r := c.run("", "keys", "list", "-p", "demo/legacy-api", "--json")
+	r.must(t, 0, `"backend": "sentry"`, `"name": "Production"`, `"count": 1000`)
+	var keys []sentryKeyJSON
+	if err := json.Unmarshal([]byte(r.stdout), &keys); err != nil || len(keys) != 2 {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	old := keys[1].ID
+	if keys[0].Name == "Production" {
+		old = keys[0].ID
+	}
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--name", "Production 2", "--soft", "--update-variables", "--verify", "--yes").
+		must(t, 0, "Rotated softly", `"Production 2"`, "SENTRY_DSN (all environments) holds the new DSN", "the test event was accepted")
+	var newKey string
+	for _, k := range ss.Keys("demo", "legacy-api") {
+		switch k.Label {
+		case "Production":
+			if k.Active {
+				t.Fatal("the old key is not disabled")
+			}
+		case "Production 2":
+			newKey = k.Public
+		}
+	}
+	if newKey == "" || ss.Events(newKey) != 1 {
+		t.Fatalf("new key %q, events %d", newKey, ss.Events(newKey))
+	}
+	if v := c.server.Variables(3); len(v) != 1 || !strings.Contains(v[0].Value, newKey) {
+		t.Fatalf("SENTRY_DSN: %+v", v)
+	}
+	r = c.run("", "rotations", "--json", "-p", "demo/legacy-api")
+	r.must(t, 0, `"state": "open"`, `"phase": "disabled"`, `"backend": "sentry"`)
+	if strings.Contains(r.stdout, "dsn") || strings.Contains(r.stdout, "value") {
+		t.Fatalf("the ledger shows a DSN or a value: %s", r.stdout)
+	}
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes").must(t, 0, "Going on with it", "which is deleted")
+	c.run("", "rotations", "--json", "-p", "demo/legacy-api").must(t, 0, `"state": "finished"`, `"phase": "done"`)
+	if n := len(ss.Keys("demo", "legacy-api")); n != 2 {
+		t.Fatalf("%d keys, want the new and Staging", n)
+	}
+	c.run("", "keys", "update", "-p", "demo/legacy-api", newKey, "--rate-limit", "500/60", "--json").must(t, 0, `"count": 500`, `"window": 60`)
+	c.run("", "keys", "update", "-p", "demo/web-shop", "1", "--name", "x").must(t, 1, "GitLab's integrated error tracking")
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--soft", "--yes").must(t, 1, "cannot be disabled")
+}
+
+// The Sentry token goes only to the host GitLab's settings name: a
+// project whose settings name another Sentry gets no token there (and the
+// other host sees no request), with words saying how to log in there.
+func TestSentryTokenOnlyToItsHost(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.WriteHeader(401)
+	}))
+	defer other.Close()
+	gl, _ := mockserver.New(mockserver.Options{SentryURL: other.URL})
+	c := newCLI(t, gl)
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = "https://sentry.example.org"
+	r := c.run("", "keys", "list", "-p", "demo/legacy-api")
+	r.must(t, 1, "errtrack login --sentry "+other.URL)
+	if hits.Load() != 0 {
+		t.Fatalf("the other host got %d requests", hits.Load())
+	}
+	if strings.Contains(r.stdout+r.stderr, mocksentry.TokenAdmin) {
+		t.Fatal("the token was printed")
+	}
+}

@@ -388,7 +388,7 @@ func (b bulkItem) failure() error                       { return nil }
 func (b bulkItem) pending() string                      { return "" }
 func (b bulkItem) conflicts(write) bool                 { return false }
 func (b bulkItem) run(context.Context, API, Deps) write { return b }
-func (b bulkItem) outcome(voice) outcome { return nil }
+func (b bulkItem) outcome(voice) outcome                { return nil }
 func (b bulkItem) changed() changes {
 	it := b.it
 	switch {

@@ -81,7 +81,9 @@ func runPlan(t *testing.T, ctx context.Context, p Plan, api ChangeAPI, progress 
 	return done
 }
 
-func rotateSentryDSN(l *Rotations) RotateChange { return RotateChange{Variable: "SENTRY_DSN", Ledger: l} }
+func rotateSentryDSN(l *Rotations) RotateChange {
+	return RotateChange{Variable: "SENTRY_DSN", Ledger: l}
+}
 
 func keep(l *Rotations) RotateChange {
 	return RotateChange{Variable: "SENTRY_DSN", KeepVariables: true, Ledger: l}

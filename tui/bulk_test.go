@@ -415,10 +415,10 @@ func TestNotMaintainedProjectsStayClosed(t *testing.T) {
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
 	h.typeText("kiosk")
 	h.key("space")
-	h.mustSay("demo/mobile/kiosk: you are not a Maintainer of it")
+	h.mustSay("demo/mobile/kiosk: you are a Developer here, not a Maintainer")
 	h.mustNotSee("marked")
 	h.key("enter")
-	h.mustSay("you are a Developer there", "does not open here")
+	h.mustSay("you are a Developer here", "does not open here")
 	h.mustSee("Projects of group demo/mobile")
 	if len(h.m.stack) != 1 {
 		t.Fatal("a project the user does not maintain was opened")

@@ -35,40 +35,26 @@ type projectItem struct {
 	name   string
 	lower  string // path and name, lower-cased, for filtering
 	recent bool
-	// notMaintained: a group's project the user only develops in (shown
-	// dimmed with role, not markable: a bulk change would skip it; not
-	// opened: every error tracking call would be refused).
+	// skip says why a bulk change leaves the project alone (shown dimmed,
+	// not markable); notMaintained: the user's role is below Maintainer,
+	// so it is not opened either (every error tracking call would be
+	// refused). role is the user's role there, when GitLab said it.
+	skip          string
 	notMaintained bool
 	role          string
-}
-
-// roleName is GitLab's name of an access level.
-func roleName(level int) string {
-	switch {
-	case level >= 50:
-		return "Owner"
-	case level >= 40:
-		return "Maintainer"
-	case level >= 30:
-		return "Developer"
-	case level >= 20:
-		return "Reporter"
-	case level >= 10:
-		return "Guest"
-	case level > 0:
-		return "Minimal access"
-	}
-	return "no role"
 }
 
 func itemFrom(p apiclient.Project) projectItem {
 	path := safetext.Excerpt(p.PathWithNamespace, maxField)
 	name := safetext.Excerpt(p.Name, maxField)
 	it := projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
-	// A group's list holds every project the user is a member of; the
-	// user's own list only the maintained ones (no permissions in it).
-	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
-		it.notMaintained, it.role = true, roleName(p.AccessLevel())
+	// One decision for both front ends: a group's list holds every
+	// project the user has a role in, the skipped ones read whole.
+	if skip := workflow.SkipReason(p); skip != "" {
+		it.skip, it.notMaintained = skip, !p.Archived
+		if lvl := p.AccessLevel(); lvl > 0 {
+			it.role = workflow.RoleName(lvl)
+		}
 	}
 	return it
 }
@@ -576,7 +562,7 @@ func (s *projectsScreen) open() tea.Cmd {
 	} else {
 		it := s.item(r)
 		if it.notMaintained {
-			return statusCmd(statusInfo, it.path+": you are a "+it.role+" there, and error tracking's settings and keys need the Maintainer role, so it does not open here. Ask a project Owner or Maintainer to raise your role.")
+			return statusCmd(statusInfo, it.path+": "+it.skip+", and error tracking's settings and keys need the Maintainer role, so it does not open here. Ask a project Owner or Maintainer to raise your role.")
 		}
 		open = openProjectMsg{ref: it.ref(), name: it.path}
 	}
@@ -702,14 +688,22 @@ func (s *projectsScreen) View() string {
 			if r.kind == rowRecent {
 				name += "  (recent)"
 			}
+			if s.group != nil && workflow.SharedInto(s.group.Path, it.path) {
+				name += "  (shared)"
+			}
 			mark := "  "
 			if _, on := s.marked[it.id]; on && it.id != 0 {
 				mark = "● "
 			}
 			line = mark + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 			state = s.overviewText(it.id, stateW)
-			if it.notMaintained {
+			switch {
+			case it.notMaintained && it.role != "":
 				state = "not a Maintainer (" + it.role + ")"
+			case it.notMaintained:
+				state = "not a Maintainer"
+			case it.skip != "":
+				state = "archived: skipped"
 			}
 		}
 		switch {
@@ -718,7 +712,7 @@ func (s *projectsScreen) View() string {
 				line = pad(line, 2+pathW+1+nameW+1) + state
 			}
 			line = st.Selected.Render(pad(line, s.width))
-		case r.kind != rowTyped && s.item(r).notMaintained:
+		case r.kind != rowTyped && s.item(r).skip != "":
 			// Dimmed whole: nothing to do there; the words say why.
 			line = st.Subtle.Render(pad(pad(line, 2+pathW+1+nameW+1)+state, s.width))
 		case r.kind != rowTyped:
@@ -798,8 +792,8 @@ func (s *projectsScreen) mark() tea.Cmd {
 	switch {
 	case !ok || it.id == 0:
 		return nil
-	case it.notMaintained:
-		return statusCmd(statusInfo, it.path+": you are not a Maintainer of it, so a change to several projects would skip it.")
+	case it.skip != "":
+		return statusCmd(statusInfo, it.path+": "+it.skip+", so a change to several projects would skip it.")
 	}
 	if _, on := s.marked[it.id]; on {
 		delete(s.marked, it.id)
@@ -819,7 +813,7 @@ func (s *projectsScreen) markAll() {
 		if r.kind == rowTyped {
 			continue
 		}
-		if it := s.item(r); it.id != 0 && !it.notMaintained {
+		if it := s.item(r); it.id != 0 && it.skip == "" {
 			shown = append(shown, it)
 			_, on := s.marked[it.id]
 			all = all && on

@@ -87,7 +87,7 @@ func (s *Server) groupProjects(c *call) {
 		list = append(list, p)
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
-	servePage(c, list, func(p *Project) any { return s.projectBody(c.r, p, c.user.ID, true) })
+	servePage(c, list, func(p *Project) any { return s.projectBody(c.r, p, c.user.ID, false) }) // Entities::Project: no permissions
 }
 
 // subgroups serves GET /groups/:id/subgroups: the direct children.

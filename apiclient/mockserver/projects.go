@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ func (s *Server) listProjects(c *call) {
 		}
 		minLevel = n
 	}
+	archived, filterArchived := archivedParam(q)
 	membership := truthy[q.Get("membership")] || minLevel > 0
 	search := strings.ToLower(q.Get("search"))
 	orderBy := q.Get("order_by")
@@ -68,7 +70,7 @@ func (s *Server) listProjects(c *call) {
 		if lvl == 0 && (membership || !p.Public) {
 			continue
 		}
-		if lvl < minLevel {
+		if lvl < minLevel || filterArchived && p.Archived != archived {
 			continue
 		}
 		if search != "" && !strings.Contains(strings.ToLower(p.Path), search) && !strings.Contains(strings.ToLower(p.Name), search) {
@@ -98,4 +100,15 @@ func (s *Server) listProjects(c *call) {
 		out = append(out, s.projectBody(c.r, p, c.user.ID, false))
 	}
 	writeJSON(c.w, http.StatusOK, out)
+}
+
+// archivedParam reads archived as the API passes it to the finder: true is
+// "only archived" (API::Helpers#archived_param), false "not archived",
+// absent both.
+func archivedParam(q url.Values) (only, filter bool) {
+	v, ok := q["archived"]
+	if !ok {
+		return false, false
+	}
+	return truthy[v[len(v)-1]], true
 }

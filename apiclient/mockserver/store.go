@@ -47,6 +47,7 @@ type Project struct {
 	Public       bool          `json:"public"`
 	Members      map[int64]int `json:"members"`
 	NoIntegrated bool          `json:"no_integrated,omitempty"` // feature flag integrated_error_tracking off
+	Archived     bool          `json:"archived,omitempty"`
 	Settings     *Settings     `json:"settings,omitempty"`
 	Keys         []ClientKey   `json:"keys"`
 	Variables    []Variable    `json:"variables,omitempty"`

@@ -72,14 +72,8 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 					return err
 				}
 				c, host = cl, h
-				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
-				if err != nil {
+				if refs, err = a.groupRefs(ctx, c, ref, gf.subgroups); err != nil {
 					return err
-				}
-				for _, pr := range ps {
-					if pr.AccessLevel() >= apiclient.MaintainerAccess {
-						refs = append(refs, apiclient.ProjectRef{ID: pr.ID, Path: pr.PathWithNamespace})
-					}
 				}
 			} else {
 				ref, cl, h, err := a.projectClient(ctx, g, &p)
@@ -100,7 +94,7 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 }
 
 func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef) error {
-	var out []auditJSON
+	out := []auditJSON{} // [] for a group with no project to audit, not null
 	errs := 0
 	store := a.keysSeen()
 	for _, ref := range refs {

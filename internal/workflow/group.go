@@ -21,7 +21,7 @@ import (
 type GroupAPI interface {
 	RotationAPI
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	ScopeAPI
 }
 
 // GroupOptions is what the user asked of a group rotation.
@@ -207,7 +207,7 @@ func PlanGroupRotation(ctx context.Context, api GroupAPI, ref apiclient.GroupRef
 	if err != nil {
 		return GroupPlan{}, err
 	}
-	projects, _, err := api.ListGroupProjects(ctx, ref, o.Subgroups)
+	projects, err := GroupProjects(ctx, api, ref, o.Subgroups)
 	if err != nil {
 		return GroupPlan{Group: *g}, err
 	}
@@ -226,8 +226,8 @@ func PlanRotationFor(ctx context.Context, api RotationAPI, projects []apiclient.
 		defer func() { plan.Items[i] = it }()
 		e, inJournal := j.Entry(p.ID)
 		it.seen = seenEntry(e)
-		if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess { // unknown (the console's marks): the server decides
-			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
+		if skip := SkipReason(p); skip != "" {
+			it.Skip, it.Result = skip, ResultSkipped
 			return
 		}
 		if inJournal && resumed(ctx, api, &it, e) {

@@ -21,18 +21,21 @@ type changedGroup struct {
 	gone, demoted map[int64]bool
 }
 
-func (g *changedGroup) ListGroupProjects(ctx context.Context, ref apiclient.GroupRef, sub bool) ([]apiclient.Project, *apiclient.Response, error) {
-	ps, resp, err := g.Client.ListGroupProjects(ctx, ref, sub)
-	ps = slices.DeleteFunc(ps, func(p apiclient.Project) bool { return g.gone[p.ID] })
-	for i := range ps {
-		if g.demoted[ps[i].ID] {
-			ps[i].Permissions = &struct {
-				ProjectAccess *apiclient.AccessLevel `json:"project_access"`
-				GroupAccess   *apiclient.AccessLevel `json:"group_access"`
-			}{ProjectAccess: &apiclient.AccessLevel{AccessLevel: 30}}
-		}
-	}
+func (g *changedGroup) ListGroupProjectsWith(ctx context.Context, ref apiclient.GroupRef, o apiclient.GroupProjectsOptions) ([]apiclient.Project, *apiclient.Response, error) {
+	ps, resp, err := g.Client.ListGroupProjectsWith(ctx, ref, o)
+	ps = slices.DeleteFunc(ps, func(p apiclient.Project) bool {
+		return g.gone[p.ID] || g.demoted[p.ID] && o.MinAccessLevel >= apiclient.MaintainerAccess
+	})
 	return ps, resp, err
+}
+
+// GetProject answers a demoted project's own record with the Developer role.
+func (g *changedGroup) GetProject(ctx context.Context, ref apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error) {
+	p, resp, err := g.Client.GetProject(ctx, ref)
+	if err == nil && g.demoted[p.ID] {
+		p.Permissions = &apiclient.Permissions{ProjectAccess: &apiclient.AccessLevel{AccessLevel: apiclient.DeveloperAccess}}
+	}
+	return p, resp, err
 }
 
 func sortedFleet(t *testing.T, c *apiclient.Client) []apiclient.Project {

@@ -11,7 +11,7 @@ import (
 // SettingsAPI is what a group-wide settings change needs.
 type SettingsAPI interface {
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	ScopeAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
 	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
@@ -75,7 +75,7 @@ func PlanGroupSettings(ctx context.Context, api SettingsAPI, ref apiclient.Group
 	if err != nil {
 		return SettingsPlan{}, err
 	}
-	projects, _, err := api.ListGroupProjects(ctx, ref, subgroups)
+	projects, err := GroupProjects(ctx, api, ref, subgroups)
 	if err != nil {
 		return SettingsPlan{Group: *g}, err
 	}
@@ -92,8 +92,8 @@ func PlanSettingsFor(ctx context.Context, api SettingsAPI, projects []apiclient.
 		p := projects[i]
 		it := SettingsItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
 		defer func() { plan.Items[i] = it }()
-		if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess { // unknown (the console's marks): the server decides
-			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
+		if skip := SkipReason(p); skip != "" {
+			it.Skip, it.Result = skip, ResultSkipped
 			return
 		}
 		s, _, err := api.GetSettings(ctx, it.Project.Ref)

@@ -71,7 +71,7 @@ func PlanGroupVerify(ctx context.Context, api GroupAPI, ref apiclient.GroupRef, 
 	if err != nil {
 		return VerifyPlan{}, err
 	}
-	projects, _, err := api.ListGroupProjects(ctx, ref, subgroups)
+	projects, err := GroupProjects(ctx, api, ref, subgroups)
 	if err != nil {
 		return VerifyPlan{Group: *g}, err
 	}
@@ -87,8 +87,8 @@ func PlanVerifyFor(ctx context.Context, api RotationAPI, projects []apiclient.Pr
 		p := projects[i]
 		it := VerifyItem{Project: Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}}
 		defer func() { plan.Items[i] = it }()
-		if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess { // unknown (the console's marks): the server decides
-			it.Skip, it.Result = "you are not a Maintainer of this project", ResultSkipped
+		if skip := SkipReason(p); skip != "" {
+			it.Skip, it.Result = skip, ResultSkipped
 			return
 		}
 		k, _, skip, err := heldKey(ctx, api, it.Project.Ref, variable, scope)

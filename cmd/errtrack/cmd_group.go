@@ -192,7 +192,7 @@ func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {
-		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(planName(p.Group, it.Project)), explain.Text(it.Action()))
 	}
 	_ = tw.Flush()
 }
@@ -272,7 +272,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 		if what == "" {
 			what = "leave as it is: " + it.Skip
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(what))
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(planName(plan.Group, it.Project)), explain.Text(what))
 	}
 	_ = tw.Flush()
 	report := func(p workflow.SettingsPlan) error {

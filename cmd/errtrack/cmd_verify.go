@@ -160,7 +160,7 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 	fmt.Fprintf(a.stderr, "Group %s: %d of %s to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), variable)
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range plan.Items {
-		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(planName(plan.Group, it.Project)), explain.Text(it.Action()))
 	}
 	_ = tw.Flush()
 	if gf.dryR {

@@ -30,3 +30,12 @@ func (a *app) groupRefs(ctx context.Context, c *apiclient.Client, ref apiclient.
 	}
 	return refs, nil
 }
+
+// planName names a project in a group's plan, labelled when it is shared
+// into the group from another namespace.
+func planName(g apiclient.Group, p workflow.Project) string {
+	if workflow.SharedInto(g.FullPath, p.Path) {
+		return p.Name() + " (shared into " + g.FullPath + ")"
+	}
+	return p.Name()
+}

@@ -398,7 +398,7 @@ func TestScopeAskedForAGroup(t *testing.T) {
 	h.key("enter")
 	h.mustSay("is not a group path")
 	h.key("ctrl+u", "enter")
-	h.mustSee("Projects you maintain", "demo/mobile/ios", "(7)")
+	h.mustSee("Projects you maintain", "demo/mobile/ios", "(9)")
 	h.mustNotSee("demo/mobile/kiosk")
 	// From all projects, the question starts at the selected one's group.
 	h.typeText("android")
@@ -503,7 +503,7 @@ func TestLongPlanScrolls(t *testing.T) {
 	g := newGitLab(t, mockserver.Options{ScaleGroup: 30}, mockserver.TokenMaintainer)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
 	h.resize(80, 24)
-	h.mustSee("fleet/app-001")
+	h.mustSee("fleet/app-030") // newest first, as GitLab lists a group
 	h.key("ctrl+a", "ctrl+o", "d")
 	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "planned   fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
 	h.mustNotSee("fleet/app-030", "(↑/pgup)")

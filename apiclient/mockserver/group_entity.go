@@ -8,9 +8,9 @@ import (
 
 // groupEntity presents g as Entities::Group (lib/api/entities/group.rb and
 // basic_group_details.rb, newest CE source), and with detail as
-// GroupDetail (group_detail.rb): its shares, and its own and its shared
-// projects (with_projects defaults to true on GET /groups/:id).
-func (s *Server) groupEntity(r *http.Request, g *Group, user int64, detail bool) object {
+// GroupDetail (group_detail.rb): its shares, and with projects its own and
+// its shared projects (with_projects defaults to true on GET /groups/:id).
+func (s *Server) groupEntity(r *http.Request, g *Group, user int64, detail, projects bool) object {
 	base := baseURL(r)
 	created := apiTime(s.groupCreated(g))
 	o := object{}
@@ -60,6 +60,9 @@ func (s *Server) groupEntity(r *http.Request, g *Group, user int64, detail bool)
 	}
 	if g.ParentID == 0 {
 		o.add("prevent_sharing_groups_outside_hierarchy", false)
+	}
+	if !projects {
+		return o
 	}
 	var own, shared []*Project
 	for _, p := range s.st.Projects {

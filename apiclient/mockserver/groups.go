@@ -68,7 +68,7 @@ func (s *Server) getGroup(c *call) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if g := s.group(c); g != nil {
-		writeJSON(c.w, http.StatusOK, s.groupEntity(c.r, g, c.user.ID, withProjects))
+		writeJSON(c.w, http.StatusOK, s.groupEntity(c.r, g, c.user.ID, true, withProjects))
 	}
 }
 
@@ -226,7 +226,7 @@ func (s *Server) subgroups(c *call) {
 	sort.Slice(list, func(i, j int) bool {
 		return list[i].Name < list[j].Name || list[i].Name == list[j].Name && list[i].ID < list[j].ID
 	})
-	servePage(c, list, func(x *Group) any { return s.groupEntity(c.r, x, c.user.ID, false) })
+	servePage(c, list, func(x *Group) any { return s.groupEntity(c.r, x, c.user.ID, false, false) })
 }
 
 // placeholderOwner is the project whose key a seeded DSN placeholder names

@@ -54,7 +54,7 @@ func keyDeleted(p *Project, k ClientKey) {
 // from 16.2.
 func (s *Server) variableBody(r *http.Request, p *Project, v Variable) object {
 	var value any = s.resolve(r, p, v.Value)
-	if v.Hidden {
+	if v.Hidden && s.release.atLeast(sinceHiddenVariables) { // no hiding before it
 		value = nil
 	}
 	o := object{}

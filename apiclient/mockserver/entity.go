@@ -223,7 +223,7 @@ func (s *Server) projectEntity(r *http.Request, p *Project, user int64, view pro
 		o.add("keep_latest_artifact", true)
 		o.add("restrict_user_defined_variables", false)
 		o.add("ci_pipeline_variables_minimum_override_role", "developer")
-		o.add("runners_token", "mock-not-a-runners-token")
+		o.add("runners_token", "not-a-runners-token")
 		o.add("runner_token_expiration_interval", nil)
 		o.add("group_runners_enabled", true)
 		o.add("auto_cancel_pending_pipelines", "enabled")

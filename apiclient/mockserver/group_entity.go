@@ -56,7 +56,7 @@ func (s *Server) groupEntity(r *http.Request, g *Group, user int64, detail, proj
 	}
 	o.add("shared_with_groups", []object{}) // no group is shared with a group here
 	if s.st.groupAccess(user, g) >= owner { // admin_group
-		o.add("runners_token", "mock-not-a-runners-token")
+		o.add("runners_token", "not-a-runners-token")
 	}
 	if g.ParentID == 0 {
 		o.add("prevent_sharing_groups_outside_hierarchy", false)

@@ -65,9 +65,17 @@ func TestExactRequests(t *testing.T) {
 		{"projects", func(c *Client) error {
 			_, _, err := c.ListProjects(ctx, ListProjectsOptions{Search: "web shop", Page: 2})
 			return err
-		}, "GET", "/api/v4/projects", "membership=true&min_access_level=40&order_by=path&page=2&per_page=100&search=web+shop&simple=true&sort=asc", `[]`},
+		}, "GET", "/api/v4/projects", "archived=false&membership=true&min_access_level=40&order_by=path&page=2&per_page=100&search=web+shop&simple=true&sort=asc", `[]`},
 		{"project", func(c *Client) error { _, _, err := c.GetProject(ctx, p); return err },
 			"GET", "/api/v4/projects/group%2Fsub%2Fproject", "", `{"id":3}`},
+		{"archived projects", func(c *Client) error { _, _, err := c.ListArchivedProjects(ctx); return err },
+			"GET", "/api/v4/projects", "archived=true&membership=true&min_access_level=40&order_by=path&page=1&per_page=100&simple=true&sort=asc", `[]`},
+		{"group projects maintained", func(c *Client) error {
+			_, _, err := c.ListGroupProjectsWith(ctx, GroupRef{Path: "g/sub"}, GroupProjectsOptions{Subgroups: true, MinAccessLevel: MaintainerAccess})
+			return err
+		}, "GET", "/api/v4/groups/g%2Fsub/projects", "include_subgroups=true&min_access_level=40&page=1&per_page=100", `[]`},
+		{"group projects", func(c *Client) error { _, _, err := c.ListGroupProjects(ctx, GroupRef{ID: 9}, false); return err },
+			"GET", "/api/v4/groups/9/projects", "min_access_level=10&page=1&per_page=100", `[]`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -60,11 +60,32 @@ func (c *Client) GetGroup(ctx context.Context, g GroupRef) (*Group, *Response, e
 	return doOne[Group](ctx, c, request{method: http.MethodGet, path: "groups/" + g.escaped()})
 }
 
-// ListGroupProjects lists the group's projects the user is a member of,
-// with their permissions; with subgroups, its subgroups' too.
+// ListGroupProjects lists the group's projects the user has a role in
+// (Guest or more), projects shared into the group included; with
+// subgroups, its subgroups' too. GitLab sends no permissions here.
 func (c *Client) ListGroupProjects(ctx context.Context, g GroupRef, subgroups bool) ([]Project, *Response, error) {
-	q := url.Values{"min_access_level": {"10"}}
-	if subgroups {
+	return c.ListGroupProjectsWith(ctx, g, GroupProjectsOptions{Subgroups: subgroups, MinAccessLevel: GuestAccess})
+}
+
+// GroupProjectsOptions selects a group's projects.
+type GroupProjectsOptions struct {
+	// Subgroups: the subgroups' projects too (include_subgroups).
+	Subgroups bool
+	// MinAccessLevel keeps the projects where the user's role, however it
+	// comes (membership, inherited, a share), is at least this; 0 sends none.
+	MinAccessLevel int
+}
+
+// ListGroupProjectsWith lists a group's projects as o selects them, in the
+// server's order. Projects shared into the group are listed (GitLab's
+// with_shared defaults to true), and archived ones (their archived field
+// says so).
+func (c *Client) ListGroupProjectsWith(ctx context.Context, g GroupRef, o GroupProjectsOptions) ([]Project, *Response, error) {
+	q := url.Values{}
+	if o.MinAccessLevel > 0 {
+		q.Set("min_access_level", strconv.Itoa(o.MinAccessLevel))
+	}
+	if o.Subgroups {
 		q.Set("include_subgroups", "true")
 	}
 	return listAll[Project](ctx, c, "groups/"+g.escaped()+"/projects", q)

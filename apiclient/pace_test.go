@@ -23,7 +23,7 @@ func TestRateLimitedReadsComplete(t *testing.T) {
 	var mu sync.Mutex
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	srv, err := mockserver.New(mockserver.Options{RateLimit: 10, Now: now})
+	srv, err := mockserver.New(mockserver.Options{RateLimit: 10, Instance: mockserver.InstanceGitLabCom, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +65,11 @@ func TestRateLimitedReadsComplete(t *testing.T) {
 	t.Logf("40 reads, %d answered 429, %v waited", throttled.Load(), slept.Round(time.Second))
 }
 
-// The mock server answers as GitLab's throttle does.
+// The mock server answers as GitLab.com's throttle does: RateLimit-* on
+// every answer it counts, the period on the minute's boundary.
 func TestMockRateLimitHeaders(t *testing.T) {
-	srv, _ := mockserver.New(mockserver.Options{RateLimit: 2})
+	at := time.Date(2026, 3, 1, 12, 0, 45, 0, time.UTC) // 15 s before the period ends
+	srv, _ := mockserver.New(mockserver.Options{RateLimit: 2, Instance: mockserver.InstanceGitLabCom, Now: func() time.Time { return at }})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	get := func() *http.Response {
@@ -86,7 +88,8 @@ func TestMockRateLimitHeaders(t *testing.T) {
 	}
 	get()
 	third := get()
-	if third.StatusCode != 429 || third.Header.Get("Retry-After") == "" || third.Header.Get("RateLimit-ResetTime") == "" || third.Header.Get("RateLimit-Remaining") != "0" {
+	if third.StatusCode != 429 || third.Header.Get("Retry-After") != "15" || third.Header.Get("RateLimit-ResetTime") != "Sun, 01 Mar 2026 12:01:00 GMT" ||
+		third.Header.Get("RateLimit-Reset") != "1772366460" || third.Header.Get("RateLimit-Remaining") != "0" {
 		t.Fatalf("%d %v", third.StatusCode, third.Header)
 	}
 }

@@ -191,10 +191,44 @@ type Project struct {
 	NameWithNamespace string `json:"name_with_namespace"`
 	Description       string `json:"description"`
 	WebURL            string `json:"web_url"`
-	Permissions       *struct {
-		ProjectAccess *AccessLevel `json:"project_access"`
-		GroupAccess   *AccessLevel `json:"group_access"`
-	} `json:"permissions,omitempty"`
+	// Archived is sent in Entities::Project (group listings, a project's
+	// own record), not in the simple listing of GET /projects.
+	Archived bool `json:"archived"`
+	// Namespace is where the project lives: a project shared into a group
+	// lives outside it.
+	Namespace *Namespace `json:"namespace,omitempty"`
+	// SharedWithGroups are the groups the project is shared with (Entities::Project).
+	SharedWithGroups []SharedGroup `json:"shared_with_groups,omitempty"`
+	// Permissions come only with a project's own record (GET /projects/:id,
+	// and GET /projects without simple): ProjectWithAccess. Both levels are
+	// null where the user's role comes through a share into a group.
+	Permissions *Permissions `json:"permissions,omitempty"`
+}
+
+// Permissions are the user's direct membership of a project and of its
+// namespace's group, as ProjectWithAccess sends them.
+type Permissions struct {
+	ProjectAccess *AccessLevel `json:"project_access"`
+	GroupAccess   *AccessLevel `json:"group_access"`
+}
+
+// Namespace is a project's namespace (NamespaceBasic).
+type Namespace struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	Kind     string `json:"kind"`
+	FullPath string `json:"full_path"`
+	ParentID *int64 `json:"parent_id"`
+}
+
+// SharedGroup is a group a project is shared with, and the highest role
+// the share gives its members (SharedGroupWithProject).
+type SharedGroup struct {
+	GroupID          int64  `json:"group_id"`
+	GroupName        string `json:"group_name"`
+	GroupFullPath    string `json:"group_full_path"`
+	GroupAccessLevel int    `json:"group_access_level"`
 }
 
 // AccessLevel is a membership level (40 = Maintainer).
@@ -202,8 +236,14 @@ type AccessLevel struct {
 	AccessLevel int `json:"access_level"`
 }
 
-// MaintainerAccess is the access level the error tracking endpoints need.
-const MaintainerAccess = 40
+// Access levels, as GitLab numbers them.
+const (
+	GuestAccess      = 10
+	ReporterAccess   = 20
+	DeveloperAccess  = 30
+	MaintainerAccess = 40 // what the error tracking endpoints need
+	OwnerAccess      = 50
+)
 
 // AccessLevel returns the highest of the project and group access levels.
 func (p Project) AccessLevel() int {

@@ -43,17 +43,33 @@ func (c *Client) ListProjects(ctx context.Context, opt ListProjectsOptions) ([]P
 }
 
 // ListAllProjects returns every project the user maintains
-// (min_access_level=40), ordered by path, within the bounds of any listing.
+// (min_access_level=40) that is not archived, ordered by path, within the
+// bounds of any listing.
 func (c *Client) ListAllProjects(ctx context.Context) ([]Project, *Response, error) {
 	return listAll[Project](ctx, c, "projects", maintainedQuery())
 }
 
-// maintainedQuery selects the projects the user maintains, ordered by path.
+// ListArchivedProjects returns the archived projects the user maintains,
+// ordered by path: the simple listing does not say which are archived, so
+// they are asked for apart (archived=true is GitLab's "only archived").
+func (c *Client) ListArchivedProjects(ctx context.Context) ([]Project, *Response, error) {
+	q := maintainedQuery()
+	q.Set("archived", "true")
+	ps, resp, err := listAll[Project](ctx, c, "projects", q)
+	for i := range ps {
+		ps[i].Archived = true // what the listing selected, not a field it sent
+	}
+	return ps, resp, err
+}
+
+// maintainedQuery selects the projects the user maintains that are not
+// archived, ordered by path.
 func maintainedQuery() url.Values {
 	return url.Values{
 		"min_access_level": {strconv.Itoa(MaintainerAccess)},
 		"membership":       {"true"},
 		"simple":           {"true"},
+		"archived":         {"false"},
 		"order_by":         {"path"},
 		"sort":             {"asc"},
 	}

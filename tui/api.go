@@ -44,7 +44,7 @@ type API interface {
 	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
 	// A group and its projects, for a console scoped to a group.
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	ListGroupProjectsWith(ctx context.Context, g apiclient.GroupRef, o apiclient.GroupProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
 	// ProbeDSN asks a DSN's ingestion endpoint whether it answers, without
 	// an event (the doctor's check).
 	ProbeDSN(ctx context.Context, dsn string) (int, error)

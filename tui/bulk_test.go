@@ -411,7 +411,7 @@ func TestScopeAskedForAGroup(t *testing.T) {
 	h.key("enter")
 	h.mustSay("is not a group path")
 	h.key("ctrl+u", "enter")
-	h.mustSee("Projects you maintain", "demo/mobile/ios", "(7)")
+	h.mustSee("Projects you maintain", "demo/mobile/ios", "(9)")
 	h.mustNotSee("demo/mobile/kiosk")
 	// From all projects, the question starts at the selected one's group.
 	h.typeText("android")
@@ -428,10 +428,10 @@ func TestNotMaintainedProjectsStayClosed(t *testing.T) {
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
 	h.typeText("kiosk")
 	h.key("space")
-	h.mustSay("demo/mobile/kiosk: you are not a Maintainer of it")
+	h.mustSay("demo/mobile/kiosk: you are a Developer here, not a Maintainer")
 	h.mustNotSee("marked")
 	h.key("enter")
-	h.mustSay("you are a Developer there", "does not open here")
+	h.mustSay("you are a Developer here", "does not open here")
 	h.mustSee("Projects of group demo/mobile")
 	if len(h.m.stack) != 1 {
 		t.Fatal("a project the user does not maintain was opened")
@@ -516,7 +516,7 @@ func TestLongPlanScrolls(t *testing.T) {
 	g := newGitLab(t, mockserver.Options{ScaleGroup: 30}, mockserver.TokenMaintainer)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
 	h.resize(80, 24)
-	h.mustSee("fleet/app-001")
+	h.mustSee("fleet/app-030") // newest first, as GitLab lists a group
 	h.key("ctrl+a", "ctrl+o", "d")
 	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "planned     fleet/app-001: disable", "more lines (↓/pgdn)", "No", "Go")
 	h.mustNotSee("fleet/app-030", "(↑/pgup)")

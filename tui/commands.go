@@ -66,7 +66,7 @@ func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient
 		} else {
 			path <- g.Path
 		}
-		ps, _, err := api.ListGroupProjects(ctx, g, subgroups)
+		ps, err := workflow.GroupProjects(ctx, api, g, subgroups)
 		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err, groupPath: <-path}
 	})
 }

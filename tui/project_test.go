@@ -35,7 +35,7 @@ func TestProjectShowsKeysAndSettings(t *testing.T) {
 	h, g := console(t, "1")
 	h.resize(130, 30) // room for USED IN and the DSN
 	keys := g.srv.Keys(1)
-	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN ", "nowhere", "http://glet_", "1/2")
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN ", "unknown (group demo u", "http://glet_", "1/2")
 	h.key("tab")
 	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {

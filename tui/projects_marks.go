@@ -67,8 +67,8 @@ func (s *projectsScreen) mark() tea.Cmd {
 	switch {
 	case !ok || it.id == 0:
 		return nil
-	case it.notMaintained:
-		return statusCmd(statusInfo, it.path+": you are not a Maintainer of it, so a change to several projects would skip it.")
+	case it.skip != "":
+		return statusCmd(statusInfo, it.path+": "+it.skip+", so a change to several projects would skip it.")
 	}
 	s.marks.toggle(it)
 	s.list.move(tea.KeyPressMsg{Code: tea.KeyDown}, s.sh.keys.textNav())
@@ -84,7 +84,7 @@ func (s *projectsScreen) markAll() {
 		if r.kind == rowTyped {
 			continue
 		}
-		if it := s.item(r); it.id != 0 && !it.notMaintained {
+		if it := s.item(r); it.id != 0 && it.skip == "" {
 			shown = append(shown, it)
 			all = all && s.marks.has(it.id)
 		}

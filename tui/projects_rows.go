@@ -5,6 +5,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // The rows of the projects list: each project as it is drawn and picked,
@@ -20,40 +21,26 @@ type projectItem struct {
 	name   string
 	lower  string // path and name, lower-cased, for filtering
 	recent bool
-	// notMaintained: a group's project the user only develops in (shown
-	// dimmed with role, not markable: a bulk change would skip it; not
-	// opened: every error tracking call would be refused).
+	// skip says why a bulk change leaves the project alone (shown dimmed,
+	// not markable); notMaintained: the user's role is below Maintainer,
+	// so it is not opened either (every error tracking call would be
+	// refused). role is the user's role there, when GitLab said it.
+	skip          string
 	notMaintained bool
 	role          string
-}
-
-// roleName is GitLab's name of an access level.
-func roleName(level int) string {
-	switch {
-	case level >= 50:
-		return "Owner"
-	case level >= 40:
-		return "Maintainer"
-	case level >= 30:
-		return "Developer"
-	case level >= 20:
-		return "Reporter"
-	case level >= 10:
-		return "Guest"
-	case level > 0:
-		return "Minimal access"
-	}
-	return "no role"
 }
 
 func itemFrom(p apiclient.Project) projectItem {
 	path := safetext.Excerpt(p.PathWithNamespace, maxField)
 	name := safetext.Excerpt(p.Name, maxField)
 	it := projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
-	// A group's list holds every project the user is a member of; the
-	// user's own list only the maintained ones (no permissions in it).
-	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
-		it.notMaintained, it.role = true, roleName(p.AccessLevel())
+	// One decision for both front ends: a group's list holds every
+	// project the user has a role in, the skipped ones read whole.
+	if skip := workflow.SkipReason(p); skip != "" {
+		it.skip, it.notMaintained = skip, !p.Archived
+		if lvl := p.AccessLevel(); lvl > 0 {
+			it.role = workflow.RoleName(lvl)
+		}
 	}
 	return it
 }

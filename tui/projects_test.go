@@ -166,7 +166,7 @@ func TestProjectsLoadMoreOnScroll(t *testing.T) {
 	}
 	h.mustSee("(100 loaded)")
 	h.key("end", "end")                       // loads the last page
-	h.mustSee("(122)", "scale/project-00115") // 115 scale projects and 7 demo ones
+	h.mustSee("(124)", "scale/project-00115") // 115 scale projects and the 9 the demo user maintains
 }
 
 // While the list is incomplete, typing asks the server too, once typing

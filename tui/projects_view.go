@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func (s *projectsScreen) View() string {
@@ -78,14 +80,22 @@ func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 		if r.kind == rowRecent {
 			name += "  (recent)"
 		}
+		if g := s.scope.group; g != nil && workflow.SharedInto(g.Path, it.path) {
+			name += "  (shared)"
+		}
 		mark := "  "
 		if it.id != 0 && s.marks.has(it.id) {
 			mark = "● "
 		}
 		line = mark + pad(it.path, pathW) + " " + pad(name, nameW) + " "
 		state = s.overviews.text(it.id, stateW)
-		if it.notMaintained {
+		switch {
+		case it.notMaintained && it.role != "":
 			state = "not a Maintainer (" + it.role + ")"
+		case it.notMaintained:
+			state = "not a Maintainer"
+		case it.skip != "":
+			state = "archived: skipped"
 		}
 	}
 	cols := 2 + pathW + 1 + nameW + 1
@@ -95,7 +105,7 @@ func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 			line = pad(line, cols) + state
 		}
 		return st.Selected.Render(pad(line, s.width))
-	case r.kind != rowTyped && s.item(r).notMaintained:
+	case r.kind != rowTyped && s.item(r).skip != "":
 		// Dimmed whole: nothing to do there; the words say why.
 		return st.Subtle.Render(pad(pad(line, cols)+state, s.width))
 	case r.kind != rowTyped:

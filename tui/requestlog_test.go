@@ -20,7 +20,7 @@ func loggedConsole(t *testing.T, project string) (*harness, gitlab) {
 // full, c copies it as curl with $GITLAB_TOKEN, never the token.
 func TestRequestLog(t *testing.T) {
 	h, g := loggedConsole(t, "demo/web-shop")
-	h.resize(160, 30)
+	h.resize(160, 40)
 	h.key("tab", "a", "y") // PATCH active=false
 	h.key("L")
 	h.mustSee("Request log", "newest last", "GET     200", "/api/v4/projects/demo%2Fweb-shop/error_tracking/client_keys?page=1&per_page=100")
@@ -102,7 +102,7 @@ func TestRequestLogDetailScrollsAndPathsFit(t *testing.T) {
 	h, _ := loggedConsole(t, "demo/web-shop")
 	h.resize(80, 12)
 	h.key("L")
-	h.mustSee("/projects/1/error_tracking/client_keys?…", "/error_tracking/settings  [error tra")
+	h.mustSee("/projects/1/error_tracking/client_keys?…", "/groups/demo/variables?…  [forbidden]")
 	h.key("enter")
 	first := h.view()
 	h.key("down")

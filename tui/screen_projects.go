@@ -170,7 +170,7 @@ func (s *projectsScreen) open() tea.Cmd {
 	default:
 		it := s.item(r)
 		if it.notMaintained {
-			return statusCmd(statusInfo, it.path+": you are a "+it.role+" there, and error tracking's settings and keys need the Maintainer role, so it does not open here. Ask a project Owner or Maintainer to raise your role.")
+			return statusCmd(statusInfo, it.path+": "+it.skip+", and error tracking's settings and keys need the Maintainer role, so it does not open here. Ask a project Owner or Maintainer to raise your role.")
 		}
 		open = openProjectMsg{ref: it.ref(), name: it.path}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // A group's CI/CD variables are listed, read, created, updated and deleted
-// as a project's, by a Maintainer of the group only; their seeded DSNs
+// as a project's, by an Owner of the group only; their seeded DSNs
 // resolve to the project's key they name.
 func TestGroupVariables(t *testing.T) {
 	_, ts := newTest(t, Options{ScaleGroup: 1})
@@ -34,11 +34,11 @@ func TestGroupVariables(t *testing.T) {
 	if r := do(t, ts, "GET", base+"/RELEASE", TokenMaintainer); r.status != 404 {
 		t.Fatalf("after delete: %d %s", r.status, r.body)
 	}
-	// demo holds a project the demo user only develops in: not a group
-	// Maintainer, every call is refused and nothing changes.
+	// The demo user is no Owner of demo (a Maintainer of projects in it):
+	// every call is refused and nothing changes.
 	for _, m := range []string{"GET", "POST"} {
 		if r := do(t, ts, m, "/api/v4/groups/demo/variables", TokenMaintainer, json(`{"key":"K","value":"v"}`)...); r.status != 403 {
-			t.Fatalf("%s as a non-Maintainer of the group: %d %s", m, r.status, r.body)
+			t.Fatalf("%s as a non-Owner of the group: %d %s", m, r.status, r.body)
 		}
 	}
 	if r := do(t, ts, "GET", "/api/v4/groups/nope/variables", TokenMaintainer); r.status != 404 {

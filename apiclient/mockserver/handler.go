@@ -154,7 +154,7 @@ func (s *Server) project(c *call, needMaintainer bool) *Project {
 	}
 	level := 0
 	if p != nil {
-		level = p.Members[c.user.ID]
+		level = s.st.access(c.user.ID, p)
 	}
 	if p == nil || (level == 0 && !p.Public) {
 		writeError(c.w, http.StatusNotFound, "message", "404 Project Not Found")

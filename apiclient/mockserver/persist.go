@@ -178,6 +178,7 @@ func (s *Server) projectChange(p *Project, added []ClientKey, removed ...int64) 
 	meta.Members = maps.Clone(p.Members)
 	meta.Variables = slices.Clone(p.Variables)
 	meta.Retired = slices.Clone(p.Retired)
+	meta.SharedWith = slices.Clone(p.SharedWith)
 	return journalRecord{V: s.version, NextKeyID: s.st.NextKeyID, Project: &projectRecord{Meta: meta, Added: slices.Clone(added), Removed: removed}}
 }
 

@@ -26,6 +26,9 @@ var (
 	sinceTokenSelf    = release{15, 5, 0}
 	sinceSelfRotation = release{16, 10, 0}
 	sinceCollector    = release{14, 1, 0} // GitLab's own ingestion, until sinceCurrentDSN
+	// CI/CD variables' description (16.2) and hidden (17.4) attributes.
+	sinceVariableDescription = release{16, 2, 0}
+	sinceHiddenVariables     = release{17, 4, 0}
 )
 
 func (r release) atLeast(o release) bool {

@@ -294,7 +294,7 @@ func TestVariables(t *testing.T) {
 		{"same key and scope", "POST", vars, tok, []string{"Content-Type", form, "body", "key=SENTRY_DSN&value=x&environment_scope=production"}, 400, `{"message":{"key":["(SENTRY_DSN) has already been taken"]}}`},
 		{"ambiguous", "GET", vars + "/SENTRY_DSN", tok, nil, 409, `{"message":"There are multiple variables with provided parameters. Please use 'filter[environment_scope]'"}`},
 		{"filtered", "GET", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, nil, 200, `"masked":true`},
-		{"update keeps attributes", "PUT", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, []string{"Content-Type", "application/json", "body", `{"value":"` + dsn + `2"}`}, 200, `"masked":true,"protected":false,"raw":true`},
+		{"update keeps attributes", "PUT", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, []string{"Content-Type", "application/json", "body", `{"value":"` + dsn + `2"}`}, 200, `"protected":false,"masked":true,"raw":true`},
 		{"bad masked value", "POST", vars, tok, []string{"Content-Type", form, "body", "key=SHORT&value=abc&masked=true"}, 400, `{"message":{"value":["is invalid"]}}`},
 		{"bad key", "POST", vars, tok, []string{"Content-Type", form, "body", "key=no-dash&value=x"}, 400, `"key"`},
 		{"missing", "GET", vars + "/NOPE", tok, nil, 404, `{"message":"404 Variable Not Found"}`},

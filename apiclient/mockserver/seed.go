@@ -78,8 +78,12 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	p8.Keys = []ClientKey{{ID: 902, Active: true, PublicKey: newPublicKey()}}
 	p9 := mk(9, "demo/mobile/kiosk", "Kiosk", "Mobile: the demo user is a Developer here")
 	p9.Members = map[int64]int{1: developer, 2: developer}
-	st.Groups = []*Group{{ID: 100, Path: "demo", Name: "Demo"}, {ID: 101, Path: "demo/mobile", Name: "Mobile", ParentID: 100}}
+	// The demo user is a Developer of the subgroup demo/mobile: its role in
+	// kiosk comes from there; ios and android add a Maintainer membership.
+	st.Groups = []*Group{{ID: 100, Path: "demo", Name: "Demo", CreatedAt: created},
+		{ID: 101, Path: "demo/mobile", Name: "Mobile", ParentID: 100, Members: map[int64]int{1: developer}, CreatedAt: created}}
 	st.Projects = []*Project{p1, p2, p3, p4, p5, p6, p7, p8, p9}
+	st.addOps(created)
 	st.addKey(p1)
 	st.addKey(p1)
 	st.addKey(p5)
@@ -98,13 +102,54 @@ func seedState(name string, now time.Time, scaleProjects, scaleKeys int) (*state
 	return st, nil
 }
 
+// addOps adds the group ops, which the demo user owns whole (a Maintainer
+// and more, so it reads the group's variables, which need the Owner role),
+// and the group partner, whose projects are shared into ops: sdk with the
+// Maintainer role at most (the demo user maintains it through the share),
+// docs with Developer (skipped). ops/api's DSNs are held by a hidden
+// variable, a hidden group variable and a dotenv file variable; ops holds
+// an archived project. Keys are numbered apart (910…) so the demo
+// projects' next key stays 4.
+func (st *state) addOps(created time.Time) {
+	mk := func(id int64, path, name, desc string, keys ...int64) *Project {
+		p := &Project{ID: id, Path: path, Name: name, Description: desc, Members: map[int64]int{}, CreatedAt: created,
+			Settings: &Settings{Enabled: true, Integrated: true}}
+		for _, k := range keys {
+			p.Keys = append(p.Keys, ClientKey{ID: k, Active: true, PublicKey: newPublicKey()})
+		}
+		return p
+	}
+	api := mk(10, "ops/api", "API", "Ops: a hidden variable and a dotenv file hold its DSNs", 910, 911)
+	api.Variables = []Variable{
+		{Key: "SENTRY_DSN", Value: placeholderFor(910), VariableType: "env_var", Masked: true, Hidden: true, Raw: true,
+			EnvironmentScope: "*", Description: "Error tracking DSN (hidden)"},
+		{Key: "APP_ENV", Value: "APP_ENV=production\nSENTRY_DSN=\"" + placeholderFor(911) + "\"\nLOG_LEVEL=info\n", VariableType: "file",
+			Raw: true, EnvironmentScope: "*", Description: "The app's dotenv file"},
+	}
+	old := mk(11, "ops/old-dashboard", "Old Dashboard", "Ops: archived", 912)
+	old.Archived = true
+	old.Variables = []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(912), VariableType: "env_var", Masked: true, Raw: true, EnvironmentScope: "*"}}
+	sdk := mk(12, "partner/sdk", "SDK", "Partner: shared into ops with the Maintainer role", 913)
+	sdk.SharedWith = []GroupLink{{GroupID: 102, Access: maintainer}}
+	sdk.Variables = []Variable{{Key: "SENTRY_DSN", Value: placeholderFor(913), VariableType: "env_var", Masked: true, Raw: true, EnvironmentScope: "*"}}
+	docs := mk(13, "partner/docs", "Docs", "Partner: shared into ops with the Developer role")
+	docs.Settings = nil
+	docs.SharedWith = []GroupLink{{GroupID: 102, Access: developer}}
+	st.Groups = append(st.Groups,
+		&Group{ID: 102, Path: "ops", Name: "Ops", Members: map[int64]int{1: owner, 2: developer}, CreatedAt: created,
+			Variables: []Variable{{Key: "OPS_SENTRY_DSN", Value: placeholderFor(910), VariableType: "env_var", Masked: true, Hidden: true,
+				Raw: true, EnvironmentScope: "production", Description: "The API's DSN for every ops job (hidden)"}}},
+		&Group{ID: 103, Path: "partner", Name: "Partner", CreatedAt: created})
+	st.Projects = append(st.Projects, api, old, sdk, docs)
+}
+
 // addFleet adds the group fleet (ID 200) with n projects (IDs 2001…), each
 // with integrated tracking on and one key (IDs 200001…) whose DSN its
 // SENTRY_DSN variable holds.
 func (st *state) addFleet(n int) {
 	// A group variable holding the first app's DSN for production: a use
 	// an audit and a delete question find at group level.
-	st.Groups = append(st.Groups, &Group{ID: 200, Path: "fleet", Name: "Fleet",
+	st.Groups = append(st.Groups, &Group{ID: 200, Path: "fleet", Name: "Fleet", Members: map[int64]int{1: owner}, CreatedAt: st.Projects[0].CreatedAt,
 		Variables: []Variable{{Key: "FLEET_SENTRY_DSN", Value: placeholderFor(200001), VariableType: "env_var",
 			Masked: true, Raw: true, EnvironmentScope: "production", Description: "Fleet-wide DSN (demo)"}}})
 	created := st.Projects[0].CreatedAt

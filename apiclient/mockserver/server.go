@@ -51,8 +51,9 @@ type Options struct {
 	TLS bool
 	// Log, when set, receives one line per request.
 	Log io.Writer
-	// RateLimit, when positive, is the authenticated API requests a token
-	// may make per minute; past it GitLab's 429 answers.
+	// RateLimit, when positive, is the authenticated API requests a user
+	// may make per minute (Rack::Attack's throttle_authenticated_api, in
+	// periods aligned to the epoch); past it GitLab's 429 answers.
 	RateLimit int
 	// SentryURL, when set, is the base URL of a Sentry (the mock Sentry):
 	// the demo's Sentry-backed projects name it in their settings' api_url.
@@ -60,6 +61,15 @@ type Options struct {
 	// SentryDSN, when set, is the DSN of the mock Sentry's key a
 	// Sentry-backed demo project's SENTRY_DSN holds (the demo rotates it).
 	SentryDSN string
+	// Instance is InstanceSelfManaged (default) or InstanceGitLabCom: on
+	// GitLab.com the RateLimit-* headers come on every answer a throttle
+	// counts, elsewhere only on its 429 (ratelimit.go).
+	Instance string
+	// GroupAPILimit and GroupProjectsAPILimit, when positive, are the
+	// requests a user may make a minute to GET /groups/:id and GET
+	// /groups/:id/projects (ApplicationRateLimiter's group_api and
+	// group_projects_api); past them the JSON 429 answers.
+	GroupAPILimit, GroupProjectsAPILimit int
 }
 
 // Server is the mock GitLab. It is an http.Handler safe for concurrent use.
@@ -92,6 +102,7 @@ type Server struct {
 
 	timeouts serverTimeouts
 	rl       *rateLimiter // nil without Options.RateLimit
+	app      windows      // the application limits' counts
 }
 
 // serverTimeouts bound how long a client may take to send its request and
@@ -112,6 +123,16 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.FailRate < 0 || opts.FailRate > 1 {
 		return nil, errors.New("fail rate must be between 0 and 1")
+	}
+	switch opts.Instance {
+	case "":
+		opts.Instance = InstanceSelfManaged
+	case InstanceSelfManaged, InstanceGitLabCom:
+	default:
+		return nil, fmt.Errorf("instance %q: use %s or %s", opts.Instance, InstanceSelfManaged, InstanceGitLabCom)
+	}
+	if opts.RateLimit < 0 || opts.GroupAPILimit < 0 || opts.GroupProjectsAPILimit < 0 {
+		return nil, errors.New("rate limits must be 0 (off) or more")
 	}
 	if opts.GitLabVersion == "" {
 		opts.GitLabVersion = DefaultGitLabVersion
@@ -134,7 +155,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	if opts.RateLimit > 0 {
-		s.rl = &rateLimiter{limit: opts.RateLimit, win: map[string]*rateWindow{}}
+		s.rl = &rateLimiter{limit: opts.RateLimit}
 	}
 	if opts.StatePath != "" {
 		removeStaleTemps(opts.StatePath)
@@ -197,7 +218,7 @@ func (s *Server) Token(raw string) (Token, bool) {
 // command's start-up banner.
 func (s *Server) Tokens() []string {
 	return []string{
-		TokenMaintainer + "  Maintainer on demo projects 1-5, scope api",
+		TokenMaintainer + "  Maintainer on demo projects 1-5 and 7-8, Owner of group ops, scope api",
 		TokenExpiring + "    the same, expiring in 3 days",
 		TokenReadOnly + "    scope read_api: writes get 403 insufficient_scope",
 		TokenDeveloper + "   Developer: 403 on the error tracking endpoints",

@@ -145,7 +145,7 @@ func TestStatusTables(t *testing.T) {
 		{"user", "GET", "/api/v4/user", TokenMaintainer, nil, 200, `"username":"demo-maintainer"`},
 		{"token self", "GET", "/api/v4/personal_access_tokens/self", TokenReadOnly, nil, 200, `"scopes":["read_api"]`},
 		{"version", "GET", "/api/v4/version", TokenMaintainer, nil, 200, `"version":"17.5.0"`},
-		{"project by path", "GET", "/api/v4/projects/demo%2Fpaused", TokenMaintainer, nil, 200, `"permissions":{"group_access":null,"project_access":{"access_level":40`},
+		{"project by path", "GET", "/api/v4/projects/demo%2Fpaused", TokenMaintainer, nil, 200, `"permissions":{"project_access":{"access_level":40,"notification_level":3},"group_access":null}`},
 		{"project invisible", "GET", "/api/v4/projects/6", TokenMaintainer, nil, 404, `404 Project Not Found`},
 		{"projects", "GET", "/api/v4/projects?min_access_level=40&order_by=path&sort=asc", TokenMaintainer, nil, 200, `"path_with_namespace":"demo/legacy-api"`},
 		{"projects as developer", "GET", "/api/v4/projects?min_access_level=40", TokenDeveloper, nil, 200, `[]`},

@@ -38,7 +38,9 @@ type Token struct {
 	RotatedTo string `json:"rotated_to,omitempty"`
 }
 
-// Project is a GitLab project. Members maps user IDs to access levels.
+// Project is a GitLab project. Members maps user IDs to their direct
+// membership's access level; a user's role also comes from the project's
+// group and its ancestors, and from the groups it is shared with (access.go).
 type Project struct {
 	ID           int64         `json:"id"`
 	Path         string        `json:"path_with_namespace"`
@@ -47,12 +49,23 @@ type Project struct {
 	Public       bool          `json:"public"`
 	Members      map[int64]int `json:"members"`
 	NoIntegrated bool          `json:"no_integrated,omitempty"` // feature flag integrated_error_tracking off
-	Settings     *Settings     `json:"settings,omitempty"`
-	Keys         []ClientKey   `json:"keys"`
-	Variables    []Variable    `json:"variables,omitempty"`
+	Archived     bool          `json:"archived,omitempty"`
+	// SharedWith are the groups the project is shared with
+	// (project_group_links), each with the highest role it gives.
+	SharedWith []GroupLink `json:"shared_with,omitempty"`
+	Settings   *Settings   `json:"settings,omitempty"`
+	Keys       []ClientKey `json:"keys"`
+	Variables  []Variable  `json:"variables,omitempty"`
 	// Retired are deleted keys a variable's DSN placeholder still stands for.
 	Retired   []ClientKey `json:"retired_keys,omitempty"`
 	CreatedAt time.Time   `json:"created_at"`
+}
+
+// GroupLink shares a project with a group: the group's members get their
+// role in it, capped at Access.
+type GroupLink struct {
+	GroupID int64 `json:"group_id"`
+	Access  int   `json:"group_access"`
 }
 
 // Settings is the stored error tracking setting row.

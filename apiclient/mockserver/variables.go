@@ -41,41 +41,71 @@ func placeholderFor(keyID int64) string {
 // a real one would.
 func keyDeleted(p *Project, k ClientKey) {
 	for _, v := range p.Variables {
-		if v.Value == placeholderFor(k.ID) {
+		if strings.Contains(v.Value, placeholderFor(k.ID)) {
 			p.Retired = append(p.Retired, k)
 			return
 		}
 	}
 }
 
-// variableBody is the variable as the API shows it: a hidden one's value
-// is null.
-func (s *Server) variableBody(r *http.Request, p *Project, v Variable) map[string]any {
+// variableBody is Entities::Ci::Variable (lib/api/entities/ci/variable.rb),
+// in its order: hidden only from 17.4 (the model's column), where a hidden
+// variable's value is null (Ci::VariableValue#evaluate); description only
+// from 16.2.
+func (s *Server) variableBody(r *http.Request, p *Project, v Variable) object {
 	var value any = s.resolve(r, p, v.Value)
-	if v.Hidden {
+	if v.Hidden && s.release.atLeast(sinceHiddenVariables) { // no hiding before it
 		value = nil
 	}
-	var desc any = v.Description
-	if v.Description == "" {
-		desc = nil
+	o := object{}
+	o.add("variable_type", v.VariableType)
+	o.add("key", v.Key)
+	o.add("value", value)
+	if s.release.atLeast(sinceHiddenVariables) {
+		o.add("hidden", v.Hidden)
 	}
-	return map[string]any{"key": v.Key, "value": value, "variable_type": v.VariableType, "protected": v.Protected,
-		"masked": v.Masked, "hidden": v.Hidden, "raw": v.Raw, "environment_scope": v.EnvironmentScope, "description": desc}
+	o.add("protected", v.Protected)
+	o.add("masked", v.Masked)
+	o.add("raw", v.Raw)
+	o.add("environment_scope", v.EnvironmentScope)
+	if s.release.atLeast(sinceVariableDescription) {
+		o.add("description", nullString(v.Description))
+	}
+	return o
 }
 
-// resolve turns a seeded DSN placeholder into the key's DSN.
+// resolve turns each seeded DSN placeholder in value (the whole value, or
+// a line of a file variable) into the key's DSN.
 func (s *Server) resolve(r *http.Request, p *Project, value string) string {
-	rest, ok := strings.CutPrefix(value, dsnPlaceholder)
-	if !ok {
+	if !strings.Contains(value, dsnPlaceholder) {
 		return value
 	}
-	id, _ := strconv.ParseInt(strings.TrimSuffix(rest, "}}"), 10, 64)
-	for _, k := range append(p.Keys[:len(p.Keys):len(p.Keys)], p.Retired...) {
-		if k.ID == id {
-			return s.dsn(r, p, k)
+	var b strings.Builder
+	for {
+		i := strings.Index(value, dsnPlaceholder)
+		if i < 0 {
+			break
 		}
+		b.WriteString(value[:i])
+		rest := value[i+len(dsnPlaceholder):]
+		idText, after, ok := strings.Cut(rest, "}}")
+		id, err := strconv.ParseInt(idText, 10, 64)
+		dsn := ""
+		for _, k := range append(p.Keys[:len(p.Keys):len(p.Keys)], p.Retired...) {
+			if ok && err == nil && k.ID == id {
+				dsn = s.dsn(r, p, k)
+			}
+		}
+		if dsn == "" { // no such key: the text stays as it is
+			b.WriteString(value[i : i+len(dsnPlaceholder)])
+			value = rest
+			continue
+		}
+		b.WriteString(dsn)
+		value = after
 	}
-	return value
+	b.WriteString(value)
+	return b.String()
 }
 
 // maskable checks a masked variable's value as served, as GitLab does.
@@ -163,10 +193,18 @@ type varHolder struct {
 	owner func(Variable) *Project
 	// change is the journal record of a write to them (under s.mu).
 	change func() journalRecord
+	// notFound is the 404 of a variable not there: not_found!('Variable')
+	// for a project's, not_found!('GroupVariable') for a group's.
+	notFound string
+	// group: a group's variables, where a PUT without filter updates one
+	// of several of a key (lib/api/group_variables.rb keeps it, MR 136475).
+	group bool
 }
 
 // holder finds the variables of c's project, or of its group for a
-// /groups/:id/variables path (a Maintainer of the group only, as GitLab).
+// /groups/:id/variables path: authorize! :admin_cicd_variables on the
+// group, which GroupPolicy gives its Owners (a membership of the group or
+// an ancestor; lib/api/group_variables.rb, app/policies/group_policy.rb).
 // It writes the refusal and returns nil when there are none to act on.
 func (s *Server) holder(c *call) *varHolder {
 	if c.segs[0] == "groups" {
@@ -174,19 +212,19 @@ func (s *Server) holder(c *call) *varHolder {
 		if g == nil {
 			return nil
 		}
-		if !s.maintainsIn(c.user.ID, g) {
+		if s.st.groupAccess(c.user.ID, g) < owner {
 			writeError(c.w, http.StatusForbidden, "message", "403 Forbidden")
 			return nil
 		}
 		return &varHolder{vars: &g.Variables, owner: func(v Variable) *Project { return s.placeholderOwner(v.Value) },
-			change: func() journalRecord { return s.groupChange(g) }}
+			change: func() journalRecord { return s.groupChange(g) }, notFound: "404 GroupVariable Not Found", group: true}
 	}
 	p := s.project(c, true)
 	if p == nil {
 		return nil
 	}
 	return &varHolder{vars: &p.Variables, owner: func(Variable) *Project { return p },
-		change: func() journalRecord { return s.projectChange(p, nil) }}
+		change: func() journalRecord { return s.projectChange(p, nil) }, notFound: "404 Variable Not Found"}
 }
 
 // applyVariable sets the attributes given on v, a variable of p, and
@@ -208,12 +246,14 @@ func (s *Server) applyVariable(c *call, h *varHolder, v *Variable) (int, any) {
 	str("value", &v.Value)
 	str("variable_type", &v.VariableType)
 	str("environment_scope", &v.EnvironmentScope)
-	str("description", &v.Description)
+	if s.release.atLeast(sinceVariableDescription) { // an undeclared parameter before
+		str("description", &v.Description)
+	}
 	flag("protected", &v.Protected)
 	flag("masked", &v.Masked)
 	flag("raw", &v.Raw)
 	// Hiding is chosen at creation only (17.4); an update cannot take it.
-	if p, ok := c.params["masked_and_hidden"]; ok && c.method == http.MethodPost {
+	if p, ok := c.params["masked_and_hidden"]; ok && c.method == http.MethodPost && s.release.atLeast(sinceHiddenVariables) {
 		if b, _, valid := coerceBool(p); valid && b {
 			v.Masked, v.Hidden = true, true
 		}
@@ -267,10 +307,13 @@ func (s *Server) variable(c *call) {
 			found = append(found, i)
 		}
 	}
+	if h.group && c.method == http.MethodPut && !scoped && len(found) > 1 {
+		found = found[:1] // find_by!(key): one of them, no conflict
+	}
 	switch {
 	case len(found) == 0:
 		unlock()
-		writeError(c.w, http.StatusNotFound, "message", "404 Variable Not Found")
+		writeError(c.w, http.StatusNotFound, "message", h.notFound)
 		return
 	case len(found) > 1:
 		unlock()

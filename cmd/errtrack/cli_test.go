@@ -578,8 +578,14 @@ func TestProjectsList(t *testing.T) {
 	c.run("", "projects", "list").must(t, 0, "ERROR TRACKING", "demo/web-shop", "integrated · on · 2 keys", "Sentry · on", "not set up")
 	r := c.run("", "projects", "list", "--json")
 	var ps []map[string]any
-	if err := json.Unmarshal([]byte(r.stdout), &ps); err != nil || len(ps) != 7 { // demo/* maintained, demo/mobile/ios and android included
+	// demo/* maintained (ios and android included), ops/api, partner/sdk
+	// (maintained through its share into ops), then ops/old-dashboard,
+	// archived: listed apart, and skipped by changes.
+	if err := json.Unmarshal([]byte(r.stdout), &ps); err != nil || len(ps) != 10 {
 		t.Fatalf("%s: %v", r.stdout, err)
+	}
+	if last := ps[9]; last["path"] != "ops/old-dashboard" || !strings.HasPrefix(fmt.Sprint(last["skipped"]), "archived") {
+		t.Fatalf("the archived project: %v", last)
 	}
 	for _, p := range ps {
 		if p["path"] == "demo/web-shop" {

@@ -30,6 +30,9 @@ type auditKeyJSON struct {
 	PublicKey string         `json:"public_key"`
 	Active    bool           `json:"active"`
 	UsedIn    []workflow.Use `json:"used_in"`
+	// UseUnknown: no variable errtrack can read holds the key's DSN and
+	// these cannot be read (hidden variables, groups): its use is unknown.
+	UseUnknown []string `json:"use_unknown,omitempty"`
 	// FirstSeen: when errtrack first saw the key (its creation when
 	// Created); absent when unknown.
 	FirstSeen *time.Time `json:"first_seen,omitempty"`
@@ -72,14 +75,8 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 					return err
 				}
 				c, host = cl, h
-				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
-				if err != nil {
+				if refs, err = a.groupRefs(ctx, c, ref, gf.subgroups); err != nil {
 					return err
-				}
-				for _, pr := range ps {
-					if pr.AccessLevel() >= apiclient.MaintainerAccess {
-						refs = append(refs, apiclient.ProjectRef{ID: pr.ID, Path: pr.PathWithNamespace})
-					}
 				}
 			} else {
 				ref, cl, h, err := a.projectClient(ctx, g, &p)
@@ -100,7 +97,7 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 }
 
 func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef) error {
-	var out []auditJSON
+	out := []auditJSON{} // [] for a group with no project to audit, not null
 	errs := 0
 	store := a.keysSeen()
 	for _, ref := range refs {
@@ -124,11 +121,16 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		errs += au.Errors()
 		x := auditJSON{Project: au.Project.Name(), Keys: []auditKeyJSON{}, Findings: au.Findings}
 		for _, k := range au.Keys {
-			used := k.Used
+			used := k.Known()
 			if used == nil {
 				used = []workflow.Use{}
 			}
 			kj := auditKeyJSON{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+			if k.UseUnknown() {
+				for _, u := range k.Used {
+					kj.UseUnknown = append(kj.UseUnknown, u.Unknown)
+				}
+			}
 			if !k.Seen.First.IsZero() {
 				first := k.Seen.First
 				kj.FirstSeen = &first

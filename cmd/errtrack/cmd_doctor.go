@@ -43,14 +43,8 @@ one-line fix. Exit 1 on any fail.`,
 				if c, _, err = a.hostClient(ctx, g); err != nil {
 					return err
 				}
-				ps, _, err := c.ListGroupProjects(ctx, ref, gf.subgroups)
-				if err != nil {
+				if refs, err = a.groupRefs(ctx, c, ref, gf.subgroups); err != nil {
 					return err
-				}
-				for _, pr := range ps {
-					if pr.AccessLevel() >= apiclient.MaintainerAccess {
-						refs = append(refs, apiclient.ProjectRef{ID: pr.ID, Path: pr.PathWithNamespace})
-					}
 				}
 			} else {
 				ref, cl, _, err := a.projectClient(ctx, g, &p)
@@ -63,7 +57,7 @@ one-line fix. Exit 1 on any fail.`,
 				Project string           `json:"project"`
 				Checks  []workflow.Check `json:"checks"`
 			}
-			var all []projectChecks
+			all := []projectChecks{} // [] for a group with nothing to check, not null
 			failed := 0
 			o.TokenRotatable = a.envToken == ""
 			if !o.TokenRotatable {

@@ -23,6 +23,10 @@ type projectJSON struct {
 	Path          string       `json:"path"`
 	Name          string       `json:"name"`
 	ErrorTracking trackingJSON `json:"error_tracking"`
+	// Shared: shared into the group from another namespace. Skipped: why a
+	// change to the group's projects leaves it alone.
+	Shared  bool   `json:"shared,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
 }
 
 type trackingJSON struct {
@@ -59,16 +63,23 @@ func (a *app) projectsCmd() *cobra.Command {
 				return err
 			}
 			var projects []apiclient.Project
+			groupPath := ""
 			if gf.group != "" {
 				ref, perr := apiclient.ParseGroupRef(gf.group)
 				if perr != nil {
 					return usagef("--group: %v", perr)
 				}
-				// The group's projects you are a member of: the ones you do
-				// not maintain show why their state is unknown.
-				projects, _, err = c.ListGroupProjects(ctx, ref, gf.subgroups)
+				// The group's projects you have a role in: the ones a change
+				// would skip say why.
+				projects, err = workflow.GroupProjects(ctx, c, ref, gf.subgroups)
+				if err == nil && ref.Path == "" && len(projects) > 0 {
+					if g, _, gerr := c.GetGroup(ctx, ref); gerr == nil {
+						ref.Path = g.FullPath // to tell shared projects
+					}
+				}
+				groupPath = ref.Path
 			} else {
-				projects, _, err = c.ListAllProjects(ctx)
+				projects, err = workflow.MaintainedProjects(ctx, c)
 			}
 			if err != nil {
 				return err
@@ -99,7 +110,8 @@ func (a *app) projectsCmd() *cobra.Command {
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))
 				for i, p := range projects {
-					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i])}
+					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i]),
+						Shared: workflow.SharedInto(groupPath, p.PathWithNamespace), Skipped: workflow.SkipReason(p)}
 				}
 				if err := writeJSON(a.stdout, out); err != nil {
 					return err
@@ -113,7 +125,15 @@ func (a *app) projectsCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tPATH\tNAME\tERROR TRACKING")
 			for i, p := range projects {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, explain.Text(p.PathWithNamespace), explain.Text(p.Name), overviews[i].Summary())
+				name := p.Name
+				if workflow.SharedInto(groupPath, p.PathWithNamespace) {
+					name += " (shared)"
+				}
+				state := overviews[i].Summary()
+				if p.Archived {
+					state += " · archived: skipped by changes"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, explain.Text(p.PathWithNamespace), explain.Text(name), state)
 			}
 			if err := tw.Flush(); err != nil {
 				return err

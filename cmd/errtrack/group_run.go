@@ -228,7 +228,7 @@ func (a *app) printGroupPlan(p workflow.Plan) {
 		if !it.Acts() {
 			what = "skip: " + a.groupWords(it)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(what))
+		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(planName(p.Group, it.Project)), explain.Text(what))
 	}
 	_ = tw.Flush()
 }

@@ -143,7 +143,20 @@ func TestAuditCommand(t *testing.T) {
 	}
 	c.run("", "api", "DELETE", "projects/7/variables/OLD_SENTRY_DSN").must(t, 0)
 	c.run("", "audit", "-p", "demo/mobile/ios").must(t, 0, "SENTRY_DSN (all environments)")
-	c.run("", "audit", "--group", "demo/mobile").must(t, 0, "demo/mobile/android", "referenced by no CI/CD variable")
+	// android's key: no variable the token can read holds it, and the
+	// groups' cannot be read (the demo user owns neither): unknown.
+	r = c.run("", "audit", "--group", "demo/mobile")
+	r.must(t, 0, "demo/mobile/android", "unknown: the CI/CD variables of group demo could not be read", "skipped demo/mobile/kiosk: you are a Developer here")
+	if strings.Contains(r.stdout, "referenced by no CI/CD variable") {
+		t.Fatalf("a key whose use is unknown is called unused: %s", r.stdout)
+	}
+	// ops: a hidden variable and a dotenv file hold ops/api's DSNs; the
+	// project shared into ops is audited; the archived one is skipped.
+	r = c.run("", "audit", "--group", "ops", "--json")
+	r.must(t, 0, `"project": "partner/sdk"`, `"use_unknown": [`, `"hidden variable SENTRY_DSN (all environments)"`, `"line": "SENTRY_DSN"`, "skipped ops/old-dashboard: archived")
+	if strings.Contains(r.stdout, "partner/docs") || strings.Contains(r.stdout, "@") {
+		t.Fatalf("a project below Maintainer audited, or a DSN printed: %s", r.stdout)
+	}
 }
 
 // doctor: ok on a healthy project, the fix where a check fails, exit 1.

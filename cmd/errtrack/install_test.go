@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,20 +93,28 @@ func writeProxyModule(t *testing.T, proxy, root, modPath, version string) {
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	var zbuf bytes.Buffer
-	zw := zip.NewWriter(&zbuf)
-	seen := map[string]bool{}
 	// A folder with a go.mod of its own (internal/peers) is another module:
-	// the go command leaves it out of this one's zip, and so does this.
+	// a module's zip leaves it out, as the module proxy's does.
 	var nested []string
 	for _, name := range strings.Split(string(names), "\x00") {
 		if dir, ok := strings.CutSuffix(name, "/go.mod"); ok {
 			nested = append(nested, dir+"/")
 		}
 	}
+	inNested := func(name string) bool {
+		for _, dir := range nested {
+			if strings.HasPrefix(name, dir) {
+				return true
+			}
+		}
+		return false
+	}
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	seen := map[string]bool{}
 	for _, name := range strings.Split(string(names), "\x00") {
-		if name == "" || seen[name] || slices.ContainsFunc(nested, func(d string) bool { return strings.HasPrefix(name, d) }) {
-			continue // git lists a file once per stage while a merge is unresolved; another module's file
+		if name == "" || seen[name] || inNested(name) {
+			continue // git lists a file once per stage while a merge is unresolved
 		}
 		seen[name] = true
 		path := filepath.Join(root, filepath.FromSlash(name))

@@ -140,5 +140,5 @@ func TestProjectsListIncompleteExits1(t *testing.T) {
 		}
 		srv.ServeHTTP(w, r)
 	}))
-	c.run("", "projects", "list").must(t, 1, "demo/web-shop", "unknown (HTTP 500)", "1 of 7 projects could not be read")
+	c.run("", "projects", "list").must(t, 1, "demo/web-shop", "unknown (HTTP 500)", "1 of 10 projects could not be read")
 }

@@ -30,25 +30,50 @@ type AuditAPI interface {
 }
 
 // Use is a place a DSN is used: a variable of the project or of a group.
+// A Use with Unknown set is a place that may use it, and cannot be read.
 type Use struct {
 	Group    string `json:"group,omitempty"` // "" for the project's own
-	Variable string `json:"variable"`
-	Scope    string `json:"environment_scope"`
+	Variable string `json:"variable,omitempty"`
+	Scope    string `json:"environment_scope,omitempty"`
+	// Line is the name of the line that holds the DSN in a file variable
+	// (a dotenv file's SENTRY_DSN=…).
+	Line string `json:"line,omitempty"`
+	// Unknown says why it is not known whether this place holds the DSN:
+	// "hidden variable SENTRY_DSN (all environments)".
+	Unknown string `json:"unknown,omitempty"`
 }
 
-// Label reads "SENTRY_DSN (production)" or "group web/SENTRY_DSN (all environments)".
+// Label reads "SENTRY_DSN (production)", "group web/SENTRY_DSN (all
+// environments)", "APP_ENV (all environments), its SENTRY_DSN line", or
+// "unknown: hidden variable SENTRY_DSN (all environments)".
 func (u Use) Label() string {
+	if u.Unknown != "" {
+		return "unknown: " + u.Unknown
+	}
 	s := VariableTarget{Key: u.Variable, Scope: u.Scope}.Label()
 	if u.Group != "" {
 		s = "group " + safetext.Excerpt(u.Group, 80) + "/" + s
+	}
+	if u.Line != "" {
+		s += ", its " + safetext.Excerpt(u.Line, 60) + " line"
 	}
 	return s
 }
 
 // Short is Label for a narrow column: "SENTRY_DSN" (all environments),
-// "SENTRY_DSN (production)", "web/SENTRY_DSN".
+// "SENTRY_DSN (production)", "web/SENTRY_DSN", "APP_ENV:SENTRY_DSN",
+// "unknown (hidden SENTRY_DSN)".
 func (u Use) Short() string {
+	switch {
+	case u.Unknown != "" && u.Variable != "":
+		return "unknown (hidden " + Use{Group: u.Group, Variable: u.Variable, Scope: u.Scope}.Short() + ")"
+	case u.Unknown != "":
+		return "unknown (group " + safetext.Excerpt(u.Group, 40) + " unread)"
+	}
 	s := u.Variable
+	if u.Line != "" {
+		s += ":" + safetext.Excerpt(u.Line, 30)
+	}
 	if u.Scope != "" && u.Scope != "*" {
 		s += " (" + u.Scope + ")"
 	}
@@ -72,7 +97,9 @@ type Finding struct {
 	Fix      string `json:"fix"`
 }
 
-// AuditedKey is a key and where its DSN is used.
+// AuditedKey is a key and where its DSN is used. When no variable errtrack
+// can read holds it and some cannot be read, Used holds those (Unknown
+// set): the key's use is unknown, never "unused".
 type AuditedKey struct {
 	Key  apiclient.ClientKey
 	Used []Use
@@ -92,6 +119,21 @@ type Audit struct {
 	// settingsUnknown: the settings could not be read; no finding about them.
 	settingsUnknown bool
 }
+
+// Known are the uses read; UseUnknown says the key's use cannot be told.
+func (k AuditedKey) Known() []Use {
+	var out []Use
+	for _, u := range k.Used {
+		if u.Unknown == "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// UseUnknown reports a key no readable variable holds while some variable
+// could not be read.
+func (k AuditedKey) UseUnknown() bool { return len(k.Used) > 0 && len(k.Known()) == 0 }
 
 // Errors counts error findings.
 func (a Audit) Errors() int {
@@ -232,7 +274,7 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		if k.Seen.First.IsZero() {
 			continue
 		}
-		if len(k.Used) > 0 && (oldestUsed.IsZero() || k.Seen.First.Before(oldestUsed)) {
+		if len(k.Known()) > 0 && (oldestUsed.IsZero() || k.Seen.First.Before(oldestUsed)) {
 			oldestUsed = k.Seen.First
 		}
 		if len(k.Used) == 0 && k.Seen.First.After(newestUnused) {
@@ -260,11 +302,38 @@ type placed struct {
 	value string
 }
 
+// placedValues are the values of v that may be a DSN: the whole value, or
+// for a file variable each line that holds one. A hidden variable's value
+// cannot be read: it is named instead.
+func placedValues(v apiclient.Variable, group string) (vals []placed, hidden *Use) {
+	use := Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
+	switch {
+	case v.Value == nil:
+		h := use
+		h.Unknown = "hidden variable " + use.Label() // "SENTRY_DSN (…)", "group web/NAME (…)"
+		return nil, &h
+	case v.VariableType == "file":
+		for _, f := range dsn.InFile(*v.Value) {
+			u := use
+			u.Line = f.Key
+			if u.Line == "" {
+				u.Line = fmt.Sprintf("%d", f.N)
+			}
+			vals = append(vals, placed{u, f.Value})
+		}
+		return vals, nil
+	}
+	return []placed{{use, strings.TrimSpace(*v.Value)}}, nil
+}
+
 func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, groupVars map[string][]apiclient.Variable) {
 	var all []placed
+	var unknown []Use // places that may hold a DSN and cannot be read
 	for _, v := range vars {
-		if v.Value != nil {
-			all = append(all, placed{Use{Variable: v.Key, Scope: v.EnvironmentScope}, strings.TrimSpace(*v.Value)})
+		vals, hidden := placedValues(v, "")
+		all = append(all, vals...)
+		if hidden != nil {
+			unknown = append(unknown, *hidden)
 		}
 	}
 	groups := make([]string, 0, len(groupVars))
@@ -274,35 +343,49 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	sort.Strings(groups)
 	for _, g := range groups {
 		for _, v := range groupVars[g] {
-			if v.Value != nil {
-				all = append(all, placed{Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope}, strings.TrimSpace(*v.Value)})
+			vals, hidden := placedValues(v, g)
+			all = append(all, vals...)
+			if hidden != nil {
+				unknown = append(unknown, *hidden)
 			}
 		}
 	}
+	unread := make([]string, 0, len(a.Unread))
+	for g := range a.Unread {
+		unread = append(unread, g)
+	}
+	sort.Strings(unread)
+	for _, g := range unread {
+		unknown = append(unknown, Use{Group: g, Unknown: "the CI/CD variables of group " + safetext.Excerpt(g, 80) + " could not be read"})
+	}
+	// Keys are matched as URLs: every spelling of a key's DSN is that key.
 	byDSN := map[string]int{}
 	for i, k := range keys {
 		a.Keys = append(a.Keys, AuditedKey{Key: k})
-		byDSN[k.DSN] = i
+		if c, ok := dsn.Canonical(k.DSN); ok {
+			byDSN[c] = i
+		}
 	}
 	// The host DSNs of this instance point at: a variable's DSN there whose
 	// key is not the project's is dangling, or another project's.
 	hosts := map[string]bool{}
 	for _, k := range keys {
 		if d, err := dsn.Parse(k.DSN); err == nil {
-			hosts[d.Host] = true
+			hosts[d.Scheme+"://"+dsn.CanonicalHost(d)] = true
 		}
 	}
 	scopesOf := map[string][]string{}
 	handedOut := false
 	for _, p := range all {
-		if i, ok := byDSN[p.value]; ok {
+		c, isDSN := dsn.Canonical(p.value)
+		if i, ok := byDSN[c]; ok && isDSN {
 			a.Keys[i].Used = append(a.Keys[i].Used, p.use)
-			scopesOf[p.value] = append(scopesOf[p.value], p.use.Label())
+			scopesOf[c] = append(scopesOf[c], p.use.Label())
 			handedOut = true
 			continue
 		}
 		d, err := dsn.Parse(p.value)
-		if err != nil || !hosts[d.Host] {
+		if err != nil || !hosts[d.Scheme+"://"+dsn.CanonicalHost(d)] {
 			continue // not a DSN of this instance
 		}
 		handedOut = true
@@ -328,21 +411,34 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 				"if the environments should report apart, give each its own key (errtrack keys create, then point one variable at it)"})
 		}
 	}
-	for _, k := range a.Keys {
-		if len(k.Used) == 0 {
+	for i, k := range a.Keys {
+		switch {
+		case len(k.Used) > 0:
+		case len(unknown) > 0:
+			// A variable errtrack cannot read may hold it: unknown, and no
+			// advice to delete it.
+			why := make([]string, len(unknown))
+			for j, u := range unknown {
+				why[j] = u.Unknown
+			}
+			a.Keys[i].Used = append(a.Keys[i].Used, unknown...)
+			a.Findings = append(a.Findings, Finding{SeverityInfo,
+				fmt.Sprintf("whether a CI/CD variable holds the DSN of key %s is unknown: %s", KeyLabel(k.Key), strings.Join(why, "; ")),
+				"check those variables in GitLab (errtrack cannot read them) before you delete the key"})
+		default:
 			a.Findings = append(a.Findings, Finding{SeverityInfo,
 				fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key)),
 				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (errtrack keys delete)"})
 		}
 	}
-	for g, err := range a.Unread {
+	for _, g := range unread {
 		why := "they could not be read"
-		if errors.Is(err, apiclient.ErrForbidden) {
-			why = "reading them needs the Maintainer role on the group"
+		if errors.Is(a.Unread[g], apiclient.ErrForbidden) {
+			why = "reading them needs the Owner role on the group"
 		}
 		a.Findings = append(a.Findings, Finding{SeverityInfo,
 			fmt.Sprintf("the CI/CD variables of group %s are not in this audit: %s", safetext.Excerpt(g, 80), why),
-			"run the audit with a token of a group Maintainer to include them"})
+			"run the audit with a token of a group Owner to include them"})
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }

@@ -40,9 +40,29 @@ func TestAuditProject(t *testing.T) {
 	if a, _ = AuditProject(ctx, c, apiclient.ProjectID(7)); a.Errors() != 0 || a.Project.Path != "demo/mobile/ios" {
 		t.Fatalf("%+v", a.Findings)
 	}
-	// A key referenced nowhere is worth knowing, not an error.
+	// A key no readable variable holds, under groups whose variables the
+	// token cannot read (the demo user owns neither demo nor demo/mobile):
+	// its use is unknown, and nothing advises deleting it.
 	a, _ = AuditProject(ctx, c, apiclient.ProjectID(8))
-	if a.Errors() != 0 || !strings.Contains(a.Findings[0].What, "referenced by no CI/CD variable") {
+	if a.Errors() != 0 || !a.Keys[0].UseUnknown() || len(a.Keys[0].Known()) != 0 {
+		t.Fatalf("%+v", a.Keys)
+	}
+	for _, f := range a.Findings {
+		if strings.Contains(f.What, "referenced by no CI/CD variable") || strings.Contains(f.Fix, "delete it") {
+			t.Fatalf("an unreadable group's variables may hold the key, and yet: %+v", f)
+		}
+	}
+	if !strings.Contains(a.Findings[0].What, "is unknown: the CI/CD variables of group demo could not be read") {
+		t.Fatalf("%+v", a.Findings)
+	}
+	// Where every variable can be read (the demo user owns fleet), a key
+	// referenced nowhere is worth knowing, not an error.
+	_, fc := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	if _, _, err := fc.CreateClientKey(ctx, apiclient.ProjectID(2001)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ = AuditProject(ctx, fc, apiclient.ProjectID(2001))
+	if a.Errors() != 0 || len(a.Unread) != 0 || !strings.Contains(fmt.Sprint(a.Findings), "referenced by no CI/CD variable") {
 		t.Fatalf("%+v", a.Findings)
 	}
 }
@@ -73,22 +93,26 @@ func TestKeyUsesMatchesTheAudit(t *testing.T) {
 // A key referenced nowhere and older than every key in use is a warning
 // (likely left by a rotation); keys first seen together are not ordered.
 func TestAuditAges(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	ref, _ := apiclient.ParseProjectRef("demo/web-shop")
-	a, err := AuditProject(context.Background(), c, ref)
+	_, c := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	fresh, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(2001)) // the one SENTRY_DSN holds is 200001
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := AuditProject(ctx, c, apiclient.ProjectID(2001))
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	same := a
 	same.Findings = slices.Clone(a.Findings)
-	same.WithAges(map[int64]seen.Entry{1: {First: day}, 2: {First: day}})
+	same.WithAges(map[int64]seen.Entry{200001: {First: day}, fresh.ID: {First: day}})
 	if len(same.Findings) != len(a.Findings) || strings.Contains(fmt.Sprint(same.Findings), "older") {
 		t.Fatalf("%+v", same.Findings)
 	}
-	// Key 2 is unused and older than key 1, which SENTRY_DSN holds.
-	a.WithAges(map[int64]seen.Entry{1: {First: day.AddDate(0, 0, 3), Created: true}, 2: {First: day}})
-	want := "key 2 (" // KeyLabel
+	// The fresh key is unused and older than key 200001, which SENTRY_DSN holds.
+	a.WithAges(map[int64]seen.Entry{200001: {First: day.AddDate(0, 0, 3), Created: true}, fresh.ID: {First: day}})
+	want := fmt.Sprintf("key %d (", fresh.ID) // KeyLabel
 	found := false
 	for _, f := range a.Findings {
 		if f.Severity == SeverityWarning && strings.Contains(f.What, want) && strings.Contains(f.What, "older than the keys in use (first seen 2026-11-01)") {
@@ -100,5 +124,11 @@ func TestAuditAges(t *testing.T) {
 	}
 	if !found || !a.Keys[0].Seen.Created {
 		t.Fatalf("%+v", a.Findings)
+	}
+	// A key whose use is unknown is never the one "left behind".
+	w, _ := AuditProject(ctx, c, apiclient.ProjectID(1)) // demo: its group cannot be read
+	w.WithAges(map[int64]seen.Entry{1: {First: day.AddDate(0, 0, 3)}, 2: {First: day}})
+	if strings.Contains(fmt.Sprint(w.Findings), "older than the keys in use") {
+		t.Fatalf("%+v", w.Findings)
 	}
 }

@@ -22,7 +22,7 @@ import (
 type ChangeAPI interface {
 	RotationAPI
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjects(ctx context.Context, g apiclient.GroupRef, subgroups bool) ([]apiclient.Project, *apiclient.Response, error)
+	ScopeAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
 	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
@@ -208,7 +208,7 @@ func PlanGroup(ctx context.Context, api ChangeAPI, ref apiclient.GroupRef, subgr
 		g, _, err = api.GetGroup(ctx, ref)
 		return err
 	}, func() {
-		projects, _, perr = api.ListGroupProjects(ctx, ref, subgroups)
+		projects, perr = GroupProjects(ctx, api, ref, subgroups)
 	}, func() {
 		if named {
 			kind = u.withUser(ctx, api)
@@ -249,7 +249,7 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	}
 	forEach(len(projects), func(i int) {
 		p := projects[i]
-		if skip := notMaintained(p); skip != "" {
+		if skip := SkipReason(p); skip != "" {
 			plan.Items[i] = Item{Project: projectOf(p), Skip: skip, Result: ResultSkipped}
 			return
 		}
@@ -277,15 +277,6 @@ func uniqueProjects(projects []apiclient.Project) []apiclient.Project {
 		}
 	}
 	return out
-}
-
-// notMaintained says why a project is not acted on, from what the listing
-// said of the user's role; unknown leaves it to the server.
-func notMaintained(p apiclient.Project) string {
-	if p.Permissions != nil && p.AccessLevel() < apiclient.MaintainerAccess {
-		return "you are not a Maintainer of this project"
-	}
-	return ""
 }
 
 // groupConcurrency is how many projects are read or changed at once: a

@@ -167,8 +167,8 @@ func (f *faultyGroup) DeleteClientKey(ctx context.Context, p apiclient.ProjectRe
 	return f.faulty.DeleteClientKey(ctx, p, id)
 }
 
-func (f *faultyGroup) ListGroupProjects(ctx context.Context, g apiclient.GroupRef, sub bool) ([]apiclient.Project, *apiclient.Response, error) {
-	ps, resp, err := f.faulty.ListGroupProjects(ctx, g, sub)
+func (f *faultyGroup) ListGroupProjectsWith(ctx context.Context, g apiclient.GroupRef, o apiclient.GroupProjectsOptions) ([]apiclient.Project, *apiclient.Response, error) {
+	ps, resp, err := f.faulty.ListGroupProjectsWith(ctx, g, o)
 	if f.listTwice {
 		ps = append(ps, ps...)
 	}

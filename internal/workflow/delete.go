@@ -86,8 +86,27 @@ func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
 	var out []Use
 	for _, g := range groups {
 		for _, v := range byGroup[g] {
-			if v.Value != nil && strings.TrimSpace(*v.Value) == dsn {
+			if holdsDSN(v, dsn) {
 				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope})
+			}
+		}
+	}
+	return out
+}
+
+// hiddenGroupVariables names the groups' hidden variables, nearest group
+// first: they cannot be read and may hold the DSN.
+func hiddenGroupVariables(byGroup map[string][]apiclient.Variable) []string {
+	groups := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool { return len(groups[i]) > len(groups[j]) })
+	var out []string
+	for _, g := range groups {
+		for _, v := range byGroup[g] {
+			if v.Value == nil {
+				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope}.Label())
 			}
 		}
 	}
@@ -160,17 +179,20 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 		return d, kerr
 	}
 	d.Key = *k
+	var groupHidden []string
 	if ref.Path == "" && unasked {
 		d.groupsLater = true
 	} else {
 		d.GroupUses = groupVars(strings.TrimSpace(k.DSN))
+		groupHidden = hiddenGroupVariables(byGroup) // read by groupVars
 	}
 	if verr != nil {
 		d.VariablesErr = verr
+		d.Hidden = groupHidden
 		return d, nil
 	}
 	p, _ := planVariables(vars, k.DSN, "", "")
-	d.Variables, d.Hidden = p.targets, p.hidden
+	d.Variables, d.Hidden = p.targets, append(p.hidden, groupHidden...)
 	return d, nil
 }
 
@@ -226,6 +248,7 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 	})
 	if d.groupsLater {
 		d.GroupUses, d.groupsLater = matchGroupUses(groups, strings.TrimSpace(d.Key.DSN)), false
+		d.Hidden = append(d.Hidden, hiddenGroupVariables(groups)...)
 	}
 	if err != nil {
 		d.Unknown = apiclient.OutcomeUnknown(err)

@@ -167,7 +167,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	} else {
 		used := 0
 		for _, k := range a.Keys {
-			used += len(k.Used)
+			used += len(k.Known())
 		}
 		add("CI/CD variables", CheckOK, plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
 	}

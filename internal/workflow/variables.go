@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -49,6 +50,36 @@ type VariableTarget struct {
 	// was is its value when planned (wasKnown: it had a readable one).
 	was      string
 	wasKnown bool
+	// file is a file variable's content as read: its lines holding the old
+	// DSN are what changes, not the whole value.
+	file *string
+}
+
+// valueFor is what the variable is set to for the new DSN: the DSN, or a
+// file variable's content with the old DSN's lines pointed at it.
+func (v VariableTarget) valueFor(oldDSN, newDSN string) string {
+	if v.file == nil {
+		return newDSN
+	}
+	out, _ := dsn.ReplaceInFile(*v.file, oldDSN, newDSN)
+	return out
+}
+
+// holdsDSN reports a variable whose value is d as a URL (any spelling of
+// it), or a file variable with a line holding it.
+func holdsDSN(v apiclient.Variable, d string) bool {
+	switch {
+	case v.Value == nil || d == "":
+		return false
+	case v.VariableType == "file":
+		for _, f := range dsn.InFile(*v.Value) {
+			if dsn.Same(f.Value, d) {
+				return true
+			}
+		}
+		return false
+	}
+	return dsn.Same(*v.Value, d)
 }
 
 // Label names the variable and its scope for people.
@@ -148,11 +179,14 @@ func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plann
 		switch {
 		case v.Value == nil && !isNamed:
 			p.hidden = append(p.hidden, target(v).Label())
-		case v.Value != nil && oldDSN != "" && strings.TrimSpace(*v.Value) == oldDSN:
+		case holdsDSN(v, oldDSN):
 			t := target(v)
 			t.HoldsOld, t.Named, t.selected = true, isNamed, isNamed
 			// The same name in another scope, when a scope was chosen.
 			t.Outside = !isNamed && name != "" && scope != "" && v.Key == name
+			if v.VariableType == "file" {
+				t.file = v.Value
+			}
 			p.targets = append(p.targets, t)
 		}
 	}
@@ -203,7 +237,7 @@ func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (Rotatio
 			return r, &VariableMovedError{Target: *v}
 		}
 		if v.Exists {
-			_, _, err = api.UpdateVariableValue(ctx, r.Project.Ref, v.Key, v.Scope, r.New.DSN)
+			_, _, err = api.UpdateVariableValue(ctx, r.Project.Ref, v.Key, v.Scope, v.valueFor(r.Old.DSN, r.New.DSN))
 		} else {
 			_, _, err = api.CreateVariable(ctx, r.Project.Ref, apiclient.NewVariable{Key: v.Key, Value: r.New.DSN,
 				Masked: v.Masked, Raw: v.raw, Protected: v.Protected, EnvironmentScope: v.Scope,
@@ -237,8 +271,8 @@ func reread(ctx context.Context, api VariableAPI, ref apiclient.ProjectRef, v Va
 	return current{exists: true, value: got.Value}, nil
 }
 
-func (c current) holds(dsn string) bool {
-	return c.exists && c.value != nil && strings.TrimSpace(*c.value) == strings.TrimSpace(dsn)
+func (c current) holds(d string) bool {
+	return c.exists && c.value != nil && dsn.Same(*c.value, d)
 }
 
 // movedFrom reports a variable that is not as the plan read it: created,

@@ -1,0 +1,118 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+)
+
+// ops/api: key 910 is held only by hidden variables (the project's
+// SENTRY_DSN and the group's OPS_SENTRY_DSN), key 911 by a line of the
+// dotenv file variable APP_ENV. The first is unknown, named by its hidden
+// variables, never "unused"; the second is used by that line.
+func TestAuditHiddenAndFileVariables(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	a, err := AuditProject(context.Background(), c, apiclient.ProjectID(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Keys) != 2 || len(a.Unread) != 0 {
+		t.Fatalf("keys %+v unread %v", a.Keys, a.Unread)
+	}
+	hidden, file := a.Keys[0], a.Keys[1]
+	if hidden.Key.ID != 910 || !hidden.UseUnknown() {
+		t.Fatalf("key 910: %+v", hidden)
+	}
+	var labels []string
+	for _, u := range hidden.Used {
+		labels = append(labels, u.Label())
+	}
+	if got := strings.Join(labels, "; "); got != "unknown: hidden variable SENTRY_DSN (all environments); unknown: hidden variable group ops/OPS_SENTRY_DSN (environment production)" {
+		t.Errorf("key 910 used: %s", got)
+	}
+	if file.Key.ID != 911 || len(file.Known()) != 1 || file.Used[0].Label() != "APP_ENV (all environments), its SENTRY_DSN line" || file.Used[0].Short() != "APP_ENV:SENTRY_DSN" {
+		t.Fatalf("key 911: %+v", file)
+	}
+	all := fmt.Sprint(a.Findings)
+	if strings.Contains(all, "referenced by no CI/CD variable") || strings.Contains(all, "delete it once") {
+		t.Errorf("a key a hidden variable may hold is called unused: %s", all)
+	}
+	if !strings.Contains(all, "whether a CI/CD variable holds the DSN of key 910") || strings.Contains(all, "key 911") {
+		t.Errorf("findings: %s", all)
+	}
+}
+
+// A DSN written another way than GitLab writes it (a trailing slash, the
+// host in capitals, no default port) is the key's, not a key that no
+// longer exists.
+func TestAuditMatchesDSNsAsURLs(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	ref := apiclient.ProjectID(1)
+	keys, _, err := c.ListClientKeys(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spelled := "HTTP" + strings.TrimPrefix(keys[0].DSN, "http") + "/"
+	if _, _, err := c.UpdateVariableValue(ctx, ref, "SENTRY_DSN", "*", spelled); err != nil {
+		t.Fatal(err)
+	}
+	a, err := AuditProject(ctx, c, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Errors() != 0 || len(a.Keys[0].Known()) != 1 || a.Keys[0].Key.ID != keys[0].ID {
+		t.Fatalf("keys %+v findings %+v", a.Keys, a.Findings)
+	}
+	// The delete question finds it too.
+	d, err := PlanDeletion(ctx, c, ref, keys[0].ID, false)
+	if err != nil || len(d.Variables) != 1 || d.Variables[0].Key != "SENTRY_DSN" {
+		t.Fatalf("deletion %+v %v", d, err)
+	}
+}
+
+// The delete question names the variables that cannot be read and may
+// hold the key's DSN: hidden ones, the group's included, and finds the
+// dotenv line of a file variable.
+func TestDeletionNamesHiddenAndFileVariables(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(10), 911, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Variables) != 1 || d.Variables[0].Key != "APP_ENV" || !d.Variables[0].HoldsOld {
+		t.Fatalf("variables %+v", d.Variables)
+	}
+	w := d.Warning()
+	for _, want := range []string{"CI/CD variable APP_ENV (all environments) holds", "SENTRY_DSN (all environments)", "group ops/OPS_SENTRY_DSN (environment production)"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning lacks %q: %s", want, w)
+		}
+	}
+}
+
+// A rotation finds the old DSN on a dotenv line of a file variable, and
+// sets that line alone: the file's other lines stay.
+func TestRotationFileVariableKeepsItsOtherLines(t *testing.T) {
+	content := "APP_ENV=production\nSENTRY_DSN=\"https://glet_old@gitlab.example.com/errortracking/api/v1/projects/1/\"\nLOG_LEVEL=info\n"
+	env := "https://glet_old@GITLAB.example.com:443/errortracking/api/v1/projects/1"
+	vars := []apiclient.Variable{{Key: "APP_ENV", VariableType: "file", Value: &content, EnvironmentScope: "*"},
+		{Key: "SENTRY_DSN", VariableType: "env_var", Value: &env, EnvironmentScope: "*"}}
+	old := "https://glet_old@gitlab.example.com:443/errortracking/api/v1/projects/1"
+	p, err := planVariables(vars, old, "", "")
+	if err != nil || len(p.targets) != 2 || !p.targets[0].HoldsOld || !p.targets[1].HoldsOld {
+		t.Fatalf("%+v %v", p.targets, err)
+	}
+	repl := "https://glet_new@gitlab.example.com:443/errortracking/api/v1/projects/1"
+	if got := p.targets[0].valueFor(old, repl); got != "APP_ENV=production\nSENTRY_DSN=\""+repl+"\"\nLOG_LEVEL=info\n" {
+		t.Errorf("file variable set to %q", got)
+	}
+	if got := p.targets[1].valueFor(old, repl); got != repl {
+		t.Errorf("variable set to %q", got)
+	}
+}

@@ -95,3 +95,17 @@ func (c *Client) ListGroupProjectsWith(ctx context.Context, g GroupRef, o GroupP
 func (c *Client) ListGroupVariables(ctx context.Context, g GroupRef) ([]Variable, *Response, error) {
 	return listAll[Variable](ctx, c, "groups/"+g.escaped()+"/variables", nil)
 }
+
+// GetGroupVariable reads a group's variable key in scope ("" for the only
+// one).
+func (c *Client) GetGroupVariable(ctx context.Context, g GroupRef, key, scope string) (*Variable, *Response, error) {
+	return doOne[Variable](ctx, c, request{method: http.MethodGet, path: "groups/" + g.escaped() + "/variables/" + url.PathEscape(key), query: scopeFilter(scope)})
+}
+
+// UpdateGroupVariableValue sets the value of a group's variable key in
+// scope; its other attributes stay as they are. GitLab picks one variable
+// when several have the key and no scope is given: give the scope.
+func (c *Client) UpdateGroupVariableValue(ctx context.Context, g GroupRef, key, scope, value string) (*Variable, *Response, error) {
+	body := map[string]string{"value": value}
+	return doOne[Variable](ctx, c, request{method: http.MethodPut, path: "groups/" + g.escaped() + "/variables/" + url.PathEscape(key), query: scopeFilter(scope), body: body})
+}

@@ -71,18 +71,25 @@ type groupRun struct {
 	c     *apiclient.Client
 	host  string
 	noun  string // what nothing was: "changed", "sent"
-	after func() // e.g. the ledger's close
+	// plan, when set, plans instead of the group's plan (a single
+	// project's migration).
+	plan func(ctx context.Context) (workflow.Plan, error)
 }
 
 // runGroup plans, asks, runs and reports.
 func (a *app) runGroup(ctx context.Context, r groupRun) error {
-	ref, err := apiclient.ParseGroupRef(r.gf.group)
-	if err != nil {
-		return usagef("--group: %v", err)
+	if r.plan == nil {
+		ref, err := apiclient.ParseGroupRef(r.gf.group)
+		if err != nil {
+			return usagef("--group: %v", err)
+		}
+		r.plan = func(ctx context.Context) (workflow.Plan, error) {
+			return workflow.PlanGroup(ctx, r.c, ref, r.gf.subgroups, r.kind)
+		}
 	}
 	words := r.kind.Words()
 	pctx, cancel := a.deadline(ctx, r.g)
-	plan, err := workflow.PlanGroup(pctx, r.c, ref, r.gf.subgroups, r.kind)
+	plan, err := r.plan(pctx)
 	cancel()
 	if err != nil {
 		return reportedf(a, "%s Nothing was %s.", a.explain(err, "run the command again"), r.noun)
@@ -213,7 +220,11 @@ func (a *app) finishCampaign(p workflow.Plan) {
 // printGroupPlan shows, on stderr, what the run will do in each project.
 func (a *app) printGroupPlan(p workflow.Plan) {
 	w := p.Kind.Words()
-	fmt.Fprintf(a.stderr, "Group %s: %d of %s %s.\n", explain.Text(p.Group.FullPath), p.Acting(), workflow.Projects(len(p.Items), ""), w.Plan)
+	where := "Group " + explain.Text(p.Group.FullPath)
+	if p.Group.FullPath == "" {
+		where = "Projects"
+	}
+	fmt.Fprintf(a.stderr, "%s: %d of %s %s.\n", where, p.Acting(), workflow.Projects(len(p.Items), ""), w.Plan)
 	them := func(n int) string { return map[bool]string{true: "it", false: "them"}[n == 1] }
 	goingOn, doneBefore := p.GoingOn()
 	if goingOn > 0 {
@@ -315,6 +326,8 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 			detail = fmt.Sprintf("test event %s (HTTP %d)", map[bool]string{true: "accepted", false: "refused"}[it.Check.Accepted], it.Check.StatusCode)
 		case detail == "" && it.Acts() && x.Result == workflow.ResultPlanned:
 			detail = it.Action
+		case detail == "" && it.Words != "":
+			detail = it.Words
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", explain.Text(x.Project), x.Result, keys, explain.Text(firstSentence(detail)))
 	}

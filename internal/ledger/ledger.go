@@ -220,7 +220,7 @@ func (l *Ledger) take(line []byte) error {
 	if err := json.Unmarshal(text, &rec); err != nil {
 		return &CorruptError{Path: l.path, Line: l.lines, Err: err}
 	}
-	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign) {
+	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign && rec.Kind != KindMigration) {
 		return &CorruptError{Path: l.path, Line: l.lines, Err: errors.New("a record without an ID or kind")}
 	}
 	l.keep(rec, string(text))
@@ -234,7 +234,7 @@ func (l *Ledger) keep(rec Record, text string) {
 	}
 	if _, ok := l.recs[rec.ID]; !ok {
 		l.order = append(l.order, rec.ID)
-		if rec.Kind == KindRotation {
+		if rec.Kind == KindRotation || rec.Kind == KindMigration {
 			k := projectKey{rec.Host, rec.ProjectID}
 			l.byProject[k] = append(l.byProject[k], rec.ID)
 		}
@@ -405,11 +405,20 @@ type projectKey struct {
 // ProjectRotations are the newest state of the rotations of a project on
 // host matching match (all when nil), in the order they began.
 func (l *Ledger) ProjectRotations(host string, projectID int64, match func(Record) bool) []Record {
+	return l.projectRecords(KindRotation, host, projectID, match)
+}
+
+// ProjectMigrations are the same of a project's migrations to a Sentry.
+func (l *Ledger) ProjectMigrations(host string, projectID int64, match func(Record) bool) []Record {
+	return l.projectRecords(KindMigration, host, projectID, match)
+}
+
+func (l *Ledger) projectRecords(kind, host string, projectID int64, match func(Record) bool) []Record {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []Record
 	for _, id := range l.byProject[projectKey{host, projectID}] {
-		if r := l.recs[id]; match == nil || match(r) {
+		if r := l.recs[id]; r.Kind == kind && (match == nil || match(r)) {
 			out = append(out, r)
 		}
 	}

@@ -29,7 +29,7 @@ const (
 // Open reports a phase of a rotation that is not finished.
 func Open(phase string) bool {
 	switch phase {
-	case PhaseCreating, PhaseCreated, PhaseVariables, PhaseKept, PhaseDisabled:
+	case PhaseCreating, PhaseCreated, PhaseVariables, PhaseKept, PhaseDisabled, PhaseProjectCreating, PhaseMigrated:
 		return true
 	}
 	return false
@@ -37,8 +37,16 @@ func Open(phase string) bool {
 
 // Kinds of record.
 const (
-	KindRotation = "rotation"
-	KindCampaign = "campaign"
+	KindRotation  = "rotation"
+	KindCampaign  = "campaign"
+	KindMigration = "migration"
+)
+
+// Phases of a migration to a Sentry, after the rotation's (creating,
+// created: its Sentry key; variables; done: the old keys deleted).
+const (
+	PhaseProjectCreating = "project-creating" // the Sentry project's create was sent
+	PhaseMigrated        = "migrated"         // the variables hold the Sentry DSN, a test event was accepted; the old keys stay
 )
 
 // Variable is a CI/CD variable a rotation changes or found holding the old
@@ -88,6 +96,10 @@ type Record struct {
 	BeforeComplete bool       `json:"key_ids_before_complete,omitempty"`
 	TestEvent      *TestEvent `json:"test_event,omitempty"`
 	Campaign       string     `json:"campaign,omitempty"`
+	// Target is a migration's Sentry project: "BASE/ORG/SLUG".
+	Target string `json:"target,omitempty"`
+	// SwitchedOff: a migration switched GitLab's integrated tracking off.
+	SwitchedOff bool `json:"switched_off,omitempty"`
 
 	// A campaign's: a group rotation of the keys Variable (in Scope) holds,
 	// and the projects its runs set out to rotate.

@@ -87,6 +87,8 @@ type Item struct {
 	// A test event's key and answer.
 	Key   apiclient.ClientKey
 	Check *apiclient.DSNCheck
+	// migration is a migration's plan and state.
+	migration *migration
 }
 
 // Acts reports an item the plan changes (or sends an event to).

@@ -1,0 +1,274 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// A migration carries a project off GitLab's integrated error tracking to
+// a Sentry (or a server speaking Sentry's API), with the rotation's
+// machinery: the plan shows what changes and what is left alone and why;
+// per project, the Sentry project is taken or created, its key taken (a
+// new project's "Default") or made, every project and group variable
+// holding one of the project's glet_ DSNs is pointed at the Sentry DSN
+// (read again right before it is written), a test event through it must be
+// accepted, then GitLab's integrated tracking is switched off. The glet_
+// keys stay until a later run with DeleteOldKeys, once their clients moved.
+// The ledger records each step, so a run started again after any
+// interruption goes on where it stopped and never makes a second Sentry
+// project or key.
+
+// MigrateAPI is what the target Sentry must answer.
+type MigrateAPI interface {
+	SentryAPI
+	GetProject(ctx context.Context, p sentry.Project) (*sentry.SentryProject, error)
+	CreateProject(ctx context.Context, org, team string, o sentry.CreateProjectOptions) (*sentry.SentryProject, error)
+}
+
+// GroupVariableWriter reads and changes a group's variable.
+type GroupVariableWriter interface {
+	GetGroupVariable(ctx context.Context, g apiclient.GroupRef, key, scope string) (*apiclient.Variable, *apiclient.Response, error)
+	UpdateGroupVariableValue(ctx context.Context, g apiclient.GroupRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
+}
+
+// MigrateChange is a migration of integrated projects to a Sentry.
+type MigrateChange struct {
+	Sentry MigrateAPI
+	// Base is the Sentry's URL; Org the organisation; Slug names each
+	// project's target there (a naming rule, or a mapping).
+	Base, Org string
+	Slug      func(p Project) string
+	// Create makes missing Sentry projects under Team.
+	Create bool
+	Team   string
+	// KeepIntegrated leaves GitLab's integrated tracking on.
+	KeepIntegrated bool
+	// DeleteOldKeys is the later step: delete the glet_ keys of projects
+	// migrated, once no variable holds their DSN.
+	DeleteOldKeys bool
+	// Token is what the Sentry token may do, read before the plan: a
+	// target it cannot write is skipped in the plan.
+	Token  *sentry.TokenInfo
+	Ledger *Rotations
+}
+
+// Words name the change.
+func (k MigrateChange) Words() ChangeWords {
+	if k.DeleteOldKeys {
+		return ChangeWords{Doing: "Deleting the integrated keys of migrated projects", Ask: "Delete the integrated (glet_) keys",
+			Progress: "Deleting old keys", Plan: "to delete the old keys of"}
+	}
+	return ChangeWords{Doing: "Migrating to the Sentry at " + k.Base, Ask: "Migrate to the Sentry at " + k.Base, Progress: "Migrating",
+		Plan: "to migrate", Before: VerifyWarning,
+		Resume: "A run started again goes on where this one stopped, with the Sentry projects and keys it made: none is made twice."}
+}
+
+// migration is one project's migration plan and state.
+type migration struct {
+	target  sentry.Project
+	exists  bool // the Sentry project exists
+	oldKeys []apiclient.ClientKey
+	targets []movingVariable
+	rec     ledger.Record // the ledger's record, when one was begun
+	key     *apiclient.ClientKey
+}
+
+// movingVariable is a project's or group's variable holding one of the
+// project's glet_ DSNs.
+type movingVariable struct {
+	VariableTarget
+	group string // the group's path; "" for the project's own
+	old   string // the DSN it holds
+	done  bool
+}
+
+func (m movingVariable) label() string {
+	if m.group != "" {
+		return "group " + m.group + "/" + m.Label()
+	}
+	return m.Label()
+}
+
+func (k MigrateChange) target(p Project) sentry.Project {
+	return sentry.Project{Base: k.Base, Org: k.Org, Slug: k.Slug(p)}
+}
+
+func targetName(t sentry.Project) string { return t.Org + "/" + t.Slug }
+
+// ledgerTarget is the target as the ledger keeps it.
+func ledgerTarget(t sentry.Project) string { return t.Base + "/" + t.Org + "/" + t.Slug }
+
+// migrationOf is the project's open migration in the ledger, if any.
+func (l *Rotations) migrationOf(projectID int64) (ledger.Record, bool) {
+	if l == nil {
+		return ledger.Record{}, false
+	}
+	recs := l.store.ProjectMigrations(l.host, projectID, nil)
+	if len(recs) == 0 {
+		return ledger.Record{}, false
+	}
+	return recs[len(recs)-1], true
+}
+
+func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
+	it := Item{Project: projectOf(p)}
+	prev, hasPrev := k.Ledger.migrationOf(p.ID)
+	if k.DeleteOldKeys {
+		return k.planDelete(ctx, env, it, prev, hasPrev)
+	}
+	if hasPrev && (!prev.IsOpen() || prev.Phase == ledger.PhaseMigrated) {
+		it.Skip, it.Result = k.migratedWords(ctx, env, it.Project, prev), ResultUnchanged
+		return it
+	}
+	var s *apiclient.Settings
+	var keys []apiclient.ClientKey
+	var vars []apiclient.Variable
+	var serr, kerr, verr error
+	together(func() error {
+		s, _, serr = env.api.GetSettings(ctx, it.Project.Ref)
+		return nil
+	}, func() { keys, _, kerr = env.api.ListClientKeys(ctx, it.Project.Ref) },
+		func() { vars, _, verr = env.api.ListVariables(ctx, it.Project.Ref) })
+	switch {
+	case errors.Is(serr, apiclient.ErrSettingsNotFound):
+		it.Skip, it.Result = "no error tracking set up: nothing to migrate", ResultSkipped
+		return it
+	case firstErr(serr, kerr, verr) != nil:
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, firstErr(serr, kerr, verr)
+		return it
+	case SentryBacked(s) && !hasPrev:
+		it.Skip, it.Result = "reports to a Sentry already", ResultSkipped
+		return it
+	case len(keys) == 0 && !hasPrev:
+		it.Skip, it.Result = "has no integrated client key: nothing to migrate", ResultSkipped
+		return it
+	}
+	m := &migration{target: k.target(it.Project), oldKeys: keys}
+	if hasPrev {
+		m.rec = prev
+	}
+	var hidden, others []string
+	m.targets, hidden, others = movingVariables(vars, "", keys)
+	for g, gv := range env.groups.of(ctx, env.api, it.Project.Path) {
+		t, h, _ := movingVariables(gv, g, keys)
+		m.targets, hidden = append(m.targets, t...), append(hidden, h...)
+	}
+	sp, err := k.Sentry.GetProject(ctx, m.target)
+	switch {
+	case err == nil:
+		m.exists = sp != nil
+	case !errors.Is(err, sentry.ErrProjectNotFound):
+		it.Skip, it.Result, it.Err = "its Sentry project "+targetName(m.target)+" could not be read", ResultFailed, err
+		return it
+	case !k.Create:
+		it.Skip, it.Result = "no Sentry project "+targetName(m.target)+": create it, or run with --create --team TEAM", ResultSkipped
+		return it
+	}
+	if why := k.cannot(m.exists); why != "" {
+		it.Skip, it.Result = why, ResultFailed
+		return it
+	}
+	it.Rotation = nil
+	it.migration = m
+	it.Action = k.action(m, hidden, others)
+	if hasPrev {
+		it.GoesOn = true
+		it.Action = "go on (begun " + prev.Started.Local().Format("2006-01-02 15:04") + "): " + it.Action
+	}
+	return it
+}
+
+// cannot says why the token cannot migrate there, "" when it can.
+func (k MigrateChange) cannot(exists bool) string {
+	switch {
+	case k.Token == nil:
+		return ""
+	case !k.Token.CanWriteKeys():
+		return "the Sentry token cannot make or read keys there (it needs project:write)"
+	case !exists && !k.Token.CanCreateProjects():
+		return "the Sentry token cannot create projects (it needs project:write or team:write)"
+	}
+	return ""
+}
+
+// action says what the plan does in a project.
+func (k MigrateChange) action(m *migration, hidden, others []string) string {
+	var parts []string
+	if m.exists {
+		parts = append(parts, "to Sentry project "+targetName(m.target))
+	} else {
+		parts = append(parts, "to a new Sentry project "+targetName(m.target)+" (team "+k.Team+")")
+	}
+	if len(m.targets) == 0 {
+		parts = append(parts, "no variable holds its DSNs")
+	} else {
+		names := make([]string, len(m.targets))
+		for i, t := range m.targets {
+			names[i] = t.label()
+		}
+		parts = append(parts, "pointing "+strings.Join(names, ", ")+" at the Sentry DSN")
+	}
+	parts = append(parts, "a test event")
+	if !k.KeepIntegrated {
+		parts = append(parts, "integrated tracking switched off")
+	}
+	if len(hidden) > 0 {
+		parts = append(parts, "left, hidden (cannot tell what they hold): "+strings.Join(hidden, ", "))
+	}
+	if len(others) > 0 {
+		parts = append(parts, "left, holding an integrated DSN of no key of this project (another project's, or a deleted key's): "+strings.Join(others, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// movingVariables sorts a project's or group's variables: those holding
+// one of keys' DSNs move; hidden ones cannot be told; those holding an
+// integrated DSN of another project stay.
+func movingVariables(vars []apiclient.Variable, group string, keys []apiclient.ClientKey) (moving []movingVariable, hidden, others []string) {
+	for _, v := range vars {
+		t := VariableTarget{Key: v.Key, Scope: v.EnvironmentScope, Masked: v.Masked, Protected: v.Protected, raw: v.Raw, Exists: true}
+		name := t.Label()
+		if group != "" {
+			name = "group " + group + "/" + name
+		}
+		if v.Value == nil {
+			hidden = append(hidden, name)
+			continue
+		}
+		t.was, t.wasKnown = *v.Value, true
+		if v.VariableType == "file" {
+			t.file = v.Value
+		}
+		held := ""
+		for _, k := range keys {
+			if holdsDSN(v, k.DSN) {
+				held = k.DSN
+			}
+		}
+		switch {
+		case held != "":
+			t.HoldsOld = true
+			moving = append(moving, movingVariable{VariableTarget: t, group: group, old: held})
+		case group == "" && strings.Contains(*v.Value, "glet_") && dsn.Check(strings.TrimSpace(*v.Value)) == nil:
+			others = append(others, name)
+		}
+	}
+	return moving, hidden, others
+}
+
+// keyRefs are keys' refs, for the ledger.
+func keyRefs(keys []apiclient.ClientKey) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = KeyRef(k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,343 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// migrationKeyName names the key a migration makes, when the Sentry
+// project has no active key to take.
+const migrationKeyName = "Moved from GitLab"
+
+// run carries one project across, each step recorded; a step that failed
+// stops the project there, and the next run goes on from it.
+func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
+	if k.DeleteOldKeys {
+		return k.runDelete(ctx, env, it)
+	}
+	m := *it.migration
+	l := k.Ledger
+	rec := m.rec
+	if rec.ID == "" {
+		now := l.now().UTC()
+		rec = ledger.Record{Kind: ledger.KindMigration, ID: newID("m-", now), Host: l.host, ProjectID: it.Project.ID,
+			ProjectPath: it.Project.Path, Backend: BackendSentry, Target: ledgerTarget(m.target), User: l.user,
+			FrontEnd: l.frontEnd, Started: now, Before: keyRefs(m.oldKeys)}
+	}
+	put := func(phase string, durable bool) error {
+		rec.Phase = phase
+		if err := l.put(rec, durable); err != nil {
+			return &LedgerError{Before: "going on with " + it.Project.Name(), Err: err}
+		}
+		return nil
+	}
+	c := env.Checks(it.Project)
+	stop := func(err error, unknown bool, words string) Item {
+		it.Err, it.Words, it.Result = err, words, ResultFailed
+		if unknown || ctx.Err() != nil {
+			it.Result = ResultUnderWay
+		}
+		it.migration = &m
+		return it
+	}
+	// The Sentry project: taken, or made (a lost answer is checked on
+	// the next run's plan, which takes it if it is there).
+	if !m.exists {
+		if err := put(ledger.PhaseProjectCreating, true); err != nil {
+			return stop(err, false, env.Explain(err))
+		}
+		_, err := k.Sentry.CreateProject(ctx, m.target.Org, k.Team, sentry.CreateProjectOptions{Name: it.Project.Name(), Slug: m.target.Slug})
+		switch {
+		case errors.Is(err, sentry.ErrConflict):
+			// Made by a run whose answer was lost, or there already.
+		case err != nil:
+			unknown := sentry.OutcomeUnknown(err)
+			words := env.Explain(err) + " The Sentry project " + targetName(m.target) + " was not created."
+			if unknown {
+				words = env.Explain(err) + " The Sentry project " + targetName(m.target) + " may or may not have been created: run again, it is taken if it is there."
+			}
+			return stop(err, unknown, words)
+		}
+		m.exists = true
+	}
+	// Its key: an active one taken (a new project's "Default"), else one
+	// made: a key is made only where none is active, so never twice.
+	key, err := k.takeKey(ctx, m.target, rec)
+	if err != nil {
+		unknown := sentry.OutcomeUnknown(err)
+		words := env.Explain(err) + " No key of " + targetName(m.target) + " was taken."
+		if unknown {
+			words = env.Explain(err) + " A key may or may not have been made in " + targetName(m.target) + ": run again, it takes the key if it is there."
+		}
+		return stop(err, unknown, words)
+	}
+	m.key = key
+	rec.NewPublic = key.PublicKey
+	if err := put(ledger.PhaseCreated, false); err != nil {
+		return stop(err, false, env.Explain(err))
+	}
+	// The variables, each read again right before it is written.
+	for i := range m.targets {
+		t := &m.targets[i]
+		if t.done {
+			continue
+		}
+		if err := k.point(ctx, env.API, it.Project.Ref, t, key.DSN); err != nil {
+			rec.Variables = m.ledgerVariables()
+			_ = put(ledger.PhaseCreated, false)
+			var moved *VariableMovedError
+			ve := &VariableError{}
+			unknown := errors.As(err, &ve) && ve.Target.Unknown
+			words := env.Explain(err)
+			switch {
+			case errors.As(err, &moved):
+				words = capitalize(moved.Error()) + ": " + c.Variables + ", then run again."
+			case unknown:
+				words = capitalize(ve.Step()) + " may or may not have happened: " + c.Variables + "."
+			}
+			return stop(err, unknown, words)
+		}
+	}
+	rec.Variables = m.ledgerVariables()
+	if err := put(ledger.PhaseVariables, false); err != nil {
+		return stop(err, false, env.Explain(err))
+	}
+	// A test event through the Sentry DSN must be accepted.
+	check, err := VerifyKey(ctx, env.API, it.Project, *key)
+	if check != nil {
+		rec.TestEvent = &ledger.TestEvent{Accepted: check.Accepted, Status: check.StatusCode}
+	}
+	if err != nil {
+		_ = put(ledger.PhaseVariables, false)
+		return stop(err, false, env.Explain(err)+" GitLab's integrated tracking was left on.")
+	}
+	it.Check = check
+	// GitLab's integrated tracking off: the Sentry settings of GitLab
+	// itself are set only in its web UI.
+	if !k.KeepIntegrated {
+		if _, _, err := env.API.UpdateSettings(ctx, it.Project.Ref, false, nil); err != nil {
+			_ = put(ledger.PhaseVariables, false)
+			unknown := apiclient.OutcomeUnknown(err)
+			words := env.Explain(err) + " The variables hold the Sentry DSN; integrated tracking is still on: run again to switch it off."
+			if unknown {
+				words = env.Explain(err) + " Integrated tracking may or may not be off: " + c.Settings + ", then run again."
+			}
+			return stop(err, unknown, words)
+		}
+		rec.SwitchedOff = true
+	}
+	if err := put(ledger.PhaseMigrated, true); err != nil {
+		return stop(err, false, env.Explain(err))
+	}
+	it.Result, it.migration = ResultChanged, &m
+	it.Key, it.NewKeyID = *key, 0
+	it.Words = k.doneWords(it.Project, m, rec)
+	return it
+}
+
+// takeKey takes the target's active key (one named like the key a
+// migration makes first, then "Default", then any), or makes one.
+func (k MigrateChange) takeKey(ctx context.Context, t sentry.Project, rec ledger.Record) (*apiclient.ClientKey, error) {
+	keys, err := k.Sentry.ListKeys(ctx, t, sentry.ActiveKeys)
+	if err != nil {
+		return nil, err
+	}
+	var pick *sentry.Key
+	for i, key := range keys {
+		switch {
+		case rec.NewPublic != "" && key.ID == rec.NewPublic:
+			pick = &keys[i]
+		case pick == nil && (key.Name == migrationKeyName || key.Name == "Default"):
+			pick = &keys[i]
+		}
+	}
+	if pick == nil && len(keys) > 0 {
+		pick = &keys[0]
+	}
+	if pick == nil {
+		if pick, err = k.Sentry.CreateKey(ctx, t, sentry.CreateKeyOptions{Name: migrationKeyName}); err != nil {
+			return nil, err
+		}
+	}
+	out := FromSentry(*pick)
+	return &out, nil
+}
+
+// point sets a variable to the Sentry DSN, read again first: one changed
+// since the plan is left alone.
+func (k MigrateChange) point(ctx context.Context, api ChangeAPI, ref apiclient.ProjectRef, t *movingVariable, newDSN string) error {
+	var now current
+	var err error
+	gw, groupsOK := api.(GroupVariableWriter)
+	if t.group != "" {
+		if !groupsOK {
+			return fmt.Errorf("group variables cannot be changed here")
+		}
+		var v *apiclient.Variable
+		v, _, err = gw.GetGroupVariable(ctx, apiclient.GroupRef{Path: t.group}, t.Key, t.Scope)
+		if err == nil {
+			now = current{exists: true, value: v.Value}
+		} else if errors.Is(err, apiclient.ErrVariableNotFound) {
+			now, err = current{}, nil
+		}
+	} else {
+		now, err = reread(ctx, api, ref, t.VariableTarget)
+	}
+	switch {
+	case err != nil:
+		return &VariableError{Target: t.VariableTarget, Err: err}
+	case now.holds(newDSN):
+		t.done, t.Done = true, true
+		return nil
+	case now.movedFrom(t.VariableTarget):
+		t.Moved = true
+		return &VariableMovedError{Target: t.VariableTarget}
+	}
+	value := t.valueFor(t.old, newDSN)
+	if t.group != "" {
+		_, _, err = gw.UpdateGroupVariableValue(ctx, apiclient.GroupRef{Path: t.group}, t.Key, t.Scope, value)
+	} else {
+		_, _, err = api.UpdateVariableValue(ctx, ref, t.Key, t.Scope, value)
+	}
+	if err != nil {
+		t.Unknown = apiclient.OutcomeUnknown(err)
+		t.Failed = !t.Unknown
+		return &VariableError{Target: t.VariableTarget, Err: err}
+	}
+	t.done, t.Done = true, true
+	return nil
+}
+
+func (m migration) ledgerVariables() []ledger.Variable {
+	out := make([]ledger.Variable, len(m.targets))
+	for i, t := range m.targets {
+		out[i] = ledger.Variable{Key: t.Key, Scope: scopeOf(t.Scope), Group: t.group, Result: t.Result()}
+	}
+	return out
+}
+
+// doneWords say how a project's migration ended.
+func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record) string {
+	var held []string
+	for _, t := range m.targets {
+		held = append(held, t.label())
+	}
+	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), KeyName(*m.key))
+	switch len(held) {
+	case 0:
+	case 1:
+		s += " " + held[0] + " holds its DSN."
+	default:
+		s += " " + strings.Join(held, ", ") + " hold its DSN."
+	}
+	s += " The test event was accepted."
+	if rec.SwitchedOff {
+		s += " GitLab's integrated tracking is off."
+	}
+	return s + fmt.Sprintf(" The integrated keys %s stay until --delete-old-keys, once their clients moved.", strings.Join(rec.Before, ", "))
+}
+
+// migratedWords say where a migrated project stands, on a later run.
+func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p Project, rec ledger.Record) string {
+	s := "migrated to " + rec.Target + " on " + rec.Started.Local().Format("2006-01-02")
+	if rec.Phase == ledger.PhaseMigrated {
+		s += "; its integrated keys go with --delete-old-keys"
+	}
+	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !SentryBacked(st) {
+		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(env.ledger.Host(), p)
+	}
+	return s
+}
+
+// planDelete plans the later step: a migrated project's integrated keys
+// go once no variable holds their DSN.
+func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, rec ledger.Record, ok bool) Item {
+	if !ok || rec.Phase != ledger.PhaseMigrated {
+		it.Skip, it.Result = "not migrated: nothing to delete", ResultSkipped
+		if ok && rec.Phase == ledger.PhaseDone {
+			it.Skip = "its integrated keys were deleted on " + rec.Ended.Local().Format("2006-01-02")
+		}
+		return it
+	}
+	var keys []apiclient.ClientKey
+	var vars []apiclient.Variable
+	kerr, verr := both(func() (err error) {
+		keys, _, err = env.api.ListClientKeys(ctx, it.Project.Ref)
+		return err
+	}, func() (err error) {
+		vars, _, err = env.api.ListVariables(ctx, it.Project.Ref)
+		return err
+	})
+	if err := firstErr(kerr, verr); err != nil {
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+		return it
+	}
+	var old []apiclient.ClientKey
+	for _, key := range keys {
+		if slicesContains(rec.Before, KeyRef(key)) {
+			old = append(old, key)
+		}
+	}
+	moving, hidden, _ := movingVariables(vars, "", old)
+	for g, gv := range env.groups.of(ctx, env.api, it.Project.Path) {
+		t, h, _ := movingVariables(gv, g, old)
+		moving, hidden = append(moving, t...), append(hidden, h...)
+	}
+	switch {
+	case len(old) == 0:
+		it.Skip, it.Result = "its integrated keys are gone already", ResultUnchanged
+		it.migration = &migration{}
+		return it
+	case len(moving) > 0:
+		it.Skip, it.Result = moving[0].label()+" still holds an integrated DSN: point it at the Sentry DSN first", ResultFailed
+		return it
+	}
+	it.migration = &migration{oldKeys: old, rec: rec}
+	names := make([]string, len(old))
+	for i, key := range old {
+		names[i] = KeyName(key)
+	}
+	it.Action = "delete integrated keys " + strings.Join(names, ", ")
+	if len(hidden) > 0 {
+		it.Action += " (hidden variables cannot be read and may hold their DSN: " + strings.Join(hidden, ", ") + ")"
+	}
+	return it
+}
+
+// runDelete deletes a migrated project's integrated keys and closes its
+// migration.
+func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
+	m := it.migration
+	store := GitLabKeys(env.API, it.Project.Ref)
+	for _, key := range m.oldKeys {
+		if _, _, err := store.Delete(ctx, key); err != nil {
+			it.Err, it.Result = err, ResultFailed
+			it.Words = env.Explain(err)
+			if apiclient.OutcomeUnknown(err) {
+				it.Result = ResultUnderWay
+				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", KeyName(key), env.Checks(it.Project).Keys)
+			}
+			return it
+		}
+	}
+	rec := m.rec
+	rec.Phase, rec.Ended, rec.Note = ledger.PhaseDone, k.Ledger.stamp(), "integrated keys deleted"
+	_ = k.Ledger.put(rec, false)
+	it.Result, it.Words = ResultChanged, fmt.Sprintf("Deleted its integrated %s: the migration is finished.", map[bool]string{true: "key", false: "keys"}[len(m.oldKeys) == 1])
+	return it
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

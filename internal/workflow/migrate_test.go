@@ -1,0 +1,164 @@
+package workflow
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// migrationWorld is a mock GitLab, a mock Sentry and a ledger.
+type migrationWorld struct {
+	gl      *mockserver.Server
+	c       *apiclient.Client
+	ss      *mocksentry.Server
+	sc      *sentry.Client
+	base    string
+	ledger  *Rotations
+	creates atomic.Int32 // Sentry projects made
+}
+
+func newMigrationWorld(t *testing.T) *migrationWorld {
+	t.Helper()
+	w := &migrationWorld{}
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/teams/") {
+			w.creates.Add(1)
+		}
+		w.ss.ServeHTTP(rw, r)
+	}))
+	t.Cleanup(ts.Close)
+	w.base = ts.URL
+	w.ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	w.gl, w.c = mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	var err error
+	if w.sc, err = sentry.New(ts.URL, mocksentry.TokenAdmin); err != nil {
+		t.Fatal(err)
+	}
+	w.ledger, _ = testLedger(t)
+	return w
+}
+
+func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) MigrateChange {
+	info, err := w.sc.CheckToken(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
+		Slug: func(p Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
+}
+
+// A group's migration interrupted after some projects and run again
+// leaves each integrated project with its variables on a Sentry DSN that
+// took a test event, integrated tracking off, exactly one Sentry project
+// and one key made for it, and its glet_ keys in place until the later
+// step deletes them.
+func TestMigrationInterruptedAndResumed(t *testing.T) {
+	w := newMigrationWorld(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := 0
+	first := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, func(e Event) {
+		if e.Done {
+			if ended++; ended == 2 {
+				cancel()
+			}
+		}
+	})
+	if first.Count(ResultChanged) == 0 || !first.Interrupted() {
+		t.Fatalf("the first run was not cut off midway: %+v", first.Items)
+	}
+	second := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	if second.Failed() != 0 {
+		t.Fatalf("%+v", second.Items)
+	}
+	migrated := map[int64]string{1: "demo-web-shop", 5: "demo-paused", 7: "demo-mobile-ios", 8: "demo-mobile-android"}
+	if n := int(w.creates.Load()); n != len(migrated) {
+		t.Fatalf("%d Sentry projects created for %d projects", n, len(migrated))
+	}
+	for id, slug := range migrated {
+		keys := w.ss.Keys("demo", slug)
+		if len(keys) != 1 || w.ss.Events(keys[0].Public) == 0 {
+			t.Fatalf("%s: keys %+v, events %d", slug, keys, w.ss.Events(keys[0].Public))
+		}
+		for _, v := range w.gl.Variables(id) {
+			if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
+				t.Fatalf("project %d's SENTRY_DSN holds %q", id, v.Value)
+			}
+		}
+		if s, _, err := w.c.GetSettings(context.Background(), apiclient.ProjectID(id)); err != nil || s.Active {
+			t.Fatalf("project %d: integrated tracking is still on (%v)", id, err)
+		}
+		if w.gl.KeyCount(id) == 0 {
+			t.Fatalf("project %d's glet_ keys were deleted before --delete-old-keys", id)
+		}
+	}
+	// The later step deletes them and finishes each migration.
+	last := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true)), w.c, nil)
+	if last.Failed() != 0 || last.Count(ResultChanged) != len(migrated) {
+		t.Fatalf("%+v", last.Items)
+	}
+	for id := range migrated {
+		if n := w.gl.KeyCount(id); n != 0 {
+			t.Fatalf("project %d keeps %d integrated keys", id, n)
+		}
+		if recs := w.ledger.store.ProjectMigrations(testHost, id, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseDone {
+			t.Fatalf("project %d: %+v", id, recs)
+		}
+	}
+}
+
+// lostProjects makes the Sentry project but loses the answer.
+type lostProjects struct{ MigrateAPI }
+
+func (l lostProjects) CreateProject(ctx context.Context, org, team string, o sentry.CreateProjectOptions) (*sentry.SentryProject, error) {
+	_, _ = l.MigrateAPI.CreateProject(ctx, org, team, o)
+	return nil, &sentry.Error{StatusCode: 502, Kind: sentry.ErrServer, Message: "502 Bad Gateway"}
+}
+
+// A Sentry project whose create lost its answer is taken by the run
+// started again, not made twice; the project was under way, not failed.
+func TestMigrationLostProjectCreate(t *testing.T) {
+	w := newMigrationWorld(t)
+	first := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, lostProjects{w.sc}, false)), w.c, nil)
+	if it := byPath(first)["demo/web-shop"]; it.Result != ResultUnderWay || !strings.Contains(it.Words, "may or may not have been created") {
+		t.Fatalf("%+v", it)
+	}
+	made := w.creates.Load()
+	second := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	if second.Failed() != 0 || w.creates.Load() != made {
+		t.Fatalf("%d more projects made: %+v", w.creates.Load()-made, second.Items)
+	}
+	if keys := w.ss.Keys("demo", "demo-web-shop"); len(keys) != 1 {
+		t.Fatalf("keys %+v", keys)
+	}
+}
+
+// The old keys stay while a variable still holds their DSN.
+func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
+	w := newMigrationWorld(t)
+	ctx := context.Background()
+	runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	old, _, err := w.c.CreateClientKey(ctx, apiclient.ProjectID(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Someone points a variable back at an integrated key the migration
+	// recorded: that key must stay.
+	keys, _, _ := w.c.ListClientKeys(ctx, apiclient.ProjectID(1))
+	_ = old
+	if _, _, err := w.c.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: keys[0].DSN, Raw: true}); err != nil {
+		t.Fatal(err)
+	}
+	p := plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true))
+	if it := byPath(p)["demo/web-shop"]; it.Acts() || !strings.Contains(it.Skip, "LEGACY_DSN") {
+		t.Fatalf("%+v", it)
+	}
+}

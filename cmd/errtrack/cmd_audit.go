@@ -20,13 +20,16 @@ import (
 // nor a variable's value.
 type auditJSON struct {
 	Project  string             `json:"project"`
+	Backend  string             `json:"backend"`
+	Where    string             `json:"keys_in,omitempty"`
 	Keys     []auditKeyJSON     `json:"keys"`
 	Findings []workflow.Finding `json:"findings"`
 	Unread   []string           `json:"groups_not_read,omitempty"`
 }
 
 type auditKeyJSON struct {
-	ID        int64          `json:"id"`
+	ID        int64          `json:"id,omitempty"`
+	Name      string         `json:"name,omitempty"`
 	PublicKey string         `json:"public_key"`
 	Active    bool           `json:"active"`
 	UsedIn    []workflow.Use `json:"used_in"`
@@ -101,11 +104,11 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 	errs := 0
 	store := a.keysSeen()
 	for _, ref := range refs {
-		au, err := workflow.AuditProject(ctx, c, ref)
+		au, err := workflow.AuditProjectWith(ctx, c, ref, a.sentryResolver(g))
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
-		if store != nil {
+		if store != nil && au.Backend != workflow.BackendSentry {
 			ids := make([]int64, len(au.Keys))
 			for i, k := range au.Keys {
 				ids[i] = k.Key.ID
@@ -119,13 +122,16 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 			}
 		}
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Keys: []auditKeyJSON{}, Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: []auditKeyJSON{}, Findings: au.Findings}
+		if au.Backend != "" {
+			x.Backend = au.Backend
+		}
 		for _, k := range au.Keys {
 			used := k.Known()
 			if used == nil {
 				used = []workflow.Use{}
 			}
-			kj := auditKeyJSON{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+			kj := auditKeyJSON{ID: k.Key.ID, Name: k.Key.Name, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
 			if k.UseUnknown() {
 				for _, u := range k.Used {
 					kj.UseUnknown = append(kj.UseUnknown, u.Unknown)
@@ -168,7 +174,10 @@ func (a *app) printAudit(au workflow.Audit) {
 	if s := au.Settings; s != nil {
 		state = map[bool]string{true: "enabled", false: "disabled"}[s.Active]
 	}
-	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), state)
+	if au.Where != "" {
+		state += "; keys of the " + au.Where
+	}
+	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), explain.Text(state))
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  KEY\tACTIVE\tFIRST SEEN\tPUBLIC KEY\tUSED IN")
 	for _, k := range au.Keys {
@@ -180,7 +189,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		if where == "" {
 			where = "nowhere errtrack can see"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\n", k.Key.ID, yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", explain.Text(workflow.KeyName(k.Key)), yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
 	}
 	_ = tw.Flush()
 	if len(au.Findings) == 0 {

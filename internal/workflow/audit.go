@@ -118,6 +118,11 @@ type Audit struct {
 	Findings []Finding
 	// settingsUnknown: the settings could not be read; no finding about them.
 	settingsUnknown bool
+	// Backend is where the keys are (BackendSentry for a Sentry-backed
+	// project's audit with its Sentry's keys); Where names it.
+	Backend, Where string
+	// sentryUnread: the project's Sentry keys could not be read.
+	sentryUnread error
 }
 
 // Known are the uses read; UseUnknown says the key's use cannot be told.
@@ -161,6 +166,13 @@ func ancestors(path string) []string {
 // project's path: a reference by path needs no first round trip; by ID,
 // the groups are read once the project's path is known).
 func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (Audit, error) {
+	return AuditProjectWith(ctx, api, ref, nil)
+}
+
+// AuditProjectWith audits a project whose keys may be a Sentry's: with
+// resolve, a Sentry-backed project's keys are read from its Sentry (a
+// second round trip), and a Sentry that cannot be reached is a finding.
+func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, resolve SentryResolver) (Audit, error) {
 	a := Audit{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
 	var (
 		mu                     sync.Mutex
@@ -214,6 +226,18 @@ func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (
 		return a, fmt.Errorf("the project's CI/CD variables could not be read: %w", verr)
 	case serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound):
 		return a, serr
+	}
+	if SentryBacked(a.Settings) && resolve != nil {
+		a.Backend = BackendSentry
+		store, err := resolve(ctx, *a.Settings.APIURL)
+		if err == nil {
+			a.Where = store.Where()
+			keys, err = store.All(ctx)
+		}
+		if err != nil {
+			a.sentryUnread = err
+			keys = nil
+		}
 	}
 	a.analyze(keys, vars, groupVars)
 	return a, nil
@@ -366,13 +390,19 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			byDSN[c] = i
 		}
 	}
-	// The host DSNs of this instance point at: a variable's DSN there whose
-	// key is not the project's is dangling, or another project's.
+	// The host DSNs of this instance (or of the project's Sentry) point
+	// at: a variable's DSN there whose key is not the project's is
+	// dangling, or another project's (its project ID in the DSN differs).
 	hosts := map[string]bool{}
+	projects := map[int64]bool{}
 	for _, k := range keys {
 		if d, err := dsn.Parse(k.DSN); err == nil {
 			hosts[d.Scheme+"://"+dsn.CanonicalHost(d)] = true
+			projects[d.ProjectID] = true
 		}
+	}
+	if len(projects) == 0 && a.Project.ID != 0 {
+		projects[a.Project.ID] = true
 	}
 	scopesOf := map[string][]string{}
 	handedOut := false
@@ -389,7 +419,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			continue // not a DSN of this instance
 		}
 		handedOut = true
-		if a.Project.ID != 0 && d.ProjectID != a.Project.ID {
+		if !projects[d.ProjectID] {
 			a.Findings = append(a.Findings, Finding{SeverityError,
 				fmt.Sprintf("%s holds the DSN of a key of another project (%d)", p.use.Label(), d.ProjectID),
 				"set it to the DSN of one of this project's keys (errtrack keys list), or remove it"})
@@ -409,6 +439,22 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			a.Findings = append(a.Findings, Finding{SeverityWarning,
 				"the same DSN is in " + strings.Join(labels, ", "),
 				"if the environments should report apart, give each its own key (errtrack keys create, then point one variable at it)"})
+		}
+	}
+	if err := a.sentryUnread; err != nil {
+		a.Findings = append(a.Findings, Finding{SeverityWarning,
+			"the keys of the project's Sentry are not in this audit: they could not be read (" + sentence(err.Error()) + ")",
+			"log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
+	}
+	for _, k := range a.Keys {
+		if known := k.Known(); !k.Key.Active && len(known) > 0 {
+			names := make([]string, len(known))
+			for j, u := range known {
+				names[j] = u.Label()
+			}
+			a.Findings = append(a.Findings, Finding{SeverityWarning,
+				fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
+				"point them at an active key (errtrack keys rotate), or turn the key on again (errtrack keys update --active=true)"})
 		}
 	}
 	for i, k := range a.Keys {

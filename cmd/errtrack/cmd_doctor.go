@@ -60,6 +60,7 @@ one-line fix. Exit 1 on any fail.`,
 			all := []projectChecks{} // [] for a group with nothing to check, not null
 			failed := 0
 			o.TokenRotatable = a.envToken == ""
+			o.Resolve = a.sentryResolver(g)
 			if !o.TokenRotatable {
 				o.TokenEnv = a.envTokenName
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
 )
 
@@ -46,6 +47,9 @@ type DoctorOptions struct {
 	// token comes from) choose the advice for a token that expires soon.
 	TokenRotatable bool
 	TokenEnv       string
+	// Resolve reaches a Sentry-backed project's Sentry (its token): its
+	// keys and the token's scopes are checked too.
+	Resolve SentryResolver
 }
 
 // Failed reports a fail among checks.
@@ -88,7 +92,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		add("token", CheckOK, detail, "")
 	}
 
-	a, aerr := AuditProject(ctx, api, ref)
+	a, aerr := AuditProjectWith(ctx, api, ref, o.Resolve)
 	switch {
 	case errors.Is(aerr, apiclient.ErrProjectNotFound):
 		add("project", CheckFail, explain(aerr), "")
@@ -107,22 +111,30 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 
 	s := a.Settings
 	integratedOn := s != nil && s.Integrated
-	sentry := s != nil && !s.Integrated && s.APIURL != nil && *s.APIURL != ""
+	sentryBacked := SentryBacked(s)
 	switch {
 	case s == nil:
 		add("settings", CheckFail, "error tracking is not configured for this project", "errtrack settings create -p "+a.Project.Name()+" --active=true --integrated=true")
-	case !integratedOn && !sentry:
+	case !integratedOn && !sentryBacked:
 		add("settings", CheckFail, "neither integrated error tracking nor a Sentry is in use: on a self-managed GitLab the integrated_error_tracking feature flag is off by default", "ask an administrator to enable the flag, or configure a Sentry in Settings > Monitor > Error Tracking")
 	case !s.Active:
 		add("settings", CheckWarn, "error tracking is disabled: the project shows no errors", "errtrack settings enable -p "+a.Project.Name())
-	case sentry:
+	case sentryBacked:
 		add("settings", CheckOK, "enabled, reporting to a Sentry ("+*s.APIURL+")", "")
 	default:
 		add("settings", CheckOK, "enabled, integrated error tracking", "")
 	}
-	if sentry {
-		add("keys", CheckSkip, "a Sentry-backed project's DSNs come from Sentry, not from GitLab's client keys", "")
-	} else {
+	checkKeys := true
+	if sentryBacked {
+		switch {
+		case o.Resolve == nil:
+			add("keys", CheckSkip, "a Sentry-backed project's DSNs come from Sentry, not from GitLab's client keys", "")
+			checkKeys = false
+		case !sentryChecks(ctx, o.Resolve, *s.APIURL, explain, add):
+			checkKeys = false // the Sentry's keys could not be read
+		}
+	}
+	if checkKeys {
 		var active []apiclient.ClientKey
 		for _, k := range a.Keys {
 			if k.Key.Active {
@@ -135,7 +147,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
 		}
 		for _, k := range active {
-			name := fmt.Sprintf("ingestion (key %d)", k.ID)
+			name := fmt.Sprintf("ingestion (key %s)", KeyName(k))
 			d, err := dsn.Parse(k.DSN)
 			if err != nil {
 				add(name, CheckFail, "its DSN cannot be used: "+err.Error(), "")
@@ -189,4 +201,33 @@ func Projects(n int, adjective string) string {
 		adjective += " "
 	}
 	return plural(n, adjective+"project", adjective+"projects")
+}
+
+// sentryChecks checks a Sentry-backed project's Sentry: the token for its
+// host and what it may do; false when the Sentry cannot be reached.
+func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {
+	store, err := resolve(ctx, apiURL)
+	if err != nil {
+		add("Sentry token", CheckFail, explain(err), "")
+		return false
+	}
+	tc, ok := store.(interface {
+		Token(ctx context.Context) (*sentry.TokenInfo, error)
+	})
+	if !ok {
+		return true
+	}
+	info, err := tc.Token(ctx)
+	switch {
+	case err != nil:
+		add("Sentry", CheckFail, "the project's Sentry ("+store.Where()+") did not answer as Sentry: "+explain(err), "check the api_url in GitLab's error tracking settings, and the network path to that host")
+		return false
+	case !info.CanWriteKeys():
+		add("Sentry token", CheckWarn, "the token reads keys but cannot make or change them (no project:write)", "create a token with project:write (project:admin to delete keys) and errtrack login --sentry again")
+	case !info.CanDeleteKeys():
+		add("Sentry token", CheckOK, "project:write: keys can be made and changed; deleting them takes project:admin", "")
+	default:
+		add("Sentry token", CheckOK, "project:admin: keys can be made, changed and deleted", "")
+	}
+	return true
 }

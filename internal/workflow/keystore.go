@@ -270,3 +270,14 @@ func UpdateSentryKey(ctx context.Context, store KeyStore, ref string, o sentry.U
 	out := FromSentry(*k)
 	return &out, err
 }
+
+// Token reads what the Sentry token may do, where the client can tell.
+func (s sentryKeys) Token(ctx context.Context) (*sentry.TokenInfo, error) {
+	tc, ok := s.api.(interface {
+		CheckToken(ctx context.Context) (*sentry.TokenInfo, error)
+	})
+	if !ok {
+		return nil, errors.New("this Sentry client cannot check its token")
+	}
+	return tc.CheckToken(ctx)
+}

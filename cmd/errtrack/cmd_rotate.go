@@ -386,7 +386,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		}
 	}
 	kind := workflow.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
-		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led}
+		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led, Resolve: a.sentryResolver(g)}
 	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
 }
 

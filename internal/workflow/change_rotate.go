@@ -27,6 +27,40 @@ type RotateChange struct {
 	// Ledger records the rotations and the group rotation they are part
 	// of; nil keeps nothing.
 	Ledger *Rotations
+	// Resolve reaches a Sentry-backed project's Sentry: the key its
+	// variable holds is rotated there.
+	Resolve SentryResolver
+}
+
+// heldInSentry looks for the held key in a Sentry-backed project's Sentry,
+// when the variable holds no GitLab key's DSN: its settings are read only
+// then, so an integrated project's plan costs nothing more.
+func (k RotateChange) heldInSentry(ctx context.Context, env *planEnv, p Project, h held) held {
+	s, _, err := env.api.GetSettings(ctx, p.Ref)
+	if err != nil || !SentryBacked(s) {
+		return h
+	}
+	store, err := k.Resolve(ctx, *s.APIURL)
+	if err == nil {
+		var keys []apiclient.ClientKey
+		if keys, err = store.All(ctx); err == nil {
+			h.keys, h.store = keys, store
+			for _, v := range h.vars {
+				if v.Key != k.Variable || (k.Scope != "" && v.EnvironmentScope != k.Scope) {
+					continue
+				}
+				for _, key := range keys {
+					if holdsDSN(v, key.DSN) {
+						h.key, h.skip = key, ""
+						return h
+					}
+				}
+			}
+			return h
+		}
+	}
+	h.err = err
+	return h
 }
 
 // Words name the change.
@@ -44,6 +78,8 @@ type held struct {
 	vars []apiclient.Variable
 	skip string
 	err  error
+	// store holds the keys when they are a Sentry's (nil: GitLab's).
+	store KeyStore
 }
 
 // readHeld reads the project's keys and variables at once and finds the
@@ -80,9 +116,8 @@ func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, va
 		h.skip = variable + " is hidden: its value cannot be read"
 		return h
 	}
-	dsn := strings.TrimSpace(*named[0].Value)
 	for _, k := range h.keys {
-		if k.DSN == dsn {
+		if holdsDSN(named[0], k.DSN) {
 			h.key = k
 			return h
 		}
@@ -99,6 +134,9 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		return it
 	}
 	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
+	if h.err == nil && h.skip != "" && k.Resolve != nil {
+		h = k.heldInSentry(ctx, env, it.Project, h)
+	}
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err
@@ -120,7 +158,10 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		old = o
 	}
 	o := RotationOptions{OldID: old.ID, Variable: k.Variable, Scope: k.Scope, UpdateVariables: k.UpdateVariables,
-		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger}
+		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger, Keys: h.store}
+	if h.store != nil {
+		o.OldID, o.OldRef = 0, old.PublicKey
+	}
 	r := NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
 	r = r.sawKeys(KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})

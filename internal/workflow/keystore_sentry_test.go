@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -95,5 +96,42 @@ func TestSoftRotationOfAGitLabKeyRefused(t *testing.T) {
 	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Confirmed: true, Soft: true}).Advance(context.Background(), gl, nil)
 	if err == nil || r.Disabled || r.Deleted {
 		t.Fatalf("%v: %+v", err, r)
+	}
+}
+
+// A group rotation rotates a Sentry-backed project's key in its Sentry,
+// beside the integrated projects' keys in GitLab: each with its backend.
+func TestGroupRotationWithASentryBackedProject(t *testing.T) {
+	var ss *mocksentry.Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	gsrv, gl := mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
+	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(_ context.Context, apiURL string) (KeyStore, error) {
+		p, err := sentry.ParseAPIURL(apiURL)
+		return SentryKeys(sc, p), err
+	}
+	l, _ := testLedger(t)
+	k := RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve}
+	p := plan(t, gl, demoGroup(t), true, k)
+	if it := byPath(p)["demo/legacy-api"]; !it.Acts() || !strings.Contains(it.Action, `rotate key "Production"`) {
+		t.Fatalf("%+v", it)
+	}
+	done := runPlan(t, context.Background(), p, gl, nil)
+	if done.Failed() != 0 || done.Count(ResultChanged) != 3 {
+		t.Fatalf("%+v", done.Items)
+	}
+	keys := ss.Keys("demo", "legacy-api")
+	var prod, fresh bool
+	for _, key := range keys {
+		prod = prod || key.Label == "Production"
+		fresh = fresh || strings.Contains(variableValue(gsrv, 3, "SENTRY_DSN", ""), key.Public)
+	}
+	if prod || !fresh || len(keys) != 2 {
+		t.Fatalf("Sentry keys %+v, SENTRY_DSN %q", keys, variableValue(gsrv, 3, "SENTRY_DSN", ""))
 	}
 }

@@ -51,7 +51,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 
 	root.AddCommand(
 		a.versionCmd(),
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.auditCmd(), a.doctorCmd(), a.rotationsCmd(), a.migrateCmd(), a.configCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
+		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.auditCmd(), a.doctorCmd(), a.rotationsCmd(), a.migrateCmd(), a.exportCmd(), a.configCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
 	)
 	guardGroups(root)
 	a.addCompletions(root)

@@ -32,15 +32,15 @@ type AuditAPI interface {
 // Use is a place a DSN is used: a variable of the project or of a group.
 // A Use with Unknown set is a place that may use it, and cannot be read.
 type Use struct {
-	Group    string `json:"group,omitempty"` // "" for the project's own
-	Variable string `json:"variable,omitempty"`
-	Scope    string `json:"environment_scope,omitempty"`
+	Group    string `json:"group,omitempty" yaml:"group,omitempty"` // "" for the project's own
+	Variable string `json:"variable,omitempty" yaml:"variable,omitempty"`
+	Scope    string `json:"environment_scope,omitempty" yaml:"environment_scope,omitempty"`
 	// Line is the name of the line that holds the DSN in a file variable
 	// (a dotenv file's SENTRY_DSN=…).
-	Line string `json:"line,omitempty"`
+	Line string `json:"line,omitempty" yaml:"line,omitempty"`
 	// Unknown says why it is not known whether this place holds the DSN:
 	// "hidden variable SENTRY_DSN (all environments)".
-	Unknown string `json:"unknown,omitempty"`
+	Unknown string `json:"unknown,omitempty" yaml:"unknown,omitempty"`
 }
 
 // Label reads "SENTRY_DSN (production)", "group web/SENTRY_DSN (all

@@ -272,3 +272,8 @@ func keyRefs(keys []apiclient.ClientKey) []string {
 	slices.Sort(out)
 	return out
 }
+
+// MigrationOf is a project's last migration in the ledger, if any.
+func MigrationOf(l *Rotations, projectID int64) (ledger.Record, bool) {
+	return l.migrationOf(projectID)
+}

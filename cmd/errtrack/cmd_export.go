@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// The inventory `errtrack export` writes: its field names are stable
+// (docs/export.md). No variable's value is in it, and no DSN unless
+// --with-dsn.
+
+type exportProject struct {
+	Project       string        `json:"project" yaml:"project"`
+	ProjectID     int64         `json:"project_id" yaml:"project_id"`
+	ErrorTracking exportTrack   `json:"error_tracking" yaml:"error_tracking"`
+	Keys          []exportKey   `json:"keys" yaml:"keys"`
+	Unread        []string      `json:"groups_not_read,omitempty" yaml:"groups_not_read,omitempty"`
+	Findings      []exportFind  `json:"findings" yaml:"findings"`
+	Migration     *exportMigrat `json:"migration,omitempty" yaml:"migration,omitempty"`
+}
+
+type exportTrack struct {
+	Configured bool   `json:"configured" yaml:"configured"`
+	Active     bool   `json:"active" yaml:"active"`
+	Backend    string `json:"backend" yaml:"backend"` // gitlab, sentry, none
+	// SentryAPIURL is the Sentry project GitLab's settings name.
+	SentryAPIURL string `json:"sentry_api_url,omitempty" yaml:"sentry_api_url,omitempty"`
+}
+
+type exportKey struct {
+	ID         int64          `json:"id,omitempty" yaml:"id,omitempty"`
+	PublicKey  string         `json:"public_key" yaml:"public_key"`
+	Name       string         `json:"name,omitempty" yaml:"name,omitempty"`
+	Active     bool           `json:"active" yaml:"active"`
+	FirstSeen  *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
+	Created    bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
+	DSN        string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
+	UsedIn     []workflow.Use `json:"used_in" yaml:"used_in"`
+	UseUnknown []string       `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
+}
+
+type exportFind struct {
+	Severity string `json:"severity" yaml:"severity"`
+	What     string `json:"what" yaml:"what"`
+	Fix      string `json:"fix" yaml:"fix"`
+}
+
+type exportMigrat struct {
+	Target string    `json:"target" yaml:"target"`
+	Phase  string    `json:"phase" yaml:"phase"`
+	Since  time.Time `json:"since" yaml:"since"`
+}
+
+func (a *app) exportCmd() *cobra.Command {
+	g := &globalFlags{}
+	var p projectFlag
+	var gf groupFlags
+	var format string
+	var withDSN bool
+	cmd := &cobra.Command{
+		Use:   "export [-p P | --group G [--include-subgroups]] [--format json|yaml] [--with-dsn]",
+		Short: "The inventory of error tracking: each project's settings, keys and where each DSN is used",
+		Long: `Writes, for each project (one, or every project of a group you maintain):
+its error tracking settings (integrated or Sentry, active), its client keys
+(ID, public key, active, a Sentry key's name, when errtrack first saw it)
+and where each key's DSN is used (project and group CI/CD variables, by
+name and environment scope, never a value), the audit's findings, and a
+migration to Sentry under way. It is what a maintainer keeps before GitLab
+changes anything, and what 'errtrack migrate' plans from. No secret is in
+it: --with-dsn adds each key's DSN. The field names are stable
+(docs/export.md).`,
+		Example: "  errtrack export --group web --include-subgroups --format yaml > error-tracking.yaml\n  errtrack export -p web/shop --format json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "json" && format != "yaml" {
+				return usagef("--format is json or yaml, not %q", explain.Text(format))
+			}
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			var refs []apiclient.ProjectRef
+			var c *apiclient.Client
+			var host string
+			var err error
+			switch {
+			case gf.group != "" && p.raw != "":
+				return usageError{errGroupAndProject}
+			case gf.group != "":
+				ref, perr := apiclient.ParseGroupRef(gf.group)
+				if perr != nil {
+					return usagef("--group: %v", perr)
+				}
+				if c, host, err = a.hostClient(ctx, g); err != nil {
+					return err
+				}
+				if refs, err = a.groupRefs(ctx, c, ref, gf.subgroups); err != nil {
+					return err
+				}
+			default:
+				var ref apiclient.ProjectRef
+				if ref, c, host, err = a.projectClient(ctx, g, &p); err != nil {
+					return err
+				}
+				refs = []apiclient.ProjectRef{ref}
+			}
+			out, err := a.inventory(ctx, g, c, host, refs, withDSN)
+			if err != nil {
+				return err
+			}
+			a.rememberHost(host)
+			return writeInventory(a.stdout, format, out)
+		},
+	}
+	addHostFlags(cmd.Flags(), g)
+	p.add(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&format, "format", "json", "json or yaml")
+	fl.BoolVar(&withDSN, "with-dsn", false, "include each key's DSN (a credential: keep the file safe)")
+	fl.StringVar(&gf.group, "group", "", "every project of this group (ID or path) you maintain")
+	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	return cmd
+}
+
+// inventory reads each project's audit (its Sentry's keys for a
+// Sentry-backed one) into the export's shape.
+func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, withDSN bool) ([]exportProject, error) {
+	out := []exportProject{}
+	store := a.keysSeen()
+	led, closeLedger, lerr := a.rotations(host, "export")
+	if lerr == nil {
+		defer closeLedger()
+	}
+	for _, ref := range refs {
+		au, err := workflow.AuditProjectWith(ctx, c, ref, a.sentryResolver(g))
+		if err != nil {
+			return nil, reportedf(a, "reading %s failed: %s Nothing was written.", ref, a.explain(err, "run the command again"))
+		}
+		if store != nil && au.Backend != workflow.BackendSentry {
+			ids := make([]int64, len(au.Keys))
+			for i, k := range au.Keys {
+				ids[i] = k.Key.ID
+			}
+			if ages, err := store.Observe(host, au.Project.ID, au.Project.Path, ids, a.now()); err == nil {
+				au.WithAges(ages)
+			}
+		}
+		x := exportProject{Project: au.Project.Name(), ProjectID: au.Project.ID, Keys: []exportKey{}, Findings: []exportFind{}}
+		x.ErrorTracking = exportTrack{Backend: "none"}
+		if s := au.Settings; s != nil {
+			x.ErrorTracking.Configured, x.ErrorTracking.Active = true, s.Active
+			switch {
+			case workflow.SentryBacked(s):
+				x.ErrorTracking.Backend, x.ErrorTracking.SentryAPIURL = workflow.BackendSentry, *s.APIURL
+			case s.Integrated:
+				x.ErrorTracking.Backend = workflow.BackendGitLab
+			}
+		}
+		for _, k := range au.Keys {
+			used := k.Known()
+			if used == nil {
+				used = []workflow.Use{}
+			}
+			ek := exportKey{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+			if withDSN {
+				ek.DSN = k.Key.DSN
+			}
+			if k.UseUnknown() {
+				for _, u := range k.Used {
+					ek.UseUnknown = append(ek.UseUnknown, u.Unknown)
+				}
+			}
+			if !k.Seen.First.IsZero() {
+				first := k.Seen.First
+				ek.FirstSeen = &first
+			}
+			x.Keys = append(x.Keys, ek)
+		}
+		for grp := range au.Unread {
+			x.Unread = append(x.Unread, grp)
+		}
+		for _, f := range au.Findings {
+			x.Findings = append(x.Findings, exportFind(f))
+		}
+		if rec, ok := workflow.MigrationOf(led, au.Project.ID); ok {
+			x.Migration = &exportMigrat{Target: rec.Target, Phase: rec.Phase, Since: rec.Started}
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func writeInventory(w io.Writer, format string, out []exportProject) error {
+	if format == "json" {
+		return writeJSON(w, out)
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("writing YAML: %w", err)
+	}
+	return enc.Close()
+}

@@ -64,13 +64,13 @@ type groupItemJSON struct {
 
 // groupRun is one group command's run of the driver.
 type groupRun struct {
-	g     *globalFlags
-	gf    groupFlags
-	yes   bool
-	kind  workflow.Kind
-	c     *apiclient.Client
-	host  string
-	noun  string // what nothing was: "changed", "sent"
+	g    *globalFlags
+	gf   groupFlags
+	yes  bool
+	kind workflow.Kind
+	c    *apiclient.Client
+	host string
+	noun string // what nothing was: "changed", "sent"
 	// plan, when set, plans instead of the group's plan (a single
 	// project's migration).
 	plan func(ctx context.Context) (workflow.Plan, error)

@@ -22,24 +22,9 @@ type auditJSON struct {
 	Project  string             `json:"project"`
 	Backend  string             `json:"backend"`
 	Where    string             `json:"keys_in,omitempty"`
-	Keys     []auditKeyJSON     `json:"keys"`
+	Keys     []keyReport        `json:"keys"`
 	Findings []workflow.Finding `json:"findings"`
 	Unread   []string           `json:"groups_not_read,omitempty"`
-}
-
-type auditKeyJSON struct {
-	ID        int64          `json:"id,omitempty"`
-	Name      string         `json:"name,omitempty"`
-	PublicKey string         `json:"public_key"`
-	Active    bool           `json:"active"`
-	UsedIn    []workflow.Use `json:"used_in"`
-	// UseUnknown: no variable errtrack can read holds the key's DSN and
-	// these cannot be read (hidden variables, groups): its use is unknown.
-	UseUnknown []string `json:"use_unknown,omitempty"`
-	// FirstSeen: when errtrack first saw the key (its creation when
-	// Created); absent when unknown.
-	FirstSeen *time.Time `json:"first_seen,omitempty"`
-	Created   bool       `json:"created_by_errtrack,omitempty"`
 }
 
 func (a *app) auditCmd() *cobra.Command {
@@ -108,40 +93,11 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
-		if store != nil && au.Backend != workflow.BackendSentry {
-			ids := make([]int64, len(au.Keys))
-			for i, k := range au.Keys {
-				ids[i] = k.Key.ID
-			}
-			// Ages are a help: a state directory that cannot be written
-			// costs them, not the audit.
-			if ages, err := store.Observe(host, au.Project.ID, au.Project.Path, ids, a.now()); err == nil {
-				au.WithAges(ages)
-			} else {
-				fmt.Fprintf(a.stderr, "errtrack: warning: the keys' ages are not shown: %s\n", explain.Text(err.Error()))
-			}
-		}
+		a.withAges(store, host, &au, true)
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: []auditKeyJSON{}, Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false), Findings: au.Findings}
 		if au.Backend != "" {
 			x.Backend = au.Backend
-		}
-		for _, k := range au.Keys {
-			used := k.Known()
-			if used == nil {
-				used = []workflow.Use{}
-			}
-			kj := auditKeyJSON{ID: k.Key.ID, Name: k.Key.Name, PublicKey: k.Key.PublicKey, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
-			if k.UseUnknown() {
-				for _, u := range k.Used {
-					kj.UseUnknown = append(kj.UseUnknown, u.Unknown)
-				}
-			}
-			if !k.Seen.First.IsZero() {
-				first := k.Seen.First
-				kj.FirstSeen = &first
-			}
-			x.Keys = append(x.Keys, kj)
 		}
 		for grp := range au.Unread {
 			x.Unread = append(x.Unread, grp)
@@ -228,4 +184,66 @@ func (a *app) keyCreated(host string, p apiclient.ProjectRef, key int64) {
 	if s := a.keysSeen(); s != nil {
 		_ = s.Created(host, p.ID, p.Path, key, a.now())
 	}
+}
+
+// keyReport is a key in the audit's and the inventory's JSON (and YAML):
+// never a variable's value; the DSN only when asked.
+type keyReport struct {
+	ID        int64          `json:"id,omitempty" yaml:"id,omitempty"`
+	PublicKey string         `json:"public_key" yaml:"public_key"`
+	Name      string         `json:"name,omitempty" yaml:"name,omitempty"`
+	Active    bool           `json:"active" yaml:"active"`
+	FirstSeen *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
+	Created   bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
+	DSN       string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
+	UsedIn    []workflow.Use `json:"used_in" yaml:"used_in"`
+	// UseUnknown: no variable errtrack can read holds the key's DSN and
+	// these cannot be read (hidden variables, groups): its use is unknown.
+	UseUnknown []string `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
+}
+
+// keyReports are an audit's keys as reported.
+func keyReports(au workflow.Audit, withDSN bool) []keyReport {
+	out := []keyReport{}
+	for _, k := range au.Keys {
+		used := k.Known()
+		if used == nil {
+			used = []workflow.Use{}
+		}
+		r := keyReport{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+		if withDSN {
+			r.DSN = k.Key.DSN
+		}
+		if k.UseUnknown() {
+			for _, u := range k.Used {
+				r.UseUnknown = append(r.UseUnknown, u.Unknown)
+			}
+		}
+		if !k.Seen.First.IsZero() {
+			first := k.Seen.First
+			r.FirstSeen = &first
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// withAges adds when errtrack first saw each GitLab key. Ages are a help:
+// a state directory that cannot be written costs them, not the report.
+func (a *app) withAges(store *seen.Store, host string, au *workflow.Audit, warn bool) {
+	if store == nil || au.Backend == workflow.BackendSentry {
+		return
+	}
+	ids := make([]int64, len(au.Keys))
+	for i, k := range au.Keys {
+		ids[i] = k.Key.ID
+	}
+	ages, err := store.Observe(host, au.Project.ID, au.Project.Path, ids, a.now())
+	if err != nil {
+		if warn {
+			fmt.Fprintf(a.stderr, "errtrack: warning: the keys' ages are not shown: %s\n", explain.Text(err.Error()))
+		}
+		return
+	}
+	au.WithAges(ages)
 }

@@ -22,7 +22,7 @@ type exportProject struct {
 	Project       string        `json:"project" yaml:"project"`
 	ProjectID     int64         `json:"project_id" yaml:"project_id"`
 	ErrorTracking exportTrack   `json:"error_tracking" yaml:"error_tracking"`
-	Keys          []exportKey   `json:"keys" yaml:"keys"`
+	Keys          []keyReport   `json:"keys" yaml:"keys"`
 	Unread        []string      `json:"groups_not_read,omitempty" yaml:"groups_not_read,omitempty"`
 	Findings      []exportFind  `json:"findings" yaml:"findings"`
 	Migration     *exportMigrat `json:"migration,omitempty" yaml:"migration,omitempty"`
@@ -34,18 +34,6 @@ type exportTrack struct {
 	Backend    string `json:"backend" yaml:"backend"` // gitlab, sentry, none
 	// SentryAPIURL is the Sentry project GitLab's settings name.
 	SentryAPIURL string `json:"sentry_api_url,omitempty" yaml:"sentry_api_url,omitempty"`
-}
-
-type exportKey struct {
-	ID         int64          `json:"id,omitempty" yaml:"id,omitempty"`
-	PublicKey  string         `json:"public_key" yaml:"public_key"`
-	Name       string         `json:"name,omitempty" yaml:"name,omitempty"`
-	Active     bool           `json:"active" yaml:"active"`
-	FirstSeen  *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
-	Created    bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
-	DSN        string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
-	UsedIn     []workflow.Use `json:"used_in" yaml:"used_in"`
-	UseUnknown []string       `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
 }
 
 type exportFind struct {
@@ -143,16 +131,8 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 		if err != nil {
 			return nil, reportedf(a, "reading %s failed: %s Nothing was written.", ref, a.explain(err, "run the command again"))
 		}
-		if store != nil && au.Backend != workflow.BackendSentry {
-			ids := make([]int64, len(au.Keys))
-			for i, k := range au.Keys {
-				ids[i] = k.Key.ID
-			}
-			if ages, err := store.Observe(host, au.Project.ID, au.Project.Path, ids, a.now()); err == nil {
-				au.WithAges(ages)
-			}
-		}
-		x := exportProject{Project: au.Project.Name(), ProjectID: au.Project.ID, Keys: []exportKey{}, Findings: []exportFind{}}
+		a.withAges(store, host, &au, false)
+		x := exportProject{Project: au.Project.Name(), ProjectID: au.Project.ID, Keys: keyReports(au, withDSN), Findings: []exportFind{}}
 		x.ErrorTracking = exportTrack{Backend: "none"}
 		if s := au.Settings; s != nil {
 			x.ErrorTracking.Configured, x.ErrorTracking.Active = true, s.Active
@@ -162,26 +142,6 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 			case s.Integrated:
 				x.ErrorTracking.Backend = workflow.BackendGitLab
 			}
-		}
-		for _, k := range au.Keys {
-			used := k.Known()
-			if used == nil {
-				used = []workflow.Use{}
-			}
-			ek := exportKey{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
-			if withDSN {
-				ek.DSN = k.Key.DSN
-			}
-			if k.UseUnknown() {
-				for _, u := range k.Used {
-					ek.UseUnknown = append(ek.UseUnknown, u.Unknown)
-				}
-			}
-			if !k.Seen.First.IsZero() {
-				first := k.Seen.First
-				ek.FirstSeen = &first
-			}
-			x.Keys = append(x.Keys, ek)
 		}
 		for grp := range au.Unread {
 			x.Unread = append(x.Unread, grp)

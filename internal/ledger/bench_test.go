@@ -31,3 +31,33 @@ func BenchmarkAppend(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClaim takes and lets go of a project's claim.
+func BenchmarkClaim(b *testing.B) {
+	l, err := OpenLedger(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	for i := range b.N {
+		release, err := l.Claim(ProjectClaim("https://h", int64(i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		release()
+	}
+}
+
+// BenchmarkRefresh reads what others appended when nothing was.
+func BenchmarkRefresh(b *testing.B) {
+	l, err := OpenLedger(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	for range b.N {
+		if err := l.Refresh(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // ErrBusy: another errtrack process (or another part of this one) holds
@@ -40,10 +41,17 @@ func hostTag(s string) string {
 
 // Claim takes the claim name without waiting; ErrBusy when it is held.
 func (l *Ledger) Claim(name string) (release func(), err error) {
+	defer timed(time.Now())
 	path := filepath.Join(l.dir, "locks", name+".lock")
-	release, err = claim(path)
-	if err != nil && !errors.Is(err, ErrBusy) {
+	held, err := claim(path)
+	switch {
+	case errors.Is(err, ErrBusy):
+		return nil, err
+	case err != nil:
 		return nil, unwritable(l.dir, err)
 	}
-	return release, err
+	return func() {
+		defer timed(time.Now())
+		held()
+	}, nil
 }

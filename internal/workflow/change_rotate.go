@@ -223,6 +223,9 @@ func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		}
 		r, err = r.Run(ctx, env.API, s)
 	}
+	if err != nil {
+		r.saveState() // the variables' state, where a group run left it to the end
+	}
 	it.Rotation = &r
 	if r.New != nil {
 		it.NewKeyID = r.New.ID

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,7 +27,7 @@ type migrationWorld struct {
 	creates atomic.Int32 // Sentry projects made
 }
 
-func newMigrationWorld(t *testing.T) *migrationWorld {
+func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld {
 	t.Helper()
 	w := &migrationWorld{}
 	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -38,7 +39,11 @@ func newMigrationWorld(t *testing.T) *migrationWorld {
 	t.Cleanup(ts.Close)
 	w.base = ts.URL
 	w.ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
-	w.gl, w.c = mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	o := mockserver.Options{}
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	w.gl, w.c = mock(t, o, mockserver.TokenMaintainer)
 	var err error
 	if w.sc, err = sentry.New(ts.URL, mocksentry.TokenAdmin); err != nil {
 		t.Fatal(err)
@@ -62,10 +67,10 @@ func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) Migra
 // and one key made for it, and its glet_ keys in place until the later
 // step deletes them.
 func TestMigrationInterruptedAndResumed(t *testing.T) {
-	w := newMigrationWorld(t)
+	w := newMigrationWorld(t, mockserver.Options{ScaleGroup: 12})
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := 0
-	first := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, func(e Event) {
+	first := runPlan(t, ctx, plan(t, w.c, fleet(), false, w.kind(t, w.sc, false)), w.c, func(e Event) {
 		if e.Done {
 			if ended++; ended == 2 {
 				cancel()
@@ -75,11 +80,14 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	if first.Count(ResultChanged) == 0 || !first.Interrupted() {
 		t.Fatalf("the first run was not cut off midway: %+v", first.Items)
 	}
-	second := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	second := runPlan(t, context.Background(), plan(t, w.c, fleet(), false, w.kind(t, w.sc, false)), w.c, nil)
 	if second.Failed() != 0 {
 		t.Fatalf("%+v", second.Items)
 	}
-	migrated := map[int64]string{1: "demo-web-shop", 5: "demo-paused", 7: "demo-mobile-ios", 8: "demo-mobile-android"}
+	migrated := map[int64]string{}
+	for i := int64(1); i <= 12; i++ {
+		migrated[2000+i] = fmt.Sprintf("fleet-app-%03d", i)
+	}
 	if n := int(w.creates.Load()); n != len(migrated) {
 		t.Fatalf("%d Sentry projects created for %d projects", n, len(migrated))
 	}
@@ -101,7 +109,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 		}
 	}
 	// The later step deletes them and finishes each migration.
-	last := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true)), w.c, nil)
+	last := runPlan(t, context.Background(), plan(t, w.c, fleet(), false, w.kind(t, w.sc, true)), w.c, nil)
 	if last.Failed() != 0 || last.Count(ResultChanged) != len(migrated) {
 		t.Fatalf("%+v", last.Items)
 	}

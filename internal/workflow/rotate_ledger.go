@@ -43,6 +43,11 @@ func (r Rotation) findEarlier(ctx context.Context, api KeysAPI) (Rotation, error
 		return r, nil
 	}
 	if rec.Phase == ledger.PhaseCreating {
+		if l.atIt(rec) {
+			// Its create is in flight in a live run: what it made is not
+			// known yet.
+			return r, &BusyError{Project: r.Project}
+		}
 		k, found, err := resolveCreating(ctx, r.keys(api), rec)
 		switch {
 		case err != nil && r.resume == decidedKeep:
@@ -78,27 +83,21 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	if l == nil {
 		return func() {}, nil
 	}
-	release, err = l.store.Claim(ledger.ProjectClaim(l.host, r.Project.ID))
-	switch {
-	case errors.Is(err, ledger.ErrBusy):
-		return nil, &BusyError{Project: r.Project}
-	case err != nil:
-		return nil, &LedgerError{Before: "creating the new key", Err: err}
-	}
-	fail := func(err error) (func(), error) {
-		release()
-		return nil, err
-	}
-	if err := l.store.Refresh(); err != nil {
-		return fail(&LedgerError{Before: "creating the new key", Err: err})
-	}
-	if rec, ok := l.openFor(r.Project.ID, r.Old, r.named()); ok && (r.Earlier == nil || rec.ID != r.Earlier.ID) && rec.ID != r.rec.ID {
-		return fail(&MadeMeanwhileError{Record: rec})
-	}
-	if r.intent {
-		return release, nil // on disk already, with its batch
+	// A group run holds its group rotation's claim for the whole run; a
+	// single rotation claims the project for its create. Either way the
+	// claim says a live process is at it.
+	release = func() {}
+	if r.opts.Campaign == "" {
+		release, err = l.store.Claim(ledger.ProjectClaim(l.host, r.Project.ID))
+		switch {
+		case errors.Is(err, ledger.ErrBusy):
+			return nil, &BusyError{Project: r.Project}
+		case err != nil:
+			return nil, &LedgerError{Before: "creating the new key", Err: err}
+		}
 	}
 	now := l.now().UTC()
+	var recs []ledger.Record
 	if e := r.Earlier; e != nil && r.resume == decidedKeep {
 		left := *e
 		left.Phase, left.Ended = ledger.PhaseAbandoned, &now
@@ -106,13 +105,28 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 		if made(*e) {
 			left.Note += fmt.Sprintf(": key %s stays as it is (delete it if nothing uses it)", KeyName(NewKeyOf(*e)))
 		}
-		if err := l.put(left, false); err != nil {
-			return fail(&LedgerError{Before: "creating the new key", Err: err})
-		}
+		left.Updated = now
+		recs = append(recs, left)
 	}
-	r.rec = r.creatingRecord(now)
-	if err := l.put(r.rec, true); err != nil {
-		return fail(&LedgerError{Before: "creating the new key", Err: err})
+	if !r.intent { // a group run's is on disk already, with its batch
+		r.rec = r.creatingRecord(now)
+		r.rec.Updated = now
+		recs = append(recs, r.rec)
+	}
+	// Checked and written at once, under the ledger's lock: another run
+	// that made a key for this rotation since the plan stops this one.
+	named := r.named()
+	rec, found, err := l.store.AppendUnless(recs, true, l.host, r.Project.ID, func(x ledger.Record) bool {
+		return recordsOld(x, r.Old) && x.IsOpen() && sameVariable(x.Named, named) &&
+			(r.Earlier == nil || x.ID != r.Earlier.ID) && x.ID != r.rec.ID
+	})
+	switch {
+	case err != nil:
+		release()
+		return nil, &LedgerError{Before: "creating the new key", Err: err}
+	case found:
+		release()
+		return nil, &MadeMeanwhileError{Record: rec}
 	}
 	return release, nil
 }
@@ -176,13 +190,23 @@ func (r *Rotation) noteCheck() {
 	_ = r.opts.Ledger.put(r.rec, false)
 }
 
-// noteVariables writes what happened to each variable.
+// noteVariables writes what happened to each variable. A group run going
+// straight on to the delete leaves it to the delete's record (or to
+// saveState, when the rotation stops before it): one append less a project.
 func (r *Rotation) noteVariables() {
-	if r.opts.Ledger == nil || r.rec.ID == "" {
+	if r.opts.Campaign != "" && r.confirmed && !r.opts.Soft && r.err == nil {
+		return
+	}
+	r.saveState()
+}
+
+// saveState writes where an unfinished rotation stands.
+func (r *Rotation) saveState() {
+	if r.opts.Ledger == nil || r.rec.ID == "" || !ledger.Open(r.rec.Phase) {
 		return
 	}
 	r.rec.Variables = r.ledgerVariables()
-	if !r.VariablesPending() && len(r.StillOld()) == 0 {
+	if made(r.rec) && !r.VariablesPending() && len(r.StillOld()) == 0 {
 		r.rec.Phase = ledger.PhaseVariables
 	}
 	_ = r.opts.Ledger.put(r.rec, false)
@@ -267,4 +291,21 @@ func (r Rotation) backend() string {
 		return r.opts.Keys.Backend()
 	}
 	return BackendGitLab
+}
+
+// atIt reports a live run at a rotation: the claim of its group rotation
+// (for a group run's) or of its project is held.
+func (l *Rotations) atIt(rec ledger.Record) bool {
+	name := ledger.ProjectClaim(l.host, rec.ProjectID)
+	if rec.Campaign != "" {
+		if c, ok := l.store.Get(rec.Campaign); ok {
+			name = ledger.CampaignClaim(l.host, c.Variable, c.Scope)
+		}
+	}
+	release, err := l.store.Claim(name)
+	if err != nil {
+		return errors.Is(err, ledger.ErrBusy)
+	}
+	release()
+	return false
 }

@@ -259,17 +259,24 @@ var refusedHeaders = map[string]bool{
 // CheckHeader refuses a request header a raw call must not send: one that
 // carries credentials (PRIVATE-TOKEN, JOB-TOKEN, Authorization, Cookie) or
 // steers the request (Host, Content-Length, Transfer-Encoding, Connection),
+// in any case and with underscores for dashes,
 // a name that is not an HTTP token, and a value with a control character
 // (CR or LF would start another header).
 func CheckHeader(name, value string) error {
 	if name == "" || strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }) >= 0 {
 		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("%q is not a header name", name)}
 	}
-	if canon := http.CanonicalHeaderKey(name); refusedHeaders[canon] {
+	// Rack (and so GitLab) reads a dash and an underscore alike in a
+	// header's name: Private_Token arrives as PRIVATE-TOKEN.
+	if canon := http.CanonicalHeaderKey(strings.ReplaceAll(name, "_", "-")); refusedHeaders[canon] {
 		if strings.HasSuffix(canon, "-Token") {
 			canon = strings.ToUpper(canon) // as GitLab spells them
 		}
-		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("the %s header is errtrack's to set: it carries credentials or decides where the request goes", canon)}
+		what := "the " + canon + " header"
+		if strings.Contains(name, "_") {
+			what = fmt.Sprintf("%s reads as %s on the server, a header that", name, canon)
+		}
+		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("%s is errtrack's to set: it carries credentials or decides where the request goes", what)}
 	}
 	for _, r := range value {
 		if (r < 0x20 && r != '\t') || r == 0x7f {

@@ -56,7 +56,8 @@ instead of fields; the method is then POST unless given.
 -H 'Key: Value' adds a request header (repeatable). Headers that carry
 credentials or decide where the request goes are refused: PRIVATE-TOKEN,
 JOB-TOKEN, Authorization, Proxy-Authorization, Cookie, Host, Content-Length,
-Transfer-Encoding, Connection, and any value with CR or LF.
+Transfer-Encoding, Connection (in any case, and with underscores for dashes,
+as GitLab reads them), and any value with CR or LF.
 
 --paginate (GET only) follows the list's pages (the Link header's next page on
 the same host, or X-Next-Page), 100 a page unless per_page is given, and

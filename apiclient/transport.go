@@ -209,13 +209,17 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host {
 		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host, status: status}
 	}
-	if len(via) >= 5 {
+	if len(via) >= maxRedirects {
 		return errTooManyRedirects
 	}
 	return nil
 }
 
-var errTooManyRedirects = errors.New("stopped after 5 redirects")
+// maxRedirects is how many redirects a read follows: GitLab sends one (a
+// renamed project's path), a proxy one more.
+const maxRedirects = 5
+
+var errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
 
 type redirectError struct {
 	to     string
@@ -245,7 +249,7 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 		e.Message = "the server redirected to " + c.netText(errors.New(rerr.to)) + ", another host or scheme; the token is not sent there"
 	case errors.Is(err, errTooManyRedirects):
 		e.Kind = ErrBadResponse
-		e.Message = "the server kept redirecting (stopped after 5 redirects)"
+		e.Message = fmt.Sprintf("the server kept redirecting (stopped after %d redirects)", maxRedirects)
 	case errors.Is(err, ErrTooLarge):
 		e.Kind = ErrTooLarge
 		e.Message = cause

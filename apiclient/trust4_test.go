@@ -36,3 +36,14 @@ func TestCheckHeaderUnderscores(t *testing.T) {
 		t.Fatalf("an ordinary underscore name refused: %v", err)
 	}
 }
+
+// Paging headers: a plain non-negative number up to a billion, anything
+// else 0 (never a huge page number that would be requested next).
+func TestAtoiHeader(t *testing.T) {
+	for v, want := range map[string]int{"": 0, "12": 12, " 7 ": 7, "0": 0, "-3": 0, "1e3": 0, "3.5": 0, "x": 0,
+		"1000000000": 1e9, "1000000001": 0, "99999999999999999999999": 0} {
+		if got := atoiHeader(http.Header{"X-Next-Page": {v}}, "X-Next-Page"); got != want {
+			t.Errorf("%q read as %d, want %d", v, got, want)
+		}
+	}
+}

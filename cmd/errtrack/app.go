@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +66,10 @@ type app struct {
 	caFileUsed string
 	// program is the running console, for messages from outside its loop.
 	program atomic.Pointer[tea.Program]
+	// in buffers inOf (standard input) for prompts and reads of it.
+	inMu sync.Mutex
+	in   *bufio.Reader
+	inOf io.Reader
 }
 
 // tokenEnvs are the variables a token is read from, first set first.
@@ -99,7 +104,7 @@ func newApp() *app {
 	}
 	a.readLine = func(ctx context.Context, prompt string) (string, error) {
 		fmt.Fprint(a.stderr, prompt)
-		s, err := interruptible(ctx, func() (string, error) { return readLine(a.stdin) })
+		s, err := interruptible(ctx, a.readStdinLine)
 		if ctx.Err() != nil {
 			fmt.Fprintln(a.stderr)
 		}
@@ -282,29 +287,31 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-func readLine(r io.Reader) (string, error) {
-	var b []byte
-	buf := make([]byte, 1)
-	for {
-		n, err := r.Read(buf)
-		if n == 1 {
-			if buf[0] == '\n' {
-				break
-			}
-			b = append(b, buf[0])
-			if len(b) > 64<<10 {
-				return "", errors.New("input line too long")
-			}
-		}
-		if err != nil {
-			if err == io.EOF && len(b) > 0 {
-				break
-			}
-			return string(b), err
-		}
+// maxLine bounds a line read at a prompt.
+const maxLine = 64 << 10
+
+// input is standard input, buffered once for the whole command: every
+// prompt and every read of it (--input -, --token-stdin) takes its bytes
+// from the same buffer, so a line read ahead is never lost.
+func (a *app) input() *bufio.Reader {
+	a.inMu.Lock()
+	defer a.inMu.Unlock()
+	if a.in == nil || a.inOf != a.stdin {
+		a.in, a.inOf = bufio.NewReaderSize(a.stdin, maxLine), a.stdin
 	}
-	if len(b) > 0 && b[len(b)-1] == '\r' {
-		b = b[:len(b)-1]
+	return a.in
+}
+
+// readStdinLine reads one line of standard input, without its line end
+// (\n or \r\n); a last line without one is a line too.
+func (a *app) readStdinLine() (string, error) {
+	line, err := a.input().ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return "", errors.New("input line too long")
+	case err == io.EOF && len(line) > 0:
+	case err != nil:
+		return string(line), err
 	}
-	return string(b), nil
+	return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
 }

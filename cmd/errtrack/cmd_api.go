@@ -248,7 +248,7 @@ func parseHeaders(hs []string) (http.Header, error) {
 func (a *app) readAPIInput(name string) (json.RawMessage, error) {
 	var r io.Reader
 	if name == "-" {
-		r = a.stdin
+		r = a.input()
 	} else {
 		file, err := os.Open(name)
 		if err != nil {

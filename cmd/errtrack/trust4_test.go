@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -32,5 +34,26 @@ func TestAPIHeaderUnderscoreRefused(t *testing.T) {
 	}
 	if n.Load() != 0 {
 		t.Fatalf("%d requests sent for refused headers", n.Load())
+	}
+}
+
+// Lines at a prompt: CRLF and LF endings, a last line without one, one
+// buffer for every prompt (a line read ahead is the next prompt's), and a
+// line past the bound refused.
+func TestReadStdinLine(t *testing.T) {
+	a := newApp()
+	a.stdin = strings.NewReader("yes\r\nno\nlast")
+	for _, want := range []string{"yes", "no", "last"} {
+		if got, err := a.readStdinLine(); got != want || err != nil {
+			t.Fatalf("got %q, %v; want %q", got, err, want)
+		}
+	}
+	if _, err := a.readStdinLine(); err != io.EOF {
+		t.Fatalf("after the last line: %v", err)
+	}
+	a = newApp()
+	a.stdin = strings.NewReader(strings.Repeat("x", maxLine+1) + "\n")
+	if _, err := a.readStdinLine(); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("an overlong line: %v", err)
 	}
 }

@@ -90,6 +90,9 @@ func (c *Client) RawPaginate(ctx context.Context, rr RawRequest) (*Response, []b
 		if err == nil {
 			err = budget.add(r.path, resp)
 		}
+		if err != nil && n > 1 {
+			return resp, out, &PagesError{Read: n - 1, Items: len(items), Err: err}
+		}
 		if err != nil {
 			return resp, out, err
 		}
@@ -120,6 +123,20 @@ func (c *Client) RawPaginate(ctx context.Context, rr RawRequest) (*Response, []b
 	}
 	return first, joinArray(items), nil
 }
+
+// PagesError is a list that failed after some of its pages were read:
+// Read pages, holding Items elements, came before the page that failed
+// with Err.
+type PagesError struct {
+	Read, Items int
+	Err         error
+}
+
+func (e *PagesError) Error() string {
+	return fmt.Sprintf("page %d of the list failed, after %d pages were read: %v", e.Read+1, e.Read, e.Err)
+}
+
+func (e *PagesError) Unwrap() error { return e.Err }
 
 // nextPage is the request for the page after resp, nil at the end. A
 // rel="next" link must stay on the client's scheme, host and API; a
@@ -215,6 +232,13 @@ func (c *Client) scrubResponse(resp *Response) {
 	}
 }
 
+// CheckRawRequest refuses, before anything is sent, a raw call RawCall or
+// RawPaginate would refuse: a method, header or path it does not send.
+func CheckRawRequest(rr RawRequest) error {
+	_, err := (&Client{}).rawRequest(rr)
+	return err
+}
+
 // rawRequest checks a raw call and builds its request.
 func (c *Client) rawRequest(rr RawRequest) (request, error) {
 	method := strings.ToUpper(rr.Method)
@@ -299,8 +323,12 @@ func isTokenChar(r rune) bool {
 // and refuses a URL: the host is the client's.
 func rawPath(path string) (string, error) {
 	path = strings.TrimSpace(path)
-	if strings.Contains(path, "://") || strings.HasPrefix(path, "//") {
+	if strings.Contains(path, "://") {
 		return "", &APIError{Kind: ErrValidation, Message: "give a path below /api/v4, not a URL: the host is the one errtrack uses"}
+	}
+	if strings.HasPrefix(path, "//") {
+		// A network-path reference: to a URL parser, //host/x names a host.
+		return "", &APIError{Kind: ErrValidation, Message: "a path starting with // names a host, not a path below /api/v4: the host is the one errtrack uses"}
 	}
 	path = strings.TrimPrefix(strings.TrimPrefix(path, "/"), "api/v4/")
 	if path == "" || strings.ContainsAny(path, " \t\r\n") {

@@ -253,6 +253,9 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	case errors.Is(err, ErrTooLarge):
 		e.Kind = ErrTooLarge
 		e.Message = cause
+	case headersTooLarge(err):
+		e.Kind = ErrTooLarge
+		e.Message = fmt.Sprintf("its headers are over %d KiB", maxResponseHeaderBytes>>10)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		// The caller stopped it (Ctrl+C): whatever error the transport
 		// made of that, it is an interruption, not the network.
@@ -289,6 +292,12 @@ func (c *Client) netText(err error) string {
 	return safetext.Excerpt(c.redact(err.Error()), 200)
 }
 
+// headersTooLarge recognizes net/http's refusal of an answer whose headers
+// pass MaxResponseHeaderBytes, which it returns untyped.
+func headersTooLarge(err error) bool {
+	return strings.Contains(err.Error(), "server response headers exceeded")
+}
+
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
 	return errors.As(err, &t) && t.Timeout()
@@ -311,7 +320,7 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 			return 0, false
 		}
 		var rerr *redirectError
-		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || errors.Is(err, context.Canceled) {
+		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || headersTooLarge(err) || errors.Is(err, context.Canceled) {
 			return 0, false
 		}
 		var certErr *tls.CertificateVerificationError

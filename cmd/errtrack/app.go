@@ -66,6 +66,8 @@ type app struct {
 	caFileUsed string
 	// program is the running console, for messages from outside its loop.
 	program atomic.Pointer[tea.Program]
+	// jqLimit, when set, replaces jqMemoryLimit (tests).
+	jqLimit uint64
 	// in buffers inOf (standard input) for prompts and reads of it.
 	inMu sync.Mutex
 	in   *bufio.Reader
@@ -232,6 +234,10 @@ func (a *app) explain(err error, retry string) string {
 	s := explain.Error(err, c)
 	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
 		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)
+	}
+	var apiErr *apiclient.APIError
+	if errors.Is(err, apiclient.ErrRateLimited) && errors.As(err, &apiErr) && a.timeout > 0 && apiErr.RetryAfter > a.timeout {
+		s += fmt.Sprintf(" That is past --timeout (%s), so errtrack did not wait.", a.timeout)
 	}
 	return s
 }

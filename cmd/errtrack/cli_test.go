@@ -78,6 +78,8 @@ type cli struct {
 	now time.Time
 	// dir is where git looks for remotes; "" is a directory with none.
 	dir string
+	// jqLimit, when set, is --jq's memory bound.
+	jqLimit uint64
 }
 
 type result struct {
@@ -123,6 +125,7 @@ func (c *cli) run(stdin string, args ...string) result {
 	}
 	a.signals = c.signals
 	a.dir = c.dir
+	a.jqLimit = c.jqLimit
 	if a.dir == "" {
 		a.dir = c.t.TempDir() // not a clone: the tests' own checkout has remotes
 	}

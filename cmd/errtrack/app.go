@@ -139,13 +139,17 @@ const (
 	exitUsage   = 2
 )
 
-// usageError marks a mistake in how the command was called.
-type usageError struct{ err error }
+// usageError marks a mistake in how the command was called. bare: the
+// words (a flag parser's) do not say what to give, so --help is pointed to.
+type usageError struct {
+	err  error
+	bare bool
+}
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{err: fmt.Errorf(format, args...)} }
 
 // reported marks an error already written to stderr.
 type reported struct{ err error }
@@ -209,6 +213,10 @@ func (a *app) run(args []string) (code int) {
 	var rep reported
 	switch {
 	case errors.As(err, &rep):
+	case errors.As(err, &ue) && !ue.bare:
+		// errtrack's own usage errors say what to give: said once.
+		fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(err.Error()))
+		return exitUsage
 	case errors.As(err, &ue) || isCobraUsage(err):
 		path := "errtrack"
 		if cmd != nil {

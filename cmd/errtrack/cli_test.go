@@ -277,7 +277,7 @@ func TestRotate(t *testing.T) {
 		t.Fatal("the JSON shows a variable's value")
 	}
 	c.run("", "keys", "rotate", "-p", "1", "--old", "2", "--yes", "--update-variables", "--keep-variables").must(t, 2, "opposite")
-	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "pass --yes")
+	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "Give --yes")
 	c.tty = true
 	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "old key 2 (glet_", "was kept")
 	if c.server.KeyCount(1) != 4 {

@@ -167,7 +167,7 @@ func (a *app) runAPI(ctx context.Context, g *globalFlags, f *apiFlags, args []st
 		if errors.As(err, &apiErr) {
 			return usagef("%s: %s", explain.Text(path), apiErr.Message)
 		}
-		return usageError{err}
+		return usageError{err: err}
 	}
 	if f.jq != "" {
 		if _, err := compileJQ(f.jq); err != nil {
@@ -269,7 +269,7 @@ func parseHeaders(hs []string) (http.Header, error) {
 			if errors.As(err, &apiErr) {
 				return nil, usagef("-H: %s", apiErr.Message)
 			}
-			return nil, usageError{err}
+			return nil, usageError{err: err}
 		}
 		h.Add(k, v)
 	}

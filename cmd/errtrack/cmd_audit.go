@@ -61,7 +61,7 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 			var host string
 			if gf.group != "" {
 				if p.raw != "" {
-					return usageError{errGroupAndProject}
+					return usageError{err: errGroupAndProject}
 				}
 				ref, err := apiclient.ParseGroupRef(gf.group)
 				if err != nil {

@@ -105,7 +105,7 @@ when a project failed.`,
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")
 			case gf.group != "" && p.raw != "":
-				return usageError{errGroupAndProject}
+				return usageError{err: errGroupAndProject}
 			case gf.group != "" && f.ciVar == "":
 				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
 			case gf.group != "" && f.old != 0:
@@ -114,7 +114,7 @@ when a project failed.`,
 				return usagef("--include-subgroups, --dry-run and --restart go with --group")
 			case f.restart && gf.dryR:
 				return usagef("--restart forgets what earlier runs did, which a dry run does not: leave out one of them")
-			case !f.yes && !gf.dryR && !a.stdinIsTTY():
+			case gf.group != "" && !f.yes && !gf.dryR && !a.stdinIsTTY():
 				return usagef("refusing to rotate without confirmation: standard input is not a terminal, so pass --yes")
 			}
 			if gf.group != "" {
@@ -148,6 +148,14 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, Variable: f.ciVar, Scope: f.scope,
 		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
+	if !f.yes && !a.stdinIsTTY() {
+		// Nobody can answer a question: the plan (a read) tells what the
+		// command needs instead, named in one error.
+		sctx, cancel := a.deadline(ctx, g)
+		r, _ = r.Run(sctx, c, workflow.StepPlan)
+		cancel()
+		return a.rotateNeeds(g, r, f, checks, explainStep)
+	}
 	for step := r.Next(); step != workflow.StepDone; step = r.Next() {
 		switch step {
 		case workflow.StepChooseVariables:
@@ -191,6 +199,46 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	}
 	a.printRotation(g, r)
 	return nil
+}
+
+// rotateNeeds refuses a rotation without a terminal and without --yes,
+// naming every flag it needs from what the plan read: --yes, --old when
+// the project has several keys, a choice for the variables that hold the
+// old DSN. Nothing was changed.
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep workflow.Explainer) error {
+	needs := []string{"--yes (no terminal to confirm the delete on)"}
+	varsChosen := f.updateVars || f.keepVars
+	step, err := r.Failed()
+	var amb *workflow.AmbiguousError
+	switch {
+	case err == nil:
+		var held []string
+		for _, v := range r.Variables {
+			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
+			if v.HoldsOld && !named {
+				held = append(held, v.Label())
+			}
+		}
+		switch {
+		case r.VariablesDecided() || varsChosen:
+		case r.VariablesErr != nil:
+			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
+		case len(held) > 0:
+			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
+		}
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
+		if !varsChosen {
+			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
+		}
+	default:
+		return a.rotationFailed(g, r, checks, explainStep)
+	}
+	list := needs[0]
+	if n := len(needs); n > 1 {
+		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
+	}
+	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
 }
 
 // cliChecks say how to check, from a shell, what a lost answer left.

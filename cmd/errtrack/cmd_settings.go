@@ -153,7 +153,7 @@ func (a *app) settingsCmd() *cobra.Command {
 				if gf.group != "" {
 					switch {
 					case p.raw != "":
-						return usageError{errGroupAndProject}
+						return usageError{err: errGroupAndProject}
 					case cmd.Flags().Changed("integrated"):
 						return usagef("--integrated is for one project: with --group, enable keeps each project's backend (a Sentry-backed one stays on Sentry)")
 					case !yesFlag && !gf.dryR && !a.stdinIsTTY():

@@ -40,7 +40,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		},
 	}
 	a.addVersionFlag(root)
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagWords(cmd, err)} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err: flagWords(cmd, err), bare: true} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
@@ -87,10 +87,11 @@ func guardGroups(cmd *cobra.Command) {
 func unknownCommand(cmd *cobra.Command, args []string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 	cmd.SuggestionsMinimumDistance = 2
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	s := cmd.SuggestionsFor(args[0])
+	if len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
-	return usageError{errors.New(msg)}
+	return usageError{err: errors.New(msg), bare: len(s) == 0}
 }
 
 var invalidFlag = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag`)

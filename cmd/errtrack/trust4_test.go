@@ -228,3 +228,39 @@ func TestHugeHeadersSaid(t *testing.T) {
 		t.Fatalf("stderr: %s", r.stderr)
 	}
 }
+
+// A usage error says its advice once: errtrack without a terminal points
+// at --help in its own words, and no second "Run 'errtrack --help'" line
+// follows; a flag parser's bare words still get that pointer.
+func TestUsageAdviceOnce(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("")
+	r.must(t, 2, "the console needs a terminal")
+	if n := strings.Count(r.stderr, "\n"); n != 1 || strings.Count(r.stderr, "--help") != 1 {
+		t.Fatalf("%d lines:\n%s", n, r.stderr)
+	}
+	r = c.run("", "settings", "update", "-p", "1")
+	if r.code != 2 || strings.Count(r.stderr, "\n") != 1 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	c.run("", "keys", "list", "--nope").must(t, 2, "unknown flag: --nope\nRun 'errtrack keys list --help' for usage.")
+}
+
+// keys rotate without a terminal and without --yes names, in one error,
+// everything it needs: --yes, --old where the project has several keys,
+// and a choice for the variables that hold the old DSN. Given them all,
+// the rotation runs.
+func TestRotateNoTerminalNamesEverything(t *testing.T) {
+	c := newCLI(t, nil)
+	r := c.run("", "keys", "rotate", "-p", "1")
+	r.must(t, 2, "Give --yes", "--old KEY_ID (project demo/web-shop has 2 client keys", "--update-variables or --keep-variables", "nothing was changed")
+	if c.server.KeyCount(1) != 2 {
+		t.Fatal("keys changed")
+	}
+	c.run("", "keys", "rotate", "-p", "1", "--yes", "--old", "1", "--update-variables").must(t, 0)
+
+	r = c.run("", "keys", "rotate", "-p", "demo/mobile/ios")
+	r.must(t, 2, "Give --yes (no terminal to confirm the delete on) and --update-variables or --keep-variables (SENTRY_DSN (all environments) holds the old key's DSN)")
+	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--ci-variable", "SENTRY_DSN").must(t, 2, "Give --yes (no terminal to confirm the delete on); nothing")
+	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--yes", "--update-variables").must(t, 0)
+}

@@ -264,3 +264,30 @@ func TestRotateNoTerminalNamesEverything(t *testing.T) {
 	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--ci-variable", "SENTRY_DSN").must(t, 2, "Give --yes (no terminal to confirm the delete on); nothing")
 	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--yes", "--update-variables").must(t, 0)
 }
+
+// keys create answered with a user object prints no key and exits 1,
+// saying the key may or may not exist and where to check.
+func TestKeysCreateAnswerNotAKey(t *testing.T) {
+	s, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprint(w, `{"id":1,"username":"root","name":"Administrator","state":"active"}`)
+			return
+		}
+		s.ServeHTTP(w, r)
+	}))
+	r := c.run("", "keys", "create", "-p", "1")
+	r.must(t, 1, "not a client key", "may or may not", "errtrack keys list -p 1")
+	if r.stdout != "" {
+		t.Fatalf("printed as created: %q", r.stdout)
+	}
+	r = c.run("", "keys", "create", "-p", "1", "--json")
+	if r.code != 1 || r.stdout != "" {
+		t.Fatalf("--json: exit %d, %q", r.code, r.stdout)
+	}
+}

@@ -50,7 +50,8 @@ The method is the first argument or -X/--method (not two different ones).
 -f key=value adds a string field, -F key=value a typed one (true, false, null,
 a number, else a string): in the query of a GET, HEAD or DELETE, in a JSON body
 otherwise. --input FILE sends the JSON in FILE (- for stdin) as the body
-instead of fields; the method is then POST unless given.
+instead of fields; the method is then POST unless given. --timeout bounds
+reading it too (a FIFO nobody writes to).
 
 -H 'Key: Value' adds a request header (repeatable). Headers that carry
 credentials or decide where the request goes are refused: PRIVATE-TOKEN,
@@ -65,7 +66,9 @@ prints one JSON array of every page's elements; at most 2,000 pages.
 --jq EXPR filters the JSON answer with a jq expression (gojq): each result on
 its own line, strings as they are (no quotes), anything else as JSON. Control
 characters in the server's text are never printed raw. The environment is
-not visible to the expression ($ENV is empty).
+not visible to the expression ($ENV is empty). The filter runs in a process
+of its own, stopped when it uses more than 512 MiB of memory or runs past
+--timeout.
 
 -i/--include prints the HTTP status line and the response headers (the token
 removed from them) before the body.

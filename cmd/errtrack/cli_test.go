@@ -100,7 +100,7 @@ func newCLI(t *testing.T, h http.Handler) *cli {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return &cli{t: t, url: ts.URL, server: srv, store: &memStore{m: map[string]string{}},
-		env: map[string]string{"GITLAB_TOKEN": mockserver.TokenMaintainer, "GITLAB_HOST": ts.URL},
+		env: map[string]string{"GITLAB_TOKEN": mockserver.TokenMaintainer, "GITLAB_HOST": ts.URL, "ERRTRACK_STATE_DIR": t.TempDir()},
 		cfg: filepath.Join(t.TempDir(), "config.json")}
 }
 

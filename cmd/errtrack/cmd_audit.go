@@ -12,6 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectpath"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -103,11 +104,19 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 	var out []auditJSON
 	errs := 0
 	store := a.keysSeen()
+	paths := a.projectPaths()
 	for _, ref := range refs {
-		au, err := workflow.AuditProject(ctx, c, ref)
+		// Given by ID, a project whose path errtrack has seen has its
+		// groups read at once with the rest: one round trip, not two.
+		last := ""
+		if ref.Path == "" && paths != nil {
+			last = paths.Lookup(host, ref.ID)
+		}
+		au, err := workflow.AuditProjectAt(ctx, c, ref, last)
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
+		a.rememberPath(host, au.Project)
 		if store != nil {
 			ids := make([]int64, len(au.Keys))
 			for i, k := range au.Keys {
@@ -210,6 +219,27 @@ func (a *app) keysSeen() *seen.Store {
 		return nil
 	}
 	return seen.Open(filepath.Join(dir, "keys-seen.json"))
+}
+
+// projectPaths is the file of each project's path by ID, in errtrack's
+// state directory; nil without one.
+func (a *app) projectPaths() *projectpath.Store {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil
+	}
+	return projectpath.Open(filepath.Join(dir, "project-paths.json"))
+}
+
+// rememberPath records the path of a project the server named; a failure costs
+// only a round trip next time.
+func (a *app) rememberPath(host string, p workflow.Project) {
+	if p.ID == 0 || p.Path == "" {
+		return
+	}
+	if s := a.projectPaths(); s != nil {
+		_ = s.Remember(host, p.ID, p.Path)
+	}
 }
 
 // keyCreated remembers a key errtrack created, so its age is exact.

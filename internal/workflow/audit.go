@@ -119,6 +119,13 @@ func ancestors(path string) []string {
 // project's path: a reference by path needs no first round trip; by ID,
 // the groups are read once the project's path is known).
 func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (Audit, error) {
+	return AuditProjectAt(ctx, api, ref, "")
+}
+
+// AuditProjectAt is AuditProject for a project given by ID whose path was
+// lastPath when last seen: its groups are read at once with the rest, and
+// again, from the path the server gives, only if the project has moved.
+func AuditProjectAt(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, lastPath string) (Audit, error) {
 	a := Audit{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
 	var (
 		mu                     sync.Mutex
@@ -128,6 +135,10 @@ func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (
 		groupVars              = map[string][]apiclient.Variable{}
 		perr, kerr, verr, serr error
 	)
+	guess := ref.Path
+	if guess == "" {
+		guess = lastPath
+	}
 	readGroups := func(path string) {
 		for _, g := range ancestors(path) {
 			wg.Add(1)
@@ -152,17 +163,36 @@ func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (
 		mu.Lock()
 		a.Project = p
 		mu.Unlock()
-		if ref.Path == "" && perr == nil {
+		if ref.Path == "" && perr == nil && p.Path != guess {
+			// Not the path last seen (or none was): read the groups it
+			// names, and forget those of the guess below.
 			readGroups(p.Path)
 		}
 	}()
 	go func() { defer wg.Done(); keys, _, kerr = api.ListClientKeys(ctx, ref) }()
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, ref) }()
 	go func() { defer wg.Done(); a.Settings, _, serr = api.GetSettings(ctx, ref) }()
-	if ref.Path != "" {
-		readGroups(ref.Path)
+	if guess != "" {
+		readGroups(guess)
 	}
 	wg.Wait()
+	if ref.Path == "" && perr == nil {
+		// Only the groups above the project's real path count.
+		real := map[string]bool{}
+		for _, g := range ancestors(a.Project.Path) {
+			real[g] = true
+		}
+		for g := range groupVars {
+			if !real[g] {
+				delete(groupVars, g)
+			}
+		}
+		for g := range a.Unread {
+			if !real[g] {
+				delete(a.Unread, g)
+			}
+		}
+	}
 	switch {
 	case perr != nil && (errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized)):
 		return a, perr

@@ -109,8 +109,8 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		// Given by ID, a project whose path errtrack has seen has its
 		// groups read at once with the rest: one round trip, not two.
 		last := ""
-		if ref.Path == "" && paths != nil {
-			last = paths.Lookup(host, ref.ID)
+		if ref.Path == "" {
+			last = a.lastPath(paths, host, ref.ID)
 		}
 		au, err := workflow.AuditProjectAt(ctx, c, ref, last)
 		if err != nil {
@@ -229,6 +229,23 @@ func (a *app) projectPaths() *projectpath.Store {
 		return nil
 	}
 	return projectpath.Open(filepath.Join(dir, "project-paths.json"))
+}
+
+// lastPath is the path project id of host had when errtrack last read
+// it: remembered by a command, or in the console's recent projects.
+func (a *app) lastPath(paths *projectpath.Store, host string, id int64) string {
+	if paths != nil {
+		if p := paths.Lookup(host, id); p != "" {
+			return p
+		}
+	}
+	c, _, _ := a.loadConfigQuietly()
+	for _, r := range c.Recent[host] {
+		if r.ID == id && r.Path != "" {
+			return r.Path
+		}
+	}
+	return ""
 }
 
 // rememberPath records the path of a project the server named; a failure costs

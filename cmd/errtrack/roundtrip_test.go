@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -62,6 +64,10 @@ func TestSingleProjectCommandsOneRoundTrip(t *testing.T) {
 	}
 	w := &waves{next: s}
 	c := newCLI(t, w)
+	recent := fmt.Sprintf(`{"recent_projects":{%q:[{"id":9,"path":"demo/mobile/kiosk"}]}}`, c.url)
+	if err := os.WriteFile(c.cfg, []byte(recent), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want int
@@ -72,6 +78,7 @@ func TestSingleProjectCommandsOneRoundTrip(t *testing.T) {
 		{[]string{"audit", "-p", "demo/mobile/ios"}, 1},
 		{[]string{"audit", "-p", "7"}, 1}, // its path was seen by the audit above
 		{[]string{"audit", "-p", "8"}, 2}, // never seen: the groups wait for the path
+		{[]string{"audit", "-p", "9"}, 1}, // opened in the console: a recent project
 	} {
 		r := c.run("", tc.args...)
 		n, seen := w.reset()

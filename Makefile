@@ -101,8 +101,11 @@ screenshots: build
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
 
+# The peers module (go-gitlab, a bare glab-style client) is benchmarked
+# from its own directory: its dependencies stay out of errtrack's go.sum.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+	cd internal/peers && $(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 # Mutation testing: gremlins changes the workflow layer's and the API
 # client's code one operator at a time and runs the tests; a mutant that

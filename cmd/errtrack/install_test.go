@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -96,8 +97,16 @@ func writeProxyModule(t *testing.T, proxy, root, modPath, version string) {
 	var zbuf bytes.Buffer
 	zw := zip.NewWriter(&zbuf)
 	seen := map[string]bool{}
+	// A directory with a go.mod of its own (internal/peers) is another
+	// module: a module's zip leaves it out, as the go command's does.
+	var nested []string
 	for _, name := range strings.Split(string(names), "\x00") {
-		if name == "" || seen[name] {
+		if dir, ok := strings.CutSuffix(name, "/go.mod"); ok {
+			nested = append(nested, dir+"/")
+		}
+	}
+	for _, name := range strings.Split(string(names), "\x00") {
+		if name == "" || seen[name] || slices.ContainsFunc(nested, func(d string) bool { return strings.HasPrefix(name, d) }) {
 			continue // git lists a file once per stage while a merge is unresolved
 		}
 		seen[name] = true

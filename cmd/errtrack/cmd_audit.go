@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -176,7 +175,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		state = map[bool]string{true: "enabled", false: "disabled"}[s.Active]
 	}
 	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), state)
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stdout)
 	fmt.Fprintln(tw, "  KEY\tACTIVE\tFIRST SEEN\tPUBLIC KEY\tUSED IN")
 	for _, k := range au.Keys {
 		var used []string

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
@@ -190,7 +189,7 @@ func (a *app) printGroupPlan(p workflow.GroupPlan, j *workflow.Journal) {
 	if n := p.RotatedBefore(); n > 0 {
 		fmt.Fprintf(a.stderr, "%s rotated by an earlier run that is not finished: this run leaves %s alone (the rotation is finished when a run ends with no project failed or left to do).\n", workflow.Projects(n, ""), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
-	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stderr)
 	for _, it := range p.Items {
 		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
 	}
@@ -221,7 +220,7 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
 	if g.jsonOut {
 		return writeJSON(a.stdout, items)
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stdout)
 	fmt.Fprintln(tw, "PROJECT\tRESULT\tOLD KEY\tNEW KEY\tVARIABLES")
 	for _, x := range items {
 		old, nk := "-", "-"
@@ -266,7 +265,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 	a.rememberHost(host)
 	verb := map[bool]string{true: "enable", false: "disable"}[enable]
 	fmt.Fprintf(a.stderr, "Group %s: %d of %s to %s.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), verb)
-	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stderr)
 	for _, it := range plan.Items {
 		what := it.Action
 		if what == "" {
@@ -296,7 +295,7 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 		if g.jsonOut {
 			return writeJSON(a.stdout, items)
 		}
-		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+		tw := newTable(a.stdout)
 		fmt.Fprintln(tw, "PROJECT\tRESULT\tACTION")
 		for _, x := range items {
 			r := x.Result

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -110,7 +109,7 @@ func (a *app) projectsCmd() *cobra.Command {
 				fmt.Fprintln(a.stdout, "You maintain no projects on "+host+".")
 				return nil
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			tw := newTable(a.stdout)
 			fmt.Fprintln(tw, "ID\tPATH\tNAME\tERROR TRACKING")
 			for i, p := range projects {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", p.ID, explain.Text(p.PathWithNamespace), explain.Text(p.Name), overviews[i].Summary())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,9 +38,6 @@ type verifiedJSON struct {
 	Accepted bool `json:"accepted"`
 	Status   int  `json:"status"`
 }
-
-// variableName is what GitLab accepts as a CI/CD variable key.
-var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
 type rotateFlags struct {
 	old                  int64
@@ -100,7 +96,7 @@ when a project failed.`,
 				return usagef("--old takes the ID of the key to replace, a positive number (see 'errtrack keys list')")
 			case f.scope != "" && f.ciVar == "":
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
-			case f.ciVar != "" && !variableName.MatchString(f.ciVar):
+			case f.ciVar != "" && !workflow.ValidVariableName(f.ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +59,7 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				return usageError{err: errGroupAndProject}
 			case (gf.subgroups || gf.dryR || ciVar != "" || scope != "") && gf.group == "":
 				return usagef("--include-subgroups, --dry-run, --ci-variable and --environment-scope go with --group")
-			case ciVar != "" && !variableName.MatchString(ciVar):
+			case ciVar != "" && !workflow.ValidVariableName(ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(ciVar))
 			}
 			if gf.group != "" {
@@ -158,7 +157,7 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 	}
 	a.rememberHost(host)
 	fmt.Fprintf(a.stderr, "Group %s: %d of %s to send a test event to, with the DSN %s holds.\n", explain.Text(plan.Group.FullPath), plan.Acting(), workflow.Projects(len(plan.Items), ""), variable)
-	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stderr)
 	for _, it := range plan.Items {
 		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(it.Project.Name()), explain.Text(it.Action()))
 	}
@@ -252,7 +251,7 @@ func (a *app) printVerifyReport(g *globalFlags, p workflow.VerifyPlan) error {
 	if g.jsonOut {
 		return writeJSON(a.stdout, items)
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stdout)
 	fmt.Fprintln(tw, "PROJECT\tRESULT\tKEY\tEVENT")
 	for i, x := range items {
 		r, key, ev := x.Result, "-", "-"

@@ -94,7 +94,7 @@ func orDash(s *string) string {
 }
 
 func printSettings(w io.Writer, project string, s *apiclient.Settings) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintf(tw, "Project:\t%s\n", safetext.Clean(project))
 	fmt.Fprintf(tw, "Active:\t%s\n", yesNo(s.Active))
 	if s.NoIntegrated {
@@ -116,7 +116,7 @@ func printKeys(w io.Writer, keys []apiclient.ClientKey) {
 		fmt.Fprintln(w, "No client keys. Create one with 'errtrack keys create'.")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "ID\tACTIVE\tPUBLIC KEY\tDSN")
 	for _, k := range keys {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", k.ID, yesNo(k.Active), safetext.Clean(k.PublicKey), safetext.Clean(k.DSN))
@@ -125,10 +125,30 @@ func printKeys(w io.Writer, keys []apiclient.ClientKey) {
 }
 
 func printKey(w io.Writer, k *apiclient.ClientKey) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintf(tw, "ID:\t%s\n", strconv.FormatInt(k.ID, 10))
 	fmt.Fprintf(tw, "Active:\t%s\n", yesNo(k.Active))
 	fmt.Fprintf(tw, "Public key:\t%s\n", safetext.Clean(k.PublicKey))
 	fmt.Fprintf(tw, "DSN:\t%s\n", safetext.Clean(k.DSN))
 	tw.Flush()
+}
+
+// table is a tabwriter over a buffer: a table goes out in a few writes,
+// not one system call per cell.
+type table struct {
+	*tabwriter.Writer
+	buf *bufio.Writer
+}
+
+func newTable(w io.Writer) table {
+	b := bufio.NewWriter(w)
+	return table{tabwriter.NewWriter(b, 0, 0, 2, ' ', 0), b}
+}
+
+// Flush writes the table out.
+func (t table) Flush() error {
+	if err := t.Writer.Flush(); err != nil {
+		return err
+	}
+	return t.buf.Flush()
 }

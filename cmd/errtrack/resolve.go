@@ -264,13 +264,13 @@ func (a *app) remember(host string) error {
 	if a.hostFromURL && a.envToken != "" {
 		return nil
 	}
-	_, path, notice := a.loadConfigQuietly()
+	c, path, notice := a.loadConfigQuietly()
 	if notice != "" {
 		// An unreadable config file (a FIFO, say) is left as it is.
 		return errors.New(notice)
 	}
-	if path == "" {
-		return nil
+	if path == "" || (c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed)) {
+		return nil // nothing to change: no lock taken, nothing read again
 	}
 	// Under the file's lock: commands running at once each keep the
 	// others' changes (their own --ca-file, say).

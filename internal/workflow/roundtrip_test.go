@@ -135,3 +135,12 @@ func TestAuditByIDOneRoundTrip(t *testing.T) {
 		t.Fatalf("a stale path's groups counted: %v\n%+v", unread, moved.Findings)
 	}
 }
+
+func TestValidVariableName(t *testing.T) {
+	for s, want := range map[string]bool{"SENTRY_DSN": true, "a": true, "_1": true, strings.Repeat("A", 255): true,
+		"": false, strings.Repeat("A", 256): false, "A-B": false, "A B": false, "É": false, "A\n": false} {
+		if ValidVariableName(s) != want {
+			t.Errorf("%q: %v", s, !want)
+		}
+	}
+}

@@ -11,8 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"syscall"
@@ -282,14 +282,13 @@ func writeRawText(w *bufio.Writer, s string) {
 	w.WriteByte('\n')
 }
 
-// heapSample is the runtime's count of bytes in heap objects, live or not
-// yet swept: read without stopping the world.
-const heapSample = "/memory/classes/heap/objects:bytes"
-
+// heapBytes is the heap in use (runtime.ReadMemStats stops the world for
+// microseconds; runtime/metrics would cost every start of errtrack its
+// package's set-up instead).
 func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: heapSample}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
 
 // watchHeap calls over, once, when the heap passes limit bytes; checked

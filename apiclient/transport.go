@@ -81,12 +81,9 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {
-		req, reqBody, err := c.newHTTPRequest(ctx, r)
-		if err != nil {
-			return nil, err
-		}
 		// One pace for the host: after a 429, or near the limit, every
-		// request of the process waits here.
+		// request of the process waits here (not within c.timeout: a
+		// rate limit's reset may be longer).
 		if _, err := c.pace.wait(ctx, c.now, c.sleep); err != nil {
 			if apiErr, ok := err.(*APIError); ok {
 				apiErr.Method, apiErr.Path = r.method, r.displayPath()
@@ -94,8 +91,19 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			}
 			return nil, c.transportError(ctx, r, err)
 		}
+		// One exchange, its body read whole, within c.timeout.
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if c.timeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, c.timeout)
+		}
+		req, reqBody, err := c.newHTTPRequest(actx, r)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
 		start := time.Now()
 		resp, body, err := c.send(req)
+		cancel()
 		var (
 			out    *Response
 			apiErr error

@@ -134,7 +134,8 @@ FUZZ_TARGETS := \
 	./internal/hosturl:FuzzNormalize:50000 \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
-	./tui:FuzzKeySequences:2000
+	./tui:FuzzKeySequences:2000 \
+	./cmd/errtrack:FuzzKeysJSON:20000
 
 # A short bounded run of every fuzz target (part of make test).
 fuzz-short:

@@ -198,7 +198,7 @@ func (a *app) run(args []string) (code int) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	defer a.handleSignals(cancel)()
-	root := a.rootCmd()
+	root := a.rootCmdFor(args)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	var intr interrupted

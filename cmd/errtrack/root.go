@@ -9,7 +9,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) rootCmd() *cobra.Command {
+func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
+
+// rootCmdFor builds the command tree for args: when args start with a
+// subcommand's name, only that subcommand is built (a command's start is
+// not spent defining the flags of a dozen others); else, for the console,
+// help, completion or a name to suggest for, the whole tree.
+func (a *app) rootCmdFor(args []string) *cobra.Command {
 	g := &globalFlags{}
 	var opts consoleOptions
 	root := &cobra.Command{
@@ -49,10 +55,28 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
 
-	root.AddCommand(
-		a.versionCmd(),
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.auditCmd(), a.doctorCmd(), a.configCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
-	)
+	subcommands := []struct {
+		name  string
+		build func() *cobra.Command
+	}{
+		{"version", a.versionCmd}, {"settings", a.settingsCmd}, {"keys", a.keysCmd}, {"login", a.loginCmd},
+		{"logout", a.logoutCmd}, {"status", a.statusCmd}, {"auth", a.authCmd}, {"projects", a.projectsCmd},
+		{"audit", a.auditCmd}, {"doctor", a.doctorCmd}, {"config", a.configCmd}, {"api", a.apiCmd},
+		{"mock-server", a.mockServerCmd}, {"man", a.manCmd},
+	}
+	only := -1
+	if len(args) > 0 {
+		for i, sc := range subcommands {
+			if sc.name == args[0] {
+				only = i
+			}
+		}
+	}
+	for i, sc := range subcommands {
+		if only < 0 || i == only {
+			root.AddCommand(sc.build())
+		}
+	}
 	guardGroups(root)
 	a.addCompletions(root)
 	// The completion command captures its writer when created, so set them first.

@@ -67,7 +67,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	only := -1
 	if len(args) > 0 {
 		for i, sc := range subcommands {
-			if sc.name == args[0] {
+			if sc.name == args[0] && sc.name != "man" { // man writes every command's page
 				only = i
 			}
 		}

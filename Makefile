@@ -74,13 +74,18 @@ install:
 	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH";; esac
 
 # Every test, under the race detector, with a real Secret Service for the
-# keyring tests (.ci/with-keyring) and a real terminal (tmux) for the end-to-end test.
+# keyring tests (.ci/with-keyring) and a real terminal (tmux) for the
+# end-to-end test. gotestsum prints each package's result as it ends, then
+# the skipped tests and the failed tests' output, then the counts.
+GOTESTSUM_VERSION := v1.13.0
 test:
 	$(GO) vet ./...
+	cd internal/peers && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(MAKE) --no-print-directory fuzz-short
-	$(GO) build -o bin/testsum ./internal/tools/testsum
-	set -o pipefail; ./.ci/with-keyring $(GO) test -race -count=1 -json ./... | ./bin/testsum
+	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
+	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --raw-command -- \
+		./.ci/with-keyring $(GO) test -race -count=1 -json ./...
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build

@@ -74,17 +74,22 @@ install:
 	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH";; esac
 
 # Every test, under the race detector, with a real Secret Service for the
-# keyring tests (.ci/with-keyring) and a real terminal (tmux) for the end-to-end test.
+# keyring tests (.ci/with-keyring) and a real terminal (tmux) for the
+# end-to-end test. gotestsum prints each package's result as it ends, then
+# the skipped tests and the failed tests' output, then the counts.
+GOTESTSUM_VERSION := v1.13.0
 test:
 	$(GO) vet ./...
+	cd internal/peers && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(MAKE) --no-print-directory fuzz-short
-	$(GO) build -o bin/testsum ./internal/tools/testsum
-	set -o pipefail; ./.ci/with-keyring $(GO) test -race -count=1 -json ./... | ./bin/testsum
+	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
+	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --raw-command -- \
+		./.ci/with-keyring $(GO) test -race -count=1 -json ./...
 	# Other programs' clients (GitLab's, Sentry's) against the mocks and GitLab's answers (a module of
 	# its own: the main module does not depend on them). .ci/run installs
 	# python3-gitlab and ruby-gitlab; under CI a missing one fails.
-	cd internal/peers && $(GO) vet ./... && $(GO) test -race -count=1 ./...
+	cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 ./...
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build
@@ -105,8 +110,11 @@ screenshots: build
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
 
+# The peers module (go-gitlab, a bare glab-style client) is benchmarked
+# from its own directory: its dependencies stay out of errtrack's go.sum.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
+	cd internal/peers && $(GO) test -run '^$$' -bench . -benchmem -count 1 ./...
 
 # Mutation testing: gremlins changes the workflow layer's and the API
 # client's code one operator at a time and runs the tests; a mutant that
@@ -138,7 +146,8 @@ FUZZ_TARGETS := \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
 	./internal/dsn:FuzzSame:50000 \
-	./tui:FuzzKeySequences:2000
+	./tui:FuzzKeySequences:2000 \
+	./cmd/errtrack:FuzzKeysJSON:20000
 
 # A short bounded run of every fuzz target (part of make test).
 fuzz-short:

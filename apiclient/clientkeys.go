@@ -21,7 +21,15 @@ func (c *Client) ListClientKeys(ctx context.Context, p ProjectRef) ([]ClientKey,
 // CreateClientKey creates a key. It is never retried: if the answer is lost,
 // the key may exist anyway, so the caller should list keys before trying again.
 func (c *Client) CreateClientKey(ctx context.Context, p ProjectRef) (*ClientKey, *Response, error) {
-	return doOne[ClientKey](ctx, c, request{method: http.MethodPost, path: keysPath(p)})
+	r := request{method: http.MethodPost, path: keysPath(p)}
+	k, resp, err := doOne[ClientKey](ctx, c, r)
+	if err == nil {
+		err = checkKey(r, resp, k, 0)
+	}
+	if err != nil {
+		return nil, resp, err
+	}
+	return k, resp, nil
 }
 
 // DeleteClientKey deletes key id and returns the deleted key.
@@ -33,15 +41,24 @@ func (c *Client) DeleteClientKey(ctx context.Context, p ProjectRef, id int64) (*
 	if id <= 0 {
 		return nil, nil, &APIError{Kind: ErrValidation, Message: "client key ID must be positive"}
 	}
-	k, resp, err := doOne[ClientKey](ctx, c, request{method: http.MethodDelete, path: keysPath(p) + "/" + strconv.FormatInt(id, 10)})
+	r := request{method: http.MethodDelete, path: keysPath(p) + "/" + strconv.FormatInt(id, 10)}
+	k, resp, err := doOne[ClientKey](ctx, c, r)
 	if err != nil && resp != nil && resp.Attempts > 1 && errors.Is(err, ErrKeyNotFound) {
 		resp.AlreadyGone = true
 		return &ClientKey{ID: id}, resp, nil
 	}
-	if err == nil && k.ID == 0 {
-		k.ID = id // an empty answer (204): the key asked for is gone
+	if err != nil {
+		return k, resp, err
 	}
-	return k, resp, err
+	if *k == (ClientKey{}) {
+		k.ID = id // an empty answer (204): the key asked for is gone
+		return k, resp, nil
+	}
+	// An answer with a body is the key deleted, not another one.
+	if k.ID != id {
+		return nil, resp, notThe("the key deleted", r, resp, []string{"it is another key"})
+	}
+	return k, resp, nil
 }
 
 // CountClientKeys counts a project's keys with one request for a page of

@@ -134,8 +134,10 @@ func errorFromResponse(method, path string, resp *http.Response, body []byte) *A
 	default:
 		e.Kind = ErrBadResponse
 	}
-	if d, ok := serverWait(resp.Header, time.Now()); ok && (e.Kind == ErrRateLimited || e.Kind == ErrServer) {
-		e.RetryAfter = d
+	if now := time.Now(); e.Kind == ErrRateLimited || e.Kind == ErrServer {
+		if d, ok := serverWait(resp.Header, now); ok {
+			e.RetryAfter, e.RetryAt = d, now.Add(d)
+		}
 	}
 	return e
 }

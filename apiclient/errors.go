@@ -63,8 +63,10 @@ type APIError struct {
 	Message    string
 	// Kind is the most specific sentinel that describes the error.
 	Kind error
-	// RetryAfter is the server's requested wait on 429/503, when given.
+	// RetryAfter is the server's requested wait on 429/503, when given,
+	// and RetryAt when it ends.
 	RetryAfter time.Duration
+	RetryAt    time.Time
 	// Scope is the scope the server asked for on insufficient_scope.
 	Scope string
 	// ServerVersion is the GitLab release, looked up when the endpoint

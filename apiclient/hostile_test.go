@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -79,12 +81,31 @@ func TestInvalidUTF8Decodes(t *testing.T) {
 }
 
 func TestRedirectLoop(t *testing.T) {
-	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, r.URL.Path, http.StatusFound)
-	}, WithRetries(0, 0))
-	_, _, err := c.CurrentUser(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "redirects") {
-		t.Fatalf("err = %v", err)
+	// A chain of k redirects on the same host: four are followed to the
+	// answer, a fifth is not, and the loop is sent exactly five times.
+	chain := func(k int) (*Client, *atomic.Int64) {
+		var sent atomic.Int64
+		c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+			sent.Add(1)
+			n, _ := strconv.Atoi(r.URL.Query().Get("hop"))
+			if k < 0 || n < k {
+				http.Redirect(w, r, r.URL.Path+"?hop="+strconv.Itoa(n+1), http.StatusFound)
+				return
+			}
+			fmt.Fprint(w, `{"id":1,"username":"u"}`)
+		}, WithRetries(0, 0))
+		return c, &sent
+	}
+	c, sent := chain(4)
+	if _, _, err := c.CurrentUser(context.Background()); err != nil || sent.Load() != 5 {
+		t.Fatalf("4 redirects: %v after %d requests", err, sent.Load())
+	}
+	for _, k := range []int{5, -1} {
+		c, sent := chain(k)
+		_, _, err := c.CurrentUser(context.Background())
+		if !errors.Is(err, ErrBadResponse) || !strings.Contains(err.Error(), "stopped after 5 redirects") || sent.Load() != 5 {
+			t.Fatalf("%d redirects: %v after %d requests", k, err, sent.Load())
+		}
 	}
 }
 

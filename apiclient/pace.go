@@ -47,7 +47,7 @@ func (p *pacer) wait(ctx context.Context, now func() time.Time, sleep func(conte
 		return 0, nil
 	}
 	if dl, ok := ctx.Deadline(); ok && now().Add(d).After(dl) {
-		return 0, &APIError{Kind: ErrRateLimited, Message: "the server's rate limit resets in " + d.Round(time.Second).String() + ", after the time allowed (--timeout)", RetryAfter: d}
+		return 0, &APIError{Kind: ErrRateLimited, Message: "the server's rate limit resets after the time allowed", RetryAfter: d, RetryAt: now().Add(d)}
 	}
 	return d, sleep(ctx, d)
 }

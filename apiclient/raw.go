@@ -90,6 +90,9 @@ func (c *Client) RawPaginate(ctx context.Context, rr RawRequest) (*Response, []b
 		if err == nil {
 			err = budget.add(r.path, resp)
 		}
+		if err != nil && n > 1 {
+			return resp, out, &PagesError{Read: n - 1, Items: len(items), Err: err}
+		}
 		if err != nil {
 			return resp, out, err
 		}
@@ -120,6 +123,20 @@ func (c *Client) RawPaginate(ctx context.Context, rr RawRequest) (*Response, []b
 	}
 	return first, joinArray(items), nil
 }
+
+// PagesError is a list that failed after some of its pages were read:
+// Read pages, holding Items elements, came before the page that failed
+// with Err.
+type PagesError struct {
+	Read, Items int
+	Err         error
+}
+
+func (e *PagesError) Error() string {
+	return fmt.Sprintf("page %d of the list failed, after %d pages were read: %v", e.Read+1, e.Read, e.Err)
+}
+
+func (e *PagesError) Unwrap() error { return e.Err }
 
 // nextPage is the request for the page after resp, nil at the end. A
 // rel="next" link must stay on the client's scheme, host and API; a
@@ -215,6 +232,13 @@ func (c *Client) scrubResponse(resp *Response) {
 	}
 }
 
+// CheckRawRequest refuses, before anything is sent, a raw call RawCall or
+// RawPaginate would refuse: a method, header or path it does not send.
+func CheckRawRequest(rr RawRequest) error {
+	_, err := (&Client{}).rawRequest(rr)
+	return err
+}
+
 // rawRequest checks a raw call and builds its request.
 func (c *Client) rawRequest(rr RawRequest) (request, error) {
 	method := strings.ToUpper(rr.Method)
@@ -259,17 +283,24 @@ var refusedHeaders = map[string]bool{
 // CheckHeader refuses a request header a raw call must not send: one that
 // carries credentials (PRIVATE-TOKEN, JOB-TOKEN, Authorization, Cookie) or
 // steers the request (Host, Content-Length, Transfer-Encoding, Connection),
+// in any case and with underscores for dashes,
 // a name that is not an HTTP token, and a value with a control character
 // (CR or LF would start another header).
 func CheckHeader(name, value string) error {
 	if name == "" || strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }) >= 0 {
 		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("%q is not a header name", name)}
 	}
-	if canon := http.CanonicalHeaderKey(name); refusedHeaders[canon] {
+	// Rack (and so GitLab) reads a dash and an underscore alike in a
+	// header's name: Private_Token arrives as PRIVATE-TOKEN.
+	if canon := http.CanonicalHeaderKey(strings.ReplaceAll(name, "_", "-")); refusedHeaders[canon] {
 		if strings.HasSuffix(canon, "-Token") {
 			canon = strings.ToUpper(canon) // as GitLab spells them
 		}
-		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("the %s header is errtrack's to set: it carries credentials or decides where the request goes", canon)}
+		what := "the " + canon + " header"
+		if strings.Contains(name, "_") {
+			what = fmt.Sprintf("%s reads as %s on the server, a header that", name, canon)
+		}
+		return &APIError{Kind: ErrValidation, Message: fmt.Sprintf("%s is errtrack's to set: it carries credentials or decides where the request goes", what)}
 	}
 	for _, r := range value {
 		if (r < 0x20 && r != '\t') || r == 0x7f {
@@ -292,8 +323,12 @@ func isTokenChar(r rune) bool {
 // and refuses a URL: the host is the client's.
 func rawPath(path string) (string, error) {
 	path = strings.TrimSpace(path)
-	if strings.Contains(path, "://") || strings.HasPrefix(path, "//") {
+	if strings.Contains(path, "://") {
 		return "", &APIError{Kind: ErrValidation, Message: "give a path below /api/v4, not a URL: the host is the one errtrack uses"}
+	}
+	if strings.HasPrefix(path, "//") {
+		// A network-path reference: to a URL parser, //host/x names a host.
+		return "", &APIError{Kind: ErrValidation, Message: "a path starting with // names a host, not a path below /api/v4: the host is the one errtrack uses"}
 	}
 	path = strings.TrimPrefix(strings.TrimPrefix(path, "/"), "api/v4/")
 	if path == "" || strings.ContainsAny(path, " \t\r\n") {

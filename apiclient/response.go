@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -36,16 +37,12 @@ func newResponse(r *http.Response, attempts int, bodyBytes int64) *Response {
 	return resp
 }
 
-// atoiHeader reads a small non-negative number; anything else, including a
-// number too large to be a page count, reads as 0.
+// atoiHeader reads a non-negative number up to a billion; anything else,
+// including a number too large to be a page count, reads as 0.
 func atoiHeader(h http.Header, name string) int {
-	v := strings.TrimSpace(h.Get(name))
-	n := 0
-	for _, ch := range v {
-		if ch < '0' || ch > '9' || n > 1e8 {
-			return 0
-		}
-		n = n*10 + int(ch-'0')
+	n, err := strconv.Atoi(strings.TrimSpace(h.Get(name)))
+	if err != nil || n < 0 || n > 1e9 {
+		return 0
 	}
 	return n
 }

@@ -21,7 +21,7 @@ func (c *Client) GetSettings(ctx context.Context, p ProjectRef) (*Settings, *Res
 // where integrated error tracking is available; else ErrIntegratedUnavailable.
 func (c *Client) CreateSettings(ctx context.Context, p ProjectRef, active, integrated bool) (*Settings, *Response, error) {
 	q := url.Values{"active": {strconv.FormatBool(active)}, "integrated": {strconv.FormatBool(integrated)}}
-	return doOne[Settings](ctx, c, request{method: http.MethodPut, path: settingsPath(p), query: q})
+	return c.writeSettings(ctx, request{method: http.MethodPut, path: settingsPath(p), query: q}, active)
 }
 
 // UpdateSettings enables or disables existing settings with PATCH, and sets
@@ -31,5 +31,18 @@ func (c *Client) UpdateSettings(ctx context.Context, p ProjectRef, active bool, 
 	if integrated != nil {
 		q.Set("integrated", strconv.FormatBool(*integrated))
 	}
-	return doOne[Settings](ctx, c, request{method: http.MethodPatch, path: settingsPath(p), query: q})
+	return c.writeSettings(ctx, request{method: http.MethodPatch, path: settingsPath(p), query: q}, active)
+}
+
+// writeSettings sends a settings write and checks its answer is the
+// settings written.
+func (c *Client) writeSettings(ctx context.Context, r request, active bool) (*Settings, *Response, error) {
+	s, resp, err := doOne[Settings](ctx, c, r)
+	if err == nil {
+		err = checkSettings(r, resp, s, active)
+	}
+	if err != nil {
+		return nil, resp, err
+	}
+	return s, resp, nil
 }

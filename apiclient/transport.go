@@ -100,12 +100,9 @@ func (c *Client) newHTTPRequest(ctx context.Context, r request) (*http.Request, 
 func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 	var waited time.Duration
 	for attempt := 0; ; attempt++ {
-		req, reqBody, err := c.newHTTPRequest(ctx, r)
-		if err != nil {
-			return nil, err
-		}
 		// One pace for the host: after a 429, or near the limit, every
-		// request of the process waits here.
+		// request of the process waits here (not within c.timeout: a
+		// rate limit's reset may be longer).
 		if _, err := c.pace.wait(ctx, c.now, c.sleep); err != nil {
 			if apiErr, ok := err.(*APIError); ok {
 				apiErr.Method, apiErr.Path = r.method, r.displayPath()
@@ -113,8 +110,19 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			}
 			return nil, c.transportError(ctx, r, err)
 		}
+		// One exchange, its body read whole, within c.timeout.
+		actx, cancel := ctx, context.CancelFunc(func() {})
+		if c.timeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, c.timeout)
+		}
+		req, reqBody, err := c.newHTTPRequest(actx, r)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
 		start := time.Now()
 		resp, body, err := c.send(req)
+		cancel()
 		var (
 			out    *Response
 			apiErr error
@@ -228,13 +236,17 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != first.URL.Scheme || req.URL.Host != first.URL.Host {
 		return &redirectError{to: req.URL.Scheme + "://" + req.URL.Host, status: status}
 	}
-	if len(via) >= 5 {
+	if len(via) >= maxRedirects {
 		return errTooManyRedirects
 	}
 	return nil
 }
 
-var errTooManyRedirects = errors.New("stopped after 5 redirects")
+// maxRedirects is how many redirects a read follows: GitLab sends one (a
+// renamed project's path), a proxy one more.
+const maxRedirects = 5
+
+var errTooManyRedirects = fmt.Errorf("stopped after %d redirects", maxRedirects)
 
 type redirectError struct {
 	to     string
@@ -264,10 +276,13 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 		e.Message = "the server redirected to " + c.netText(errors.New(rerr.to)) + ", another host or scheme; the token is not sent there"
 	case errors.Is(err, errTooManyRedirects):
 		e.Kind = ErrBadResponse
-		e.Message = "the server kept redirecting (stopped after 5 redirects)"
+		e.Message = fmt.Sprintf("the server kept redirecting (stopped after %d redirects)", maxRedirects)
 	case errors.Is(err, ErrTooLarge):
 		e.Kind = ErrTooLarge
 		e.Message = cause
+	case headersTooLarge(err):
+		e.Kind = ErrTooLarge
+		e.Message = fmt.Sprintf("its headers are over %d KiB", maxResponseHeaderBytes>>10)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		// The caller stopped it (Ctrl+C): whatever error the transport
 		// made of that, it is an interruption, not the network.
@@ -304,6 +319,12 @@ func (c *Client) netText(err error) string {
 	return safetext.Excerpt(c.redact(err.Error()), 200)
 }
 
+// headersTooLarge recognizes net/http's refusal of an answer whose headers
+// pass MaxResponseHeaderBytes, which it returns untyped.
+func headersTooLarge(err error) bool {
+	return strings.Contains(err.Error(), "server response headers exceeded")
+}
+
 func isTimeout(err error) bool {
 	var t interface{ Timeout() bool }
 	return errors.As(err, &t) && t.Timeout()
@@ -326,7 +347,7 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 			return 0, false
 		}
 		var rerr *redirectError
-		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || errors.Is(err, context.Canceled) {
+		if errors.As(err, &rerr) || errors.Is(err, errTooManyRedirects) || errors.Is(err, ErrTooLarge) || headersTooLarge(err) || errors.Is(err, context.Canceled) {
 			return 0, false
 		}
 		var certErr *tls.CertificateVerificationError

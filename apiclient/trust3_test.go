@@ -132,8 +132,8 @@ func TestUnambiguousAnswersAccepted(t *testing.T) {
 	}{
 		"delete 204":       {204, "", "", true},
 		"delete 200 empty": {200, "text/html", "", true},
-		"json as text":     {200, "text/plain; charset=utf-8", `{"id":7,"active":true,"public_key":"glet_x"}`, true},
-		"json as octets":   {200, "application/octet-stream", `{"id":7}`, true},
+		"json as text":     {200, "text/plain; charset=utf-8", `{"id":7,"active":true,"public_key":"glet_x","sentry_dsn":"https://glet_x@h/api/v4/error_tracking/collector/1"}`, true},
+		"json as octets":   {200, "application/octet-stream", `{"id":7,"public_key":"glet_x","errtracker_dsn":"https://glet_x@h/errortracking/api/v1/projects/api/1"}`, true},
 		"html page":        {200, "text/html", `<html><body>{"id":7}</body></html>`, false},
 		"json in html":     {200, "text/html", `{"id":7}`, false},
 		"broken json":      {200, "text/plain", `{"id":7`, false},

@@ -56,12 +56,29 @@ func (c *Client) GetVariable(ctx context.Context, p ProjectRef, key, scope strin
 // CreateVariable creates a variable. It is never retried: a lost answer
 // may hide a variable that exists, and a second create would fail.
 func (c *Client) CreateVariable(ctx context.Context, p ProjectRef, v NewVariable) (*Variable, *Response, error) {
-	return doOne[Variable](ctx, c, request{method: http.MethodPost, path: variablesPath(p), body: v})
+	scope := v.EnvironmentScope
+	if scope == "" {
+		scope = "*"
+	}
+	return c.writeVariable(ctx, request{method: http.MethodPost, path: variablesPath(p), body: v}, v.Key, scope, v.Value)
 }
 
 // UpdateVariableValue sets the value of variable key in scope ("" for the
 // only one); its other attributes stay as they are.
 func (c *Client) UpdateVariableValue(ctx context.Context, p ProjectRef, key, scope, value string) (*Variable, *Response, error) {
 	body := map[string]string{"value": value}
-	return doOne[Variable](ctx, c, request{method: http.MethodPut, path: variablesPath(p) + "/" + url.PathEscape(key), query: scopeFilter(scope), body: body})
+	return c.writeVariable(ctx, request{method: http.MethodPut, path: variablesPath(p) + "/" + url.PathEscape(key), query: scopeFilter(scope), body: body}, key, scope, value)
+}
+
+// writeVariable sends a variable write and checks its answer is the
+// variable written.
+func (c *Client) writeVariable(ctx context.Context, r request, key, scope, value string) (*Variable, *Response, error) {
+	v, resp, err := doOne[Variable](ctx, c, r)
+	if err == nil {
+		err = checkVariable(r, resp, v, key, scope, value)
+	}
+	if err != nil {
+		return nil, resp, err
+	}
+	return v, resp, nil
 }

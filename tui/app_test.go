@@ -444,3 +444,29 @@ func TestLoginKeepsTokenWhenHostUnreachable(t *testing.T) {
 		t.Fatalf("logins with %d tokens", len(tokens))
 	}
 }
+
+// A pane's first load draws its own error, so the status line stays
+// quiet, except for a refused token: that one opens the login screen
+// (failedOnce's exception), unless the token is GITLAB_TOKEN's.
+func TestPaneLoadUnauthorizedGoesToLogin(t *testing.T) {
+	unauthorized := &apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrUnauthorized, Message: "401 Unauthorized"}
+	open := func(err error, tokenEnv string) *harness {
+		g := demoGitLab(t)
+		api := faulty(g.api)
+		api.fail("ListClientKeys", err)
+		return newHarness(t, Deps{API: api, Host: g.url, Project: "1", TokenEnv: tokenEnv,
+			Login: func(context.Context, string, string) (API, error) { return g.api, nil }})
+	}
+	h := open(unauthorized, "")
+	h.mustSee("Log in to GitLab")
+
+	h = open(unauthorized, "GITLAB_TOKEN")
+	h.mustSee("GITLAB_TOKEN")
+	h.mustNotSee("Log in to GitLab")
+
+	h = open(&apiclient.APIError{StatusCode: 500, Kind: apiclient.ErrServer, Message: "boom"}, "")
+	h.mustNotSee("Log in to GitLab")
+	if n := h.count("HTTP 500"); n != 1 {
+		t.Fatalf("a failed first load is said %d times:\n%s", n, h.view())
+	}
+}

@@ -54,7 +54,7 @@ func variableQuestion(kind func(variable string) workflow.Kind, title, variable 
 		if name == "" {
 			name = variable
 		}
-		if !variableName.MatchString(name) {
+		if !workflow.ValidVariableName(name) {
 			return nil, "A variable's name is letters, digits and _ only."
 		}
 		return planBulkMsg{kind: kind(name), variable: name, projects: projects}, ""

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,9 +26,6 @@ import (
 // defaultBulkVariable is the CI/CD variable whose DSN a rotation or a test
 // event uses unless the user names another, as the commands' default.
 const defaultBulkVariable = "SENTRY_DSN"
-
-// variableName is what GitLab accepts as a CI/CD variable's key.
-var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
 // Messages of a bulk change.
 type (

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 type settingsSpec struct {
@@ -55,7 +56,7 @@ type keyGitLab struct {
 	DSN       string `json:"sentry_dsn"`
 }
 
-var sentrySlug = regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`)
+var sentrySlug = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/api/0/projects/+([^/]+)/+([^/]+)/*$`) })
 
 // integratedOn reports the integrated_error_tracking feature flag for p: off
 // instance-wide (--integrated-error-tracking=false, the self-managed
@@ -73,7 +74,7 @@ func (s *Server) settingsBody(p *Project) any {
 		e := strings.Replace(*st.APIURL, "api/0/projects/", "", 1)
 		ext = &e
 		if name == nil {
-			if m := sentrySlug.FindStringSubmatch(*st.APIURL); m != nil {
+			if m := sentrySlug().FindStringSubmatch(*st.APIURL); m != nil {
 				t := titleize(m[2])
 				name = &t
 			}

@@ -7,12 +7,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
 var (
-	numericID = regexp.MustCompile(`^-?\d+$`)
+	numericID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?\d+$`) })
 	requestID atomic.Uint64
 )
 
@@ -145,7 +146,7 @@ func (s *Server) project(c *call, needMaintainer bool) *Project {
 	var p *Project
 	if err == nil {
 		switch {
-		case numericID.MatchString(ref):
+		case numericID().MatchString(ref):
 			id, _ := strconv.ParseInt(ref, 10, 64)
 			p = s.st.byID[id]
 		case strings.Contains(ref, "/"):

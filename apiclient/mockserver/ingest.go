@@ -6,17 +6,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Ingestion paths of a DSN's project: the current backend's (16.1+) and
 // GitLab's own collector (14.1 until its removal in 16.1).
-var ingestPath = regexp.MustCompile(`^(/errortracking/api/v1/projects|/api/v4/error_tracking/collector)/api/(\d+)/(envelope|store)/?$`)
+var ingestPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(/errortracking/api/v1/projects|/api/v4/error_tracking/collector)/api/(\d+)/(envelope|store)/?$`)
+})
 
 // ingest answers what a Sentry SDK sends to a DSN of the release's form.
 // It reports false for other paths, the other form's included, which the
 // catch-all then answers.
 func (s *Server) ingest(w *loggedWriter, r *http.Request, body []byte) bool {
-	m := ingestPath.FindStringSubmatch(r.URL.Path)
+	m := ingestPath().FindStringSubmatch(r.URL.Path)
 	if m == nil {
 		return false
 	}

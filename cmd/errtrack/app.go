@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -74,6 +75,12 @@ type app struct {
 	caFileUsed string
 	// program is the running console, for messages from outside its loop.
 	program atomic.Pointer[tea.Program]
+	// jqLimit, when set, replaces jqMemoryLimit (tests).
+	jqLimit uint64
+	// in buffers inOf (standard input) for prompts and reads of it.
+	inMu sync.Mutex
+	in   *bufio.Reader
+	inOf io.Reader
 }
 
 // tokenEnvs are the variables a token is read from, first set first.
@@ -110,7 +117,7 @@ func newApp() *app {
 	}
 	a.readLine = func(ctx context.Context, prompt string) (string, error) {
 		fmt.Fprint(a.stderr, prompt)
-		s, err := interruptible(ctx, func() (string, error) { return readLine(a.stdin) })
+		s, err := interruptible(ctx, a.readStdinLine)
 		if ctx.Err() != nil {
 			fmt.Fprintln(a.stderr)
 		}
@@ -143,13 +150,17 @@ const (
 	exitUsage   = 2
 )
 
-// usageError marks a mistake in how the command was called.
-type usageError struct{ err error }
+// usageError marks a mistake in how the command was called. bare: the
+// words (a flag parser's) do not say what to give, so --help is pointed to.
+type usageError struct {
+	err  error
+	bare bool
+}
 
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{err: fmt.Errorf(format, args...)} }
 
 // reported marks an error already written to stderr.
 type reported struct{ err error }
@@ -202,7 +213,7 @@ func (a *app) run(args []string) (code int) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	defer a.handleSignals(cancel)()
-	root := a.rootCmd()
+	root := a.rootCmdFor(args)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	var intr interrupted
@@ -219,6 +230,10 @@ func (a *app) run(args []string) (code int) {
 	case errors.As(err, &quitUnfinished{}):
 		return 130
 	case errors.As(err, &rep):
+	case errors.As(err, &ue) && !ue.bare:
+		// errtrack's own usage errors say what to give: said once.
+		fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(err.Error()))
+		return exitUsage
 	case errors.As(err, &ue) || isCobraUsage(err):
 		path := "errtrack"
 		if cmd != nil {
@@ -250,6 +265,10 @@ func (a *app) explain(err error, retry string) string {
 	s := explain.Error(err, c)
 	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
 		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)
+	}
+	var apiErr *apiclient.APIError
+	if errors.Is(err, apiclient.ErrRateLimited) && errors.As(err, &apiErr) && a.timeout > 0 && apiErr.RetryAfter > a.timeout {
+		s += fmt.Sprintf(" That is past --timeout (%s), so errtrack did not wait.", a.timeout)
 	}
 	return s
 }
@@ -305,29 +324,31 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-func readLine(r io.Reader) (string, error) {
-	var b []byte
-	buf := make([]byte, 1)
-	for {
-		n, err := r.Read(buf)
-		if n == 1 {
-			if buf[0] == '\n' {
-				break
-			}
-			b = append(b, buf[0])
-			if len(b) > 64<<10 {
-				return "", errors.New("input line too long")
-			}
-		}
-		if err != nil {
-			if err == io.EOF && len(b) > 0 {
-				break
-			}
-			return string(b), err
-		}
+// maxLine bounds a line read at a prompt.
+const maxLine = 64 << 10
+
+// input is standard input, buffered once for the whole command: every
+// prompt and every read of it (--input -, --token-stdin) takes its bytes
+// from the same buffer, so a line read ahead is never lost.
+func (a *app) input() *bufio.Reader {
+	a.inMu.Lock()
+	defer a.inMu.Unlock()
+	if a.in == nil || a.inOf != a.stdin {
+		a.in, a.inOf = bufio.NewReaderSize(a.stdin, maxLine), a.stdin
 	}
-	if len(b) > 0 && b[len(b)-1] == '\r' {
-		b = b[:len(b)-1]
+	return a.in
+}
+
+// readStdinLine reads one line of standard input, without its line end
+// (\n or \r\n); a last line without one is a line too.
+func (a *app) readStdinLine() (string, error) {
+	line, err := a.input().ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return "", errors.New("input line too long")
+	case err == io.EOF && len(line) > 0:
+	case err != nil:
+		return string(line), err
 	}
-	return string(b), nil
+	return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
 }

@@ -87,6 +87,11 @@ func requireTool(t *testing.T, name string) string {
 // TestMain removes the binary built for the end-to-end tests: a test run
 // leaves nothing behind in the temporary directory.
 func TestMain(m *testing.M) {
+	// The test binary is also the --jq filter process of the commands
+	// the tests run in process.
+	if len(os.Args) > 1 && os.Args[1] == jqChildArg {
+		os.Exit(jqChildMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	if builtBin != "" && buildErr == nil {
 		os.RemoveAll(filepath.Dir(builtBin))

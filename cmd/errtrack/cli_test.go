@@ -81,6 +81,8 @@ type cli struct {
 	dir string
 	// sentry is the keyring's Sentry store; never the real keyring.
 	sentry *memStore
+	// jqLimit, when set, is --jq's memory bound.
+	jqLimit uint64
 }
 
 type result struct {
@@ -130,6 +132,7 @@ func (c *cli) run(stdin string, args ...string) result {
 	}
 	a.signals = c.signals
 	a.dir = c.dir
+	a.jqLimit = c.jqLimit
 	if a.dir == "" {
 		a.dir = c.t.TempDir() // not a clone: the tests' own checkout has remotes
 	}
@@ -283,7 +286,7 @@ func TestRotate(t *testing.T) {
 		t.Fatal("the JSON shows a variable's value")
 	}
 	c.run("", "keys", "rotate", "-p", "1", "--old", "2", "--yes", "--update-variables", "--keep-variables").must(t, 2, "opposite")
-	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "pass --yes")
+	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "Give --yes")
 	c.tty = true
 	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "old key 2 (glet_", "was kept")
 	if c.server.KeyCount(1) != 3 {

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -51,12 +50,14 @@ The method is the first argument or -X/--method (not two different ones).
 -f key=value adds a string field, -F key=value a typed one (true, false, null,
 a number, else a string): in the query of a GET, HEAD or DELETE, in a JSON body
 otherwise. --input FILE sends the JSON in FILE (- for stdin) as the body
-instead of fields; the method is then POST unless given.
+instead of fields; the method is then POST unless given. --timeout bounds
+reading it too (a FIFO nobody writes to).
 
 -H 'Key: Value' adds a request header (repeatable). Headers that carry
 credentials or decide where the request goes are refused: PRIVATE-TOKEN,
 JOB-TOKEN, Authorization, Proxy-Authorization, Cookie, Host, Content-Length,
-Transfer-Encoding, Connection, and any value with CR or LF.
+Transfer-Encoding, Connection (in any case, and with underscores for dashes,
+as GitLab reads them), and any value with CR or LF.
 
 --paginate (GET only) follows the list's pages (the Link header's next page on
 the same host, or X-Next-Page), 100 a page unless per_page is given, and
@@ -65,7 +66,9 @@ prints one JSON array of every page's elements; at most 2,000 pages.
 --jq EXPR filters the JSON answer with a jq expression (gojq): each result on
 its own line, strings as they are (no quotes), anything else as JSON. Control
 characters in the server's text are never printed raw. The environment is
-not visible to the expression ($ENV is empty).
+not visible to the expression ($ENV is empty). The filter runs in a process
+of its own, stopped when it uses more than 512 MiB of memory or runs past
+--timeout.
 
 -i/--include prints the HTTP status line and the response headers (the token
 removed from them) before the body.
@@ -160,23 +163,32 @@ func (a *app) runAPI(ctx context.Context, g *globalFlags, f *apiFlags, args []st
 	if err != nil {
 		return err
 	}
-	var code *gojq.Code
+	// Whatever the client would refuse to send is refused here, as a
+	// usage error, before the token is even read.
+	if err := apiclient.CheckRawRequest(apiclient.RawRequest{Method: method, Path: path, Header: header}); err != nil {
+		var apiErr *apiclient.APIError
+		if errors.As(err, &apiErr) {
+			return usagef("%s: %s", explain.Text(path), apiErr.Message)
+		}
+		return usageError{err: err}
+	}
 	if f.jq != "" {
-		if code, err = compileJQ(f.jq); err != nil {
+		if _, err := compileJQ(f.jq); err != nil {
 			return err
 		}
 	}
+	// --timeout bounds reading --input too: a FIFO no program writes to
+	// must not hold the command.
+	ctx, cancel := a.deadline(ctx, g)
+	defer cancel()
 	var body any
 	if f.input != "" {
-		in, err := a.readAPIInput(f.input)
+		in, err := a.readAPIInput(ctx, f.input)
 		if err != nil {
 			return err
 		}
 		body = in
 	}
-
-	ctx, cancel := a.deadline(ctx, g)
-	defer cancel()
 	c, host, err := a.hostClient(ctx, g)
 	if err != nil {
 		return err
@@ -204,18 +216,42 @@ func (a *app) runAPI(ctx context.Context, g *globalFlags, f *apiFlags, args []st
 		a.printResponseHead(resp)
 	}
 	// A server's error is printed as sent, unfiltered, as gh api does.
-	if code != nil && err == nil {
-		if jerr := a.printJQ(ctx, code, out); jerr != nil {
+	if f.jq != "" && err == nil {
+		if jerr := a.filterJQ(ctx, f.jq, out); jerr != nil {
 			return jerr
 		}
 	} else {
 		a.printBody(out)
+	}
+	var pages *apiclient.PagesError
+	if errors.As(err, &pages) {
+		return a.paginateStopped(pages)
 	}
 	if err != nil {
 		return err
 	}
 	a.rememberHost(host)
 	return nil
+}
+
+// paginateStopped words a --paginate that failed part-way: how far it got,
+// that nothing of it is printed, and what to do.
+func (a *app) paginateStopped(e *apiclient.PagesError) error {
+	read := fmt.Sprintf("%s pages (%s elements)", thousands(e.Read), thousands(e.Items))
+	if errors.Is(e.Err, apiclient.ErrTimeout) && a.timeout > 0 {
+		return reportedf(a, "--paginate read %s, then --timeout (%s) ran out on page %s; nothing is printed. Raise --timeout, or ask for less (a narrower query, -f search=...).",
+			read, a.timeout, thousands(e.Read+1))
+	}
+	return reportedf(a, "--paginate read %s, then page %s failed; nothing is printed. %s", read, thousands(e.Read+1), a.explain(e.Err, "run the command again"))
+}
+
+// thousands writes n with thousands separators: 134,100.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // parseHeaders reads -H 'Key: Value' flags, refusing the headers the
@@ -236,18 +272,46 @@ func parseHeaders(hs []string) (http.Header, error) {
 			if errors.As(err, &apiErr) {
 				return nil, usagef("-H: %s", apiErr.Message)
 			}
-			return nil, usageError{err}
+			return nil, usageError{err: err}
 		}
 		h.Add(k, v)
 	}
 	return h, nil
 }
 
-// readAPIInput reads --input's JSON from a file or, for -, stdin.
-func (a *app) readAPIInput(name string) (json.RawMessage, error) {
+// readAPIInput reads --input's JSON from a file or, for -, stdin, until
+// ctx ends (--timeout, Ctrl+C): opening a FIFO, or reading any file, can
+// block for good. A read given up on is left behind; the command ends.
+func (a *app) readAPIInput(ctx context.Context, name string) (json.RawMessage, error) {
+	type result struct {
+		b   json.RawMessage
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		b, err := a.readAPIInputNow(name)
+		ch <- result{b, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+	}
+	var intr interrupted
+	if errors.As(context.Cause(ctx), &intr) {
+		return nil, intr
+	}
+	from := explain.Text(name)
+	if name == "-" {
+		from = "standard input"
+	}
+	return nil, fmt.Errorf("--input: %s gave no complete body within --timeout (%s); nothing was sent. If it is a pipe (FIFO), start the program that writes to it and closes it; or give a regular file", from, a.timeout)
+}
+
+func (a *app) readAPIInputNow(name string) (json.RawMessage, error) {
 	var r io.Reader
 	if name == "-" {
-		r = a.stdin
+		r = a.input()
 	} else {
 		file, err := os.Open(name)
 		if err != nil {
@@ -268,81 +332,6 @@ func (a *app) readAPIInput(name string) (json.RawMessage, error) {
 		return nil, usagef("--input must hold one JSON value (the request body)")
 	}
 	return json.RawMessage(b), nil
-}
-
-// compileJQ parses and compiles a --jq expression. No environment is given
-// to it: $ENV and env are empty, so a filter cannot print a token kept in
-// a variable.
-func compileJQ(expr string) (*gojq.Code, error) {
-	q, err := gojq.Parse(expr)
-	if err != nil {
-		return nil, usagef("--jq: %s", err)
-	}
-	code, err := gojq.Compile(q)
-	if err != nil {
-		return nil, usagef("--jq: %s", err)
-	}
-	return code, nil
-}
-
-// printJQ runs code on the JSON answer b and prints each result on a line:
-// a string as it is, cleaned of control characters (tabs and newlines
-// kept), anything else as compact JSON escaped as writeJSON escapes.
-func (a *app) printJQ(ctx context.Context, code *gojq.Code, b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
-		return errors.New("--jq needs a JSON answer, and this one is not JSON")
-	}
-	w := bufio.NewWriter(a.stdout)
-	defer w.Flush()
-	iter := code.RunWithContext(ctx, v)
-	for {
-		out, ok := iter.Next()
-		if !ok {
-			return nil
-		}
-		if err, ok := out.(error); ok {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
-				return nil
-			}
-			return fmt.Errorf("--jq: %s", safetext.Excerpt(err.Error(), 300))
-		}
-		if s, ok := out.(string); ok {
-			writeRawText(w, s)
-			continue
-		}
-		j, err := gojq.Marshal(out)
-		if err != nil {
-			return fmt.Errorf("--jq: %s", err)
-		}
-		escapeTo(w, j)
-		w.WriteByte('\n')
-	}
-}
-
-// writeRawText writes server text as it is, as jq -r does, but with escape
-// sequences and control characters removed (safetext.Clean) from each
-// line and tab-separated cell, and ends it with a newline.
-func writeRawText(w *bufio.Writer, s string) {
-	for i, line := range strings.Split(s, "\n") {
-		if i > 0 {
-			w.WriteByte('\n')
-		}
-		for j, cell := range strings.Split(line, "\t") {
-			if j > 0 {
-				w.WriteByte('\t')
-			}
-			w.WriteString(safetext.Clean(cell))
-		}
-	}
-	w.WriteByte('\n')
 }
 
 // printResponseHead prints the status line and the headers, sorted, as

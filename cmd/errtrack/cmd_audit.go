@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectpath"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -52,7 +52,7 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 			var host string
 			if gf.group != "" {
 				if p.raw != "" {
-					return usageError{errGroupAndProject}
+					return usageError{err: errGroupAndProject}
 				}
 				ref, err := apiclient.ParseGroupRef(gf.group)
 				if err != nil {
@@ -88,11 +88,19 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 	out := []auditJSON{} // [] for a group with no project to audit, not null
 	errs := 0
 	store := a.keysSeen()
+	paths := a.projectPaths()
 	for _, ref := range refs {
-		au, err := workflow.AuditProjectWith(ctx, c, ref, a.sentryResolver(g))
+		// Given by ID, a project whose path errtrack has seen has its
+		// groups read at once with the rest: one round trip, not two.
+		last := ""
+		if ref.Path == "" {
+			last = a.lastPath(paths, host, ref.ID)
+		}
+		au, err := workflow.AuditProjectWith(ctx, c, ref, workflow.AuditOptions{LastPath: last, Resolve: a.sentryResolver(g)})
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
+		a.rememberPath(host, au.Project)
 		a.withAges(store, host, &au, true)
 		errs += au.Errors()
 		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false), Findings: au.Findings}
@@ -134,7 +142,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		state += "; keys of the " + au.Where
 	}
 	fmt.Fprintf(a.stdout, "%s (error tracking %s)\n", explain.Text(au.Project.Name()), explain.Text(state))
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stdout)
 	fmt.Fprintln(tw, "  KEY\tACTIVE\tFIRST SEEN\tPUBLIC KEY\tUSED IN")
 	for _, k := range au.Keys {
 		var used []string
@@ -177,6 +185,44 @@ func (a *app) keysSeen() *seen.Store {
 		return nil
 	}
 	return seen.Open(filepath.Join(dir, "keys-seen.json"))
+}
+
+// projectPaths is the file of each project's path by ID, in errtrack's
+// state directory; nil without one.
+func (a *app) projectPaths() *projectpath.Store {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil
+	}
+	return projectpath.Open(filepath.Join(dir, "project-paths.json"))
+}
+
+// lastPath is the path project id of host had when errtrack last read
+// it: remembered by a command, or in the console's recent projects.
+func (a *app) lastPath(paths *projectpath.Store, host string, id int64) string {
+	if paths != nil {
+		if p := paths.Lookup(host, id); p != "" {
+			return p
+		}
+	}
+	c, _, _ := a.loadConfigQuietly()
+	for _, r := range c.Recent[host] {
+		if r.ID == id && r.Path != "" {
+			return r.Path
+		}
+	}
+	return ""
+}
+
+// rememberPath records the path of a project the server named; a failure costs
+// only a round trip next time.
+func (a *app) rememberPath(host string, p workflow.Project) {
+	if p.ID == 0 || p.Path == "" {
+		return
+	}
+	if s := a.projectPaths(); s != nil {
+		_ = s.Remember(host, p.ID, p.Path)
+	}
 }
 
 // keyCreated remembers a key errtrack created, so its age is exact.

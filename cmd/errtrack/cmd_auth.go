@@ -139,7 +139,7 @@ func (a *app) readToken(ctx context.Context, host string) (string, error) {
 		}
 		tok = t
 	} else {
-		b, err := io.ReadAll(io.LimitReader(a.stdin, maxTokenLen+1))
+		b, err := io.ReadAll(io.LimitReader(a.input(), maxTokenLen+1))
 		if err != nil {
 			return "", fmt.Errorf("reading the token from standard input: %w", err)
 		}

@@ -161,13 +161,13 @@ func (a *app) configCmd() *cobra.Command {
 			case "host":
 				h, err := hosturl.Normalize(args[1])
 				if err != nil {
-					return usageError{err}
+					return usageError{err: err}
 				}
 				return config.Update(p, func(c *config.Config) bool { c.LastHost = h; return true })
 			case "ca-file":
 				abs, err := filepath.Abs(args[1])
 				if err != nil {
-					return usageError{err}
+					return usageError{err: err}
 				}
 				if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 					return usagef("%s is not a readable file", explain.Text(abs))

@@ -49,12 +49,12 @@ var errNeedsTerminal = usagef("the console needs a terminal; the subcommands wor
 func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	if opts.project != "" && !strings.Contains(opts.project, "://") {
 		if _, err := apiclient.ParseProjectRef(opts.project); err != nil {
-			return usageError{err}
+			return usageError{err: err}
 		}
 	}
 	switch {
 	case opts.group != "" && opts.project != "":
-		return usageError{errGroupAndProject}
+		return usageError{err: errGroupAndProject}
 	case opts.subgroups && opts.group == "":
 		return usagef("--include-subgroups goes with --group")
 	case opts.group != "":

@@ -34,7 +34,7 @@ one-line fix. Exit 1 on any fail.`,
 			var c *apiclient.Client
 			if gf.group != "" {
 				if p.raw != "" {
-					return usageError{errGroupAndProject}
+					return usageError{err: errGroupAndProject}
 				}
 				ref, err := apiclient.ParseGroupRef(gf.group)
 				if err != nil {

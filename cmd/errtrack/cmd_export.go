@@ -80,7 +80,7 @@ it: --with-dsn adds each key's DSN. The field names are stable
 			var err error
 			switch {
 			case gf.group != "" && p.raw != "":
-				return usageError{errGroupAndProject}
+				return usageError{err: errGroupAndProject}
 			case gf.group != "":
 				ref, perr := apiclient.ParseGroupRef(gf.group)
 				if perr != nil {
@@ -127,7 +127,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 		defer closeLedger()
 	}
 	for _, ref := range refs {
-		au, err := workflow.AuditProjectWith(ctx, c, ref, a.sentryResolver(g))
+		au, err := workflow.AuditProjectWith(ctx, c, ref, workflow.AuditOptions{Resolve: a.sentryResolver(g)})
 		if err != nil {
 			return nil, reportedf(a, "reading %s failed: %s Nothing was written.", ref, a.explain(err, "run the command again"))
 		}

@@ -13,8 +13,8 @@ func TestManPages(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "man", dir).must(t, 0)
 	for page, want := range map[string][]string{
-		"errtrack.1":                 {`.TH "ERRTRACK" "1" "Nov 2023" "errtrack ` + appVersion() + `" "errtrack manual"`, "errtrack-keys(1)", "--version"},
-		"errtrack-keys-rotate.1":     {`.TH "ERRTRACK-KEYS-ROTATE"`, "--old", "errtrack keys rotate --project group/web-shop"},
+		"errtrack.1":                 {`.TH "ERRTRACK" "1" "Nov 2023" "errtrack ` + appVersion() + `" "errtrack manual"`, "errtrack-keys(1)", `\-\-version`},
+		"errtrack-keys-rotate.1":     {`.TH "ERRTRACK-KEYS-ROTATE"`, `\-\-old`, "errtrack keys rotate --project group/web-shop"},
 		"errtrack-completion-bash.1": {"bash"},
 	} {
 		b, err := os.ReadFile(filepath.Join(dir, page))

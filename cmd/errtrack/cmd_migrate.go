@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -147,12 +148,12 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	return a.runGroup(ctx, r)
 }
 
-var slugUnsafe = regexp.MustCompile(`[^a-z0-9_-]+`)
+var slugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_-]+`) })
 
 // slugify makes a Sentry project slug of s: lower case, letters, digits,
 // - and _ (Sentry's rule), at most 50.
 func slugify(s string) string {
-	s = strings.Trim(slugUnsafe.ReplaceAllString(strings.ToLower(s), "-"), "-")
+	s = strings.Trim(slugUnsafe().ReplaceAllString(strings.ToLower(s), "-"), "-")
 	if len(s) > 50 {
 		s = strings.TrimRight(s[:50], "-")
 	}

@@ -80,7 +80,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			opts.SentryDSN = sentrySrv.DSN("demo", "legacy-api", "Production")
 			s, err := mockserver.New(opts)
 			if err != nil {
-				return usageError{err}
+				return usageError{err: err}
 			}
 			run, err := s.Start(listen)
 			if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -122,7 +121,7 @@ func (a *app) projectsCmd() *cobra.Command {
 				fmt.Fprintln(a.stdout, "You maintain no projects on "+host+".")
 				return nil
 			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			tw := newTable(a.stdout)
 			fmt.Fprintln(tw, "ID\tPATH\tNAME\tERROR TRACKING")
 			for i, p := range projects {
 				name := p.Name

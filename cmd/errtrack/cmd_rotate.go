@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,9 +38,6 @@ type verifiedJSON struct {
 	Accepted bool `json:"accepted"`
 	Status   int  `json:"status"`
 }
-
-// variableName is what GitLab accepts as a CI/CD variable key.
-var variableName = regexp.MustCompile(`^[A-Za-z0-9_]{1,255}$`)
 
 type rotateFlags struct {
 	old                  int64
@@ -111,12 +107,12 @@ planned.`,
 				return usagef("--old takes the key to replace: a GitLab key's ID, or a Sentry key's public key (see 'errtrack keys list')")
 			case f.scope != "" && f.ciVar == "":
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
-			case f.ciVar != "" && !variableName.MatchString(f.ciVar):
+			case f.ciVar != "" && !workflow.ValidVariableName(f.ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")
 			case gf.group != "" && p.raw != "":
-				return usageError{errGroupAndProject}
+				return usageError{err: errGroupAndProject}
 			case gf.group != "" && f.ciVar == "":
 				return usagef("--group rotates, in each project, the key whose DSN a CI/CD variable holds: name it with --ci-variable")
 			case gf.group != "" && f.oldRaw != "":
@@ -125,7 +121,7 @@ planned.`,
 				return usagef("--include-subgroups and --dry-run go with --group")
 			case f.restart && gf.dryR:
 				return usagef("--restart forgets what earlier runs did, which a dry run does not: leave out one of them")
-			case !f.yes && !gf.dryR && !a.stdinIsTTY():
+			case gf.group != "" && !f.yes && !gf.dryR && !a.stdinIsTTY():
 				return usagef("refusing to rotate without confirmation: standard input is not a terminal, so pass --yes")
 			}
 			if gf.group != "" {
@@ -167,6 +163,14 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes,
 		Ledger: led, GoOn: !f.restart, Restart: f.restart})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
+	if !f.yes && !a.stdinIsTTY() {
+		// Nobody can answer a question: the plan (a read) tells what the
+		// command needs instead, named in one error.
+		sctx, cancel := a.deadline(ctx, g)
+		r, _ = r.Run(sctx, c, workflow.StepPlan)
+		cancel()
+		return a.rotateNeeds(g, r, f, checks, explainStep)
+	}
 	for step := r.Next(); step != workflow.StepDone; step = r.Next() {
 		switch step {
 		case workflow.StepChooseVariables:
@@ -218,6 +222,46 @@ func (a *app) goingOn(r workflow.Rotation) {
 		return
 	}
 	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(workflow.EarlierWords(*r.Earlier)))
+}
+
+// rotateNeeds refuses a rotation without a terminal and without --yes,
+// naming every flag it needs from what the plan read: --yes, --old when
+// the project has several keys, a choice for the variables that hold the
+// old DSN. Nothing was changed.
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep workflow.Explainer) error {
+	needs := []string{"--yes (no terminal to confirm the delete on)"}
+	varsChosen := f.updateVars || f.keepVars
+	step, err := r.Failed()
+	var amb *workflow.AmbiguousError
+	switch {
+	case err == nil:
+		var held []string
+		for _, v := range r.Variables {
+			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
+			if v.HoldsOld && !named {
+				held = append(held, v.Label())
+			}
+		}
+		switch {
+		case r.VariablesDecided() || varsChosen:
+		case r.VariablesErr != nil:
+			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
+		case len(held) > 0:
+			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
+		}
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
+		if !varsChosen {
+			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
+		}
+	default:
+		return a.rotationFailed(g, r, checks, explainStep)
+	}
+	list := needs[0]
+	if n := len(needs); n > 1 {
+		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
+	}
+	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
 }
 
 // cliChecks say how to check, from a shell, what a lost answer left.

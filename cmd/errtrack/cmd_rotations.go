@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -113,7 +112,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		fmt.Fprintln(a.stderr, "No rotation in the ledger matches ("+store.Path()+").")
 		return nil
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := newTable(a.stdout)
 	head := "STARTED\tPROJECT\tKEYS\tSTATE\tBY\tVARIABLES\tTEST EVENT\tLEFT TO DO"
 	if len(hosts) > 1 {
 		head = "HOST\t" + head

@@ -69,7 +69,7 @@ func sentryWords(err error, base string) string {
 func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error {
 	base, err := sentry.NormalizeBase(raw)
 	if err != nil {
-		return usageError{err}
+		return usageError{err: err}
 	}
 	token, err := a.readSentryToken(cmd.Context(), base)
 	if err != nil {
@@ -133,7 +133,7 @@ func (a *app) readSentryToken(ctx context.Context, base string) (string, error) 
 func (a *app) sentryLogout(cmd *cobra.Command, raw string) error {
 	base, err := sentry.NormalizeBase(raw)
 	if err != nil {
-		return usageError{err}
+		return usageError{err: err}
 	}
 	if a.sentryKeyring == nil {
 		return errors.New("no system keyring here")

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -32,46 +31,28 @@ func (a *app) settingsCmd() *cobra.Command {
 	addHostFlags(cmd.PersistentFlags(), g)
 	cmd.PersistentFlags().BoolVar(&g.jsonOut, "json", false, "print the API's JSON object instead of a record")
 
-	// show runs one settings call and prints the record it returns. want is
-	// the integrated value asked for, if any: GitLab answers 200 and keeps
-	// integrated off where its feature flag is off, which is a failure.
-	show := func(cmd *cobra.Command, p *projectFlag, want *bool, call func(*apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
+	// show runs one settings call and prints the record it returns; the
+	// project's path, given an ID, is read alongside. want is the integrated value asked for,
+	// if any: GitLab answers 200 and keeps integrated off where its
+	// feature flag is off, which is a failure.
+	show := func(cmd *cobra.Command, p *projectFlag, want *bool, keys workflow.NewKeyRead, call func(context.Context, *apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
 		ctx, cancel := a.deadline(cmd.Context(), g)
 		defer cancel()
-		cmd.SetContext(ctx)
 		ref, c, host, err := a.projectClient(ctx, g, p)
 		if err != nil {
 			return err
 		}
-		// The project is named by its path in the record: given by ID, it
-		// is read alongside (no round trip added). A write that may turn
-		// integrated tracking on reads the keys first, to name the one
-		// GitLab creates.
-		name := ref.String()
-		var before []apiclient.ClientKey
-		var wg sync.WaitGroup
-		if ref.Path == "" {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if pr, err := workflow.ResolveProject(ctx, c, ref); err == nil && pr.Path != "" {
-					name = pr.Path
-				}
-			}()
-		}
+		ch, err := workflow.ChangeSettings(ctx, c, ref, keys, func(ctx context.Context) (*apiclient.Settings, error) { return call(ctx, c, ref) })
 		write := cmd.Name() != "get"
-		if write {
-			before, _, _ = c.ListClientKeys(ctx, ref)
-		}
-		s, err := call(c, ref)
-		wg.Wait()
-		if err != nil && cmd.Name() != "get" && apiclient.OutcomeUnknown(err) {
+		if err != nil && write && apiclient.OutcomeUnknown(err) {
 			return reportedf(a, "%s The change may or may not have been applied: check with 'errtrack settings get -p %s'.", a.explain(err, "check"), ref)
 		}
 		if err != nil {
 			return err
 		}
 		a.rememberHost(host)
+		a.rememberPath(host, ch.Project)
+		name, s := ch.Project.Name(), ch.Settings
 		if g.jsonOut {
 			if err := writeJSON(a.stdout, s); err != nil {
 				return err
@@ -79,16 +60,10 @@ func (a *app) settingsCmd() *cobra.Command {
 		} else {
 			printSettings(a.stdout, name, s)
 		}
-		if write && s.Active && s.Integrated {
-			after, _, _ := c.ListClientKeys(ctx, ref)
-			for _, k := range after {
-				if _, had := workflow.FindKey(before, k.ID); !had {
-					a.keyCreated(host, ref, k.ID)
-					if !g.jsonOut {
-						fmt.Fprintf(a.stdout, "GitLab created the first client key, %d: 'errtrack keys list -p %s' shows its DSN.\n", k.ID, ref)
-					}
-					break
-				}
+		if k := ch.CreatedKey; k != nil {
+			a.keyCreated(host, ref, k.ID)
+			if !g.jsonOut {
+				fmt.Fprintf(a.stdout, "GitLab created the first client key, %d: 'errtrack keys list -p %s' shows its DSN.\n", k.ID, ref)
 			}
 		}
 		if want != nil && *want && !s.Integrated && !s.NoIntegrated {
@@ -114,8 +89,8 @@ func (a *app) settingsCmd() *cobra.Command {
 				}
 				return a.openProjectPage(ctx, c, host, ref)
 			}
-			return show(cmd, &getP, nil, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
-				s, _, err := c.GetSettings(cmd.Context(), ref)
+			return show(cmd, &getP, nil, workflow.KeysNotRead, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				s, _, err := c.GetSettings(ctx, ref)
 				return s, err
 			})
 		},
@@ -134,8 +109,12 @@ func (a *app) settingsCmd() *cobra.Command {
 			if !cmd.Flags().Changed("active") || !cmd.Flags().Changed("integrated") {
 				return usagef("settings create needs both --active=BOOL and --integrated=BOOL")
 			}
-			return show(cmd, &createP, &cIntegrated, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
-				s, _, err := c.CreateSettings(cmd.Context(), ref, cActive, cIntegrated)
+			keys := workflow.KeysNotRead
+			if cActive && cIntegrated {
+				keys = workflow.KeysBefore
+			}
+			return show(cmd, &createP, &cIntegrated, keys, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				s, _, err := c.CreateSettings(ctx, ref, cActive, cIntegrated)
 				return s, err
 			})
 		},
@@ -154,7 +133,7 @@ func (a *app) settingsCmd() *cobra.Command {
 				if gf.group != "" {
 					switch {
 					case p.raw != "":
-						return usageError{errGroupAndProject}
+						return usageError{err: errGroupAndProject}
 					case cmd.Flags().Changed("integrated"):
 						return usagef("--integrated is for one project: with --group, enable keeps each project's backend (a Sentry-backed one stays on Sentry)")
 					case !yesFlag && !gf.dryR && !a.stdinIsTTY():
@@ -175,8 +154,12 @@ func (a *app) settingsCmd() *cobra.Command {
 				if cmd.Flags().Changed("integrated") {
 					integ = &integrated
 				}
-				return show(cmd, &p, integ, func(c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
-					s, _, err := c.UpdateSettings(cmd.Context(), ref, act, integ)
+				keys := workflow.KeysNotRead
+				if act && (integ == nil || *integ) {
+					keys = workflow.KeysAlongside
+				}
+				return show(cmd, &p, integ, keys, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+					s, _, err := c.UpdateSettings(ctx, ref, act, integ)
 					return s, err
 				})
 			},

@@ -55,10 +55,10 @@ project). Exits 1 when any project's event was refused or not sent.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case gf.group != "" && p.raw != "":
-				return usageError{errGroupAndProject}
+				return usageError{err: errGroupAndProject}
 			case (gf.subgroups || gf.dryR || ciVar != "" || scope != "") && gf.group == "":
 				return usagef("--include-subgroups, --dry-run, --ci-variable and --environment-scope go with --group")
-			case ciVar != "" && !variableName.MatchString(ciVar):
+			case ciVar != "" && !workflow.ValidVariableName(ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(ciVar))
 			}
 			if gf.group != "" {

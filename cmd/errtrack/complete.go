@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +52,7 @@ func (a *app) completeProject(cmd *cobra.Command, _ []string, toComplete string)
 		// Completion goes to the shell, then the terminal, raw: only a
 		// path made of GitLab path segments is offered, with a cleaned
 		// description.
-		if !completablePath.MatchString(path) {
+		if !completablePath().MatchString(path) {
 			return
 		}
 		if !seen[path] && strings.HasPrefix(strings.ToLower(path), strings.ToLower(toComplete)) {
@@ -115,7 +116,7 @@ func (a *app) completeKeyID(cmd *cobra.Command, args []string, toComplete string
 
 // completablePath is a project path as GitLab allows it: segments of
 // letters, digits, _, - and . separated by slashes.
-var completablePath = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$`)
+var completablePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)+$`) })
 
 // completionText is server text fit for a completion's description: no
 // control characters or escape sequences, no tabs or line breaks (which

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -68,13 +68,13 @@ func parseKeyRef(arg string) (int64, string, error) {
 	if id, err := strconv.ParseInt(arg, 10, 64); err == nil && id > 0 {
 		return id, "", nil
 	}
-	if keyRefPattern.MatchString(arg) {
+	if keyRefPattern().MatchString(arg) {
 		return 0, arg, nil
 	}
 	return 0, "", usagef("KEY %q is not a key: a GitLab key's ID, or a Sentry key's public key (see 'errtrack keys list')", explain.Text(arg))
 }
 
-var keyRefPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
+var keyRefPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`) })
 
 // keyRefString is the ref a store reads: the ID as text, or the public key.
 func keyRefString(id int64, ref string) string {
@@ -128,7 +128,7 @@ func printSentryKeys(w io.Writer, keys []apiclient.ClientKey) {
 		fmt.Fprintln(w, "No client keys. Create one with 'errtrack keys create --name NAME'.")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "PUBLIC KEY\tNAME\tACTIVE\tRATE LIMIT\tDSN")
 	for _, k := range keys {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Clean(k.PublicKey), safetext.Clean(k.Name), yesNo(k.Active), rateLimitText(k.RateLimit), safetext.Clean(k.DSN))

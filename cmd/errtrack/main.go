@@ -5,5 +5,8 @@ package main
 import "os"
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == jqChildArg {
+		os.Exit(jqChildMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(newApp().run(os.Args[1:]))
 }

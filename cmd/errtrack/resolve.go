@@ -107,7 +107,7 @@ func (a *app) resolveHost(flag string) (string, error) {
 	}
 	h, err := hosturl.Normalize(raw)
 	if err != nil {
-		return "", usageError{err}
+		return "", usageError{err: err}
 	}
 	a.lastHost = h
 	return h, nil
@@ -122,7 +122,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	if !strings.Contains(raw, "://") {
 		ref, err := apiclient.ParseProjectRef(raw)
 		if err != nil {
-			return ref, "", usageError{err}
+			return ref, "", usageError{err: err}
 		}
 		host, err := a.resolveHost(hostFlag)
 		return ref, host, err
@@ -138,7 +138,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	}
 	urlHost, err := hosturl.Normalize(u.Scheme + "://" + u.Host)
 	if err != nil {
-		return apiclient.ProjectRef{}, "", usageError{err}
+		return apiclient.ProjectRef{}, "", usageError{err: err}
 	}
 	given, from := hostFlag, "--host"
 	if given == "" {
@@ -148,7 +148,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	if given != "" {
 		h, err := hosturl.Normalize(given)
 		if err != nil {
-			return apiclient.ProjectRef{}, "", usageError{err}
+			return apiclient.ProjectRef{}, "", usageError{err: err}
 		}
 		prefix := strings.TrimPrefix(h, urlHost)
 		if !strings.HasPrefix(h, urlHost) || (prefix != "" && !strings.HasPrefix(path, prefix+"/")) {
@@ -160,7 +160,7 @@ func (a *app) resolveProject(hostFlag, raw string) (apiclient.ProjectRef, string
 	}
 	ref, err := apiclient.ParseProjectRef(urlHost + path)
 	if err != nil {
-		return ref, "", usageError{err}
+		return ref, "", usageError{err: err}
 	}
 	a.lastHost = host
 	return ref, host, nil
@@ -264,13 +264,13 @@ func (a *app) remember(host string) error {
 	if a.hostFromURL && a.envToken != "" {
 		return nil
 	}
-	_, path, notice := a.loadConfigQuietly()
+	c, path, notice := a.loadConfigQuietly()
 	if notice != "" {
 		// An unreadable config file (a FIFO, say) is left as it is.
 		return errors.New(notice)
 	}
-	if path == "" {
-		return nil
+	if path == "" || (c.LastHost == host && (a.caFileUsed == "" || c.CAFiles[host] == a.caFileUsed)) {
+		return nil // nothing to change: no lock taken, nothing read again
 	}
 	// Under the file's lock: commands running at once each keep the
 	// others' changes (their own --ca-file, say).

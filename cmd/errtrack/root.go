@@ -5,11 +5,18 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
 
-func (a *app) rootCmd() *cobra.Command {
+func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
+
+// rootCmdFor builds the command tree for args: when args start with a
+// subcommand's name, only that subcommand is built (a command's start is
+// not spent defining the flags of a dozen others); else, for the console,
+// help, completion or a name to suggest for, the whole tree.
+func (a *app) rootCmdFor(args []string) *cobra.Command {
 	g := &globalFlags{}
 	var opts consoleOptions
 	root := &cobra.Command{
@@ -40,7 +47,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		},
 	}
 	a.addVersionFlag(root)
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagWords(cmd, err)} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err: flagWords(cmd, err), bare: true} })
 	addHostFlags(root.Flags(), g)
 	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
 	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
@@ -49,10 +56,29 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
 
-	root.AddCommand(
-		a.versionCmd(),
-		a.settingsCmd(), a.keysCmd(), a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.authCmd(), a.projectsCmd(), a.auditCmd(), a.doctorCmd(), a.rotationsCmd(), a.migrateCmd(), a.exportCmd(), a.configCmd(), a.apiCmd(), a.mockServerCmd(), a.manCmd(),
-	)
+	subcommands := []struct {
+		name  string
+		build func() *cobra.Command
+	}{
+		{"version", a.versionCmd}, {"settings", a.settingsCmd}, {"keys", a.keysCmd}, {"login", a.loginCmd},
+		{"logout", a.logoutCmd}, {"status", a.statusCmd}, {"auth", a.authCmd}, {"projects", a.projectsCmd},
+		{"audit", a.auditCmd}, {"doctor", a.doctorCmd}, {"rotations", a.rotationsCmd}, {"migrate", a.migrateCmd},
+		{"export", a.exportCmd}, {"config", a.configCmd}, {"api", a.apiCmd},
+		{"mock-server", a.mockServerCmd}, {"man", a.manCmd},
+	}
+	only := -1
+	if len(args) > 0 {
+		for i, sc := range subcommands {
+			if sc.name == args[0] && sc.name != "man" { // man writes every command's page
+				only = i
+			}
+		}
+	}
+	for i, sc := range subcommands {
+		if only < 0 || i == only {
+			root.AddCommand(sc.build())
+		}
+	}
 	guardGroups(root)
 	a.addCompletions(root)
 	// The completion command captures its writer when created, so set them first.
@@ -87,18 +113,21 @@ func guardGroups(cmd *cobra.Command) {
 func unknownCommand(cmd *cobra.Command, args []string) error {
 	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 	cmd.SuggestionsMinimumDistance = 2
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	s := cmd.SuggestionsFor(args[0])
+	if len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
-	return usageError{errors.New(msg)}
+	return usageError{err: errors.New(msg), bare: len(s) == 0}
 }
 
-var invalidFlag = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag`)
+var invalidFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag`)
+})
 
 // flagWords rewords pflag's parse errors ("strconv.ParseBool: parsing …")
 // into what the flag takes.
 func flagWords(cmd *cobra.Command, err error) error {
-	m := invalidFlag.FindStringSubmatch(err.Error())
+	m := invalidFlag().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/errtrack/errtrack/internal/atomicfile"
 	"github.com/errtrack/errtrack/internal/capread"
 )
 
@@ -110,28 +111,10 @@ func (c *Config) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".config-*.json")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err = f.Chmod(0o600); err == nil {
-		if _, err = f.Write(append(b, '\n')); err == nil {
-			err = f.Sync()
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("saving config: %w", err)
 	}
 	return nil

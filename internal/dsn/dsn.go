@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -76,13 +77,13 @@ func Check(s string) error {
 	// "export SENTRY_DSN=" it is one word with nothing for a shell to run
 	// ($, backticks, quotes, ;, |, & and the like are in no part of it).
 	switch _, hasPassword := u.User.Password(); {
-	case u.User != nil && !keyPart.MatchString(u.User.Username()):
+	case u.User != nil && !keyPart().MatchString(u.User.Username()):
 		return errors.New("the DSN's public key holds characters a key does not have")
 	case hasPassword:
 		return errors.New("the DSN holds a password")
-	case !hostPart.MatchString(u.Host):
+	case !hostPart().MatchString(u.Host):
 		return errors.New("the DSN's host holds characters a host does not have")
-	case !pathPart.MatchString(u.EscapedPath()) || u.RawPath != "" && u.RawPath != u.Path:
+	case !pathPart().MatchString(u.EscapedPath()) || u.RawPath != "" && u.RawPath != u.Path:
 		return errors.New("the DSN's path holds characters a DSN's path does not have")
 	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(s, "?#"):
 		return errors.New("the DSN holds a query or a fragment")
@@ -90,10 +91,14 @@ func Check(s string) error {
 	return nil
 }
 
+// The patterns compile on first use: a command that checks no DSN does
+// not pay for them when it starts.
 var (
-	keyPart  = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	hostPart = regexp.MustCompile(`^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$`)
-	pathPart = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*/?$`)
+	keyPart  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
+	hostPart = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$`)
+	})
+	pathPart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)*/?$`) })
 )
 
 // Parse reads a DSN, checking it first as Check does.

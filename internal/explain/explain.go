@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -109,13 +110,13 @@ func words(err error, c Context) string {
 		return "Not found" + server + ". Check the host URL and the project."
 	case errors.Is(err, apiclient.ErrUpdateFailed):
 		return "The server refused the change" + server + "."
+	case errors.Is(err, apiclient.ErrValidation) && apiErr.StatusCode == 0:
+		// Refused by errtrack itself: nothing was sent.
+		return "errtrack did not send the request: " + strings.TrimSuffix(apiErr.Message, ".") + "."
 	case errors.Is(err, apiclient.ErrValidation):
 		return "The server rejected the request as invalid" + server + "."
 	case errors.Is(err, apiclient.ErrRateLimited):
-		if apiErr.RetryAfter > 0 {
-			return fmt.Sprintf("The server is rate limiting requests. Wait %d s, then %s.", int(math.Ceil(apiErr.RetryAfter.Seconds())), c.Retry)
-		}
-		return "The server is rate limiting requests. Wait a little, then " + c.Retry + "."
+		return rateLimited(apiErr, c)
 	case errors.Is(err, apiclient.ErrRedirectedWrite):
 		return capitalize(apiErr.Message) + ". Check the host URL (errtrack never re-sends a change to a new address)."
 	case errors.Is(err, apiclient.ErrCrossRedirect):
@@ -143,6 +144,33 @@ func words(err error, c Context) string {
 		return "The server's answer is not what GitLab sends: " + apiErr.Message + ". Check the host URL points at a GitLab instance."
 	}
 	return capitalize(apiErr.Error()) + "."
+}
+
+// rateLimited words a 429: the wait the server asked for, as a date when
+// it is so far off that a number of seconds says nothing.
+func rateLimited(e *apiclient.APIError, c Context) string {
+	switch d := e.RetryAfter; {
+	case d <= 0:
+		return "The server is rate limiting requests. Wait a little, then " + c.Retry + "."
+	case d > 24*time.Hour && !e.RetryAt.IsZero():
+		return fmt.Sprintf("The server is rate limiting requests until %s, %s from now: too far off to be GitLab's rate limit. Check the host URL points at GitLab, or ask its administrators; then %s.",
+			e.RetryAt.UTC().Format("2006-01-02 15:04 MST"), Duration(d), c.Retry)
+	default:
+		return fmt.Sprintf("The server is rate limiting requests. Wait %s, then %s.", Duration(d), c.Retry)
+	}
+}
+
+// Duration words a wait as people say it: "2 s", "25 min", "3 h", "27 days".
+func Duration(d time.Duration) string {
+	switch {
+	case d <= 5*time.Minute:
+		return fmt.Sprintf("%d s", int(math.Ceil(d.Seconds())))
+	case d < 2*time.Hour:
+		return fmt.Sprintf("%d min", int(math.Ceil(d.Minutes())))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%d h", int(math.Ceil(d.Hours())))
+	}
+	return fmt.Sprintf("%d days", int(math.Ceil(d.Hours()/24)))
 }
 
 // IntegratedUnavailable explains a project for which integrated error

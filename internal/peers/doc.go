@@ -1,5 +1,11 @@
-// Package peers holds tests in which other programs' clients (GitLab's and
-// Sentry's) read errtrack's mock servers, and GitLab's answers
-// (internal/contract), as they read the real servers. It is a module of its
-// own so that their dependencies stay out of errtrack's.
+// Package peers holds errtrack beside other programs' clients, in a module of
+// its own so that their dependencies never reach errtrack's go.mod or go.sum:
+//
+//   - what errtrack is measured against: go-gitlab, the client glab is built
+//     on, and a bare net/http and encoding/json loop as glab-style code writes
+//     it, each beside errtrack's own client on the same answers, in the same
+//     run (make bench runs them from here);
+//   - tests in which GitLab's and Sentry's own clients read errtrack's mock
+//     servers, and GitLab's answers (internal/contract), as they read the real
+//     servers.
 package peers

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/errtrack/errtrack/internal/atomicfile"
 	"github.com/errtrack/errtrack/internal/filelock"
 )
 
@@ -142,9 +143,5 @@ func (s *Store) update(change func(file) bool) error {
 	if err != nil {
 		return err
 	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, out, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, s.path)
+	return atomicfile.Write(s.path, out, 0o600)
 }

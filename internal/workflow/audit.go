@@ -166,13 +166,24 @@ func ancestors(path string) []string {
 // project's path: a reference by path needs no first round trip; by ID,
 // the groups are read once the project's path is known).
 func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (Audit, error) {
-	return AuditProjectWith(ctx, api, ref, nil)
+	return AuditProjectWith(ctx, api, ref, AuditOptions{})
 }
 
-// AuditProjectWith audits a project whose keys may be a Sentry's: with
-// resolve, a Sentry-backed project's keys are read from its Sentry (a
-// second round trip), and a Sentry that cannot be reached is a finding.
-func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, resolve SentryResolver) (Audit, error) {
+// AuditOptions are what an audit may know beyond the project's reference.
+type AuditOptions struct {
+	// LastPath is the path of a project given by ID when errtrack last saw
+	// it: its groups are read at once with the rest, and again, from the
+	// path the server gives, only if the project has moved.
+	LastPath string
+	// Resolve, when set, reads a Sentry-backed project's keys from its
+	// Sentry (a second round trip); a Sentry that cannot be reached is a
+	// finding.
+	Resolve SentryResolver
+}
+
+// AuditProjectWith is AuditProject with what o adds.
+func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, o AuditOptions) (Audit, error) {
+	lastPath, resolve := o.LastPath, o.Resolve
 	a := Audit{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
 	var (
 		mu                     sync.Mutex
@@ -182,6 +193,10 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		groupVars              = map[string][]apiclient.Variable{}
 		perr, kerr, verr, serr error
 	)
+	guess := ref.Path
+	if guess == "" {
+		guess = lastPath
+	}
 	readGroups := func(path string) {
 		for _, g := range ancestors(path) {
 			wg.Add(1)
@@ -206,17 +221,36 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		mu.Lock()
 		a.Project = p
 		mu.Unlock()
-		if ref.Path == "" && perr == nil {
+		if ref.Path == "" && perr == nil && p.Path != guess {
+			// Not the path last seen (or none was): read the groups it
+			// names, and forget those of the guess below.
 			readGroups(p.Path)
 		}
 	}()
 	go func() { defer wg.Done(); keys, _, kerr = api.ListClientKeys(ctx, ref) }()
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, ref) }()
 	go func() { defer wg.Done(); a.Settings, _, serr = api.GetSettings(ctx, ref) }()
-	if ref.Path != "" {
-		readGroups(ref.Path)
+	if guess != "" {
+		readGroups(guess)
 	}
 	wg.Wait()
+	if ref.Path == "" && perr == nil {
+		// Only the groups above the project's real path count.
+		real := map[string]bool{}
+		for _, g := range ancestors(a.Project.Path) {
+			real[g] = true
+		}
+		for g := range groupVars {
+			if !real[g] {
+				delete(groupVars, g)
+			}
+		}
+		for g := range a.Unread {
+			if !real[g] {
+				delete(a.Unread, g)
+			}
+		}
+	}
 	switch {
 	case perr != nil && (errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized)):
 		return a, perr

@@ -64,6 +64,25 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := AuditProject(ctx, c, ref)
 		return err
 	})
+	// audit -p 7 (demo/mobile/ios): with its path last seen (the command
+	// remembers it), the groups go out with the rest; never seen, they
+	// wait for the project's path.
+	ios := apiclient.ProjectID(7)
+	run("audit-by-id", func(c *apiclient.Client) error { _, err := AuditProjectWith(ctx, c, ios, AuditOptions{LastPath: "demo/mobile/ios"}); return err })
+	run("audit-by-id-first-time", func(c *apiclient.Client) error { _, err := AuditProject(ctx, c, ios); return err })
+	// settings update -p 1 --active=false / --active=true: the write, the
+	// project's path and (enabling) the keys at once.
+	settings := func(active bool, keys NewKeyRead) func(c *apiclient.Client) error {
+		return func(c *apiclient.Client) error {
+			_, err := ChangeSettings(ctx, c, apiclient.ProjectID(1), keys, func(ctx context.Context) (*apiclient.Settings, error) {
+				s, _, err := c.UpdateSettings(ctx, apiclient.ProjectID(1), active, nil)
+				return s, err
+			})
+			return err
+		}
+	}
+	run("settings-update", settings(false, KeysNotRead))
+	run("settings-enable", settings(true, KeysAlongside))
 	// keys rotate --ci-variable SENTRY_DSN --verify: the test event and the
 	// update add one round trip each.
 	run("rotate-variable-verify", func(c *apiclient.Client) error {

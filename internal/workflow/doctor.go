@@ -92,7 +92,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		add("token", CheckOK, detail, "")
 	}
 
-	a, aerr := AuditProjectWith(ctx, api, ref, o.Resolve)
+	a, aerr := AuditProjectWith(ctx, api, ref, AuditOptions{Resolve: o.Resolve})
 	switch {
 	case errors.Is(aerr, apiclient.ErrProjectNotFound):
 		add("project", CheckFail, explain(aerr), "")

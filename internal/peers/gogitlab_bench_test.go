@@ -1,4 +1,4 @@
-package apiclient
+package peers
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	gitlab "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -73,17 +74,17 @@ func BenchmarkPeerList100kKeys(b *testing.B) {
 	url := recordedKeys(b, n)
 	ctx := context.Background()
 	b.Run("errtrack", func(b *testing.B) {
-		c, err := New(url, mockserver.TokenMaintainer)
+		c, err := apiclient.New(url, mockserver.TokenMaintainer)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := c.ListClientKeys(ctx, ProjectID(1)); err != nil { // warm the recording
+		if _, _, err := c.ListClientKeys(ctx, apiclient.ProjectID(1)); err != nil { // warm the recording
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			keys, _, err := c.ListClientKeys(ctx, ProjectID(1))
+			keys, _, err := c.ListClientKeys(ctx, apiclient.ProjectID(1))
 			if err != nil || len(keys) != n {
 				b.Fatal(len(keys), err)
 			}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// limitAddressSpace caps the filter process's address space at what it
+// holds now plus twice the heap bound: room for the heap, the collector
+// and a copy being made, and an allocation past it fails at once (the Go
+// runtime then exits "out of memory", which errtrack words as the bound).
+// The race detector maps its shadow memory as the heap grows, so a race
+// build keeps only the heap watch.
+func limitAddressSpace(heap uint64) {
+	if raceEnabled {
+		return
+	}
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return
+	}
+	var pages uint64
+	if _, err := fmt.Sscan(string(b), &pages); err != nil {
+		return
+	}
+	limit := pages*uint64(os.Getpagesize()) + 2*heap
+	_ = syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: limit, Max: limit})
+}

@@ -1,0 +1,91 @@
+package workflow
+
+import (
+	"context"
+	"slices"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// SettingsChangeAPI is what ChangeSettings reads beside the write.
+type SettingsChangeAPI interface {
+	ProjectAPI
+	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
+}
+
+// SettingsWritten is a settings write and what came of it.
+type SettingsWritten struct {
+	Project  Project
+	Settings *apiclient.Settings
+	// CreatedKey is the client key GitLab created with the change (it does
+	// when integrated error tracking ends up enabled in a project with no
+	// active key); nil when it created none, or when that cannot be told.
+	CreatedKey *apiclient.ClientKey
+}
+
+// NewKeyRead says when ChangeSettings reads the keys a write may add to.
+type NewKeyRead int
+
+const (
+	// KeysNotRead: the write cannot create a key (it disables, or turns
+	// integrated off).
+	KeysNotRead NewKeyRead = iota
+	// KeysAlongside: read at the same time as the write, so the write
+	// stays one round trip; a read the server answers after its key is
+	// made shows that key already, and then none is named (never a wrong
+	// one). A PATCH, which writes longer than a list reads, is this.
+	KeysAlongside
+	// KeysBefore: read before the write, one round trip more, so the key
+	// made is always named: settings create, the first setup, whose
+	// point is often that key.
+	KeysBefore
+)
+
+// ChangeSettings runs write, the settings write, with the project's path
+// (given an ID, to name it) read at the same time, and the keys read as
+// keys says. When they show no active key and the answer is enabled and
+// integrated (GitLab's condition to create a key, gitlab-api.md §3), the
+// keys are read again to name the one created.
+func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.ProjectRef, keys NewKeyRead,
+	write func(context.Context) (*apiclient.Settings, error)) (SettingsWritten, error) {
+	ch := SettingsWritten{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
+	var before []apiclient.ClientKey
+	var beforeErr error
+	readKeys := func() { before, _, beforeErr = api.ListClientKeys(ctx, ref) }
+	var reads []func()
+	if ref.Path == "" {
+		reads = append(reads, func() {
+			if p, err := ResolveProject(ctx, api, ref); err == nil {
+				ch.Project = p
+			}
+		})
+	}
+	switch keys {
+	case KeysAlongside:
+		reads = append(reads, readKeys)
+	case KeysBefore:
+		readKeys()
+	}
+	err := together(func() (err error) {
+		ch.Settings, err = write(ctx)
+		return err
+	}, reads...)
+	if err != nil {
+		return ch, err
+	}
+	s := ch.Settings
+	if keys == KeysNotRead || !s.Active || !s.Integrated || beforeErr != nil || slices.ContainsFunc(before, func(k apiclient.ClientKey) bool { return k.Active }) {
+		return ch, nil
+	}
+	after, _, err := api.ListClientKeys(ctx, ref)
+	if err != nil {
+		return ch, nil // the change is made; only the key's name is missing
+	}
+	for _, k := range after {
+		if _, had := FindKey(before, k.ID); !had {
+			ch.CreatedKey = &k
+			break
+		}
+	}
+	return ch, nil
+}

@@ -68,7 +68,10 @@ func BenchmarkRoundTrips(b *testing.B) {
 	// remembers it), the groups go out with the rest; never seen, they
 	// wait for the project's path.
 	ios := apiclient.ProjectID(7)
-	run("audit-by-id", func(c *apiclient.Client) error { _, err := AuditProjectWith(ctx, c, ios, AuditOptions{LastPath: "demo/mobile/ios"}); return err })
+	run("audit-by-id", func(c *apiclient.Client) error {
+		_, err := AuditProjectWith(ctx, c, ios, AuditOptions{LastPath: "demo/mobile/ios"})
+		return err
+	})
 	run("audit-by-id-first-time", func(c *apiclient.Client) error { _, err := AuditProject(ctx, c, ios); return err })
 	// settings update -p 1 --active=false / --active=true: the write, the
 	// project's path and (enabling) the keys at once.

@@ -77,7 +77,10 @@ type held struct {
 	resp *apiclient.Response
 	vars []apiclient.Variable
 	skip string
-	err  error
+	// foreign: the variable holds a DSN that is none of the GitLab keys'
+	// (it may be a Sentry's).
+	foreign bool
+	err     error
 	// store holds the keys when they are a Sentry's (nil: GitLab's).
 	store KeyStore
 }
@@ -122,7 +125,7 @@ func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, va
 			return h
 		}
 	}
-	h.skip = variable + " does not hold the DSN of one of the project's keys"
+	h.skip, h.foreign = variable+" does not hold the DSN of one of the project's keys", true
 	return h
 }
 
@@ -134,7 +137,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		return it
 	}
 	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
-	if h.err == nil && h.skip != "" && k.Resolve != nil {
+	if h.err == nil && h.foreign && k.Resolve != nil {
 		h = k.heldInSentry(ctx, env, it.Project, h)
 	}
 	switch {

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -133,5 +134,22 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 	}
 	if prod || !fresh || len(keys) != 2 {
 		t.Fatalf("Sentry keys %+v, SENTRY_DSN %q", keys, variableValue(gsrv, 3, "SENTRY_DSN", ""))
+	}
+}
+
+// A Sentry-backed project without the variable is skipped as any project
+// without it is: its Sentry is never asked, so a missing Sentry token
+// fails nothing.
+func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
+	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	asked := 0
+	resolve := func(context.Context, string) (KeyStore, error) {
+		asked++
+		return nil, errors.New("no Sentry token")
+	}
+	l, _ := testLedger(t)
+	p := plan(t, gl, demoGroup(t), true, RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve})
+	if it := byPath(p)["demo/legacy-api"]; it.Result != ResultSkipped || !strings.Contains(it.Skip, "no CI/CD variable") || asked != 0 || p.Failed() != 0 {
+		t.Fatalf("asked %d, %+v", asked, it)
 	}
 }

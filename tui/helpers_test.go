@@ -434,11 +434,11 @@ func (h *harness) mustNotSee(bad ...string) {
 	}
 }
 
-// mustSay checks for sentences that may wrap over lines: spaces and line
-// breaks count as one space on both sides.
+// mustSay checks for sentences that may wrap over lines, in a box or not:
+// spaces, line breaks and a box's sides count as one space on both sides.
 func (h *harness) mustSay(want ...string) {
 	h.t.Helper()
-	v := strings.Join(strings.Fields(h.view()), " ")
+	v := strings.Join(strings.Fields(strings.ReplaceAll(h.view(), "│", " ")), " ")
 	for _, w := range want {
 		if !strings.Contains(v, strings.Join(strings.Fields(w), " ")) {
 			h.t.Fatalf("screen does not say %q:\n%s", w, h.view())

@@ -9,7 +9,7 @@ func (s *projectsScreen) View() string {
 	st := s.sh.styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render(s.scope.heading()) + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+s.count()+")") + "\n")
-	b.WriteString(" " + s.filter.input.View() + "\n")
+	b.WriteString(" " + fieldView(s.filter.input, st) + "\n")
 	switch {
 	case len(s.rows) == 0 && s.pages.load.loading() && len(s.pages.items) == 0:
 		b.WriteString(st.Subtle.Render(" Loading projects…"))

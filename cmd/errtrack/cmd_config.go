@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ var configKeys = map[string]string{
 	"host":        "the host used when no --host, GITLAB_HOST or git remote names one",
 	"ca-file":     "the CA certificate file trusted for --host (or the default host)",
 	"keys.ACTION": "the console's keys for ACTION, comma-separated (e.g. keys.rotate x); actions: " + strings.Join(tui.Rebindable, ", "),
+	"theme":       "the console's palette: light, dark, or auto, the terminal's background (the default)",
 }
 
 func settingsHelp() string {
@@ -90,6 +92,9 @@ func (a *app) configCmd() *cobra.Command {
 			for _, n := range actions {
 				fmt.Fprintf(a.stdout, "keys.%s=%s\n", explain.Text(n), explain.Text(strings.Join(c.Keys[n], ",")))
 			}
+			if c.Theme != "" {
+				fmt.Fprintf(a.stdout, "theme=%s\n", explain.Text(c.Theme))
+			}
 			for h, r := range c.Recent {
 				fmt.Fprintf(a.stdout, "# %d recent projects on %s\n", len(r), explain.Text(h))
 			}
@@ -97,7 +102,7 @@ func (a *app) configCmd() *cobra.Command {
 		},
 	}
 	get := &cobra.Command{
-		Use: "get host|ca-file|keys.ACTION [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
+		Use: "get host|ca-file|theme|keys.ACTION [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
 		Example: "  errtrack config get host\n  errtrack config get ca-file --host https://gitlab.example.com",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, _, _ := a.loadConfigQuietly()
@@ -112,6 +117,8 @@ func (a *app) configCmd() *cobra.Command {
 				return nil
 			}
 			switch args[0] {
+			case "theme":
+				fmt.Fprintln(a.stdout, explain.Text(cmp.Or(c.Theme, string(tui.ThemeAuto))))
 			case "host":
 				fmt.Fprintln(a.stdout, explain.Text(c.LastHost))
 			case "ca-file":
@@ -121,13 +128,13 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				fmt.Fprintln(a.stdout, explain.Text(c.CAFiles[h]))
 			default:
-				return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
+				return usagef("%q is not a setting: use host, ca-file, theme or keys.ACTION", explain.Text(args[0]))
 			}
 			return nil
 		},
 	}
 	set := &cobra.Command{
-		Use: "set host URL | set ca-file PATH [--host H] | set keys.ACTION KEY[,KEY]", Short: "Change one setting", Args: cobra.ExactArgs(2),
+		Use: "set host URL | set ca-file PATH [--host H] | set theme light|dark|auto | set keys.ACTION KEY[,KEY]", Short: "Change one setting", Args: cobra.ExactArgs(2),
 		Example: "  errtrack config set host https://gitlab.example.com\n  errtrack config set ca-file ~/corp-ca.pem",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := path()
@@ -158,6 +165,12 @@ func (a *app) configCmd() *cobra.Command {
 				return err
 			}
 			switch args[0] {
+			case "theme":
+				t, ok := tui.ParseTheme(args[1])
+				if !ok {
+					return usagef("theme is light, dark or auto, not %q", explain.Text(args[1]))
+				}
+				return config.Update(p, func(c *config.Config) bool { c.Theme = string(t); return true })
 			case "host":
 				h, err := hosturl.Normalize(args[1])
 				if err != nil {
@@ -190,7 +203,7 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				return err
 			}
-			return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
+			return usagef("%q is not a setting: use host, ca-file, theme or keys.ACTION", explain.Text(args[0]))
 		},
 	}
 	for _, c := range []*cobra.Command{get, set} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +67,181 @@ func TestConsoleQuitDuringARotationPlan(t *testing.T) {
 	if !strings.Contains(scr, "was reading its plan: nothing was changed") || strings.Contains(scr, "creating the new key") {
 		t.Fatalf("the quit note:\n%s", s.screen())
 	}
+}
+
+// colours is the screen with its escape sequences.
+func (s tmuxSession) colours() string { return s.tmux("capture-pane", "-p", "-e", "-t", "e2e") }
+
+// lineOf is the first line of text that holds want.
+func lineOf(t *testing.T, text, want string) string {
+	t.Helper()
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, want) {
+			return l
+		}
+	}
+	t.Fatalf("no line holds %q:\n%s", want, text)
+	return ""
+}
+
+// A light terminal inside tmux (which answers no OSC 11) gets the light
+// palette from COLORFGBG, --theme or ERRTRACK_THEME; --theme dark wins over
+// COLORFGBG. The selected row's background tells: 189 is the light
+// palette's in 256 colours, 238 the dark one's.
+func TestConsoleThemeInTmux(t *testing.T) {
+	t.Parallel()
+	bin := binary(t)
+	for _, tc := range []struct {
+		args string
+		env  []string
+		want string
+	}{
+		{"", []string{"COLORFGBG=0;15"}, "48;5;189"},
+		{" --theme light", nil, "48;5;189"},
+		{"", []string{"ERRTRACK_THEME=light"}, "48;5;189"},
+		{" --theme dark", []string{"COLORFGBG=0;15"}, "48;5;238"},
+		{"", nil, "48;5;238"},
+	} {
+		s := consoleIn(t, 80, 24, bin+" --demo"+tc.args, tc.env...)
+		s.waitFor("integrated · on · 2 keys")
+		if row := lineOf(t, s.colours(), "demo/web-shop"); !strings.Contains(row, tc.want) {
+			t.Fatalf("%s %v: the selected row is %q, want %s", tc.args, tc.env, row, tc.want)
+		}
+		s.keys("C-c")
+	}
+}
+
+// sgrColour finds a colour in an escape sequence: a foreground or a
+// background, of 8, 16, 256 or 24-bit colours.
+var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9]*;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9]+)*m`)
+
+// --accessible draws no colour anywhere: not on the projects list (its
+// filter's prompt and placeholder), a project, or a question.
+func TestConsoleAccessibleHasNoColour(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 80, 24, binary(t)+" --demo --accessible")
+	s.waitFor("integrated · on · 2 keys")
+	check := func(where string) {
+		t.Helper()
+		if c := sgrColour.FindString(s.colours()); c != "" {
+			t.Fatalf("%s: colour %q with --accessible:\n%s", where, c, s.colours())
+		}
+	}
+	check("the projects list")
+	s.keys("Enter")
+	s.waitFor("Client keys (2)")
+	s.waitFor("USED IN")
+	check("a project")
+	s.keys("d")
+	s.waitFor("Delete client key 1")
+	check("a question")
+	s.keys("C-c")
+}
+
+// At 80 columns a long status line keeps its end, the part that says what
+// to do; the status bar keeps the GitLab version whole or leaves it out.
+func TestConsoleNarrowStatusKeepsItsEnd(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 80, 24, binary(t)+" --demo -p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	s.waitFor("@demo-maintainer") // with the token's status comes the version
+	if bar := lineOf(t, s.screen(), "DEMO (mock server)"); strings.Contains(bar, "(GitL…") {
+		t.Fatalf("the status bar cuts the version: %q", bar)
+	}
+	s.keys("R")
+	s.waitFor("Update its CI/CD variables?")
+	s.answer("y")
+	s.waitFor("Delete old key 1?")
+	s.answer("n")
+	s.waitFor("Both keys exist")
+	if scr := strings.Join(strings.Fields(s.screen()), " "); !strings.Contains(scr, "once its clients use the new DSN.") {
+		t.Fatalf("the status line lost its end:\n%s", s.screen())
+	}
+	s.keys("C-c")
+}
+
+// At 50 columns the keys' header keeps the position whole or leaves it out.
+func TestConsoleKeysHeaderAt50(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 50, 15, binary(t)+" --demo -p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	if h := lineOf(t, s.screen(), "PUBLIC KEY"); strings.Contains(h, "…") {
+		t.Fatalf("the header is cut: %q", h)
+	}
+	s.keys("C-c")
+}
+
+// boxWidth is the width of the dialog box on screen (its top border).
+func boxWidth(t *testing.T, s tmuxSession) int {
+	t.Helper()
+	l := lineOf(t, s.screen(), "╭") // the screen under it may show beside it
+	return len([]rune(l[strings.Index(l, "╭"):strings.LastIndex(l, "╮")])) + 1
+}
+
+// Dialogs: one width whatever they hold, wrapped lines under the text they
+// continue, the key's labels in one column, a DSN never broken after its
+// scheme, and no reference to a status line that may be empty.
+func TestConsoleDialogsInTmux(t *testing.T) {
+	t.Parallel()
+	bin := binary(t)
+	s := consoleIn(t, 120, 32, bin+" --demo -p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	s.waitFor("USED IN")
+	s.keys("Enter")
+	s.waitFor("Client key 1 of demo/web-shop")
+	details := boxWidth(t, s)
+	pub, used := lineOf(t, s.screen(), "Public key:"), lineOf(t, s.screen(), "Used in:")
+	if strings.Index(pub, "glet_") != strings.Index(used, "SENTRY_DSN") {
+		t.Fatalf("the key's labels are not in one column:\n%s\n%s", pub, used)
+	}
+	s.keys("Escape")
+	s.waitGone("Client key 1 of demo/web-shop")
+	s.keys("d")
+	s.waitFor("Delete client key 1 of demo/web-shop?")
+	if w := boxWidth(t, s); w != details {
+		t.Fatalf("the delete question is %d wide, the key's details %d", w, details)
+	}
+	s.answer("n")
+	s.waitGone("Delete client key 1")
+	s.keys("R")
+	s.waitFor("Update its CI/CD variables?")
+	if w := boxWidth(t, s); w != details {
+		t.Fatalf("the rotation's question is %d wide, the key's details %d", w, details)
+	}
+	s.answer("y")
+	s.waitFor("Delete old key 1?")
+	if w := boxWidth(t, s); w != details {
+		t.Fatalf("the delete question of the rotation is %d wide, the key's details %d", w, details)
+	}
+	if strings.Contains(strings.Join(strings.Fields(s.screen()), " "), "status line said where") {
+		t.Fatalf("the question points at a status line:\n%s", s.screen())
+	}
+	s.keys("C-c")
+
+	// The doctor's rows wrap under their detail, not under their status.
+	s = consoleIn(t, 80, 24, bin+" --demo -p demo/mobile/ios")
+	s.waitFor("Client keys (1)")
+	s.keys("D")
+	s.waitFor("Doctor for demo/mobile/ios")
+	s.waitFor("ingestion (key 901)")
+	lines := strings.Split(s.screen(), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "fail  CI/CD variables") {
+			next := strings.TrimPrefix(strings.TrimSpace(lines[i+1]), "│ ")
+			if !strings.HasPrefix(next, "      ") {
+				t.Fatalf("a wrapped row starts at the box's edge:\n%s\n%s", l, lines[i+1])
+			}
+		}
+	}
+	s.keys("C-c")
+
+	// The side panel of a wide terminal breaks a DSN after its key, not
+	// after "http://".
+	s = consoleIn(t, 160, 36, bin+" --demo -p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	s.waitFor("rotates it")
+	if regexp.MustCompile(`http://\s*│`).MatchString(s.screen()) {
+		t.Fatalf("the DSN breaks after its scheme:\n%s", s.screen())
+	}
+	s.keys("C-c")
 }

@@ -25,6 +25,8 @@ type Config struct {
 	CAFiles map[string]string `json:"ca_files,omitempty"`
 	// Keys rebinds the console's actions: {"rotate": ["ctrl+r"]}.
 	Keys map[string][]string `json:"keys,omitempty"`
+	// Theme is the console's palette: light, dark or auto (the default).
+	Theme string `json:"theme,omitempty"`
 }
 
 // Recent is a project opened before, known by ID and path.

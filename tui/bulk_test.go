@@ -68,10 +68,10 @@ func TestBulkEnableMarkedProjects(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.mustSee("demo/mobile-app")
-	h.typeText("mobile-app")
+	h.filter("mobile-app")
 	h.key("space")
 	h.key("esc")
-	h.typeText("paused")
+	h.filter("paused")
 	h.key("space")
 	h.key("esc")
 	h.mustSee("2 marked", "● demo/mobile-app", "● demo/paused")
@@ -139,7 +139,7 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	h.mustSay("Rotating 0/2")
 	// The user opens another project meanwhile: progress and report reach
 	// them there.
-	h.typeText("legacy")
+	h.filter("legacy")
 	h.key("enter")
 	h.mustSee("demo/legacy-api", "Settings")
 	h.send(done[0])
@@ -228,9 +228,9 @@ func TestBulkFailureReported(t *testing.T) {
 	g := demoGitLab(t)
 	f := faulty(g.api)
 	h := newHarness(t, Deps{API: f, Host: g.url})
-	h.typeText("mobile-app")
+	h.filter("mobile-app")
 	h.key("space", "esc")
-	h.typeText("paused")
+	h.filter("paused")
 	h.key("space", "esc")
 	f.fail("UpdateSettings", errServer502)
 	h.key("ctrl+o", "e", "y")
@@ -365,7 +365,7 @@ func TestBulkRotationLeavesOtherVariables(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
-	h.typeText("web-shop")
+	h.filter("web-shop")
 	h.key("space", "ctrl+o", "r", "enter", "y")
 	h.dialogSays("1 of 1 project failed", "failed    demo/web-shop: CI/CD variables SENTRY_DSN (all environments), DEPLOY_DSN (all environments) hold the old DSN too, so key 1 stays: open the project and rotate it there (R) to choose what they get.")
 	h.dialogLacks("--keep-variables")
@@ -401,7 +401,7 @@ func TestScopeAskedForAGroup(t *testing.T) {
 	h.mustSee("Projects you maintain", "demo/mobile/ios", "(7)")
 	h.mustNotSee("demo/mobile/kiosk")
 	// From all projects, the question starts at the selected one's group.
-	h.typeText("android")
+	h.filter("android")
 	h.key("ctrl+g")
 	h.mustSee("Group: demo/mobile", "[x] with its subgroups")
 	h.key("esc")
@@ -413,7 +413,7 @@ func TestScopeAskedForAGroup(t *testing.T) {
 func TestNotMaintainedProjectsStayClosed(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile"})
-	h.typeText("kiosk")
+	h.filter("kiosk")
 	h.key("space")
 	h.mustSay("demo/mobile/kiosk: you are not a Maintainer of it")
 	h.mustNotSee("marked")
@@ -460,7 +460,7 @@ func TestBulkChangeReachesTheOpenProject(t *testing.T) {
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.mustSee("demo/mobile-app")
 	for _, p := range []string{"paused", "mobile-app"} {
-		h.typeText(p)
+		h.filter(p)
 		h.key("space", "esc")
 	}
 	h.key("ctrl+o", "e")
@@ -468,7 +468,7 @@ func TestBulkChangeReachesTheOpenProject(t *testing.T) {
 	h.advance(gracePeriod)
 	starts := h.collect(h.sendOnly(keyMsg("y")))
 	// The run starts once paused is open, as it was before the change.
-	h.typeText("paused")
+	h.filter("paused")
 	h.key("enter")
 	h.mustSee("Settings (inactive)")
 	for _, start := range starts {
@@ -480,7 +480,7 @@ func TestBulkChangeReachesTheOpenProject(t *testing.T) {
 		t.Fatal("paused was not enabled")
 	}
 	h.key("esc")
-	h.typeText("mobile-app")
+	h.filter("mobile-app")
 	h.key("enter")
 	h.mustSee("Settings (active)", "Client keys (1)")
 }
@@ -543,9 +543,9 @@ func TestHelpScrolls(t *testing.T) {
 func TestMarksFollowTheScope(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
-	h.typeText("web-shop")
+	h.filter("web-shop")
 	h.key("space", "esc")
-	h.typeText("ios")
+	h.filter("ios")
 	h.key("space", "esc")
 	h.mustSee("2 marked")
 	h.key("ctrl+g", "ctrl+u")

@@ -368,6 +368,16 @@ func (h *harness) keyNow(keys ...string) {
 	}
 }
 
+// filter types s in the projects list's filter, opening it with / first
+// when its keys are the list's.
+func (h *harness) filter(s string) {
+	h.t.Helper()
+	if ps, ok := h.m.top().(*projectsScreen); ok && !ps.Capturing() {
+		h.key("/")
+	}
+	h.typeText(s)
+}
+
 // typeText types s one key at a time.
 func (h *harness) typeText(s string) {
 	h.t.Helper()

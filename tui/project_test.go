@@ -322,7 +322,7 @@ func TestWriteResultsReachTheUserAfterEsc(t *testing.T) {
 	h.run(disable)
 	h.mustSee("Error tracking settings disabled for demo/web-shop.")
 	// Reopened later, the project shows what the write did.
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter", "tab")
 	h.mustSee("Active        no")
 }
@@ -332,7 +332,7 @@ func TestReopenedProjectGetsTheResult(t *testing.T) {
 	h, _ := console(t, "1")
 	create := h.holdWrite("n")
 	h.key("esc")
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter")
 	h.mustSee("Client keys (2)")
 	h.run(create)
@@ -589,7 +589,7 @@ func TestMessagesBelongToTheirProject(t *testing.T) {
 	h.mustSay("not available")
 	h.key("esc")
 	h.mustSay("not available") // still about the project just left
-	h.typeText("mobile")
+	h.filter("mobile")
 	h.key("enter")
 	h.mustSee("Client keys")
 	h.mustNotSee("not available")
@@ -604,7 +604,7 @@ func TestResultElsewhereNamesTheProject(t *testing.T) {
 	h.key("esc")
 	h.run(disable)
 	h.mustSay("Error tracking settings disabled for demo/web-shop.")
-	h.typeText("paused")
+	h.filter("paused")
 	h.key("enter")
 	h.mustNotSee("disabled for demo/web-shop")
 

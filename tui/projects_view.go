@@ -17,7 +17,7 @@ func (s *projectsScreen) View() string {
 	case len(s.rows) == 0 && s.filter.query != "":
 		b.WriteString(st.Subtle.Render(" No project matches. Type a full path (group/project) or an ID to open it directly."))
 	case len(s.rows) == 0:
-		b.WriteString(st.Subtle.Render(" You maintain no projects here. Type a project ID or path to open one."))
+		b.WriteString(st.Subtle.Render(" You maintain no projects here. Press / and type a project ID or path to open one."))
 	}
 	// The columns keep together on a wide terminal: the name stops at 40
 	// cells, so the state sits beside it, not a screen away.

@@ -17,7 +17,7 @@ func TestQuestionOnResultIgnoresTypedKeys(t *testing.T) {
 	rotate := h.holdWrite("R") // key 1: SENTRY_DSN holds its DSN
 	h.key("esc")
 	h.mustSee("Projects you maintain")
-	h.keyNow("m")
+	h.keyNow("/", "m")
 	h.run(rotate) // the question opens now
 	h.mustSay("Update its CI/CD variables?")
 	h.keyNow("y", "y")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -242,6 +243,94 @@ func TestConsoleDialogsInTmux(t *testing.T) {
 	s.waitFor("rotates it")
 	if regexp.MustCompile(`http://\s*│`).MatchString(s.screen()) {
 		t.Fatalf("the DSN breaks after its scheme:\n%s", s.screen())
+	}
+	s.keys("C-c")
+}
+
+// The first screen's keys are the list's, as in gh-dash, lazygit and k9s:
+// q quits, / starts the filter (where q is a letter), esc ends it, and a
+// letter typed on the list says how to filter. The help bar says so.
+func TestConsoleFirstScreenKeys(t *testing.T) {
+	t.Parallel()
+	bin := binary(t)
+	s := consoleIn(t, 80, 24, bin+" --demo")
+	s.waitFor("demo/web-shop")
+	s.waitFor("/ filter")
+	s.waitFor("q quit")
+	s.keys("q")
+	s.waitFor("EXITED rc=0")
+
+	s = consoleIn(t, 80, 24, bin+" --demo")
+	s.waitFor("demo/web-shop")
+	s.keys("x")
+	s.waitFor("press / first")
+	s.keys("/", "q", "a")
+	s.waitFor("/ qa")
+	s.waitFor("esc end filter")
+	s.keys("Escape")
+	s.waitGone("/ qa")
+	s.waitFor("demo/legacy-api")
+	s.keys("/", "l", "e", "g", "Enter")
+	s.waitFor("Settings (active)")
+	s.keys("C-c")
+	s.waitFor("EXITED")
+}
+
+// space marks the project under the cursor and leaves the cursor there
+// (k9s's and lazygit's space): a second space unmarks the same project.
+// ctrl+g to a group that does not hold a marked project says it unmarked
+// it.
+func TestConsoleMarksInTmux(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 100, 30, binary(t)+" --demo")
+	s.waitFor("demo/web-shop")
+	s.keys("Space")
+	s.waitFor("1 marked")
+	s.keys("Space")
+	s.waitGone("1 marked")
+	s.keys("Space", "/", "i", "o", "s", "Space", "Escape")
+	s.waitFor("2 marked")
+	s.waitFor("press / to filter") // the escape is read: a key at once would make it alt+key
+	s.keys("C-g")
+	s.waitFor("Show the projects of which group?")
+	s.keys("C-u", "d", "e", "m", "o", "/", "m", "o", "b", "i", "l", "e", "Enter")
+	s.waitFor("Projects of group demo/mobile")
+	s.waitFor("1 marked")
+	s.waitFor("Unmarked 1 marked project outside group demo/mobile")
+	s.keys("C-c")
+}
+
+// An empty list after an error offers nothing to open or mark.
+func TestConsoleEmptyListAfterAnError(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing answers there
+	s := consoleIn(t, 100, 30, binary(t)+" --host http://"+addr+" --timeout 2s", "GITLAB_TOKEN="+mockserver.TokenMaintainer)
+	s.waitFor("Could not load projects")
+	if bar := lineOf(t, s.screen(), "quit"); strings.Contains(bar, "enter open") || strings.Contains(bar, "space mark") {
+		t.Fatalf("the help bar offers what does nothing: %q", bar)
+	}
+	s.keys("C-c")
+}
+
+// What the request log said (a request copied as curl) goes with the log.
+func TestConsoleLogMessageGoesWithTheLog(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 100, 30, binary(t)+" --demo -p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	s.keys("L")
+	s.waitFor("Request log")
+	s.keys("c")
+	s.waitFor("as a curl command")
+	s.keys("Escape")
+	s.waitGone("Request log")
+	time.Sleep(100 * time.Millisecond) // well before the message would expire
+	if strings.Contains(s.screen(), "as a curl command") {
+		t.Fatalf("the log's message outlives it:\n%s", s.screen())
 	}
 	s.keys("C-c")
 }

@@ -100,7 +100,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	if got := strings.TrimSpace(s.tmux("display", "-p", "-t", "e2e", "#{alternate_on}")); got != "1" {
 		t.Errorf("alternate screen not in use: %q", got)
 	}
-	s.keys("web-shop") // typing filters the list
+	s.keys("/web-shop") // / starts the filter; typing filters the list
 	s.keys("Enter")
 	s.waitFor("Client keys (2)")
 

@@ -122,15 +122,17 @@ func isASCII(s string) bool {
 // without spaces (a DSN) keeps none: it is copied whole.
 func wrapHanging(line string, width int) []string {
 	hang := hangOf(line)
-	if hang == 0 || hang > width/2 {
+	text := strings.TrimLeft(line, " ")
+	indent := len(line) - len(text)
+	if hang > width/2 || indent >= width {
 		return wrap(line, width)
 	}
-	first := wrap(line, width)
-	if len(first) <= 1 {
-		return first
+	first := wrap(text, width-indent)
+	out := []string{strings.Repeat(" ", indent) + first[0]}
+	if len(first) == 1 {
+		return out
 	}
-	rest := strings.TrimLeft(strings.TrimPrefix(line, first[0]), " ")
-	out := []string{first[0]}
+	rest := strings.TrimLeft(strings.TrimPrefix(text, first[0]), " ")
 	for _, l := range wrap(rest, width-hang) {
 		out = append(out, strings.Repeat(" ", hang)+l)
 	}

@@ -334,3 +334,65 @@ func TestConsoleLogMessageGoesWithTheLog(t *testing.T) {
 	}
 	s.keys("C-c")
 }
+
+// flat is the screen's text with a box's sides and line breaks read
+// through, as one line.
+func flat(screen string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
+}
+
+// The findings and the doctor name the key that does the fix, not a
+// command line; the doctor's last line offers a test event the way one is
+// sent from the tab the user is on.
+func TestConsoleFixesNameTheKeys(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 100, 32, binary(t)+" --demo -p demo/mobile/ios")
+	s.waitFor("Client keys (1)")
+	s.waitFor("SENTRY_DSN") // where the key is used: the audit is read
+	s.keys("F")
+	s.waitFor("Findings for demo/mobile/ios")
+	if scr := flat(s.screen()); !strings.Contains(scr, "the Client keys tab lists them") || strings.Contains(scr, "errtrack ") {
+		t.Fatalf("the findings' fixes:\n%s", s.screen())
+	}
+	s.keys("Escape")
+	s.waitGone("Findings for")
+	s.keys("D")
+	s.waitFor("Doctor for demo/mobile/ios")
+	s.waitFor("ingestion")
+	if scr := flat(s.screen()); !strings.Contains(scr, "v on the key sends one") || !strings.Contains(scr, "v sends one with key 901") || strings.Contains(scr, "errtrack ") || strings.Contains(scr, "--send-test-event") {
+		t.Fatalf("the doctor on the keys tab:\n%s", s.screen())
+	}
+	s.keys("Escape")
+	s.waitGone("Doctor for")
+	s.keys("Tab", "D")
+	s.waitFor("Doctor for demo/mobile/ios")
+	s.waitFor("ingestion")
+	if scr := flat(s.screen()); !strings.Contains(scr, "on the Client keys tab (tab), v sends one with the selected key") {
+		t.Fatalf("the doctor on the settings tab offers what v does not do there:\n%s", s.screen())
+	}
+	s.keys("C-c")
+}
+
+// Where GitLab refuses integrated error tracking (demo/on-prem), the
+// settings pane stops offering to create it once refused, and the doctor
+// then offers only what works there.
+func TestConsoleRefusedCreateIsNotOfferedAgain(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 100, 32, binary(t)+" --demo -p demo/on-prem")
+	s.waitFor("Client keys (0)")
+	s.keys("Tab")
+	s.waitFor("enter create settings")
+	s.keys("Enter")
+	s.waitFor("not available")
+	s.waitGone("enter create settings")
+	if !strings.Contains(flat(s.screen()), "GitLab does not offer integrated error tracking for this project") {
+		t.Fatalf("the settings pane after the refusal:\n%s", s.screen())
+	}
+	s.keys("D")
+	s.waitFor("Doctor for demo/on-prem")
+	s.waitFor("CI/CD variables")
+	if scr := flat(s.screen()); !strings.Contains(scr, "fix: configure a Sentry") || strings.Contains(scr, "creates them") || strings.Contains(scr, "settings create") {
+		t.Fatalf("the doctor still offers the create GitLab refused:\n%s", s.screen())
+	}
+	s.keys("C-c")
+}

@@ -65,11 +65,14 @@ const (
 	SeverityInfo    = "info"
 )
 
-// Finding is something wrong (or worth knowing), with its fix.
+// Finding is something wrong (or worth knowing), with its fix: Fix as the
+// commands word it, Action what it does (FixWith words it otherwise).
 type Finding struct {
 	Severity string `json:"severity"`
 	What     string `json:"what"`
 	Fix      string `json:"fix"`
+	Action   Action `json:"-"`
+	how      string
 }
 
 // AuditedKey is a key and where its DSN is used.
@@ -248,9 +251,9 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		}
 		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key))
 		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
-		a.Findings = append(a.Findings, Finding{SeverityWarning,
+		a.Findings = append(a.Findings, finding(SeverityWarning,
 			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
-			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (errtrack keys delete)"})
+			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, KeyID: k.Key.ID}))
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }
@@ -307,32 +310,32 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		}
 		handedOut = true
 		if a.Project.ID != 0 && d.ProjectID != a.Project.ID {
-			a.Findings = append(a.Findings, Finding{SeverityError,
+			a.Findings = append(a.Findings, finding(SeverityError,
 				fmt.Sprintf("%s holds the DSN of a key of another project (%d)", p.use.Label(), d.ProjectID),
-				"set it to the DSN of one of this project's keys (errtrack keys list), or remove it"})
+				"set it to the DSN of one of this project's keys (%s), or remove it", Action{Do: ActListKeys}))
 			continue
 		}
-		a.Findings = append(a.Findings, Finding{SeverityError,
+		a.Findings = append(a.Findings, finding(SeverityError,
 			fmt.Sprintf("%s holds the DSN of a key that no longer exists (public key %s)", p.use.Label(), safetext.Excerpt(d.PublicKey, 13)),
-			"set it to the DSN of a current key (errtrack keys list), or remove it: deploys that read it report nothing"})
+			"set it to the DSN of a current key (%s), or remove it: deploys that read it report nothing", Action{Do: ActListKeys}))
 	}
 	if handedOut && !a.settingsUnknown && (a.Settings == nil || !a.Settings.Active) {
-		a.Findings = append(a.Findings, Finding{SeverityWarning,
+		a.Findings = append(a.Findings, finding(SeverityWarning,
 			"error tracking is disabled while CI/CD variables still hand out a DSN",
-			"enable it (errtrack settings enable), or remove the variables"})
+			"enable it (%s), or remove the variables", Action{Do: ActEnable}))
 	}
 	for _, labels := range scopesOf {
 		if len(labels) > 1 {
-			a.Findings = append(a.Findings, Finding{SeverityWarning,
-				"the same DSN is in " + strings.Join(labels, ", "),
-				"if the environments should report apart, give each its own key (errtrack keys create, then point one variable at it)"})
+			a.Findings = append(a.Findings, finding(SeverityWarning,
+				"the same DSN is in "+strings.Join(labels, ", "),
+				"if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey}))
 		}
 	}
 	for _, k := range a.Keys {
 		if len(k.Used) == 0 {
-			a.Findings = append(a.Findings, Finding{SeverityInfo,
+			a.Findings = append(a.Findings, finding(SeverityInfo,
 				fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key)),
-				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (errtrack keys delete)"})
+				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, KeyID: k.Key.ID}))
 		}
 	}
 	for g, err := range a.Unread {
@@ -340,9 +343,9 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		if errors.Is(err, apiclient.ErrForbidden) {
 			why = "reading them needs the Maintainer role on the group"
 		}
-		a.Findings = append(a.Findings, Finding{SeverityInfo,
-			fmt.Sprintf("the CI/CD variables of group %s are not in this audit: %s", safetext.Excerpt(g, 80), why),
-			"run the audit with a token of a group Maintainer to include them"})
+		a.Findings = append(a.Findings, Finding{Severity: SeverityInfo,
+			What: fmt.Sprintf("the CI/CD variables of group %s are not in this audit: %s", safetext.Excerpt(g, 80), why),
+			Fix:  "audit with a token of a group Maintainer to include them"})
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }

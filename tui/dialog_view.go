@@ -86,6 +86,12 @@ func (d dialog) layout(st Styles, width, height int) (inner int, title, body []s
 	const chrome = 4 // border and padding, left and right
 	inner = max(min(dialogWidth, width-chrome-2), 10)
 	title = wrap(d.title, inner)
+	if len(d.table) > 0 {
+		body = reportTable(st, d.table, inner)
+		if len(d.body) > 0 {
+			body = append(body, "")
+		}
+	}
 	for _, l := range d.body {
 		if l == "" {
 			body = append(body, "")

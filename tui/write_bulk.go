@@ -226,15 +226,15 @@ func (p bulkPlan) run(ctx context.Context, api API, d Deps, j *workflow.Journal)
 	return p
 }
 
-// lines are the plan or the report, one line per project: its result
+// rows are the plan or the report, one row per project: its result
 // ("planned" before the run) and what was or will be done, or why not.
-func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
-	var out []string
+func (p bulkPlan) rows(explain func(error) string, k KeyMap) []reportRow {
+	var out []reportRow
 	add := func(proj workflow.Project, result, what string) {
 		if result == "" {
 			result = "planned"
 		}
-		out = append(out, fmt.Sprintf("%-9s %s: %s", result, clean(proj.Name()), clean(what)))
+		out = append(out, reportRow{result, clean(proj.Name()), clean(what)})
 	}
 	switch p.kind {
 	case bulkEnable, bulkDisable:
@@ -288,8 +288,8 @@ func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
 		}
 	}
 	// What needs the user comes first: failures, then what changes.
-	rank := func(line string) int {
-		switch strings.Fields(line)[0] {
+	rank := func(r reportRow) int {
+		switch r.result {
 		case workflow.ResultFailed:
 			return 0
 		case workflow.ResultUnchanged:
@@ -299,7 +299,7 @@ func (p bulkPlan) lines(explain func(error) string, k KeyMap) []string {
 		}
 		return 1
 	}
-	slices.SortStableFunc(out, func(a, b string) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(out, func(a, b reportRow) int { return rank(a) - rank(b) })
 	return out
 }
 
@@ -402,13 +402,13 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	}
 	p := msg.plan
 	doing := p.kind.doing(p.variable)
-	lines := p.lines(m.sh.explain, m.sh.keys)
+	rows := p.rows(m.sh.explain, m.sh.keys)
 	if p.acting() == 0 {
 		next, status := m.setStatus(statusMsg{text: doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", doing, workflow.Projects(p.marked, "marked")), lines)
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", doing, workflow.Projects(p.marked, "marked")), nil).withTable(rows)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
-	body := append(lines, "")
+	var body []string
 	switch p.kind {
 	case bulkVerify:
 		body = append(body, workflow.VerifyWarning)
@@ -420,7 +420,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		}
 		body = append(body, words)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", p.kind.ask(p.variable), p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal})
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", p.kind.ask(p.variable), p.acting(), workflow.Projects(p.marked, "marked")), body, "Go", startBulkMsg{plan: p, journal: msg.journal}).withTable(rows)
 	d.onNo = statusMsg{text: doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -527,7 +527,7 @@ func (m Model) bulkReport() (Model, tea.Cmd) {
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}
-	m.sh.lastBulk = infoDialog(title, p.lines(m.sh.explain, m.sh.keys))
+	m.sh.lastBulk = infoDialog(title, nil).withTable(p.rows(m.sh.explain, m.sh.keys))
 	m.sh.hasBulk = true
 	reopen := keyName(m.sh.keys.Bulk)
 	if again != "" { // with marks, Bulk offers the changes; the report is one of them

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -222,8 +223,8 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
 		return writeJSON(a.stdout, items)
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECT\tRESULT\tOLD KEY\tNEW KEY\tVARIABLES")
-	for _, x := range items {
+	fmt.Fprintln(tw, "PROJECT\tRESULT\tOLD KEY\tNEW KEY\tVARIABLES\tWHY")
+	for i, x := range items {
 		old, nk := "-", "-"
 		if x.OldKeyID != 0 {
 			old = fmt.Sprint(x.OldKeyID)
@@ -239,7 +240,13 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.GroupPlan) error {
 		if result == "" {
 			result = "planned"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", explain.Text(x.Project), result, old, nk, explain.Text(strings.Join(vars, ", ")))
+		// A skipped project says why, as the plan did; a failed one what
+		// went wrong.
+		why := x.Error
+		if it := p.Items[i]; it.Skip != "" && x.Error == "" {
+			why = it.Skip
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", explain.Text(x.Project), result, old, nk, explain.Text(cmp.Or(strings.Join(vars, ", "), "-")), explain.Text(why))
 	}
 	return tw.Flush()
 }

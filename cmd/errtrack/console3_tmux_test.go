@@ -396,3 +396,27 @@ func TestConsoleRefusedCreateIsNotOfferedAgain(t *testing.T) {
 	}
 	s.keys("C-c")
 }
+
+// The console's report of a change to several projects is a table, as the
+// command's is, each result in its state's colour.
+func TestConsoleGroupReportIsATable(t *testing.T) {
+	t.Parallel()
+	s := consoleIn(t, 120, 32, binary(t)+" --demo --group demo --include-subgroups")
+	s.waitFor("demo/mobile/ios")
+	s.keys("C-a")
+	s.waitFor("marked")
+	s.keys("C-o")
+	s.waitFor("enable error tracking")
+	s.keys("e")
+	s.waitFor("Enable error tracking in")
+	s.answer("y")
+	s.waitFor("Enabling error tracking: 1 of 4 projects failed") // demo/on-prem refuses
+	s.waitFor("WHAT")
+	if head := lineOf(t, s.screen(), "WHAT"); !strings.Contains(head, "RESULT") || !strings.Contains(head, "PROJECT") {
+		t.Fatalf("no table header: %q", head)
+	}
+	if !regexp.MustCompile(`\x1b\[[0-9;]*38;5;[0-9]+m(\x1b\[[0-9;]*m)*changed`).MatchString(s.colours()) {
+		t.Fatalf("the results are not coloured:\n%q", lineOf(t, s.colours(), "changed"))
+	}
+	s.keys("C-c")
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,10 +17,11 @@ import (
 	"github.com/errtrack/errtrack/tui"
 )
 
-// configKeys are what `errtrack config` reads and writes: the default host
-// and a host's CA file. The recent projects are the console's to keep.
+// configKeys are what `errtrack config` reads and writes: the default host,
+// a host's CA file, the console's keys and palette. The last host used and
+// the recent projects are errtrack's to keep.
 var configKeys = map[string]string{
-	"host":        "the host used when no --host, GITLAB_HOST or git remote names one",
+	"host":        "the default host: used when no --host, GITLAB_HOST or git remote names one; a --host does not replace it (without it, the last host used serves); set it to \"\" to go back to the last host used",
 	"ca-file":     "the CA certificate file trusted for --host (or the default host)",
 	"keys.ACTION": "the console's keys for ACTION, comma-separated (e.g. keys.rotate x); actions: " + strings.Join(tui.Rebindable, ", "),
 	"theme":       "the console's palette: light, dark, or auto, the terminal's background (the default)",
@@ -42,7 +44,7 @@ func (a *app) configCmd() *cobra.Command {
 	var host string
 	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Read and change errtrack's config file (the default host, CA files)",
+		Short: "Read and change errtrack's config file (the default host, CA files, the console's keys and theme)",
 		Example: "  errtrack config list\n  errtrack config set host https://gitlab.example.com\n" +
 			"  errtrack config set ca-file ~/corp-ca.pem --host https://gitlab.example.com",
 		Long: "Read and change errtrack's config file.\n\nSettings:\n" + settingsHelp(),
@@ -62,10 +64,10 @@ func (a *app) configCmd() *cobra.Command {
 		if host != "" {
 			return hosturl.Normalize(host)
 		}
-		if c.LastHost == "" {
-			return "", usagef("no default host yet: give --host")
+		if h := cmp.Or(c.DefaultHost, c.LastHost); h != "" {
+			return h, nil
 		}
-		return c.LastHost, nil
+		return "", usagef("no default host yet: give --host")
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "Show what the config file holds", Args: noArgs, Example: "  errtrack config list",
@@ -75,7 +77,8 @@ func (a *app) configCmd() *cobra.Command {
 				fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", notice)
 			}
 			fmt.Fprintf(a.stdout, "# %s\n", explain.Text(p))
-			fmt.Fprintf(a.stdout, "host=%s\n", explain.Text(c.LastHost))
+			fmt.Fprintf(a.stdout, "host=%s\n", explain.Text(c.DefaultHost))
+			fmt.Fprintf(a.stdout, "# last host used: %s\n", explain.Text(c.LastHost))
 			hosts := make([]string, 0, len(c.CAFiles))
 			for h := range c.CAFiles {
 				hosts = append(hosts, h)
@@ -120,7 +123,8 @@ func (a *app) configCmd() *cobra.Command {
 			case "theme":
 				fmt.Fprintln(a.stdout, explain.Text(cmp.Or(c.Theme, string(tui.ThemeAuto))))
 			case "host":
-				fmt.Fprintln(a.stdout, explain.Text(c.LastHost))
+				// The host used when nothing names one.
+				fmt.Fprintln(a.stdout, explain.Text(cmp.Or(c.DefaultHost, c.LastHost)))
 			case "ca-file":
 				h, err := hostFor(c)
 				if err != nil {
@@ -160,6 +164,10 @@ func (a *app) configCmd() *cobra.Command {
 					return true
 				})
 				if rerr != nil {
+					var re *tui.RebindError
+					if errors.As(rerr, &re) {
+						rerr = re.From(action) // the entry just set is the one named
+					}
 					return usagef("%s", explain.Text(rerr.Error()))
 				}
 				return err
@@ -172,11 +180,14 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				return config.Update(p, func(c *config.Config) bool { c.Theme = string(t); return true })
 			case "host":
-				h, err := hosturl.Normalize(args[1])
-				if err != nil {
-					return usageError{err}
+				h := ""
+				if strings.TrimSpace(args[1]) != "" {
+					var err error
+					if h, err = hosturl.Normalize(args[1]); err != nil {
+						return usageError{err}
+					}
 				}
-				return config.Update(p, func(c *config.Config) bool { c.LastHost = h; return true })
+				return config.Update(p, func(c *config.Config) bool { c.DefaultHost = h; return true })
 			case "ca-file":
 				abs, err := filepath.Abs(args[1])
 				if err != nil {

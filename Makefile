@@ -1,7 +1,11 @@
 # errtrack — see README.md. `make demo` and `make test` are all a new machine needs.
 GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+# The commit and its date, for errtrack version (the go command records them
+# too, unless GOFLAGS has -buildvcs=false).
+COMMIT   ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DATE     ?= $(shell git log -1 --format=%cs 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 BIN      := bin/errtrack
 FUZZTIME ?= 30s
 STATICCHECK_VERSION := v0.8.2

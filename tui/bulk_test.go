@@ -340,7 +340,7 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 		h.send(d)
 	}
 	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
-		"failed    fleet/app-001 The old key is not deleted: group CI/CD variables hold its DSN")
+		"failed    fleet/app-001 The old key is not deleted: its DSN is held by the CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet")
 	if n := h.m.BulkQuitNote(); n != "" {
 		t.Fatalf("a finished run says %q on quitting", n)
 	}

@@ -111,7 +111,7 @@ func TestRotationNamesGroupVariables(t *testing.T) {
 	h.key("R")
 	h.mustSay("Update its CI/CD variables?")
 	h.key("y")
-	h.mustSay("Group CI/CD variable group fleet/FLEET_SENTRY_DSN", "holds the old DSN")
+	h.mustSay("The CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds the old DSN")
 	h.key("y")
 	h.mustSay("Rotated")
 	if ids := g.keyIDs(2001); len(ids) != 1 || ids[0] == 200001 {

@@ -33,9 +33,9 @@ type projectFilter struct {
 	waiting  bool
 }
 
-// The filter's placeholder says what / does, then what to type.
+// The filter's placeholder follows its prompt, "/ ": what / does, then what to type.
 const (
-	filterIdle   = "press / to filter, or to open a project by ID or path"
+	filterIdle   = "to filter, or to open a project by ID or path"
 	filterTyping = "type to filter, or a project ID or group/project path"
 )
 

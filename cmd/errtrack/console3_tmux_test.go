@@ -291,7 +291,7 @@ func TestConsoleMarksInTmux(t *testing.T) {
 	s.waitGone("1 marked")
 	s.keys("Space", "/", "i", "o", "s", "Space", "Escape")
 	s.waitFor("2 marked")
-	s.waitFor("press / to filter") // the escape is read: a key at once would make it alt+key
+	s.waitFor("/ to filter, or to open") // the escape is read: a key at once would make it alt+key
 	s.keys("C-g")
 	s.waitFor("Show the projects of which group?")
 	s.keys("C-u", "d", "e", "m", "o", "/", "m", "o", "b", "i", "l", "e", "Enter")

@@ -1,7 +1,11 @@
 # errtrack — see README.md. `make demo` and `make test` are all a new machine needs.
 GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS  := -X main.version=$(VERSION)
+# The commit and its date, for errtrack version (the go command records them
+# too, unless GOFLAGS has -buildvcs=false).
+COMMIT   ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DATE     ?= $(shell git log -1 --format=%cs 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.date=$(DATE)
 BIN      := bin/errtrack
 FUZZTIME ?= 30s
 STATICCHECK_VERSION := v0.8.2
@@ -105,8 +109,8 @@ screenshots: build
 	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1" $(SHOTS)/keys.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 160x36 -k "Enter sleep:1" $(SHOTS)/keys-wide.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1 R sleep:1.5" $(SHOTS)/rotate.png -- ./$(BIN) --demo
-	$(SCREENSHOT) -l -s 120x32 -k "Enter sleep:1 Tab sleep:0.5" $(SHOTS)/settings-light.png -- ./$(BIN) --demo
-	$(SCREENSHOT) -s 120x32 -k "i o s sleep:0.7 Enter sleep:1.2 F sleep:0.8" $(SHOTS)/findings.png -- ./$(BIN) --demo
+	$(SCREENSHOT) -l -s 120x32 -k "Enter sleep:1 Tab sleep:0.5" $(SHOTS)/settings-light.png -- ./$(BIN) --demo --theme light
+	$(SCREENSHOT) -s 120x32 -k "/ i o s sleep:0.7 Enter sleep:1.2 F sleep:0.8" $(SHOTS)/findings.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
 

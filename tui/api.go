@@ -8,6 +8,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -54,6 +55,28 @@ type API interface {
 // clip.exe); cmd/errtrack passes one.
 type Clipboard interface {
 	WriteAll(text string) error
+}
+
+// Theme chooses the console's palette.
+type Theme string
+
+// The themes: the terminal's (asked), or one fixed.
+const (
+	ThemeAuto  Theme = "auto"
+	ThemeDark  Theme = "dark"
+	ThemeLight Theme = "light"
+)
+
+// ParseTheme reads --theme, ERRTRACK_THEME or the config's theme; "" is
+// ThemeAuto.
+func ParseTheme(s string) (Theme, bool) {
+	switch t := Theme(strings.ToLower(strings.TrimSpace(s))); t {
+	case "", ThemeAuto:
+		return ThemeAuto, true
+	case ThemeDark, ThemeLight:
+		return t, true
+	}
+	return "", false
 }
 
 // RecentProject is a project opened before, known by ID and path.
@@ -125,6 +148,13 @@ type Deps struct {
 	// Accessible draws no animation and no colour (--accessible,
 	// ACCESSIBLE=1): a screen reader reads words that do not move.
 	Accessible bool
+	// Theme is the palette: ThemeDark or ThemeLight, or ThemeAuto (the
+	// default), which asks the terminal its background (OSC 11) and,
+	// until it answers (tmux does not), takes LightBackground's guess.
+	Theme Theme
+	// LightBackground: the environment says the terminal is light
+	// (COLORFGBG), a guess the terminal's own answer replaces.
+	LightBackground bool
 	// OpenURL opens a page in the user's browser; nil, or an error (no
 	// browser, over SSH), and the console shows the address instead.
 	OpenURL func(url string) error

@@ -12,7 +12,10 @@ import (
 // Init asks the terminal's background colour, starts the spinner, and loads
 // the token's status and the first screens' data together.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	var cmds []tea.Cmd
+	if m.themeAsked() {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
 	if m.sh.api == nil && m.sh.deps.Connect != nil {
 		cmds = append(cmds, connectCmd(m.sh.deps.Connect, m.sh.deps.RequestTimeout))
 	}
@@ -48,6 +51,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		return m, nil
 	case tea.BackgroundColorMsg:
+		if !m.themeAsked() {
+			return m, nil // the user chose the palette
+		}
 		m.isDark = msg.IsDark()
 		m.sh.styles = NewStyles(m.isDark, m.noColor)
 		return m, nil
@@ -163,4 +169,10 @@ func (m Model) apply(out outcome) (Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// themeAsked: the palette follows the terminal's background (no --theme).
+func (m Model) themeAsked() bool {
+	t := m.sh.deps.Theme
+	return t != ThemeDark && t != ThemeLight
 }

@@ -50,6 +50,11 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd, done := m.log.update(msg)
 		if done {
 			m.log = nil
+			if m.status.inLog {
+				m.status = statusMsg{}
+				m.statusSeq++
+				m.resize()
+			}
 		}
 		return m, cmd
 	}

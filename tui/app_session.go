@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -68,8 +69,8 @@ func (m Model) loginDone(msg loginDoneMsg) (Model, tea.Cmd, bool) {
 		m.sh.deps.Host = msg.host
 		next, start := m.startWith(msg.api)
 		next, status := next.setStatus(statusMsg{kind: statusError, text: "Logged in to " + msg.host +
-			" for this session only: the system keyring did not take the token (" + clean(notStored.Err.Error()) +
-			"). To use it next time, set GITLAB_TOKEN to it, or fix the keyring and log in again."})
+			" for this session only: the system keyring did not take the token: " + strings.TrimSuffix(clean(notStored.Err.Error()), ".") +
+			". To use it next time, set GITLAB_TOKEN to it, or fix the keyring and log in again."})
 		return next, tea.Batch(start, status, m.hostWorked(msg.host)), true
 	}
 	return m, nil, false

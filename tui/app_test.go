@@ -21,11 +21,17 @@ func TestQuitKeys(t *testing.T) {
 	if !h.sentType("QuitMsg") {
 		t.Fatal("q did not quit the project screen")
 	}
-	// On the project list letters are filter text: only ctrl+c quits.
+	// On the project list q quits too, the first key most people press
+	// (issue 31); in its filter (/) letters are text: only ctrl+c quits.
 	h, _ = console(t, "")
 	h.key("q")
+	if !h.sentType("QuitMsg") {
+		t.Fatal("q did not quit the project list")
+	}
+	h, _ = console(t, "")
+	h.filter("q")
 	if h.sentType("QuitMsg") {
-		t.Fatal("q quit from the project list, where it is a letter of a path")
+		t.Fatal("q quit from the project list's filter, where it is a letter of a path")
 	}
 	h.key("ctrl+c")
 	if !h.sentType("QuitMsg") {

@@ -15,8 +15,18 @@ import (
 
 const statusTTL = 5 * time.Second
 
+// statusRoom is how many lines the status message takes at most: four
+// where the terminal has 24 rows or more, three below.
+func statusRoom(h int) int {
+	if h >= 24 {
+		return 4
+	}
+	return 3
+}
+
 // statusLines is the status message, wrapped between words to at most 3
 // lines above the help bar: error advice is often longer than one line.
+// A longer one loses its middle, not its end, which says what to do.
 func statusLines(st Styles, msg statusMsg, w, h int) []string {
 	if msg.text == "" || h < 8 {
 		return nil
@@ -28,15 +38,32 @@ func statusLines(st Styles, msg statusMsg, w, h int) []string {
 	case statusSuccess:
 		style = st.Success
 	}
-	lines := wrap(clean(msg.text), w-2)
-	if len(lines) > 3 {
-		lines = lines[:3]
-		lines[2] = truncate(lines[2]+" …", w-2)
-	}
+	lines := fitStatus(clean(msg.text), w-2, statusRoom(h))
 	for i, l := range lines {
 		lines[i] = " " + style.Render(l)
 	}
 	return lines
+}
+
+// fitStatus wraps text in at most room lines of width: where it is longer,
+// its first half of the lines, then "…" and as much of its end as fits in
+// the others: the end says what to do.
+func fitStatus(text string, width, room int) []string {
+	lines := wrap(text, width)
+	if len(lines) <= room {
+		return lines
+	}
+	head := max(room/2, 1)
+	words := strings.Fields(text)
+	tail := []string{"…"}
+	for k := 1; k < len(words); k++ {
+		try := wrap("… "+strings.Join(words[len(words)-k:], " "), width)
+		if len(try) > room-head {
+			break
+		}
+		tail = try
+	}
+	return append(lines[:head:head], tail...)
 }
 
 // statusBar names the screen, the user and the host (the most specific
@@ -44,19 +71,6 @@ func statusLines(st Styles, msg statusMsg, w, h int) []string {
 // spinner, the demo's mark and the token's expiry on the right.
 func statusBar(sh *shared, title string, busy bool, spin string, w int) string {
 	st := sh.styles
-	var parts []string
-	if title != "" {
-		parts = append(parts, clean(title))
-	}
-	if u := sh.token.User; u != nil {
-		parts = append(parts, "@"+clean(u.Username))
-	}
-	host := sh.deps.Host
-	if v := sh.token.Version; v != nil {
-		host += " (GitLab " + clean(v.Short()) + ")"
-	}
-	parts = append(parts, host)
-	left := strings.Join(parts, " │ ")
 	var right []string
 	if busy && sh.deps.Accessible {
 		right = append(right, "working…")
@@ -70,10 +84,39 @@ func statusBar(sh *shared, title string, busy bool, spin string, w int) string {
 		right = append(right, st.Warning.Render(warn))
 	}
 	r := strings.Join(right, "  ")
-	line := " " + left
 	gap := w - lipgloss.Width(r) - 1
-	line = pad(truncate(line, max(gap-1, 1)), max(gap, 1)) + r + " "
+	line := pad(truncate(" "+barLeft(sh, title, gap-1), max(gap-1, 1)), max(gap, 1)) + r + " "
 	return st.StatusBar.Render(pad(line, w))
+}
+
+// barLeft is the left of the status bar in room cells: the screen, the user
+// and the host with its GitLab version; where they do not fit, the version
+// goes first, then the user, then the host is cut, never a word in half
+// but the last.
+func barLeft(sh *shared, title string, room int) string {
+	var user, version string
+	if u := sh.token.User; u != nil {
+		user = "@" + clean(u.Username)
+	}
+	if v := sh.token.Version; v != nil {
+		version = " (GitLab " + clean(v.Short()) + ")"
+	}
+	join := func(user, version string) string {
+		var parts []string
+		if title != "" {
+			parts = append(parts, clean(title))
+		}
+		if user != "" {
+			parts = append(parts, user)
+		}
+		return strings.Join(append(parts, sh.deps.Host+version), " │ ")
+	}
+	for _, s := range []string{join(user, version), join(user, ""), join("", "")} {
+		if lipgloss.Width(s) <= room {
+			return s
+		}
+	}
+	return join("", "")
 }
 
 // tokenWarning is set when the token expires within workflow.WarnDays; the

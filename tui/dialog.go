@@ -40,9 +40,18 @@ type dialog struct {
 	// ask, when set, makes the box a question answered with a line of
 	// text (a group's path, a variable's name).
 	ask *ask
+	// table, when set, is drawn above the body at the box's width: the
+	// plan or report of a change to several projects.
+	table []reportRow
 	// offset is the first body line shown when the body is taller than
 	// the box (a report of many projects): the arrows scroll it.
 	offset int
+}
+
+// withTable puts rows above the body, as a table.
+func (d dialog) withTable(rows []reportRow) dialog {
+	d.table = rows
+	return d
 }
 
 // openDialogMsg opens a dialog; async marks one opened by a result

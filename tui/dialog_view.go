@@ -75,37 +75,29 @@ func scrolled(st Styles, lines []string, offset, room, width int) []string {
 	return shown
 }
 
+// dialogWidth is every dialog's inner width where the terminal has room:
+// one width for every question and box, whatever it holds, so they read
+// as one family; a line wider (a DSN) breaks at its separators.
+const dialogWidth = 72
+
 // layout wraps the title and the body at the box's inner width; room is
 // how many body lines fit.
 func (d dialog) layout(st Styles, width, height int) (inner int, title, body []string, room int) {
 	const chrome = 4 // border and padding, left and right
-	// Prose wraps at a readable width; a line without spaces (a DSN) widens
-	// the box so it stays whole where the terminal allows.
-	for _, l := range append([]string{d.title}, d.body...) {
-		w := lipgloss.Width(l)
-		if strings.Contains(strings.TrimSpace(l), " ") {
-			w = min(w, 72)
-		}
-		inner = max(inner, w)
-	}
-	inner = max(min(inner, width-chrome), 10)
-	if d.onYes != nil {
-		buttons := lipgloss.Width(d.yes) + 10
-		if d.onAlt != nil {
-			buttons += lipgloss.Width(d.alt) + 4
-		}
-		inner = max(inner, min(buttons, width-chrome))
-	}
-	if d.ask != nil {
-		inner = max(inner, min(56, width-chrome)) // room to type a path
-	}
+	inner = max(min(dialogWidth, width-chrome-2), 10)
 	title = wrap(d.title, inner)
+	if len(d.table) > 0 {
+		body = reportTable(st, d.table, inner)
+		if len(d.body) > 0 {
+			body = append(body, "")
+		}
+	}
 	for _, l := range d.body {
 		if l == "" {
 			body = append(body, "")
 			continue
 		}
-		body = append(body, wrap(l, inner)...)
+		body = append(body, wrapHanging(l, inner)...)
 	}
 	// Lines available: the height less the border, the title, two blank
 	// lines and the buttons.
@@ -121,8 +113,7 @@ func (d dialog) layout(st Styles, width, height int) (inner int, title, body []s
 }
 
 // view draws the box to fit width x height. The body wraps at the box's
-// width (a line that fits, such as a DSN on a wide terminal, stays whole);
-// a body taller than the room scrolls, saying what is above and below:
+// width, each wrapped line under the text it continues; a body taller than the room scrolls, saying what is above and below:
 // the title and the buttons always show. A question not armed yet (it
 // opened by itself a moment ago) draws its buttons faint and says that
 // keys wait.
@@ -145,14 +136,13 @@ func (d dialog) view(st Styles, width, height int, armed bool) string {
 	if len(body) > 0 {
 		b.WriteString("\n" + strings.Join(body, "\n") + "\n")
 	}
-	b.WriteString("\n")
 	switch {
 	case d.ask != nil:
-		b.WriteString(d.ask.view(st, inner))
+		b.WriteString("\n" + d.ask.view(st, inner))
 	case len(d.picks) > 0:
-		b.WriteString(st.Subtle.Render("esc: none of these"))
+		b.WriteString("\n" + st.Subtle.Render("esc: none of these"))
 	case d.onYes == nil:
-		b.WriteString(st.ButtonActive.Render("OK"))
+		b.WriteString("\n" + st.ButtonActive.Render("OK"))
 	default:
 		button := func(label string, c int) string {
 			switch {
@@ -176,10 +166,17 @@ func (d dialog) view(st Styles, width, height int, armed bool) string {
 			}
 			row += button(firstWord(d.yes), choiceYes)
 		}
-		if !armed {
-			row += st.Subtle.Render(truncate("  "+graceNote, max(inner-lipgloss.Width(row), 0)))
+		// Not armed yet: the note beside the buttons, or on the line above
+		// them where it does not fit beside.
+		above := ""
+		switch {
+		case armed:
+		case lipgloss.Width(row)+2+lipgloss.Width(graceNote) <= inner:
+			row += "  " + st.Subtle.Render(graceNote)
+		default:
+			above = st.Subtle.Render(truncate(graceNote, inner))
 		}
-		b.WriteString(row)
+		b.WriteString(above + "\n" + row)
 	}
 	box := st.Dialog
 	if d.danger {
@@ -192,7 +189,7 @@ func (d dialog) view(st Styles, width, height int, armed bool) string {
 func (a *ask) view(st Styles, width int) string {
 	in := a.input
 	in.SetWidth(max(width-lipgloss.Width(in.Prompt)-1, 4))
-	lines := []string{in.View()}
+	lines := []string{fieldView(in, st)}
 	if a.optionLabel != "" {
 		box := "[ ]"
 		if a.option {

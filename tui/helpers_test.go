@@ -370,6 +370,16 @@ func (h *harness) keyNow(keys ...string) {
 	}
 }
 
+// filter types s in the projects list's filter, opening it with / first
+// when its keys are the list's.
+func (h *harness) filter(s string) {
+	h.t.Helper()
+	if ps, ok := h.m.top().(*projectsScreen); ok && !ps.Capturing() {
+		h.key("/")
+	}
+	h.typeText(s)
+}
+
 // typeText types s one key at a time.
 func (h *harness) typeText(s string) {
 	h.t.Helper()
@@ -436,11 +446,11 @@ func (h *harness) mustNotSee(bad ...string) {
 	}
 }
 
-// mustSay checks for sentences that may wrap over lines: spaces and line
-// breaks count as one space on both sides.
+// mustSay checks for sentences that may wrap over lines, in a box or not:
+// spaces, line breaks and a box's sides count as one space on both sides.
 func (h *harness) mustSay(want ...string) {
 	h.t.Helper()
-	v := strings.Join(strings.Fields(h.view()), " ")
+	v := strings.Join(strings.Fields(strings.ReplaceAll(h.view(), "│", " ")), " ")
 	for _, w := range want {
 		if !strings.Contains(v, strings.Join(strings.Fields(w), " ")) {
 			h.t.Fatalf("screen does not say %q:\n%s", w, h.view())

@@ -194,8 +194,18 @@ var reserved = map[string]string{
 // name is how the console words a binding's key in its sentences.
 func keyName(b key.Binding) string { return b.Help().Key }
 
-// RebindError is an invalid "keys" section: its message names the entry.
-type RebindError struct{ Name, Key, Why string }
+// RebindError is an invalid "keys" section: its message names the entry;
+// for a key bound twice, Other is the other action.
+type RebindError struct{ Name, Key, Why, Other string }
+
+// From words the error from action's side, where action is the entry just
+// written (errtrack config set keys.ACTION): a key bound twice names it.
+func (e *RebindError) From(action string) *RebindError {
+	if e.Other != action {
+		return e
+	}
+	return &RebindError{Name: action, Key: e.Key, Why: fmt.Sprintf("is bound to both %s and %s", e.Name, action), Other: e.Name}
+}
 
 func (e *RebindError) Error() string {
 	if e.Key == "" {
@@ -244,11 +254,11 @@ func (k KeyMap) Rebind(m map[string][]string) (KeyMap, error) {
 	for _, name := range Rebindable {
 		for _, s := range byName[name].Keys() {
 			if o, ok := owner[s]; ok {
-				n := name
+				n, other := name, o
 				if _, rebound := m[name]; !rebound {
-					n = o // name the entry the user wrote
+					n, other = o, name // name the entry the user wrote
 				}
-				return orig, &RebindError{Name: n, Key: s, Why: fmt.Sprintf("is bound to both %s and %s", o, name)}
+				return orig, &RebindError{Name: n, Key: s, Why: fmt.Sprintf("is bound to both %s and %s", o, name), Other: other}
 			}
 			owner[s] = name
 		}

@@ -103,6 +103,9 @@ type (
 		// about is the project the message is about, when it is about one:
 		// it goes when the user opens another project.
 		about *workflow.Project
+		// inLog: the message is about the request log (a request copied);
+		// it goes when the log closes.
+		inLog bool
 	}
 	clearStatusMsg struct{ seq int }
 	// copyDSNMsg copies a key's DSN (c in the key's details).

@@ -47,8 +47,9 @@ func New(deps Deps) Model {
 	if k, err := keys.Rebind(deps.Keys); err == nil {
 		keys = k
 	}
-	sh := &shared{deps: deps, api: deps.API, keys: keys, styles: NewStyles(true, noColor), clock: deps.Clock, pending: map[uint64]write{}}
-	m := Model{sh: sh, isDark: true, noColor: noColor, width: 80, height: 24}
+	isDark := deps.Theme == ThemeDark || (deps.Theme != ThemeLight && !deps.LightBackground)
+	sh := &shared{deps: deps, api: deps.API, keys: keys, styles: NewStyles(isDark, noColor), clock: deps.Clock, pending: map[uint64]write{}}
+	m := Model{sh: sh, isDark: isDark, noColor: noColor, width: 80, height: 24}
 	if deps.Notice != "" {
 		m.status = statusMsg{text: deps.Notice, kind: statusInfo}
 	}

@@ -35,7 +35,7 @@ func TestMouse(t *testing.T) {
 	h.send(click(30, 1)) // the Client keys tab
 	h.mustSee("No client keys yet")
 	h.key("esc", "esc")
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter")
 	h.send(click(5, projectHeader+2)) // the second key
 	h.send(click(5, projectHeader+2))

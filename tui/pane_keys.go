@@ -293,14 +293,17 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
 			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
+		// The labels in one column, the values beside them; wrapped
+		// values go on under the value.
+		field := func(label, value string) string { return pad(label+":", 12) + value }
 		d := infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
-			"Active:     " + yesNo(sel.Active),
-			"Public key: " + clean(sel.PublicKey),
+			field("Active", yesNo(sel.Active)),
+			field("Public key", clean(sel.PublicKey)),
 			"DSN:",
 			clean(sel.DSN),
 			"",
-			"Used in:   " + clean(p.usedText(sel.ID)),
-			"First seen: " + cmp.Or(p.ageText(sel.ID), "not known yet"),
+			field("Used in", clean(p.usedText(sel.ID))),
+			field("First seen", cmp.Or(p.ageText(sel.ID), "not known yet")),
 		})
 		return msgCmd(openDialogMsg{d: d.withAlt("copy DSN", k.Copy, copyDSNMsg{sel})})
 	case key.Matches(km, k.Copy):

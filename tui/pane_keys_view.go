@@ -71,7 +71,7 @@ func (p *keysPane) render(w int) string {
 		return b.String() + " No client keys yet. Press " + keyName(p.sh.keys.NewKey) + " to create one."
 	}
 	if p.filtering || p.query != "" {
-		b.WriteString(" " + p.filter.View() + "\n")
+		b.WriteString(" " + fieldView(p.filter, st) + "\n")
 	}
 	keys := p.data.val
 	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
@@ -107,8 +107,13 @@ func (p *keysPane) render(w int) string {
 	case showDSN:
 		header += "  DSN"
 	}
-	pos := p.list.position()
-	b.WriteString(st.Header.Render(pad(header, max(w-lipgloss.Width(pos)-1, 0))+pos) + "\n")
+	// The position ("1/2") sits at the right end, whole, where the column
+	// names leave room for it.
+	header = truncate(strings.TrimRight(header, " "), w)
+	if pos := p.list.position(); lipgloss.Width(header)+1+lipgloss.Width(pos) <= w-1 {
+		header = pad(header, w-1-lipgloss.Width(pos)) + pos
+	}
+	b.WriteString(st.Header.Render(header) + "\n")
 	if len(p.rows) == 0 {
 		b.WriteString(st.Subtle.Render(" No key matches the filter (esc clears it)."))
 		return b.String()

@@ -148,7 +148,7 @@ func copyCurl(sh *shared, e apiclient.Exchange) tea.Cmd {
 	if safetext.Clean(c) != c {
 		return statusCmd(statusError, "Not copied: the request holds characters that are not safe to paste.")
 	}
-	return sh.copyText(c, "the request as a curl command (the token is $GITLAB_TOKEN)")
+	return sh.copyFromLog(c, "the request as a curl command that reads the token from $GITLAB_TOKEN")
 }
 
 func (p *logPane) view() string {

@@ -21,7 +21,11 @@ type settingsPane struct {
 	sh   *shared
 	data loadable[settings]
 	// newActive is the create form's choice when none are configured.
-	newActive     bool
+	newActive bool
+	// noIntegrated: GitLab refused integrated error tracking for the
+	// project (a feature flag): creating or switching to it is not offered
+	// again; a Sentry, configured in the web UI, is.
+	noIntegrated  bool
 	width, height int
 }
 
@@ -42,7 +46,11 @@ func (p *settingsPane) written(c changes) {
 	if c.settings != nil {
 		p.data.set(settings{s: c.settings})
 	}
+	p.noIntegrated = p.noIntegrated || c.integratedRefused
 }
+
+// integratedNote says what to do where GitLab refused integrated tracking.
+const integratedNote = "GitLab does not offer integrated error tracking for this project (it refused it): an external Sentry, configured in " + webUISettings + ", is what works here."
 
 func (p *settingsPane) badge() string {
 	switch s := p.data.val; {
@@ -69,6 +77,8 @@ func (p *settingsPane) help() helpMap {
 	s := p.data.val
 	switch {
 	case !p.data.has || p.sh.readOnly():
+	case s.missing && p.noIntegrated:
+		// Nothing errtrack can create here: the note says what works.
 	case s.missing:
 		acts = []key.Binding{k.CreateSettings, with(k.ToggleActive, "active on/off")}
 	case s.s.Active:
@@ -78,6 +88,7 @@ func (p *settingsPane) help() helpMap {
 	}
 	if p.data.has && !s.missing && !p.sh.readOnly() && !s.s.NoIntegrated {
 		switch {
+		case !s.s.Integrated && p.noIntegrated:
 		case !s.s.Integrated:
 			acts = append(acts, with(k.ToggleIntegrated, "use integrated"))
 		case p.canUseExternal():
@@ -98,6 +109,8 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 	yes, no := true, false
 	if p.data.val.missing {
 		switch {
+		case p.noIntegrated && (key.Matches(msg, k.CreateSettings) || key.Matches(msg, k.ToggleActive)):
+			return statusCmd(statusInfo, integratedNote)
 		case key.Matches(msg, k.ToggleActive):
 			p.newActive = !p.newActive
 		case key.Matches(msg, k.CreateSettings):
@@ -120,6 +133,8 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		switch {
 		case cur.NoIntegrated:
 			return statusCmd(statusInfo, "This GitLab predates integrated error tracking (added in 14.2): its settings use an external Sentry, configured in "+webUISettings+".")
+		case !cur.Integrated && p.noIntegrated:
+			return statusCmd(statusInfo, integratedNote)
 		case !cur.Integrated:
 			from := "no backend"
 			if p.canUseExternal() {
@@ -172,6 +187,10 @@ func (p *settingsPane) view() string {
 		b.WriteString("\n")
 		if p.sh.readOnly() {
 			line(st.Warning.Render, readOnlyNote)
+			break
+		}
+		if p.noIntegrated {
+			line(st.Warning.Render, integratedNote)
 			break
 		}
 		line(plain, "Create the settings with:")

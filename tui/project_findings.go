@@ -12,12 +12,29 @@ import (
 // What the project screen shows about the project's health: its findings
 // (F, errtrack audit) and the doctor's checks (D, errtrack doctor).
 
-// maxFindings is how many findings the dialog lists; errtrack audit has
-// them all.
-const maxFindings = 12
+// consoleAction words a fix's action as the console does it: the key to
+// press, and where.
+func consoleAction(k KeyMap) func(workflow.Action) string {
+	return func(a workflow.Action) string {
+		switch a.Do {
+		case workflow.ActCreateSettings:
+			return keyName(k.CreateSettings) + " on the Settings tab creates them"
+		case workflow.ActEnable:
+			return keyName(k.ToggleActive) + " on the Settings tab"
+		case workflow.ActCreateKey:
+			return keyName(k.NewKey) + " on the Client keys tab"
+		case workflow.ActDeleteKey:
+			return fmt.Sprintf("%s on key %d, on the Client keys tab", keyName(k.Delete), a.KeyID)
+		case workflow.ActListKeys:
+			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
+		}
+		return ""
+	}
+}
 
 // findings opens the project's audit: each finding with its fix, errors
-// first, as errtrack audit words them.
+// first, as errtrack audit words them but for the keys that do the fix.
+// All of them: the box scrolls.
 func (s *projectScreen) findings() tea.Cmd {
 	u := s.keys.uses
 	name := clean(s.project.Name())
@@ -34,22 +51,30 @@ func (s *projectScreen) findings() tea.Cmd {
 	}
 	var body []string
 	for i, f := range a.Findings {
-		if i == maxFindings {
-			body = append(body, fmt.Sprintf("… and %d more: errtrack audit -p %s lists them all.", len(a.Findings)-i, s.project.Ref))
-			break
-		}
 		if i > 0 {
 			body = append(body, "")
 		}
-		body = append(body, strings.ToUpper(f.Severity[:1])+f.Severity[1:]+": "+clean(f.What)+".", "Fix: "+clean(f.Fix)+".")
+		body = append(body, strings.ToUpper(f.Severity[:1])+f.Severity[1:]+": "+clean(f.What)+".",
+			"Fix: "+clean(f.FixWith(consoleAction(s.sh.keys)))+".")
 	}
 	title := fmt.Sprintf("Findings for %s: %s, %d in all", name, errorsWord(a.Errors()), len(a.Findings))
 	return msgCmd(openDialogMsg{d: infoDialog(title, body)})
 }
 
+// doctorOptions are errtrack doctor's options for the console: a test
+// event is sent with v, and a create GitLab refused here is no fix.
+func (s *projectScreen) doctorOptions() workflow.DoctorOptions {
+	return workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
+		SendHint:              keyName(s.sh.keys.Verify) + " on the key sends one",
+		IntegratedUnavailable: s.settings.noIntegrated}
+}
+
 // doctorDialog shows the checks as errtrack doctor prints them: each
-// ok / warn / fail / skip with its detail, and the fix of what is not ok.
-func doctorDialog(p workflow.Project, checks []workflow.Check, verifyKey string) dialog {
+// ok / warn / fail / skip with its detail, and the fix of what is not ok,
+// with the console's keys; its last line offers a test event the way one
+// is sent from the tab the user is on.
+func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
+	k := s.sh.keys
 	fails, warns := 0, 0
 	var body []string
 	for _, c := range checks {
@@ -60,8 +85,8 @@ func doctorDialog(p workflow.Project, checks []workflow.Check, verifyKey string)
 			warns++
 		}
 		body = append(body, fmt.Sprintf("%-4s  %s: %s", c.Status, clean(c.Name), clean(c.Detail)))
-		if c.Fix != "" && c.Status != workflow.CheckOK {
-			body = append(body, "  ↳ fix: "+clean(c.Fix))
+		if fix := c.FixWith(consoleAction(k)); fix != "" && c.Status != workflow.CheckOK {
+			body = append(body, "  ↳ fix: "+clean(fix))
 		}
 	}
 	verdict := "every check passes"
@@ -71,8 +96,15 @@ func doctorDialog(p workflow.Project, checks []workflow.Check, verifyKey string)
 	case warns > 0:
 		verdict = fmt.Sprintf("no failure, %d to look at", warns)
 	}
-	body = append(body, "", "No test event was sent ("+verifyKey+" sends one with the selected key).")
-	return infoDialog("Doctor for "+clean(p.Name())+": "+verdict, body)
+	send := "No test event was sent."
+	switch sel, ok := s.keys.selected(); {
+	case s.tab == tabKeys && ok:
+		send = fmt.Sprintf("No test event was sent: %s sends one with key %d.", keyName(k.Verify), sel.ID)
+	case s.keys.data.has && len(s.keys.keys()) > 0:
+		send = fmt.Sprintf("No test event was sent: on the Client keys tab (%s), %s sends one with the selected key.", keyName(k.Tab), keyName(k.Verify))
+	}
+	body = append(body, "", send)
+	return infoDialog("Doctor for "+clean(s.project.Name())+": "+verdict, body)
 }
 
 func errorsWord(n int) string {

@@ -322,7 +322,7 @@ func TestWriteResultsReachTheUserAfterEsc(t *testing.T) {
 	h.run(disable)
 	h.mustSee("Error tracking settings disabled for demo/web-shop.")
 	// Reopened later, the project shows what the write did.
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter", "tab")
 	h.mustSee("Active        no")
 }
@@ -332,7 +332,7 @@ func TestReopenedProjectGetsTheResult(t *testing.T) {
 	h, _ := console(t, "1")
 	create := h.holdWrite("n")
 	h.key("esc")
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter")
 	h.mustSee("Client keys (2)")
 	h.run(create)
@@ -482,20 +482,40 @@ func TestKeysFilterAndPosition(t *testing.T) {
 	h.mustSee("Client keys (152)")
 }
 
-// The key view shows the DSN whole on one line whenever the terminal is
-// wide enough.
-func TestKeyViewShowsTheDSNWhole(t *testing.T) {
+// The key view shows the DSN in full, in the one width every dialog has
+// (issue 31: it used to widen the box to keep the DSN on one line): its
+// lines, read in order, make the DSN, and none is its scheme alone.
+func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 	h, g := console(t, "1")
 	dsn := "http://" + g.srv.Keys(1)[0].PublicKey + "@" + strings.TrimPrefix(g.url, "http://") + "/errortracking/api/v1/projects/1"
 	for _, w := range []int{120, 200} {
 		h.resize(w, 30)
 		h.key("enter")
-		found := false
-		for _, l := range strings.Split(h.view(), "\n") {
-			found = found || strings.Contains(l, dsn)
+		// The box's lines, less what is drawn beside it.
+		lines := strings.Split(h.view(), "\n")
+		left := -1
+		for _, l := range lines {
+			if i := strings.Index(l, "│ Client key 1 of"); i >= 0 {
+				left = len([]rune(l[:i]))
+			}
 		}
-		if !found {
-			t.Fatalf("at %d columns the DSN is not on one line:\n%s", w, h.view())
+		if left < 0 {
+			t.Fatalf("no key view at %d columns:\n%s", w, h.view())
+		}
+		var joined strings.Builder
+		for _, l := range lines {
+			r := []rune(l)
+			if len(r) < left+dialogWidth+4 {
+				continue
+			}
+			inner := strings.TrimSpace(string(r[left+1 : left+dialogWidth+3]))
+			if inner == "http://" {
+				t.Fatalf("at %d columns the DSN breaks after its scheme:\n%s", w, h.view())
+			}
+			joined.WriteString(inner)
+		}
+		if !strings.Contains(joined.String(), dsn) {
+			t.Fatalf("at %d columns the DSN is not shown in full:\n%s", w, h.view())
 		}
 		h.key("esc")
 	}
@@ -569,7 +589,7 @@ func TestMessagesBelongToTheirProject(t *testing.T) {
 	h.mustSay("not available")
 	h.key("esc")
 	h.mustSay("not available") // still about the project just left
-	h.typeText("mobile")
+	h.filter("mobile")
 	h.key("enter")
 	h.mustSee("Client keys")
 	h.mustNotSee("not available")
@@ -584,7 +604,7 @@ func TestResultElsewhereNamesTheProject(t *testing.T) {
 	h.key("esc")
 	h.run(disable)
 	h.mustSay("Error tracking settings disabled for demo/web-shop.")
-	h.typeText("paused")
+	h.filter("paused")
 	h.key("enter")
 	h.mustNotSee("disabled for demo/web-shop")
 

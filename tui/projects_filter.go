@@ -33,11 +33,28 @@ type projectFilter struct {
 	waiting  bool
 }
 
+// The filter's placeholder follows its prompt, "/ ": what / does, then what to type.
+const (
+	filterIdle   = "to filter, or to open a project by ID or path"
+	filterTyping = "type to filter, or a project ID or group/project path"
+)
+
 func newProjectFilter() projectFilter {
-	f := projectFilter{input: newTextInput("/ ", "type to filter, or a project ID or group/project path")}
+	f := projectFilter{input: newTextInput("/ ", filterIdle)}
 	f.input.CharLimit = 255
-	f.input.Focus()
 	return f
+}
+
+// focus starts typing in the filter.
+func (f *projectFilter) focus() tea.Cmd {
+	f.input.Placeholder = filterTyping
+	return f.input.Focus()
+}
+
+// blur ends typing in the filter: the keys are the list's again.
+func (f *projectFilter) blur() {
+	f.input.Placeholder = filterIdle
+	f.input.Blur()
 }
 
 // text is what was typed, trimmed.

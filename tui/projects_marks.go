@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // marks are the projects a change to several projects acts on, by ID, with
@@ -28,16 +30,34 @@ func (ms marks) toggle(it projectItem) {
 }
 
 // dropOutside unmarks the projects scope does not hold: a change acts only
-// on projects the user can see marked.
-func (ms marks) dropOutside(scope groupScope) {
+// on projects the user can see marked. It returns how many it unmarked.
+func (ms marks) dropOutside(scope groupScope) int {
 	if !scope.known() {
-		return // all projects, or a group whose path is not known yet
+		return 0 // all projects, or a group whose path is not known yet
 	}
+	n := 0
 	for id, p := range ms {
 		if !scope.holds(p.PathWithNamespace) {
 			delete(ms, id)
+			n++
 		}
 	}
+	return n
+}
+
+// dropMarksOutside unmarks the projects the list's group does not hold,
+// and says so: they were marked a moment ago, elsewhere.
+func (s *projectsScreen) dropMarksOutside() tea.Cmd {
+	n := s.marks.dropOutside(s.scope)
+	if n == 0 {
+		return nil
+	}
+	them := "them"
+	if n == 1 {
+		them = "it"
+	}
+	return statusCmd(statusInfo, fmt.Sprintf("Unmarked %s outside group %s: a change acts only on projects the list shows. %s shows the group that holds %s.",
+		workflow.Projects(n, "marked"), clean(s.scope.group.String()), keyName(s.sh.keys.Scope), them))
 }
 
 // keepFailed unmarks the projects that did not fail: a change to them ran
@@ -60,8 +80,8 @@ func (ms marks) sorted() []apiclient.Project {
 	return projects
 }
 
-// mark marks or unmarks the selected project and moves down, as a file
-// manager's space does.
+// mark marks or unmarks the selected project, where the cursor stays (as
+// k9s's and lazygit's space do): the row marked is the row seen marked.
 func (s *projectsScreen) mark() tea.Cmd {
 	it, ok := s.selected()
 	switch {
@@ -71,8 +91,7 @@ func (s *projectsScreen) mark() tea.Cmd {
 		return statusCmd(statusInfo, it.path+": "+it.skip+", so a change to several projects would skip it.")
 	}
 	s.marks.toggle(it)
-	s.list.move(tea.KeyPressMsg{Code: tea.KeyDown}, s.sh.keys.textNav())
-	return s.loadOverviews()
+	return nil
 }
 
 // markAll marks every project shown (the filter's matches), or, when all

@@ -81,21 +81,22 @@ func (s *projectsScreen) onLoaded(msg projectsLoadedMsg) tea.Cmd {
 }
 
 func (s *projectsScreen) paged(msg projectsLoadedMsg) tea.Cmd {
+	var dropped tea.Cmd
 	if s.scope.learnPath(msg.groupPath) {
-		s.marks.dropOutside(s.scope)
+		dropped = s.dropMarksOutside()
 	}
 	if msg.err != nil {
 		s.pages.load.fail(msg.err)
 		if len(s.pages.items) == 0 && !s.sh.loginHelps(msg.err) {
-			return nil // the pane shows it
+			return dropped // the pane shows the error
 		}
-		return s.sh.failed(msg.err)
+		return tea.Batch(dropped, s.sh.failed(msg.err))
 	}
 	for _, it := range s.pages.take(msg) {
 		s.recent.learn(it)
 	}
 	s.rebuild()
-	return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
+	return tea.Batch(dropped, s.maybeLoadMore(), s.loadOverviews())
 }
 
 // reload reads the list again from its first page, its overviews too.

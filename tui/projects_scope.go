@@ -112,9 +112,9 @@ func (s *projectsScreen) rescope() tea.Cmd {
 // you maintain).
 func (s *projectsScreen) rescoped(msg scopeMsg) tea.Cmd {
 	s.scope = groupScope{group: msg.group, subgroups: msg.subgroups && msg.group != nil}
-	s.marks.dropOutside(s.scope)
+	dropped := s.dropMarksOutside()
 	s.clearFilter()
-	return s.reload()
+	return tea.Batch(dropped, s.reload())
 }
 
 // parentGroup is the group a path sits in: "a/b/c" → "a/b"; "" at the top.

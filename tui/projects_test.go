@@ -42,7 +42,7 @@ func TestProjectsEmptyAndError(t *testing.T) {
 func TestProjectsTypeWhatTheScreenPromises(t *testing.T) {
 	for _, text := range []string{"qa/tests", "group/web-shop", "k8s/app", "42", "GjKr/x"} {
 		h, _ := console(t, "")
-		h.typeText(text)
+		h.filter(text)
 		if got := h.m.stack[0].(*projectsScreen).filter.input.Value(); got != text {
 			t.Fatalf("typed %q, the filter holds %q", text, got)
 		}
@@ -57,7 +57,7 @@ func TestProjectsTypeWhatTheScreenPromises(t *testing.T) {
 
 func TestProjectsTypeToFilter(t *testing.T) {
 	h, _ := console(t, "")
-	h.typeText("leg")
+	h.filter("leg")
 	h.mustSee("demo/legacy-api")
 	h.mustNotSee("demo/web-shop", "demo/mobile-app")
 	h.key("enter")
@@ -68,7 +68,7 @@ func TestProjectsTypedPathAndID(t *testing.T) {
 	g := demoGitLab(t)
 	f := faulty(g.api)
 	h := newHarness(t, Deps{API: f, Host: g.url})
-	h.typeText("demo/paused")
+	h.filter("demo/paused")
 	h.mustSee("→ open demo/paused")
 	h.key("enter")
 	h.mustSee("demo/paused", "Settings (inactive)", "Client keys (1)")
@@ -76,7 +76,7 @@ func TestProjectsTypedPathAndID(t *testing.T) {
 		t.Fatal("project, settings and keys not loaded together on open")
 	}
 	h.key("esc", "esc")
-	h.typeText("3")
+	h.filter("3")
 	h.mustSee("→ open 3")
 	h.key("enter")
 	// Opened by ID, known by its path (GET /projects/3).
@@ -86,14 +86,14 @@ func TestProjectsTypedPathAndID(t *testing.T) {
 
 func TestProjectsBadTypedPath(t *testing.T) {
 	h, _ := console(t, "")
-	h.typeText("a//")
+	h.filter("a//")
 	h.key("enter")
 	h.mustSee("is not a project")
 }
 
 func TestProjectNotFound(t *testing.T) {
 	h, _ := console(t, "")
-	h.typeText("private/secret")
+	h.filter("private/secret")
 	h.key("enter")
 	h.mustSee("Could not open the project", "Project not found")
 	if n := h.count("Project not found"); n != 1 {
@@ -124,18 +124,18 @@ func TestRecentProjects(t *testing.T) {
 		ProjectOpened: func(_ string, p RecentProject) { opened = append(opened, p) },
 		ForgetRecent:  func(_ string, p RecentProject) { forgot = append(forgot, p) },
 	})
-	h.typeText("nope/nothing")
+	h.filter("nope/nothing")
 	h.key("enter")
 	h.mustSee("Project not found")
 	if len(opened) != 0 {
 		t.Fatalf("a project that did not open was recorded: %v", opened)
 	}
 	h.key("esc", "esc")
-	h.typeText("4")
+	h.filter("4")
 	h.key("enter")
 	h.mustSee(" demo/on-prem")
 	h.key("esc", "esc")
-	h.typeText("demo/on-prem")
+	h.filter("demo/on-prem")
 	h.key("enter")
 	h.key("esc", "esc")
 	if len(opened) != 2 || opened[0] != (RecentProject{4, "demo/on-prem"}) || opened[1] != opened[0] {
@@ -175,7 +175,7 @@ func TestProjectsServerSearchWhenIncomplete(t *testing.T) {
 	g := newGitLab(t, mockserver.Options{ScaleProjects: 115}, mockserver.TokenMaintainer)
 	f := faulty(g.api)
 	h := newHarness(t, Deps{API: f, Host: g.url})
-	h.typeText("0110")
+	h.filter("0110")
 	h.mustNotSee("scale/project-00110") // not loaded yet
 	if !h.m.top().Busy() {
 		t.Fatal("no search scheduled")
@@ -196,7 +196,7 @@ func TestProjectsServerSearchWhenIncomplete(t *testing.T) {
 // cursor on the project: typing starts a new filter.
 func TestBackShowsTheWholeListOnTheProject(t *testing.T) {
 	h, _ := console(t, "")
-	h.typeText("web")
+	h.filter("web")
 	h.key("enter")
 	h.mustSee("Client keys (2)")
 	h.key("esc")
@@ -204,7 +204,7 @@ func TestBackShowsTheWholeListOnTheProject(t *testing.T) {
 	if it, ok := h.m.top().(*projectsScreen).selected(); !ok || it.path != "demo/web-shop" {
 		t.Fatalf("cursor on %+v", it)
 	}
-	h.typeText("pau")
+	h.filter("pau")
 	if f := h.m.top().(*projectsScreen).filter.input.Value(); f != "pau" {
 		t.Fatalf("filter %q", f)
 	}
@@ -230,7 +230,7 @@ func TestBackKeepsTheCursorOnTheProject(t *testing.T) {
 // how many match.
 func TestTypedRowAfterMatches(t *testing.T) {
 	h, _ := console(t, "")
-	h.typeText("demo/web")
+	h.filter("demo/web")
 	if it, ok := h.m.top().(*projectsScreen).selected(); !ok || !strings.HasPrefix(it.path, "demo/") {
 		t.Fatalf("first row %+v", it)
 	}
@@ -238,13 +238,14 @@ func TestTypedRowAfterMatches(t *testing.T) {
 	h.mustSee("→ open demo/web")
 }
 
-// The help bar says what keys do here: arrows move, letters type.
+// The help bar says what keys do here: on the list, / filters and q
+// quits; in the filter, letters type and esc ends it.
 func TestProjectsHelpBarIsTrue(t *testing.T) {
 	h, _ := console(t, "")
-	h.mustSee("↑/↓ move", "ctrl+r refresh", "? help", "ctrl+c quit")
-	h.mustNotSee("q quit", "j/k", "↓/j")
-	h.typeText("j")
-	h.mustSee("esc clear")
+	h.mustSee("↑/↓ move", "/ filter", "r refresh", "? help", "q quit")
+	h.filter("web")
+	h.mustSee("enter open", "↑/↓ move", "esc end filter", "ctrl+r refresh", "? help", "ctrl+c quit")
+	h.mustNotSee("q quit", "/ filter")
 }
 
 func TestProjectsHostileNames(t *testing.T) {
@@ -352,12 +353,12 @@ func TestOverviewReloadsWhenFilterCleared(t *testing.T) {
 	g := demoGitLab(t)
 	h := newHarness(t, Deps{API: g.api, Host: g.url})
 	h.mustSee("integrated · on · 2 keys")
-	h.typeText("web-shop")
+	h.filter("web-shop")
 	h.key("enter")
 	h.mustSee("Client keys (2)")
 	create := h.holdWrite("n")
 	h.key("esc")
-	h.typeText("zzzz")
+	h.filter("zzzz")
 	h.run(create)
 	h.key("esc")
 	h.mustSee("demo/web-shop", "integrated · on · 3 keys")

@@ -11,7 +11,7 @@ func (s *projectsScreen) View() string {
 	st := s.sh.styles
 	var b strings.Builder
 	b.WriteString(st.Title.Render(s.scope.heading()) + st.Subtle.Render(" on "+s.sh.deps.Host+" ("+s.count()+")") + "\n")
-	b.WriteString(" " + s.filter.input.View() + "\n")
+	b.WriteString(" " + fieldView(s.filter.input, st) + "\n")
 	switch {
 	case len(s.rows) == 0 && s.pages.load.loading() && len(s.pages.items) == 0:
 		b.WriteString(st.Subtle.Render(" Loading projects…"))
@@ -19,7 +19,7 @@ func (s *projectsScreen) View() string {
 	case len(s.rows) == 0 && s.filter.query != "":
 		b.WriteString(st.Subtle.Render(" No project matches. Type a full path (group/project) or an ID to open it directly."))
 	case len(s.rows) == 0:
-		b.WriteString(st.Subtle.Render(" You maintain no projects here. Type a project ID or path to open one."))
+		b.WriteString(st.Subtle.Render(" You maintain no projects here. Press / and type a project ID or path to open one."))
 	}
 	// The columns keep together on a wide terminal: the name stops at 40
 	// cells, so the state sits beside it, not a screen away.

@@ -70,15 +70,18 @@ func TestRequestLogFailures(t *testing.T) {
 	h.mustSee("(retry 1)")
 }
 
-// On the project list L is a letter of a path; ctrl+l opens the log there.
+// In the project list's filter L is a letter of a path; ctrl+l opens the
+// log there. On the list itself L opens it, as everywhere.
 func TestRequestLogKeyOnTheProjectList(t *testing.T) {
 	h, _ := loggedConsole(t, "")
-	h.typeText("L")
+	h.filter("L")
 	h.mustNotSee("Request log")
 	h.key("ctrl+l")
 	h.mustSee("Request log", "/api/v4/projects?")
-	h.key("esc")
+	h.key("esc", "esc") // the log, then the filter
 	h.mustSee("Projects you maintain")
+	h.key("L")
+	h.mustSee("Request log")
 }
 
 // The log keeps the last 500 requests.

@@ -17,7 +17,7 @@ func TestQuestionOnResultIgnoresTypedKeys(t *testing.T) {
 	rotate := h.holdWrite("R") // key 1: SENTRY_DSN holds its DSN
 	h.key("esc")
 	h.mustSee("Projects you maintain")
-	h.keyNow("m")
+	h.keyNow("/", "m")
 	h.run(rotate) // the question opens now
 	h.mustSay("Update its CI/CD variables?")
 	h.keyNow("y", "y")
@@ -111,7 +111,7 @@ func TestRotationNamesGroupVariables(t *testing.T) {
 	h.key("R")
 	h.mustSay("Update its CI/CD variables?")
 	h.key("y")
-	h.mustSay("Group CI/CD variable group fleet/FLEET_SENTRY_DSN", "holds the old DSN")
+	h.mustSay("The CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds the old DSN")
 	h.key("y")
 	h.mustSay("Rotated")
 	if ids := g.keyIDs(2001); len(ids) != 1 || ids[0] == 200001 {

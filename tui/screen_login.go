@@ -181,11 +181,11 @@ func (s *loginScreen) View() string {
 	b.WriteString(" It is checked with the server, then kept in the system keyring, never in a file.\n\n")
 	// The focused field is drawn first: with the host known, the token.
 	if s.tokenFirst() {
-		b.WriteString(" " + s.token.View() + "\n")
-		b.WriteString(" " + s.host.View() + "\n\n")
+		b.WriteString(" " + fieldView(s.token, st) + "\n")
+		b.WriteString(" " + fieldView(s.host, st) + "\n\n")
 	} else {
-		b.WriteString(" " + s.host.View() + "\n")
-		b.WriteString(" " + s.token.View() + "\n\n")
+		b.WriteString(" " + fieldView(s.host, st) + "\n")
+		b.WriteString(" " + fieldView(s.token, st) + "\n\n")
 	}
 	switch {
 	case s.checking:

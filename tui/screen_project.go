@@ -163,7 +163,7 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, nil
 		}
 		s.doctor.set(msg.checks)
-		return s, msgCmd(openDialogMsg{d: doctorDialog(s.project, msg.checks, keyName(s.sh.keys.Verify))})
+		return s, msgCmd(openDialogMsg{d: s.doctorDialog(msg.checks)})
 	case usesLoadedMsg:
 		if s.keys.uses.accept(msg.id) {
 			s.keys.usesLoaded(msg)
@@ -245,8 +245,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
 		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
 		return tea.Batch(msgCmd(running),
-			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref,
-				workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv}, s.sh.explain, s.sh.clock.Now()))
+			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())

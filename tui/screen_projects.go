@@ -7,11 +7,12 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 )
 
-// projectsScreen lists the projects the user maintains. Everything typed is
-// filter text, as the screen promises ("type to filter, or type a project
-// ID or path"): q, j or r are letters of a path here. The first page shows
-// at once and more pages load as the cursor nears the end; while the list
-// is incomplete, the server is searched too.
+// projectsScreen lists the projects the user maintains. Its keys are the
+// list's (q quits, j/k move, enter opens) until / starts the filter, where
+// everything typed is text ("type to filter, or a project ID or path") and
+// esc ends it, as in gh-dash, lazygit and k9s. The first page shows at once
+// and more pages load as the cursor nears the end; while the list is
+// incomplete, the server is searched too.
 //
 // Each part keeps its own state, in its own file: the pages
 // (projects_pages.go), the filter and the server's search
@@ -46,7 +47,8 @@ func (s *projectsScreen) Busy() bool {
 	return s.pages.load.loading() || s.filter.found.loading() || s.filter.waiting
 }
 
-func (s *projectsScreen) Capturing() bool { return true }
+// Capturing: the filter is being typed in.
+func (s *projectsScreen) Capturing() bool { return s.filter.input.Focused() }
 
 func (s *projectsScreen) SetSize(w, h int) {
 	s.width, s.height = w, h
@@ -56,10 +58,29 @@ func (s *projectsScreen) SetSize(w, h int) {
 
 func (s *projectsScreen) Help() helpMap {
 	k := s.sh.keys
-	short := []key.Binding{k.Open, k.Move, k.TextRefresh}
-	if s.filter.query != "" {
-		short = append(short, k.ClearFilter)
+	filtering := s.Capturing()
+	refresh := k.Refresh
+	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	if filtering {
+		refresh = k.TextRefresh
+		nav = []key.Binding{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom}
 	}
+	// Only what acts: on an empty list (nothing loaded, nothing matches)
+	// there is nothing to open, move to or mark.
+	rows := len(s.rows) > 0
+	var short []key.Binding
+	if rows {
+		short = append(short, k.Open)
+	}
+	if filtering {
+		short = append(short, with(k.ClearFilter, "end filter"))
+	} else {
+		short = append(short, k.FilterKeys)
+	}
+	if rows {
+		short = append(short, k.Move)
+	}
+	short = append(short, refresh)
 	if it, ok := s.selected(); ok && it.recent {
 		short = append(short, k.Forget)
 	}
@@ -68,13 +89,13 @@ func (s *projectsScreen) Help() helpMap {
 		short = append([]key.Binding{k.Bulk}, short...)
 	case s.sh.hasBulk:
 		short = append([]key.Binding{with(k.Bulk, "last report")}, short...)
-	default:
+	case rows:
 		short = append(short, k.Mark)
 	}
 	return helpMap{short: short, full: [][]key.Binding{
-		{k.Open, k.TextRefresh, k.Forget, k.ClearFilter},
+		{k.Open, k.FilterKeys, with(k.ClearFilter, "end filter"), refresh, k.Forget},
 		{k.Mark, k.MarkAll, k.Bulk, k.Scope},
-		{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom},
+		nav,
 	}}
 }
 
@@ -107,9 +128,11 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, s.loadOverviews()
 		}
 	case tea.PasteMsg:
+		// A pasted path or URL is for the filter, focused or not.
+		focus := s.filter.focus()
 		var cmd tea.Cmd
 		s.filter.input, cmd = s.filter.input.Update(msg)
-		return s, tea.Batch(cmd, s.filterChanged())
+		return s, tea.Batch(focus, cmd, s.filterChanged())
 	case tea.KeyPressMsg:
 		return s, s.onKey(msg)
 	}
@@ -118,6 +141,7 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 
 func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.sh.keys
+	// Keys that are not text act in both modes.
 	switch {
 	case key.Matches(msg, k.Open):
 		return s.open()
@@ -130,15 +154,36 @@ func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return s.bulk()
 	case key.Matches(msg, k.Scope):
 		return s.rescope()
-	case key.Matches(msg, k.ClearFilter):
-		if s.filter.input.Value() == "" {
-			return nil
-		}
-		return tea.Batch(s.clearFilter(), s.loadOverviews()) // rows shown again may have none
 	case key.Matches(msg, k.TextRefresh):
 		return s.reload()
 	case key.Matches(msg, k.Forget):
 		return s.forget()
+	}
+	if s.Capturing() {
+		return s.filterKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.FilterKeys):
+		return s.filter.focus()
+	case key.Matches(msg, k.Refresh):
+		return s.reload()
+	case s.list.move(msg, k.nav()):
+		return tea.Batch(s.maybeLoadMore(), s.loadOverviews())
+	case msg.Text != "":
+		// A letter typed as if the list filtered by itself: say how.
+		return statusCmd(statusInfo, "To filter the list, or to open a project by ID or path, press "+keyName(k.FilterKeys)+" first. "+keyName(k.Quit)+" quits.")
+	}
+	return nil
+}
+
+// filterKey is a key typed in the filter: text, the arrows moving the
+// list, or esc, which ends the filter with the whole list again.
+func (s *projectsScreen) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.sh.keys
+	switch {
+	case key.Matches(msg, k.ClearFilter):
+		s.filter.blur()
+		return tea.Batch(s.clearFilter(), s.loadOverviews()) // rows shown again may have none
 	case key.Matches(msg, k.Help):
 		return msgCmd(showHelpMsg{}) // no project path or name holds a '?'
 	case s.list.move(msg, k.textNav()):
@@ -176,6 +221,7 @@ func (s *projectsScreen) open() tea.Cmd {
 	}
 	// Back from the project, the list is whole again, with the cursor on
 	// it: a filter kept would be silently appended to.
+	s.filter.blur()
 	s.clearFilter()
 	return msgCmd(open)
 }

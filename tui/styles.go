@@ -2,6 +2,7 @@ package tui
 
 import (
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 )
 
@@ -15,7 +16,9 @@ type Styles struct {
 	Dialog, DialogDanger           lipgloss.Style
 	ButtonActive, Button           lipgloss.Style
 	Help                           help.Styles
-	Spinner                        lipgloss.Style
+	// Input draws the text fields (the filters, the login, questions).
+	Input   textinput.Styles
+	Spinner lipgloss.Style
 	// Dimmed draws a screen under a dialog.
 	Dimmed lipgloss.Style
 	// Semantic states: on (collecting), off (configured, disabled), none
@@ -58,6 +61,7 @@ func NewStyles(isDark, noColor bool) Styles {
 		ButtonActive: lipgloss.NewStyle().Bold(true).Reverse(true).Padding(0, 1),
 		Button:       lipgloss.NewStyle().Padding(0, 1),
 		Help:         help.DefaultStyles(isDark),
+		Input:        textinput.DefaultStyles(isDark),
 		Spinner:      lipgloss.NewStyle().Foreground(accent),
 		Dimmed:       lipgloss.NewStyle().Foreground(ld(lipgloss.Color("#B8B8B8"), lipgloss.Color("#4A4A4A"))),
 		StateOn:      lipgloss.NewStyle().Foreground(green),
@@ -86,6 +90,9 @@ func NewStyles(isDark, noColor bool) Styles {
 		s.Breadcrumb, s.Accent = plain, plain.Bold(true)
 		s.TabActive, s.TabInactive = plain.Bold(true).Reverse(true).Padding(0, 1), plain.Padding(0, 1)
 		s.Header = plain.Bold(true).Underline(true)
+		field := textinput.StyleState{Text: plain, Placeholder: plain.Faint(true), Suggestion: plain.Faint(true), Prompt: plain}
+		s.Input.Focused, s.Input.Blurred, s.Input.Cursor.Color = field, field, nil
 	}
+	s.Input.Cursor.Blink = false // a blinking cursor needs a timer running
 	return s
 }

@@ -83,7 +83,7 @@ func TestFlowCreateAndDeleteKey(t *testing.T) {
 	g := demoGitLab(t)
 	tm := startProgram(t, Deps{API: g.api, Host: g.url})
 	waitFor(t, tm, "demo/web-shop")
-	tm.Type("web")
+	tm.Type("/web")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "Client keys (2)")
 	tm.Type("n")

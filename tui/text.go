@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -88,7 +89,8 @@ func wrapPara(p string, width int) []string {
 
 // breakWord cuts a word wider than width into lines: a URL or DSN after
 // one of its separators ("…@host:port/", "…/projects/") where one falls on
-// the line, so each piece reads as a part of it; elsewhere where it must.
+// the second half of the line, so each piece reads as a part of it;
+// elsewhere where it must (never "http://" alone on a line).
 func breakWord(w string, width int) []string {
 	if ansi.Strip(w) != w || !isASCII(w) {
 		return strings.Split(ansi.Hardwrap(w, width, false), "\n")
@@ -96,8 +98,8 @@ func breakWord(w string, width int) []string {
 	var out []string
 	for len(w) > width {
 		cut := strings.LastIndexAny(w[:width], "/@?&#") + 1
-		if cut == 0 {
-			cut = width // no separator: a plain cut
+		if cut <= width/2 {
+			cut = width // no separator late enough: a plain cut
 		}
 		out = append(out, w[:cut])
 		w = w[cut:]
@@ -112,6 +114,50 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// wrapHanging wraps a line of a box: its wrapped lines start under the
+// text it continues, after its indent, a bullet ("• ", "↳ fix: "), a
+// label ("Fix: ") or a label column ("ok    ", "Used in:    "). A line
+// without spaces (a DSN) keeps none: it is copied whole.
+func wrapHanging(line string, width int) []string {
+	hang := hangOf(line)
+	text := strings.TrimLeft(line, " ")
+	indent := len(line) - len(text)
+	if hang > width/2 || indent >= width {
+		return wrap(line, width)
+	}
+	first := wrap(text, width-indent)
+	out := []string{strings.Repeat(" ", indent) + first[0]}
+	if len(first) == 1 {
+		return out
+	}
+	rest := strings.TrimLeft(strings.TrimPrefix(text, first[0]), " ")
+	for _, l := range wrap(rest, width-hang) {
+		out = append(out, strings.Repeat(" ", hang)+l)
+	}
+	return out
+}
+
+// labelColumn finds the gap after a line's first words ("ok    server",
+// "Used in:    SENTRY_DSN"): two spaces or more, within the first cells.
+var labelColumn = regexp.MustCompile(`^ *\S[^ ]*(?: [^ ]+)?  +`)
+
+// bulletLabel finds a bullet or a short label ending in ": ".
+var bulletLabel = regexp.MustCompile(`^ *(?:(?:• |↳ |- )(?:[a-z]+: )?|[A-Z][a-z]+: )`)
+
+// hangOf is where a line's wrapped lines start, in cells.
+func hangOf(line string) int {
+	if !strings.Contains(strings.TrimSpace(line), " ") {
+		return 0
+	}
+	if m := labelColumn.FindString(line); m != "" && lipgloss.Width(m) <= 24 {
+		return lipgloss.Width(m)
+	}
+	if m := bulletLabel.FindString(line); m != "" {
+		return lipgloss.Width(m)
+	}
+	return len(line) - len(strings.TrimLeft(line, " "))
 }
 
 // fitLines makes text exactly height lines of at most width cells.

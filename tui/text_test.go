@@ -38,12 +38,13 @@ func TestCapitalizeKeepsUTF8(t *testing.T) {
 	}
 }
 
-// A DSN wider than the line is cut after its separators: the public key
-// and the host each stay whole on a line.
+// A DSN wider than the line is cut after a separator that falls in the
+// line's second half, else where it must: never "http://" alone on a line
+// (issue 31), which a cut at the first separator left.
 func TestWrapCutsDSNAtSeparators(t *testing.T) {
 	dsn := "http://glet_9225a73f3bd251c08623d569eab27540@127.0.0.1:18123/errortracking/api/v1/projects/1"
 	got := wrap("DSN: "+dsn, 40)
-	want := []string{"DSN:", "http://", "glet_9225a73f3bd251c08623d569eab27540@", "127.0.0.1:18123/errortracking/api/v1/", "projects/1"}
+	want := []string{"DSN:", "http://glet_9225a73f3bd251c08623d569eab2", "7540@127.0.0.1:18123/errortracking/api/", "v1/projects/1"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%q", got)
 	}

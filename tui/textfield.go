@@ -13,3 +13,11 @@ func newTextInput(prompt, placeholder string) textinput.Model {
 	ti.SetStyles(st)
 	return ti
 }
+
+// fieldView draws a text field in the console's palette: the field keeps
+// the styles it was made with (a question's field is made before the
+// terminal says its colour), so they are set as it is drawn.
+func fieldView(in textinput.Model, st Styles) string {
+	in.SetStyles(st.Input)
+	return in.View()
+}

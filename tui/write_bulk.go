@@ -136,20 +136,20 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	}
 	p := msg.plan
 	w := p.Kind.Words()
-	lines := m.bulkLines(p)
+	rows := m.bulkRows(p)
 	if p.Acting() == 0 {
 		next, status := m.setStatus(statusMsg{text: w.Doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, workflow.Projects(msg.marked, "marked")), lines)
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, workflow.Projects(msg.marked, "marked")), nil).withTable(rows)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
-	body := append(lines, "")
+	var body []string
 	if w.Before != "" {
 		body = append(body, w.Before)
 	}
 	if w.Resume != "" {
 		body = append(body, w.Resume)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), workflow.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked})
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), workflow.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
 	d.onNo = statusMsg{text: w.Doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -302,7 +302,7 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}
-	m.sh.lastBulk = infoDialog(title, m.bulkLines(p))
+	m.sh.lastBulk = infoDialog(title, nil).withTable(m.bulkRows(p))
 	m.sh.hasBulk = true
 	reopen := keyName(m.sh.keys.Bulk)
 	if again != "" { // with marks, Bulk offers the changes; the report is one of them
@@ -312,27 +312,19 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	return next, tea.Batch(finish, status, msgCmd(openDialogMsg{d: m.sh.lastBulk, async: true}), msgCmd(bulkDoneMsg{failed: failed}))
 }
 
-// bulkLines are the plan or the report, one line per project: its result
+// bulkRows are the plan or the report, one row per project: its result
 // and what was or will be done, or why not; what needs the user first.
-func (m Model) bulkLines(p workflow.Plan) []string {
-	type line struct {
-		rank int
-		text string
-	}
-	var out []line
+func (m Model) bulkRows(p workflow.Plan) []reportRow {
+	var out []reportRow
 	for _, it := range p.Items {
 		result := it.Result
 		if result == "" {
 			result = workflow.ResultPlanned
 		}
-		out = append(out, line{bulkRank(result), fmt.Sprintf("%-11s %s: %s", result, clean(it.Project.Name()), clean(m.bulkWords(it)))})
+		out = append(out, reportRow{result, clean(it.Project.Name()), clean(m.bulkWords(it))})
 	}
-	slices.SortStableFunc(out, func(a, b line) int { return a.rank - b.rank })
-	lines := make([]string, len(out))
-	for i, l := range out {
-		lines[i] = l.text
-	}
-	return lines
+	slices.SortStableFunc(out, func(a, b reportRow) int { return bulkRank(a.result) - bulkRank(b.result) })
+	return out
 }
 
 // bulkRank orders a report: failures and unfinished first, then changes,

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -54,9 +55,10 @@ func (w settingsWrite) run(ctx context.Context, api API, _ Deps) write {
 
 func (w settingsWrite) changed() changes {
 	if w.err != nil {
-		return changes{stale: apiclient.OutcomeUnknown(w.err)}
+		return changes{stale: apiclient.OutcomeUnknown(w.err), integratedRefused: errors.Is(w.err, apiclient.ErrIntegratedUnavailable)}
 	}
-	return changes{settings: w.settings, keys: w.keys}
+	keptOff := w.integrated != nil && *w.integrated && !w.settings.Integrated
+	return changes{settings: w.settings, keys: w.keys, integratedRefused: keptOff}
 }
 
 func (w settingsWrite) outcome(v voice) outcome {

@@ -69,6 +69,9 @@ type changes struct {
 	stale bool
 	// settingsStale: a settings change's answer was lost; read them again.
 	settingsStale bool
+	// integratedRefused: GitLab refused integrated error tracking for the
+	// project (or kept it off): it is not offered there again.
+	integratedRefused bool
 }
 
 // Messages of writes.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,12 +17,14 @@ import (
 	"github.com/errtrack/errtrack/tui"
 )
 
-// configKeys are what `errtrack config` reads and writes: the default host
-// and a host's CA file. The recent projects are the console's to keep.
+// configKeys are what `errtrack config` reads and writes: the default host,
+// a host's CA file, the console's keys and palette. The last host used and
+// the recent projects are errtrack's to keep.
 var configKeys = map[string]string{
-	"host":        "the host used when no --host, GITLAB_HOST or git remote names one",
+	"host":        "the default host: used when no --host, GITLAB_HOST or git remote names one; a --host does not replace it (without it, the last host used serves); set it to \"\" to go back to the last host used",
 	"ca-file":     "the CA certificate file trusted for --host (or the default host)",
 	"keys.ACTION": "the console's keys for ACTION, comma-separated (e.g. keys.rotate x); actions: " + strings.Join(tui.Rebindable, ", "),
+	"theme":       "the console's palette: light, dark, or auto, the terminal's background (the default)",
 }
 
 func settingsHelp() string {
@@ -40,7 +44,7 @@ func (a *app) configCmd() *cobra.Command {
 	var host string
 	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Read and change errtrack's config file (the default host, CA files)",
+		Short: "Read and change errtrack's config file (the default host, CA files, the console's keys and theme)",
 		Example: "  errtrack config list\n  errtrack config set host https://gitlab.example.com\n" +
 			"  errtrack config set ca-file ~/corp-ca.pem --host https://gitlab.example.com",
 		Long: "Read and change errtrack's config file.\n\nSettings:\n" + settingsHelp(),
@@ -60,10 +64,10 @@ func (a *app) configCmd() *cobra.Command {
 		if host != "" {
 			return hosturl.Normalize(host)
 		}
-		if c.LastHost == "" {
-			return "", usagef("no default host yet: give --host")
+		if h := cmp.Or(c.DefaultHost, c.LastHost); h != "" {
+			return h, nil
 		}
-		return c.LastHost, nil
+		return "", usagef("no default host yet: give --host")
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "Show what the config file holds", Args: noArgs, Example: "  errtrack config list",
@@ -73,7 +77,8 @@ func (a *app) configCmd() *cobra.Command {
 				fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", notice)
 			}
 			fmt.Fprintf(a.stdout, "# %s\n", explain.Text(p))
-			fmt.Fprintf(a.stdout, "host=%s\n", explain.Text(c.LastHost))
+			fmt.Fprintf(a.stdout, "host=%s\n", explain.Text(c.DefaultHost))
+			fmt.Fprintf(a.stdout, "# last host used: %s\n", explain.Text(c.LastHost))
 			hosts := make([]string, 0, len(c.CAFiles))
 			for h := range c.CAFiles {
 				hosts = append(hosts, h)
@@ -90,6 +95,9 @@ func (a *app) configCmd() *cobra.Command {
 			for _, n := range actions {
 				fmt.Fprintf(a.stdout, "keys.%s=%s\n", explain.Text(n), explain.Text(strings.Join(c.Keys[n], ",")))
 			}
+			if c.Theme != "" {
+				fmt.Fprintf(a.stdout, "theme=%s\n", explain.Text(c.Theme))
+			}
 			for h, r := range c.Recent {
 				fmt.Fprintf(a.stdout, "# %d recent projects on %s\n", len(r), explain.Text(h))
 			}
@@ -97,7 +105,7 @@ func (a *app) configCmd() *cobra.Command {
 		},
 	}
 	get := &cobra.Command{
-		Use: "get host|ca-file|keys.ACTION [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
+		Use: "get host|ca-file|theme|keys.ACTION [--host H]", Short: "Print one setting", Args: cobra.ExactArgs(1),
 		Example: "  errtrack config get host\n  errtrack config get ca-file --host https://gitlab.example.com",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, _, _ := a.loadConfigQuietly()
@@ -112,8 +120,11 @@ func (a *app) configCmd() *cobra.Command {
 				return nil
 			}
 			switch args[0] {
+			case "theme":
+				fmt.Fprintln(a.stdout, explain.Text(cmp.Or(c.Theme, string(tui.ThemeAuto))))
 			case "host":
-				fmt.Fprintln(a.stdout, explain.Text(c.LastHost))
+				// The host used when nothing names one.
+				fmt.Fprintln(a.stdout, explain.Text(cmp.Or(c.DefaultHost, c.LastHost)))
 			case "ca-file":
 				h, err := hostFor(c)
 				if err != nil {
@@ -121,13 +132,13 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				fmt.Fprintln(a.stdout, explain.Text(c.CAFiles[h]))
 			default:
-				return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
+				return usagef("%q is not a setting: use host, ca-file, theme or keys.ACTION", explain.Text(args[0]))
 			}
 			return nil
 		},
 	}
 	set := &cobra.Command{
-		Use: "set host URL | set ca-file PATH [--host H] | set keys.ACTION KEY[,KEY]", Short: "Change one setting", Args: cobra.ExactArgs(2),
+		Use: "set host URL | set ca-file PATH [--host H] | set theme light|dark|auto | set keys.ACTION KEY[,KEY]", Short: "Change one setting", Args: cobra.ExactArgs(2),
 		Example: "  errtrack config set host https://gitlab.example.com\n  errtrack config set ca-file ~/corp-ca.pem",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := path()
@@ -153,17 +164,30 @@ func (a *app) configCmd() *cobra.Command {
 					return true
 				})
 				if rerr != nil {
+					var re *tui.RebindError
+					if errors.As(rerr, &re) {
+						rerr = re.From(action) // the entry just set is the one named
+					}
 					return usagef("%s", explain.Text(rerr.Error()))
 				}
 				return err
 			}
 			switch args[0] {
-			case "host":
-				h, err := hosturl.Normalize(args[1])
-				if err != nil {
-					return usageError{err: err}
+			case "theme":
+				t, ok := tui.ParseTheme(args[1])
+				if !ok {
+					return usagef("theme is light, dark or auto, not %q", explain.Text(args[1]))
 				}
-				return config.Update(p, func(c *config.Config) bool { c.LastHost = h; return true })
+				return config.Update(p, func(c *config.Config) bool { c.Theme = string(t); return true })
+			case "host":
+				h := ""
+				if strings.TrimSpace(args[1]) != "" {
+					var err error
+					if h, err = hosturl.Normalize(args[1]); err != nil {
+						return usageError{err: err}
+					}
+				}
+				return config.Update(p, func(c *config.Config) bool { c.DefaultHost = h; return true })
 			case "ca-file":
 				abs, err := filepath.Abs(args[1])
 				if err != nil {
@@ -190,7 +214,7 @@ func (a *app) configCmd() *cobra.Command {
 				}
 				return err
 			}
-			return usagef("%q is not a setting: use host, ca-file or keys.ACTION", explain.Text(args[0]))
+			return usagef("%q is not a setting: use host, ca-file, theme or keys.ACTION", explain.Text(args[0]))
 		},
 	}
 	for _, c := range []*cobra.Command{get, set} {

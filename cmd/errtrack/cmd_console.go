@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +34,8 @@ type consoleOptions struct {
 	// group scopes the projects list (with subgroups, theirs too).
 	group     string
 	subgroups bool
+	// theme: --theme (light, dark or auto).
+	theme string
 }
 
 // errNeedsTerminal is the console's answer when it has no terminal to draw on.
@@ -66,6 +69,10 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	if err != nil {
 		return err
 	}
+	theme, err := a.consoleTheme(opts.theme)
+	if err != nil {
+		return err
+	}
 	if !a.consoleTTY() {
 		return errNeedsTerminal
 	}
@@ -90,6 +97,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	defer closeLedger()
 	deps.Rotations = led
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
+	deps.Theme, deps.LightBackground = theme, lightColorFGBG(a.getenv("COLORFGBG"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
 	a.program.Store(p)
 	defer a.program.Store(nil)
@@ -382,4 +390,32 @@ func (a *app) seenDeps(d *tui.Deps, demo bool) func() {
 		_ = store.Created(host, p.ID, p.Path, key, a.now())
 	}
 	return done
+}
+
+// consoleTheme is the palette asked for: --theme, else ERRTRACK_THEME, else
+// the config file's theme, else auto (the terminal's background).
+func (a *app) consoleTheme(flag string) (tui.Theme, error) {
+	cfg, path, _ := a.loadConfigQuietly()
+	for _, src := range []struct{ value, from string }{
+		{flag, "--theme"}, {a.getenv("ERRTRACK_THEME"), "ERRTRACK_THEME"}, {cfg.Theme, "the config file's theme (" + path + ")"},
+	} {
+		if strings.TrimSpace(src.value) == "" {
+			continue
+		}
+		t, ok := tui.ParseTheme(src.value)
+		if !ok {
+			return "", usagef("%s is %q: use light, dark or auto", explain.Text(src.from), explain.Text(src.value))
+		}
+		return t, nil
+	}
+	return tui.ThemeAuto, nil
+}
+
+// lightColorFGBG reads COLORFGBG ("fg;bg" or "fg;default;bg", set by rxvt,
+// Konsole and others, and passed through tmux): a background of 7 or 9-15
+// is light. Anything else, or nothing, is no guess.
+func lightColorFGBG(v string) bool {
+	parts := strings.Split(v, ";")
+	bg, err := strconv.Atoi(strings.TrimSpace(parts[len(parts)-1]))
+	return err == nil && (bg == 7 || (bg >= 9 && bg <= 15))
 }

@@ -147,7 +147,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 			x.Unread = append(x.Unread, grp)
 		}
 		for _, f := range au.Findings {
-			x.Findings = append(x.Findings, exportFind(f))
+			x.Findings = append(x.Findings, exportFind{Severity: f.Severity, What: f.What, Fix: f.Fix})
 		}
 		if rec, ok := workflow.MigrationOf(led, au.Project.ID); ok {
 			x.Migration = &exportMigrat{Target: rec.Target, Phase: rec.Phase, Since: rec.Started}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,8 +28,9 @@ func (a *app) mockServerCmd() *cobra.Command {
 its rotation, /projects, /projects/:id, project CI/CD variables, /version and
 /metadata) the way GitLab does, and takes test events at the DSNs it issues.
 The first line printed is "listening on http://HOST:PORT" (https with --tls,
-then "ca-file: PATH"), followed by the tokens it accepts. Stops cleanly on
-SIGINT or SIGTERM.
+then "ca-file: PATH"), followed by the tokens it accepts and a line to paste
+in another terminal that opens the console on it. Stops cleanly on SIGINT or
+SIGTERM.
 
 --gitlab-version makes it answer as that GitLab release does: routes added
 later answer GitLab's catch-all 404, older settings lack "integrated", and
@@ -102,7 +106,13 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			for _, t := range sentrySrv.Tokens() {
 				fmt.Fprintf(a.stdout, "  %s\n", t)
 			}
-			fmt.Fprintf(a.stdout, "  SENTRY_URL=%s SENTRY_AUTH_TOKEN=%s\n", sentryRun.URL, mocksentry.TokenAdmin)
+			// A line to paste: the console on this server and its Sentry,
+			// as the demo maintainer (the demo tokens are public).
+			try := "GITLAB_TOKEN=" + mockserver.TokenMaintainer + " SENTRY_URL=" + sentryRun.URL + " SENTRY_AUTH_TOKEN=" + mocksentry.TokenAdmin + " " + selfName() + " --host " + run.URL
+			if run.CAFile != "" {
+				try += " --ca-file " + shellQuote(run.CAFile)
+			}
+			fmt.Fprintf(a.stdout, "open the console on it (in another terminal):\n  %s\n", try)
 			<-cmd.Context().Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -132,4 +142,21 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	f.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a certificate made at start; its CA file is printed on the second line")
 	f.BoolVar(&log, "log", false, "print one line per request to stderr (token values redacted)")
 	return cmd
+}
+
+// selfName is how the user ran errtrack, for a line they paste: the path
+// typed (./bin/errtrack), or errtrack when it was found on PATH.
+func selfName() string {
+	if name := os.Args[0]; strings.Contains(name, string(filepath.Separator)) && strings.HasPrefix(filepath.Base(name), "errtrack") {
+		return shellQuote(name)
+	}
+	return "errtrack"
+}
+
+// shellQuote quotes s for a POSIX shell where it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

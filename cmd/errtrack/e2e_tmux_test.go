@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,25 @@ func (s tmuxSession) waitFor(text string) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	s.t.Fatalf("the terminal never showed %q; it shows:\n%s", text, s.screen())
+}
+
+// waitRow waits for a row holding cells in order, whatever the spaces
+// between them (a table's columns).
+func (s tmuxSession) waitRow(cells ...string) {
+	s.t.Helper()
+	parts := make([]string, len(cells))
+	for i, c := range cells {
+		parts[i] = regexp.QuoteMeta(c)
+	}
+	row := regexp.MustCompile(strings.Join(parts, `\s+`))
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if row.MatchString(s.screen()) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.t.Fatalf("the terminal never showed a row %q; it shows:\n%s", cells, s.screen())
 }
 
 func (s tmuxSession) waitGone(text string) {
@@ -100,7 +120,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	if got := strings.TrimSpace(s.tmux("display", "-p", "-t", "e2e", "#{alternate_on}")); got != "1" {
 		t.Errorf("alternate screen not in use: %q", got)
 	}
-	s.keys("web-shop") // typing filters the list
+	s.keys("/web-shop") // / starts the filter; typing filters the list
 	s.keys("Enter")
 	s.waitFor("Client keys (2)")
 

@@ -375,7 +375,7 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 	c := newCLI(t, srv)
 	c.server = srv
 	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1,
-		"Group CI/CD variable group fleet/FLEET_SENTRY_DSN (environment production) holds the old DSN", "pass --keep-variables")
+		"The CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds the old DSN", "pass --keep-variables")
 	if srv.KeyCount(2001) != 2 {
 		t.Fatalf("keys %v", srv.Keys(2001))
 	}

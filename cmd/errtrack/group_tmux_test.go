@@ -68,12 +68,12 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	s.waitFor("Variable: SENTRY_DSN")
 	s.keys("Enter")
 	s.waitFor("in 2 of 7 marked projects?")
-	s.waitFor(fmt.Sprintf("demo/mobile/ios: go on with key %d", created.ID))
-	s.waitFor("demo/web-shop: rotate key 1")
+	s.waitRow("demo/mobile/ios", fmt.Sprintf("go on with key %d", created.ID))
+	s.waitRow("demo/web-shop", "rotate key 1")
 	s.answer("y")
 	s.waitFor("Rotating 1/2: demo/mobile/ios changed")
 	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 2 projects")
-	s.waitFor("changed     demo/web-shop: Rotated")
+	s.waitRow("changed", "demo/web-shop", "Rotated")
 
 	if ids := keyIDs(t, c, 7); !slices.Equal(ids, []int64{created.ID}) {
 		t.Fatalf("ios keys %v, want only key %d, the interrupted run's", ids, created.ID)
@@ -96,7 +96,7 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 		t.Fatalf("the interrupted rotation ended %s", rec.Phase)
 	}
 	s.answer("Escape")
-	s.waitGone("changed     demo/web-shop")
+	s.waitGone("RESULT") // the report's table
 	s.waitGone("7 marked")
 	s.waitFor("ctrl+o last report")
 	s.keys("C-o")

@@ -69,10 +69,10 @@ func TestConsoleGroupBulkInTmux(t *testing.T) {
 	time.Sleep(600 * time.Millisecond) // a question takes keys once it could be read
 	s.keys("y")
 	s.waitFor("Enabling error tracking: ")
-	s.waitFor("changed     demo/paused")
+	s.waitRow("changed", "demo/paused")
 	time.Sleep(600 * time.Millisecond)
 	s.keys("Escape")
-	s.waitGone("changed     demo/paused")
+	s.waitGone("RESULT") // the report's table
 	s.keys("C-c")
 	s.waitFor("EXITED rc=")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -98,9 +99,8 @@ func (a *app) resolveHost(flag string) (string, error) {
 		raw, _ = a.envHost()
 	}
 	if raw == "" {
-		if c, _ := a.loadConfig(); c.LastHost != "" {
-			raw = c.LastHost
-		}
+		c, _ := a.loadConfig()
+		raw = cmp.Or(c.DefaultHost, c.LastHost) // the one set, else the last used
 	}
 	if raw == "" {
 		raw = hosturl.Default

@@ -55,6 +55,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	root.Flags().StringVar(&opts.group, "group", "", "open the console on this group's projects (ID or path); space marks projects, ctrl+o changes the marked ones")
 	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
+	root.Flags().StringVar(&opts.theme, "theme", "", "the console's palette: light, dark or auto, the terminal's background (also ERRTRACK_THEME, or the config file's theme)")
 
 	subcommands := []struct {
 		name  string

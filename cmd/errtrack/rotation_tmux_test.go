@@ -115,7 +115,7 @@ func TestKeysTypedDuringRotationAnswerNothing(t *testing.T) {
 	s.keys("R")
 	s.keys("Escape")
 	s.waitFor("Projects you maintain")
-	for _, k := range []string{"m", "y", "y", "y", "y", "y"} {
+	for _, k := range []string{"/", "m", "y", "y", "y", "y", "y"} {
 		s.keys(k)
 		time.Sleep(150 * time.Millisecond) // typing through the create and the check
 	}

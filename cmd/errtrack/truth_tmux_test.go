@@ -25,7 +25,7 @@ func TestConsoleTruthInTmux(t *testing.T) {
 	}
 	s.keys("Escape")
 	s.waitFor("Projects you maintain")
-	s.keys("w", "e", "b", "Enter")
+	s.keys("/", "w", "e", "b", "Enter")
 	s.waitFor("Client keys (2)")
 	s.keys("n")
 	s.waitFor("Created client key 4")
@@ -34,7 +34,7 @@ func TestConsoleTruthInTmux(t *testing.T) {
 	if strings.Contains(s.screen(), "/ web") {
 		t.Fatalf("the filter was kept:\n%s", s.screen())
 	}
-	s.keys("p", "a", "u", "Enter")
+	s.keys("/", "p", "a", "u", "Enter")
 	s.waitFor("demo/paused")
 	s.waitGone("Created client key 4")
 	s.keys("C-c")

@@ -1,5 +1,6 @@
-// Package config keeps errtrack's small, secret-free settings: the last host
-// used and the recently opened projects per host. The token never goes here.
+// Package config keeps errtrack's small, secret-free settings: the default
+// host, the last host used and the recently opened projects per host. The
+// token never goes here.
 package config
 
 import (
@@ -20,8 +21,11 @@ const MaxRecent = 10
 
 // Config is the file's content.
 type Config struct {
-	LastHost string              `json:"last_host,omitempty"`
-	Recent   map[string][]Recent `json:"recent_projects,omitempty"`
+	// DefaultHost is the host set with errtrack config set host: used when
+	// nothing names one, before LastHost, and never replaced by a --host.
+	DefaultHost string              `json:"host,omitempty"`
+	LastHost    string              `json:"last_host,omitempty"`
+	Recent      map[string][]Recent `json:"recent_projects,omitempty"`
 	// CAFiles is the --ca-file that worked for a host, used when none is given.
 	CAFiles map[string]string `json:"ca_files,omitempty"`
 	// Keys rebinds the console's actions: {"rotate": ["ctrl+r"]}.
@@ -29,6 +33,8 @@ type Config struct {
 	// SentryHosts are the Sentry base URLs a token was stored for with
 	// login --sentry, for status to list (the keyring cannot be listed).
 	SentryHosts []string `json:"sentry_hosts,omitempty"`
+	// Theme is the console's palette: light, dark or auto (the default).
+	Theme string `json:"theme,omitempty"`
 }
 
 // Recent is a project opened before, known by ID and path.

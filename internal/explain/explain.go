@@ -246,7 +246,7 @@ func keyringWords(e *keyerr.Error, c Context) string {
 	}
 	cause := ""
 	if e.Cause != "" {
-		cause = " (" + e.Cause + ")"
+		cause = ": " + strings.TrimSuffix(e.Cause, ".") // its own parentheses stay unnested
 	}
 	return "The system keyring is not available" + cause + ". Start a Secret Service such as gnome-keyring and unlock it, or set GITLAB_TOKEN."
 }

@@ -90,11 +90,14 @@ const (
 	SeverityInfo    = "info"
 )
 
-// Finding is something wrong (or worth knowing), with its fix.
+// Finding is something wrong (or worth knowing), with its fix: Fix as the
+// commands word it, Action what it does (FixWith words it otherwise).
 type Finding struct {
 	Severity string `json:"severity"`
 	What     string `json:"what"`
 	Fix      string `json:"fix"`
+	Action   Action `json:"-"`
+	how      string
 }
 
 // AuditedKey is a key and where its DSN is used. When no variable errtrack
@@ -348,9 +351,9 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		}
 		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key))
 		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
-		a.Findings = append(a.Findings, Finding{SeverityWarning,
+		a.Findings = append(a.Findings, finding(SeverityWarning,
 			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
-			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (errtrack keys delete)"})
+			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, KeyID: k.Key.ID}))
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }
@@ -454,31 +457,31 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		}
 		handedOut = true
 		if !projects[d.ProjectID] {
-			a.Findings = append(a.Findings, Finding{SeverityError,
+			a.Findings = append(a.Findings, finding(SeverityError,
 				fmt.Sprintf("%s holds the DSN of a key of another project (%d)", p.use.Label(), d.ProjectID),
-				"set it to the DSN of one of this project's keys (errtrack keys list), or remove it"})
+				"set it to the DSN of one of this project's keys (%s), or remove it", Action{Do: ActListKeys}))
 			continue
 		}
-		a.Findings = append(a.Findings, Finding{SeverityError,
+		a.Findings = append(a.Findings, finding(SeverityError,
 			fmt.Sprintf("%s holds the DSN of a key that no longer exists (public key %s)", p.use.Label(), safetext.Excerpt(d.PublicKey, 13)),
-			"set it to the DSN of a current key (errtrack keys list), or remove it: deploys that read it report nothing"})
+			"set it to the DSN of a current key (%s), or remove it: deploys that read it report nothing", Action{Do: ActListKeys}))
 	}
 	if handedOut && !a.settingsUnknown && (a.Settings == nil || !a.Settings.Active) {
-		a.Findings = append(a.Findings, Finding{SeverityWarning,
+		a.Findings = append(a.Findings, finding(SeverityWarning,
 			"error tracking is disabled while CI/CD variables still hand out a DSN",
-			"enable it (errtrack settings enable), or remove the variables"})
+			"enable it (%s), or remove the variables", Action{Do: ActEnable}))
 	}
 	for _, labels := range scopesOf {
 		if len(labels) > 1 {
-			a.Findings = append(a.Findings, Finding{SeverityWarning,
-				"the same DSN is in " + strings.Join(labels, ", "),
-				"if the environments should report apart, give each its own key (errtrack keys create, then point one variable at it)"})
+			a.Findings = append(a.Findings, finding(SeverityWarning,
+				"the same DSN is in "+strings.Join(labels, ", "),
+				"if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey}))
 		}
 	}
 	if err := a.sentryUnread; err != nil {
-		a.Findings = append(a.Findings, Finding{SeverityWarning,
-			"the keys of the project's Sentry are not in this audit: they could not be read (" + sentence(err.Error()) + ")",
-			"log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
+		a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
+			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + sentence(err.Error()) + ")",
+			Fix:  "log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
 	}
 	for _, k := range a.Keys {
 		if known := k.Known(); !k.Key.Active && len(known) > 0 {
@@ -486,9 +489,9 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			for j, u := range known {
 				names[j] = u.Label()
 			}
-			a.Findings = append(a.Findings, Finding{SeverityWarning,
-				fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
-				"point them at an active key (errtrack keys rotate), or turn the key on again (errtrack keys update --active=true)"})
+			a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
+				What: fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
+				Fix:  "point them at an active key (errtrack keys rotate), or turn the key on again (errtrack keys update --active=true)"})
 		}
 	}
 	for i, k := range a.Keys {
@@ -502,13 +505,13 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 				why[j] = u.Unknown
 			}
 			a.Keys[i].Used = append(a.Keys[i].Used, unknown...)
-			a.Findings = append(a.Findings, Finding{SeverityInfo,
-				fmt.Sprintf("whether a CI/CD variable holds the DSN of key %s is unknown: %s", KeyLabel(k.Key), strings.Join(why, "; ")),
-				"check those variables in GitLab (errtrack cannot read them) before you delete the key"})
+			a.Findings = append(a.Findings, Finding{Severity: SeverityInfo,
+				What: fmt.Sprintf("whether a CI/CD variable holds the DSN of key %s is unknown: %s", KeyLabel(k.Key), strings.Join(why, "; ")),
+				Fix:  "check those variables in GitLab (errtrack cannot read them) before you delete the key"})
 		default:
-			a.Findings = append(a.Findings, Finding{SeverityInfo,
+			a.Findings = append(a.Findings, finding(SeverityInfo,
 				fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key)),
-				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (errtrack keys delete)"})
+				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, KeyID: k.Key.ID}))
 		}
 	}
 	for _, g := range unread {
@@ -516,9 +519,9 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		if errors.Is(a.Unread[g], apiclient.ErrForbidden) {
 			why = "reading them needs the Owner role on the group"
 		}
-		a.Findings = append(a.Findings, Finding{SeverityInfo,
-			fmt.Sprintf("the CI/CD variables of group %s are not in this audit: %s", safetext.Excerpt(g, 80), why),
-			"run the audit with a token of a group Owner to include them"})
+		a.Findings = append(a.Findings, Finding{Severity: SeverityInfo,
+			What: fmt.Sprintf("the CI/CD variables of group %s are not in this audit: %s", safetext.Excerpt(g, 80), why),
+			Fix:  "audit with a token of a group Owner to include them"})
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }

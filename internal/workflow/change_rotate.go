@@ -318,10 +318,11 @@ func (e *OtherVariablesError) Error() string {
 // its delete): variables of its groups, which a rotation does not change,
 // hold the old DSN. Each front end words what to do about it.
 type GroupVariablesError struct {
-	// Uses names them: "group web/SENTRY_DSN (environment production)".
+	// Uses names them: "CI/CD variable SENTRY_DSN (environment
+	// production) of group web".
 	Uses string
 }
 
 func (e *GroupVariablesError) Error() string {
-	return "group CI/CD variables hold the old DSN (" + e.Uses + ")"
+	return "the old DSN is held by the " + e.Uses
 }

@@ -212,11 +212,11 @@ func (d Deletion) Warning() string {
 		parts = append(parts, fmt.Sprintf("%s this key's DSN: deploys that read it stop reporting once the key is deleted (rotate the key instead to update it).", noun))
 	}
 	if len(d.GroupUses) > 0 {
-		names := make([]string, len(d.GroupUses))
-		for i, u := range d.GroupUses {
-			names[i] = u.Label()
+		holds, it := "holds", "it"
+		if len(d.GroupUses) > 1 {
+			holds, it = "hold", "them"
 		}
-		parts = append(parts, fmt.Sprintf("Group CI/CD variables hold it too: %s; every project of those groups that reads them stops reporting (change them in the group's settings).", strings.Join(names, ", ")))
+		parts = append(parts, fmt.Sprintf("The %s %s it too: every project there that reads %s stops reporting; change %s in the group's settings.", groupUsesText(d.GroupUses), holds, it, it))
 	}
 	if d.VariablesErr != nil {
 		parts = append(parts, "The CI/CD variables could not be read, so errtrack cannot tell whether one holds this key's DSN.")

@@ -22,7 +22,7 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := d.Warning()
-		if len(d.GroupUses) != 1 || !strings.Contains(w, "group fleet/FLEET_SENTRY_DSN (environment production)") || !strings.Contains(w, "SENTRY_DSN (all environments) holds") {
+		if len(d.GroupUses) != 1 || !strings.Contains(w, "CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds it too") || !strings.Contains(w, "SENTRY_DSN (all environments) holds") {
 			t.Fatalf("%v: %+v\n%s", ref, d.GroupUses, w)
 		}
 	}
@@ -50,7 +50,7 @@ func TestRotationGroupUses(t *testing.T) {
 		srv, api := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
 		r, err := NewRotation(ref, c.opts).Advance(ctx, api, nil)
 		if err == nil && c.confirm {
-			if r.Next() != StepConfirmDelete || !strings.Contains(r.GroupUsesWarning(), "group fleet/FLEET_SENTRY_DSN (environment production) holds the old DSN") {
+			if r.Next() != StepConfirmDelete || !strings.Contains(r.GroupUsesWarning(), "The CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds the old DSN") {
 				t.Fatalf("%s: step %d, %q", c.name, r.Next(), r.GroupUsesWarning())
 			}
 			r, err = r.ConfirmDelete(true).Advance(ctx, api, nil)
@@ -86,5 +86,27 @@ func TestRotationCheckFindsAKeyThatMoved(t *testing.T) {
 	}
 	if r, err = r.Run(ctx, c, StepCheck); err != nil || !r.Listed {
 		t.Fatalf("the moved key was not found: %v", err)
+	}
+}
+
+// The words about group variables name each once, "of group fleet", with
+// no parentheses inside parentheses (the scope has its own).
+func TestGroupVariableWords(t *testing.T) {
+	uses := []Use{{Group: "fleet", Variable: "FLEET_SENTRY_DSN", Scope: "production"}}
+	r := Rotation{GroupUses: uses}
+	for _, s := range []string{r.GroupUsesWarning(), (&GroupVariablesError{Uses: r.GroupUsesText()}).Error(), Deletion{GroupUses: uses}.Warning()} {
+		depth, deepest := 0, 0
+		for _, c := range s {
+			switch c {
+			case '(':
+				depth++
+				deepest = max(deepest, depth)
+			case ')':
+				depth--
+			}
+		}
+		if strings.Contains(s, "variable group") || strings.Contains(s, "variables group") || strings.Contains(s, "group fleet/") || deepest > 1 {
+			t.Errorf("%q", s)
+		}
 	}
 }

@@ -24,12 +24,15 @@ const (
 	CheckSkip = "skip"
 )
 
-// Check is one check's outcome.
+// Check is one check's outcome, with its fix: Fix as the commands word it,
+// Action what it does (FixWith words it otherwise).
 type Check struct {
 	Name   string `json:"check"`
 	Status string `json:"status"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	Action Action `json:"-"`
+	how    string
 }
 
 // DoctorAPI is what the doctor needs.
@@ -50,6 +53,13 @@ type DoctorOptions struct {
 	// Resolve reaches a Sentry-backed project's Sentry (its token): its
 	// keys and the token's scopes are checked too.
 	Resolve SentryResolver
+	// SendHint says how to send a test event, in the front end's words
+	// ("--send-test-event sends one" when empty).
+	SendHint string
+	// IntegratedUnavailable: GitLab refused integrated error tracking for
+	// this project already (the front end saw it), so creating integrated
+	// settings is no fix.
+	IntegratedUnavailable bool
 }
 
 // Failed reports a fail among checks.
@@ -63,7 +73,17 @@ func Failed(checks []Check) bool {
 // for the user (the front end's).
 func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain Explainer, now time.Time) []Check {
 	var out []Check
-	add := func(name, status, detail, fix string) { out = append(out, Check{name, status, detail, fix}) }
+	add := func(name, status, detail, fix string) {
+		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
+	}
+	// act adds a check whose fix is an action, worded around how.
+	act := func(name, status, detail, how string, a Action) {
+		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: remedy{how, a}.words(Action.Command), Action: a, how: how})
+	}
+	sendHint := o.SendHint
+	if sendHint == "" {
+		sendHint = "--send-test-event sends one"
+	}
 
 	// The token's check reads the release too: one round trip.
 	st, terr := CheckToken(ctx, api)
@@ -114,11 +134,19 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	sentryBacked := SentryBacked(s)
 	switch {
 	case s == nil:
-		add("settings", CheckFail, "error tracking is not configured for this project", "errtrack settings create -p "+a.Project.Name()+" --active=true --integrated=true")
+		if o.IntegratedUnavailable {
+			// GitLab refused integrated tracking here already: only a
+			// Sentry can do.
+			add("settings", CheckFail, "error tracking is not configured for this project, and GitLab does not offer integrated error tracking here", "configure a Sentry in Settings > Monitor > Error Tracking")
+			break
+		}
+		act("settings", CheckFail, "error tracking is not configured for this project",
+			"%s, where GitLab offers integrated error tracking (GitLab.com; on a self-managed GitLab an administrator enables its feature flag); else configure a Sentry in Settings > Monitor > Error Tracking",
+			Action{Do: ActCreateSettings, Project: a.Project.Name()})
 	case !integratedOn && !sentryBacked:
 		add("settings", CheckFail, "neither integrated error tracking nor a Sentry is in use: on a self-managed GitLab the integrated_error_tracking feature flag is off by default", "ask an administrator to enable the flag, or configure a Sentry in Settings > Monitor > Error Tracking")
 	case !s.Active:
-		add("settings", CheckWarn, "error tracking is disabled: the project shows no errors", "errtrack settings enable -p "+a.Project.Name())
+		act("settings", CheckWarn, "error tracking is disabled: the project shows no errors", "%s", Action{Do: ActEnable, Project: a.Project.Name()})
 	case sentryBacked:
 		add("settings", CheckOK, "enabled, reporting to a Sentry ("+*s.APIURL+")", "")
 	default:
@@ -142,7 +170,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			}
 		}
 		if len(active) == 0 {
-			add("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "errtrack keys create -p "+a.Project.Name())
+			act("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "%s", Action{Do: ActCreateKey, Project: a.Project.Name()})
 		} else {
 			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
 		}
@@ -167,13 +195,13 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 				add(name, CheckFail, "the DSN's host "+d.Host+" does not answer: "+explain(err), "check the instance's error tracking ingestion address (the DSN's host) and its network path")
 				continue
 			}
-			add(name, CheckOK, d.Host+" answers (no event sent; --send-test-event sends one)", "")
+			add(name, CheckOK, d.Host+" answers (no event sent; "+sendHint+")", "")
 		}
 	}
 	if n := a.Errors(); n > 0 {
 		for _, f := range a.Findings {
 			if f.Severity == SeverityError {
-				add("CI/CD variables", CheckFail, f.What, f.Fix)
+				out = append(out, Check{Name: "CI/CD variables", Status: CheckFail, Detail: f.What, Fix: f.Fix, Action: f.Action, how: f.how})
 			}
 		}
 	} else {

@@ -228,7 +228,7 @@ func (r Rotation) deleteSafe() error {
 	case r.variables != decidedKeep && len(r.StillOld()) > 0:
 		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
-		return &UnsafeDeleteError{Reason: "group CI/CD variables hold its DSN (" + r.GroupUsesText() + ")", groups: true}
+		return &UnsafeDeleteError{Reason: "its DSN is held by the " + r.GroupUsesText(), groups: true}
 	}
 	return nil
 }

@@ -122,8 +122,8 @@ func RotateTokenFailure(err error, explain func(error) string, check, login stri
 	case errors.As(err, &unavailable):
 		return "The token was not rotated, because the keyring cannot store a new one: " + explain(unavailable.Err)
 	case errors.As(err, &lost):
-		return "GitLab rotated the token, so the old one is revoked, but the keyring did not take the new one (" +
-			strings.TrimSuffix(explain(lost.Err), ".") + "). Create a new token in GitLab (User settings > Access tokens) and " + login + "."
+		return "GitLab rotated the token, so the old one is revoked, but the keyring did not take the new one. " +
+			strings.TrimSuffix(explain(lost.Err), ".") + ". Create a new token in GitLab (User settings > Access tokens) and " + login + "."
 	}
 	if words, ok := RotateOutcomeUnknown(err, check); ok {
 		return explain(err) + " " + words

@@ -408,13 +408,20 @@ func (r Rotation) VariablesState(c Checks) string {
 	return strings.Join(parts, " ")
 }
 
-// GroupUsesText names the group variables holding the old DSN.
-func (r Rotation) GroupUsesText() string {
-	names := make([]string, len(r.GroupUses))
-	for i, u := range r.GroupUses {
-		names[i] = u.Label()
+// GroupUsesText names the group variables holding the old DSN: "CI/CD
+// variable SENTRY_DSN (environment production) of group web", or
+// "CI/CD variables A (…) of group web and B (…) of group web/app".
+func (r Rotation) GroupUsesText() string { return groupUsesText(r.GroupUses) }
+
+func groupUsesText(uses []Use) string {
+	names := make([]string, len(uses))
+	for i, u := range uses {
+		names[i] = VariableTarget{Key: u.Variable, Scope: u.Scope}.Label() + " of group " + safetext.Excerpt(u.Group, 80)
 	}
-	return strings.Join(names, ", ")
+	if len(names) == 1 {
+		return "CI/CD variable " + names[0]
+	}
+	return "CI/CD variables " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // GroupUsesWarning says what the group variables holding the old DSN mean
@@ -423,9 +430,9 @@ func (r Rotation) GroupUsesWarning() string {
 	if len(r.GroupUses) == 0 {
 		return ""
 	}
-	noun := "Group CI/CD variable " + r.GroupUsesText() + " holds"
+	holds, them := "holds", "it"
 	if len(r.GroupUses) > 1 {
-		noun = "Group CI/CD variables " + r.GroupUsesText() + " hold"
+		holds, them = "hold", "them"
 	}
-	return noun + " the old DSN: errtrack does not change group variables, so point them at the new DSN in the group's settings, or deploys that read them stop reporting once the old key is gone."
+	return "The " + r.GroupUsesText() + " " + holds + " the old DSN: errtrack does not change group variables, so point " + them + " at the new DSN in the group's settings, or deploys that read " + them + " stop reporting once the old key is gone."
 }

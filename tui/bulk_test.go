@@ -301,7 +301,7 @@ func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", Rotations: led})
 	f.fail("DeleteClientKey", errServer502)
 	h.key("ctrl+a", "ctrl+o", "r", "enter", "y")
-	h.mustSay("1 of 2 projects failed or unfinished", "failed      demo/mobile/ios")
+	h.mustSay("1 of 2 projects failed", "failed      demo/mobile/ios")
 	ids := g.keyIDs(7)
 	if len(ids) != 2 || !slices.Contains(ids, 901) {
 		t.Fatalf("ios keys %v after the lost delete", ids)
@@ -333,7 +333,7 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	h.mustSee("Projects of group fleet", "fleet/app-005", "(5)")
 	h.mustNotSee("demo/")
 	h.key("ctrl+a", "ctrl+o", "r", "enter")
-	h.mustSay("in 4 of 5 marked projects?", "failed      fleet/app-001: group CI/CD variables hold the old DSN")
+	h.mustSay("in 4 of 5 marked projects?", "failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN")
 	h.runQueued(h.confirmRun())
 	h.stepUntil("Rotating 1/4")
 	for len(h.m.sh.bulk.running) < 2 {
@@ -349,7 +349,7 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 		h.step()
 	}
 	h.send(<-h.m.sh.bulk.events)
-	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed or unfinished",
+	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
 		"failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN")
 	if n := h.m.BulkQuitNote(); n != "" {
 		t.Fatalf("a finished run says %q on quitting", n)

@@ -291,14 +291,21 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	title := fmt.Sprintf("%s: done in %s", w.Doing, workflow.Projects(p.Acting(), ""))
 	kind := statusSuccess
 	failed := map[int64]bool{}
+	underWay := 0
 	for _, it := range p.Items {
 		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
 			failed[it.Project.ID] = true
 		}
+		if it.Result == workflow.ResultUnderWay {
+			underWay++
+		}
 	}
 	again := ""
 	if n := len(failed); n > 0 {
-		title = fmt.Sprintf("%s: %d of %s failed or unfinished", w.Doing, n, workflow.Projects(len(p.Items), ""))
+		title = fmt.Sprintf("%s: %d of %s failed", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""))
+		if underWay > 0 {
+			title = fmt.Sprintf("%s: %d of %s failed, %d unfinished", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""), underWay)
+		}
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}

@@ -411,7 +411,7 @@ func TestConsoleGroupReportIsATable(t *testing.T) {
 	s.keys("e")
 	s.waitFor("Enable error tracking in")
 	s.answer("y")
-	s.waitFor("Enabling error tracking: 1 of 4 projects failed") // demo/on-prem refuses
+	s.waitFor("Enabling error tracking: 1 of 7 projects failed") // demo/on-prem refuses
 	s.waitFor("WHAT")
 	if head := lineOf(t, s.screen(), "WHAT"); !strings.Contains(head, "RESULT") || !strings.Contains(head, "PROJECT") {
 		t.Fatalf("no table header: %q", head)

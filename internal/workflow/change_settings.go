@@ -24,6 +24,9 @@ func (k SettingsChange) Words() ChangeWords {
 // actionCreateSettings is the action of a project with no settings yet.
 const actionCreateSettings = "create integrated settings, enabled"
 
+// actionStaysOnSentry enables a Sentry-backed project's error tracking.
+const actionStaysOnSentry = "enable (it stays on its Sentry)"
+
 func (k SettingsChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
 	it := Item{Project: projectOf(p)}
 	s, _, err := env.api.GetSettings(ctx, it.Project.Ref)
@@ -37,13 +40,26 @@ func (k SettingsChange) plan(ctx context.Context, env *planEnv, p apiclient.Proj
 	case s.Active == k.Enable:
 		it.Skip, it.Result = "already "+map[bool]string{true: "enabled", false: "disabled"}[k.Enable], ResultUnchanged
 	case k.Enable && !s.Integrated && !s.NoIntegrated && s.APIURL != nil && *s.APIURL != "":
-		it.Action = "enable (it stays on its Sentry)"
+		it.Action = actionStaysOnSentry
 	case k.Enable:
 		it.Action = "enable"
 	default:
 		it.Action = "disable"
 	}
 	return it
+}
+
+// settingsDone words an action done.
+func settingsDone(action string) string {
+	switch action {
+	case actionCreateSettings:
+		return "Created integrated settings, enabled."
+	case actionStaysOnSentry:
+		return "Enabled (it stays on its Sentry)."
+	case "disable":
+		return "Disabled."
+	}
+	return "Enabled."
 }
 
 func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
@@ -53,7 +69,7 @@ func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	} else {
 		it.Settings, _, err = env.API.UpdateSettings(ctx, it.Project.Ref, k.Enable, nil)
 	}
-	it.Result, it.Err, it.Words = ResultChanged, err, capitalize(it.Action)+"d."
+	it.Result, it.Err, it.Words = ResultChanged, err, settingsDone(it.Action)
 	if err != nil {
 		it.Result, it.Words = ResultFailed, env.Explain(err)
 		if apiclient.OutcomeUnknown(err) {

@@ -25,7 +25,8 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
 	var settings *apiclient.Settings
 	var serr error
-	go func() { defer wg.Done(); read, kerr = r.keys(api).Read(ctx, r.oldRef()) }()
+	keys, oldRef := r.keys(api), r.oldRef() // not r in the goroutines: r.opts.Ledger is set meanwhile
+	go func() { defer wg.Done(); read, kerr = keys.Read(ctx, oldRef) }()
 	if r.opts.Keys == nil && r.opts.Resolve != nil {
 		// GitLab's keys are read meanwhile: an integrated project's plan
 		// stays one round trip.
@@ -34,11 +35,13 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	}
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
 	// The ledger names who rotated: asked in the same round trip.
-	if !r.opts.Ledger.hasUser() {
+	led := r.opts.Ledger
+	if !led.hasUser() {
 		wg.Add(1)
-		go func() { defer wg.Done(); r.opts.Ledger = r.opts.Ledger.WithUser(currentUser(ctx, api)) }()
+		go func() { defer wg.Done(); led = led.WithUser(currentUser(ctx, api)) }()
 	}
 	wg.Wait()
+	r.opts.Ledger = led
 	r.Project = p
 	if serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound) && perr == nil {
 		return r, serr

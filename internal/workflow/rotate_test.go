@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -21,6 +22,7 @@ type faulty struct {
 	update   error
 	event    *apiclient.DSNCheck
 	deletes  []int64
+	mu       sync.Mutex // deletes: a group run deletes in several goroutines
 }
 
 func (f *faulty) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
@@ -63,7 +65,9 @@ func (f *faulty) UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef
 }
 
 func (f *faulty) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
+	f.mu.Lock()
 	f.deletes = append(f.deletes, id)
+	f.mu.Unlock()
 	return f.Client.DeleteClientKey(ctx, p, id)
 }
 

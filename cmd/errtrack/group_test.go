@@ -397,7 +397,7 @@ func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
-	c.run("", args...).must(t, 1, "fleet/app-001  skip: group CI/CD variables hold the old DSN", "run with --keep-variables", "nothing was changed here", "1 of 3 projects failed")
+	c.run("", args...).must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN", "run with --keep-variables", "nothing was changed here", "1 of 3 projects failed")
 	if srv.KeyCount(2001) != 1 {
 		t.Fatal("a key was made in the project the plan stopped")
 	}
@@ -421,7 +421,7 @@ func TestGroupRotateRestart(t *testing.T) {
 	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
 	// app-001 fails (a group variable holds its old DSN): the others are
 	// rotated, the rotation stays open.
-	c.run("", args...).must(t, 1, "fleet/app-001  skip: group CI/CD variables")
+	c.run("", args...).must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable")
 	c.run("", append(args, "--dry-run")...).must(t, 1, "2 projects rotated by an earlier run of this group rotation")
 	c.run("", append(args, "--dry-run", "--restart")...).must(t, 2, "--restart forgets what earlier runs did")
 	c.run("", "keys", "rotate", "-p", "fleet/app-002", "--ci-variable", "SENTRY_DSN", "--dry-run", "--yes").must(t, 2, "go with --group")

@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"regexp"
-	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -148,18 +145,6 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	return a.runGroup(ctx, r)
 }
 
-var slugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_-]+`) })
-
-// slugify makes a Sentry project slug of s: lower case, letters, digits,
-// - and _ (Sentry's rule), at most 50.
-func slugify(s string) string {
-	s = strings.Trim(slugUnsafe().ReplaceAllString(strings.ToLower(s), "-"), "-")
-	if len(s) > 50 {
-		s = strings.TrimRight(s[:50], "-")
-	}
-	return s
-}
-
 // slugRule reads --project-slug or --mapping into the targets' naming.
 func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, error) {
 	if f.mapping != "" {
@@ -173,23 +158,11 @@ func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, error) {
 				return nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
 			}
 		}
-		return func(p workflow.Project) string {
-			if s, ok := m[p.Path]; ok {
-				return slugify(s)
-			}
-			return slugify(strings.ReplaceAll(p.Path, "/", "-"))
-		}, nil
+		return workflow.SlugMapping(m), nil
 	}
-	rule := f.slug
-	if rule == "" {
-		rule = "{path_slug}"
+	rule, err := workflow.SlugRule(f.slug)
+	if err != nil {
+		return nil, usagef("--project-slug: %s", explain.Text(err.Error()))
 	}
-	if !strings.Contains(rule, "{") && slugify(rule) != rule {
-		return nil, usagef("--project-slug %q is not a Sentry slug: lower-case letters, digits, - and _", explain.Text(rule))
-	}
-	return func(p workflow.Project) string {
-		last := p.Path[strings.LastIndex(p.Path, "/")+1:]
-		s := strings.NewReplacer("{path_slug}", strings.ReplaceAll(p.Path, "/", "-"), "{path}", last, "{name}", last).Replace(rule)
-		return slugify(s)
-	}, nil
+	return rule, nil
 }

@@ -1,0 +1,52 @@
+package workflow
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// DefaultSlugRule names each project's Sentry project after its whole
+// path: group-subgroup-project.
+const DefaultSlugRule = "{path_slug}"
+
+var slugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_-]+`) })
+
+// Slugify makes a Sentry project slug of s: lower case, letters, digits,
+// - and _ (Sentry's rule), at most 50.
+func Slugify(s string) string {
+	s = strings.Trim(slugUnsafe().ReplaceAllString(strings.ToLower(s), "-"), "-")
+	if len(s) > 50 {
+		s = strings.TrimRight(s[:50], "-")
+	}
+	return s
+}
+
+// SlugRule is a naming rule of target Sentry projects: {path_slug} (the
+// whole path, group-project), {path} and {name} (the path's last part),
+// or a fixed slug; "" is DefaultSlugRule.
+func SlugRule(rule string) (func(Project) string, error) {
+	if rule == "" {
+		rule = DefaultSlugRule
+	}
+	if !strings.Contains(rule, "{") && Slugify(rule) != rule {
+		return nil, fmt.Errorf("%q is not a Sentry slug: lower-case letters, digits, - and _", rule)
+	}
+	return func(p Project) string {
+		last := p.Path[strings.LastIndex(p.Path, "/")+1:]
+		s := strings.NewReplacer("{path_slug}", strings.ReplaceAll(p.Path, "/", "-"), "{path}", last, "{name}", last).Replace(rule)
+		return Slugify(s)
+	}, nil
+}
+
+// SlugMapping names each project's target by a mapping of GitLab paths
+// to slugs; a path it does not name gets DefaultSlugRule's.
+func SlugMapping(m map[string]string) func(Project) string {
+	return func(p Project) string {
+		if s, ok := m[p.Path]; ok {
+			return Slugify(s)
+		}
+		return Slugify(strings.ReplaceAll(p.Path, "/", "-"))
+	}
+}

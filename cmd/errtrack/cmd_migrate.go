@@ -130,6 +130,7 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 		return err
 	}
 	defer closeLedger()
+	led = led.WithUserOf(ctx, c)
 	kind := workflow.MigrateChange{Sentry: sc, Base: base, Org: f.org, Slug: slug, Create: f.create, Team: f.team,
 		KeepIntegrated: f.keepIntegrated, DeleteOldKeys: f.deleteOld, Token: info, Ledger: led}
 	r := groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"}

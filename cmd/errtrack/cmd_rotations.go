@@ -17,7 +17,11 @@ import (
 // rotationJSON is one rotation of `errtrack rotations --json`: what a
 // security review asks for, never a DSN's secret or a variable's value.
 type rotationJSON struct {
-	ID        string            `json:"id"`
+	ID string `json:"id"`
+	// Kind is "rotation" or "migration" (to a Sentry, whose project is
+	// Target).
+	Kind      string            `json:"kind"`
+	Target    string            `json:"target,omitempty"`
 	Host      string            `json:"host"`
 	Project   string            `json:"project"`
 	ProjectID int64             `json:"project_id"`
@@ -54,13 +58,14 @@ func (a *app) rotationsCmd() *cobra.Command {
 	var f rotationsFlags
 	cmd := &cobra.Command{
 		Use:   "rotations [--project P | --group G] [--since DATE] [--open] [--json]",
-		Short: "List the key rotations errtrack made: open and finished, when, by whom, and what each changed",
+		Short: "List the key rotations and migrations errtrack made: open and finished, when, by whom, and what each changed",
 		Long: `Lists the rotation ledger kept in errtrack's state directory: every key
 rotation run from the console or the commands, single or group-wide, with
 when it began and ended, the GitLab user and the front end that ran it, the
 old and new key (ID and public key), the CI/CD variables it pointed at the
 new DSN (name and environment scope, never a value), the test event's
-answer, and, for a rotation not finished, what is left to do. It reads
+answer, and, for a rotation not finished, what is left to do. Migrations
+to a Sentry (errtrack migrate) are listed too, with their target. It reads
 only the ledger: no request is sent.
 
 The ledger is this machine's: rotations run elsewhere are not in it.`,
@@ -93,11 +98,16 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	var out []rotationJSON
 	hosts := map[string]bool{}
 	var keys []string
-	for _, r := range store.Records(func(r ledger.Record) bool { return r.Kind == ledger.KindRotation && match(r) }) {
+	for _, r := range store.Records(func(r ledger.Record) bool {
+		return (r.Kind == ledger.KindRotation || r.Kind == ledger.KindMigration) && match(r)
+	}) {
 		hosts[r.Host] = true
 		out = append(out, toRotationJSON(r))
 		k := workflow.KeyName(workflow.OldKeyOf(r))
-		if r.NewKeyID != 0 || r.NewPublic != "" {
+		switch {
+		case r.Kind == ledger.KindMigration:
+			k = "→ " + r.Target // a migration's old keys are the project's glet_ keys
+		case r.NewKeyID != 0 || r.NewPublic != "":
 			k += " → " + workflow.KeyName(workflow.NewKeyOf(r))
 		}
 		keys = append(keys, k)
@@ -163,7 +173,7 @@ func variableLabel(v ledger.Variable) string {
 }
 
 func toRotationJSON(r ledger.Record) rotationJSON {
-	x := rotationJSON{ID: r.ID, Host: r.Host, Project: r.ProjectPath, ProjectID: r.ProjectID, Backend: r.Backend,
+	x := rotationJSON{ID: r.ID, Kind: r.Kind, Target: r.Target, Host: r.Host, Project: r.ProjectPath, ProjectID: r.ProjectID, Backend: r.Backend,
 		State: "finished", Phase: r.Phase, OldKey: keyRefJSON{ID: r.OldKeyID, PublicKey: r.OldPublic}, Named: r.Named,
 		Variables: r.Variables, TestEvent: r.TestEvent, User: r.User, FrontEnd: r.FrontEnd, Campaign: r.Campaign,
 		Started: r.Started, Updated: r.Updated, Ended: r.Ended, Note: r.Note, LeftToDo: workflow.LeftToDo(r)}

@@ -54,6 +54,15 @@ func (l *Rotations) WithUser(user string) *Rotations {
 	return &c
 }
 
+// WithUserOf is the ledger naming the user api's token belongs to (one
+// request; a user that cannot be read leaves the records without a name).
+func (l *Rotations) WithUserOf(ctx context.Context, api any) *Rotations {
+	if l == nil || l.hasUser() {
+		return l
+	}
+	return l.WithUser(currentUser(ctx, api))
+}
+
 // WithFrontEnd is the same ledger for another front end.
 func (l *Rotations) WithFrontEnd(frontEnd string) *Rotations {
 	if l == nil {
@@ -233,6 +242,9 @@ func LeftToDo(r ledger.Record) string {
 	if !r.IsOpen() {
 		return ""
 	}
+	if r.Kind == ledger.KindMigration {
+		return migrationLeftToDo(r)
+	}
 	old, nk := KeyName(OldKeyOf(r)), KeyName(NewKeyOf(r))
 	switch r.Phase {
 	case ledger.PhaseCreating:
@@ -251,6 +263,17 @@ func LeftToDo(r ledger.Record) string {
 			strings.Join(pending, ", "), nk, old, old, nk)
 	}
 	return fmt.Sprintf("delete key %s once its clients use key %s's DSN (rotate key %s again, or delete it)", old, nk, old)
+}
+
+// migrationLeftToDo says what an unfinished migration still needs.
+func migrationLeftToDo(r ledger.Record) string {
+	switch r.Phase {
+	case ledger.PhaseProjectCreating:
+		return "find out whether the Sentry project " + r.Target + " was made, then run the migration again: it takes it, and makes none twice"
+	case ledger.PhaseMigrated:
+		return "delete the integrated keys once their clients send to the Sentry DSN: errtrack migrate with --delete-old-keys"
+	}
+	return "run the migration again: it goes on where it stopped"
 }
 
 // variableRefLabel names a recorded variable: "SENTRY_DSN (production)",

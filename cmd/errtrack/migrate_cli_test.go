@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+)
+
+// The demo group's migration from the command line, interrupted (Ctrl+C)
+// when the first project's integrated tracking is switched off and run
+// again: every integrated project ends with its SENTRY_DSN on the DSN of
+// its one Sentry project's one key, which took a test event, integrated
+// tracking off, no Sentry project made twice, and its glet_ keys in place
+// until --delete-old-keys removes them.
+func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
+	var ss *mocksentry.Server
+	var creates atomic.Int32
+	sentrySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/0/teams/") {
+			creates.Add(1)
+		}
+		ss.ServeHTTP(w, r)
+	}))
+	t.Cleanup(sentrySrv.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: sentrySrv.URL})
+	gl, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *cli
+	var interrupted atomic.Bool
+	c = newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gl.ServeHTTP(w, r)
+		if r.Method == http.MethodPatch && strings.HasSuffix(r.URL.Path, "/error_tracking/settings") && interrupted.CompareAndSwap(false, true) {
+			c.signals <- os.Interrupt
+		}
+	}))
+	c.server = gl
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = sentrySrv.URL
+	// The integrated projects the demo user maintains (two with SENTRY_DSN
+	// holding a glet_ DSN), their targets, and the keys they had.
+	integrated := map[int64]string{1: "demo-web-shop", 7: "demo-mobile-ios", 5: "demo-paused", 8: "demo-mobile-android"}
+	before := map[int64]int{}
+	for id := range integrated {
+		before[id] = gl.KeyCount(id)
+	}
+	args := []string{"migrate", "--to", sentrySrv.URL, "--org", "demo", "--group", "demo", "--include-subgroups", "--create", "--team", "backend", "--yes"}
+
+	c.run("", append(args, "--dry-run")...).must(t, 0, "4 of 8 projects to migrate", "pointing SENTRY_DSN (all environments) at the Sentry DSN", "Dry run")
+	if creates.Load() != 0 {
+		t.Fatal("the dry run created a Sentry project")
+	}
+	first := c.run("", args...)
+	if first.code == 0 || !interrupted.Load() {
+		t.Fatalf("the first run was not interrupted: exit %d\n%s\n%s", first.code, first.stdout, first.stderr)
+	}
+	c.run("", args...).must(t, 0)
+	if n := int(creates.Load()); n != len(integrated) {
+		t.Fatalf("%d Sentry projects created for %d projects", n, len(integrated))
+	}
+	gc, _ := apiclient.New(c.url, mockserver.TokenMaintainer)
+	for id, slug := range integrated {
+		keys := ss.Keys("demo", slug)
+		if len(keys) != 1 || ss.Events(keys[0].Public) == 0 {
+			t.Fatalf("%s: keys %+v", slug, keys)
+		}
+		for _, v := range gl.Variables(id) {
+			if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
+				t.Fatalf("project %d's SENTRY_DSN holds %q", id, v.Value)
+			}
+		}
+		if s, _, err := gc.GetSettings(context.Background(), apiclient.ProjectID(id)); err != nil || s.Active {
+			t.Fatalf("project %d: integrated tracking still on (%v)", id, err)
+		}
+		if gl.KeyCount(id) != before[id] {
+			t.Fatalf("project %d: %d glet_ keys, had %d: deleted before --delete-old-keys", id, gl.KeyCount(id), before[id])
+		}
+	}
+	r := c.run("", "rotations", "--json", "--group", "demo")
+	r.must(t, 0, `"kind": "migration"`, `"phase": "migrated"`, "--delete-old-keys")
+	if strings.Contains(r.stdout, "glet_") || strings.Contains(r.stdout, "://") && strings.Contains(r.stdout, "@") {
+		t.Fatalf("the ledger shows a DSN: %s", r.stdout)
+	}
+
+	c.run("", append(args, "--delete-old-keys")...).must(t, 0)
+	for id := range integrated {
+		if n := gl.KeyCount(id); n != 0 {
+			t.Fatalf("project %d keeps %d glet_ keys after --delete-old-keys", id, n)
+		}
+	}
+	c.run("", "rotations", "--group", "demo").must(t, 0, "→ "+sentrySrv.URL, "finished", "demo-maintainer, migrate")
+}

@@ -142,6 +142,13 @@ type Deps struct {
 	// console's rotations are written in, so one interrupted goes on where
 	// it stopped, from here or the commands; nil: none (the demo's, tests).
 	Rotations *workflow.Rotations
+	// Migration builds the change that carries the marked projects off
+	// integrated error tracking to a Sentry: errtrack migrate's, with the
+	// Sentry's token found for that host only and what it may do read
+	// first. Nil: the bulk menu offers no migration.
+	Migration func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error)
+	// MigrateTo is the target offered first (the demo's mock Sentry).
+	MigrateTo MigrateTarget
 	// Keys rebinds actions (the config file's "keys" section), already
 	// checked with KeyMap.Rebind.
 	Keys map[string][]string

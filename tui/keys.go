@@ -53,6 +53,9 @@ type KeyMap struct {
 	// BulkEnable, BulkDisable, BulkRotate and BulkVerify are the choices
 	// of the Bulk menu.
 	BulkEnable, BulkDisable, BulkRotate, BulkVerify key.Binding
+	// BulkMigrate carries the marked projects to a Sentry; BulkDeleteOld
+	// is its later step, deleting the migrated projects' glet_ keys.
+	BulkMigrate, BulkDeleteOld key.Binding
 	// BulkReport shows the last bulk change's report from the Bulk menu.
 	BulkReport key.Binding
 	// Subgroups switches "with its subgroups" in the group scope question.
@@ -123,17 +126,19 @@ func DefaultKeyMap() KeyMap {
 
 		RotateToken: b([]string{"ctrl+t"}, "ctrl+t", "rotate token"),
 
-		Mark:        b([]string{"space"}, "space", "mark"),
-		Scope:       b([]string{"ctrl+g"}, "ctrl+g", "group scope"),
-		MarkAll:     b([]string{"ctrl+a"}, "ctrl+a", "mark all shown"),
-		Bulk:        b([]string{"ctrl+o"}, "ctrl+o", "act on marked"),
-		BulkEnable:  b([]string{"e"}, "e", "enable"),
-		BulkDisable: b([]string{"d"}, "d", "disable"),
-		BulkRotate:  b([]string{"r"}, "r", "rotate"),
-		BulkVerify:  b([]string{"v"}, "v", "test event"),
-		BulkReport:  b([]string{"o"}, "o", "last report"),
-		Subgroups:   b([]string{"tab"}, "tab", "with subgroups"),
-		Restart:     b([]string{"m"}, "m", "make a new key"),
+		Mark:          b([]string{"space"}, "space", "mark"),
+		Scope:         b([]string{"ctrl+g"}, "ctrl+g", "group scope"),
+		MarkAll:       b([]string{"ctrl+a"}, "ctrl+a", "mark all shown"),
+		Bulk:          b([]string{"ctrl+o"}, "ctrl+o", "act on marked"),
+		BulkEnable:    b([]string{"e"}, "e", "enable"),
+		BulkDisable:   b([]string{"d"}, "d", "disable"),
+		BulkRotate:    b([]string{"r"}, "r", "rotate"),
+		BulkVerify:    b([]string{"v"}, "v", "test event"),
+		BulkMigrate:   b([]string{"m"}, "m", "migrate to Sentry"),
+		BulkDeleteOld: b([]string{"x"}, "x", "delete migrated keys"),
+		BulkReport:    b([]string{"o"}, "o", "last report"),
+		Subgroups:     b([]string{"tab"}, "tab", "with subgroups"),
+		Restart:       b([]string{"m"}, "m", "make a new key"),
 	}
 }
 

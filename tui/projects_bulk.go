@@ -39,6 +39,11 @@ func (s *projectsScreen) bulk() tea.Cmd {
 		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(s.rotateChange, "Rotate the key which variable holds?")},
 		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) workflow.Kind { return workflow.VerifyChange{Variable: v} }, "Send a test event with the DSN which variable holds?")},
 	}
+	if s.sh.deps.Migration != nil {
+		picks = append(picks,
+			pick{k.BulkMigrate, "migrate to a Sentry: a Sentry project and key each, the variables pointed at its DSN, a test event, integrated tracking off", s.migrateQuestion(projects, false)},
+			pick{k.BulkDeleteOld, "delete the integrated (glet_) keys of projects migrated, once their clients moved", s.migrateQuestion(projects, true)})
+	}
 	if s.sh.hasBulk {
 		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
 	}

@@ -29,6 +29,8 @@ type shared struct {
 	// lastVariable is the variable the last bulk rotation or test event
 	// used, offered again.
 	lastVariable string
+	// lastMigrate is the Sentry the last migration went to, offered again.
+	lastMigrate MigrateTarget
 }
 
 func (sh *shared) explain(err error) string {

@@ -35,6 +35,12 @@ type (
 		kind     workflow.Kind
 		variable string
 		projects []apiclient.Project
+		// build, when set, makes the kind inside the plan's command (a
+		// migration reads the Sentry's token first); doing names it
+		// meanwhile, and migrate is offered again next time.
+		build   func(context.Context) (workflow.Kind, error)
+		doing   string
+		migrate *MigrateTarget
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
@@ -109,10 +115,24 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 	if msg.variable != "" {
 		m.sh.lastVariable = msg.variable
 	}
+	if msg.migrate != nil {
+		m.sh.lastMigrate = *msg.migrate
+	}
 	api, d := m.sh.api, m.sh.deps
-	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", msg.kind.Words().Doing, workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
+	doing := msg.doing
+	if msg.kind != nil {
+		doing = msg.kind.Words().Doing
+	}
+	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
 	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
-		p, err := workflow.PlanProjects(ctx, api, msg.projects, msg.kind)
+		kind := msg.kind
+		if msg.build != nil {
+			var err error
+			if kind, err = msg.build(ctx); err != nil {
+				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err}
+			}
+		}
+		p, err := workflow.PlanProjects(ctx, api, msg.projects, kind)
 		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err}
 	}))
 }

@@ -51,6 +51,8 @@ type app struct {
 
 	// sentryKeyring keeps Sentry tokens by Sentry base URL.
 	sentryKeyring tokenStore
+	// demoSentry is the demo's mock Sentry's URL (the demo console only).
+	demoSentry string
 	// lastSentry is the Sentry host the command last resolved, for words.
 	lastSentry string
 	// sentryEnvToken is SENTRY_AUTH_TOKEN, read at start and removed from

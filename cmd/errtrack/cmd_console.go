@@ -96,6 +96,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	defer closeLedger()
 	deps.Rotations = led
+	a.migrationDeps(&deps, opts.flags)
 	deps.Accessible = opts.accessible || accessibleEnv(a.getenv("ACCESSIBLE"))
 	deps.Theme, deps.LightBackground = theme, lightColorFGBG(a.getenv("COLORFGBG"))
 	p := tea.NewProgram(tui.New(deps), tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithInput(a.stdin), tea.WithOutput(a.stdout))
@@ -268,6 +269,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		return tui.Deps{}, nil, fmt.Errorf("starting the demo Sentry: %w", err)
 	}
 	a.sentryKeyring = sentryMemory{sentryRun.URL: mocksentry.TokenAdmin}
+	a.demoSentry = sentryRun.URL
 	srv, err := mockserver.New(mockserver.Options{Seed: "demo", TLS: opts.demoTLS, SentryURL: sentryRun.URL,
 		SentryDSN: sentrySrv.DSN("demo", "legacy-api", "Production")})
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 
 	"github.com/spf13/cobra"
@@ -101,18 +102,9 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	if err != nil {
 		return usagef("--to: %v", err)
 	}
-	token, _, err := a.sentryTokens().For(ctx, base)
+	to, err := a.migrationTarget(ctx, g, base)
 	if err != nil {
-		return reportedf(a, "%s Nothing was changed.", sentryWords(err, base))
-	}
-	sc, err := sentry.New(base, token, a.sentryOptions(g)...)
-	if err != nil {
-		return err
-	}
-	a.lastSentry = base
-	info, err := sc.CheckToken(ctx)
-	if err != nil {
-		return reportedf(a, "%s Nothing was changed.", sentryWords(err, base))
+		return reportedf(a, "%s Nothing was changed.", err)
 	}
 	var c *apiclient.Client
 	var host string
@@ -131,8 +123,7 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	}
 	defer closeLedger()
 	led = led.WithUserOf(ctx, c)
-	kind := workflow.MigrateChange{Sentry: sc, Base: base, Org: f.org, Slug: slug, Create: f.create, Team: f.team,
-		KeepIntegrated: f.keepIntegrated, DeleteOldKeys: f.deleteOld, Token: info, Ledger: led}
+	kind := to.change(f.org, slug, f.create, f.team, f.keepIntegrated, f.deleteOld, led)
 	r := groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"}
 	if p.raw != "" {
 		r.plan = func(ctx context.Context) (workflow.Plan, error) {
@@ -166,4 +157,39 @@ func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, error) {
 		return nil, usagef("--project-slug: %s", explain.Text(err.Error()))
 	}
 	return rule, nil
+}
+
+// migrationTo is a Sentry to migrate to, reached with its token, and what
+// that token may do.
+type migrationTo struct {
+	base   string
+	client *sentry.Client
+	token  *sentry.TokenInfo
+}
+
+// migrationTarget reaches the Sentry at base with its token (for that host
+// only) and reads what the token may do: a target it cannot write is then
+// skipped in the plan. Its error is worded for people.
+func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) (migrationTo, error) {
+	token, _, err := a.sentryTokens().For(ctx, base)
+	if err != nil {
+		return migrationTo{}, errors.New(sentryWords(err, base))
+	}
+	sc, err := sentry.New(base, token, a.sentryOptions(g)...)
+	if err != nil {
+		return migrationTo{}, err
+	}
+	a.lastSentry = base
+	info, err := sc.CheckToken(ctx)
+	if err != nil {
+		return migrationTo{}, errors.New(sentryWords(err, base))
+	}
+	return migrationTo{base: base, client: sc, token: info}, nil
+}
+
+// change is the migration to this Sentry, errtrack migrate's and the
+// console's.
+func (t migrationTo) change(org string, slug func(workflow.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *workflow.Rotations) workflow.MigrateChange {
+	return workflow.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team,
+		KeepIntegrated: keepIntegrated, DeleteOldKeys: deleteOld, Token: t.token, Ledger: led}
 }

@@ -78,6 +78,9 @@ type migration struct {
 	targets []movingVariable
 	rec     ledger.Record // the ledger's record, when one was begun
 	key     *apiclient.ClientKey
+	// hidden are variables that cannot be read and may hold one of its
+	// glet_ DSNs: integrated tracking stays on for their clients.
+	hidden []string
 }
 
 // movingVariable is a project's or group's variable holding one of the
@@ -176,6 +179,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		return it
 	}
 	it.Rotation = nil
+	m.hidden = hidden
 	it.migration = m
 	it.Action = k.action(m, hidden, others)
 	if hasPrev {
@@ -216,11 +220,12 @@ func (k MigrateChange) action(m *migration, hidden, others []string) string {
 		parts = append(parts, "pointing "+strings.Join(names, ", ")+" at the Sentry DSN")
 	}
 	parts = append(parts, "a test event")
-	if !k.KeepIntegrated {
+	switch {
+	case len(hidden) > 0:
+		parts = append(parts, "left, hidden (cannot tell what they hold): "+strings.Join(hidden, ", ")+
+			"; integrated tracking left on, as their clients may send with a glet_ DSN: switch it off once they are checked")
+	case !k.KeepIntegrated:
 		parts = append(parts, "integrated tracking switched off")
-	}
-	if len(hidden) > 0 {
-		parts = append(parts, "left, hidden (cannot tell what they hold): "+strings.Join(hidden, ", "))
 	}
 	if len(others) > 0 {
 		parts = append(parts, "left, holding an integrated DSN of no key of this project (another project's, or a deleted key's): "+strings.Join(others, ", "))

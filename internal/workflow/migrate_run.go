@@ -119,8 +119,9 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	}
 	it.Check = check
 	// GitLab's integrated tracking off: the Sentry settings of GitLab
-	// itself are set only in its web UI.
-	if !k.KeepIntegrated {
+	// itself are set only in its web UI. Not while a hidden variable may
+	// hold a glet_ DSN: its clients would stop reporting unseen.
+	if !k.KeepIntegrated && len(m.hidden) == 0 {
 		if _, _, err := env.API.UpdateSettings(ctx, it.Project.Ref, false, nil); err != nil {
 			_ = put(ledger.PhaseVariables, false)
 			unknown := apiclient.OutcomeUnknown(err)
@@ -237,8 +238,11 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record) stri
 		s += " " + strings.Join(held, ", ") + " hold its DSN."
 	}
 	s += " The test event was accepted."
-	if rec.SwitchedOff {
+	switch {
+	case rec.SwitchedOff:
 		s += " GitLab's integrated tracking is off."
+	case len(m.hidden) > 0:
+		s += " GitLab's integrated tracking stays on: the hidden " + strings.Join(m.hidden, ", ") + " may hold a glet_ DSN; switch it off (errtrack settings disable) once they are checked."
 	}
 	return s + fmt.Sprintf(" The integrated keys %s stay until --delete-old-keys, once their clients moved.", strings.Join(rec.Before, ", "))
 }

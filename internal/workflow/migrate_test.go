@@ -170,3 +170,26 @@ func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 		t.Fatalf("%+v", it)
 	}
 }
+
+// A project with a hidden variable, which may hold a glet_ DSN errtrack
+// cannot see, is migrated with its integrated tracking left on, and the
+// plan and the report say why: its clients would stop reporting unseen.
+func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.T) {
+	w := newMigrationWorld(t)
+	ctx := context.Background()
+	ops, _, err := w.c.GetProject(ctx, apiclient.ProjectRef{Path: "ops/api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanProjects(ctx, w.c, []apiclient.Project{*ops}, w.kind(t, w.sc, false))
+	if err != nil || len(p.Items) != 1 || !strings.Contains(p.Items[0].Action, "integrated tracking left on") {
+		t.Fatalf("%v: %+v", err, p.Items)
+	}
+	done := runPlan(t, ctx, p, w.c, nil)
+	if it := done.Items[0]; it.Result != ResultChanged || !strings.Contains(it.Words, "integrated tracking stays on") {
+		t.Fatalf("%+v", it)
+	}
+	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(ops.ID)); err != nil || !s.Active {
+		t.Fatalf("integrated tracking switched off while a hidden variable may hold its DSN (%v)", err)
+	}
+}

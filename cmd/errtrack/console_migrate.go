@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/tui"
+)
+
+// migrationDeps lets the console's bulk menu migrate the marked projects
+// with errtrack migrate's change: the same token lookup (the Sentry's
+// host only), the same naming rule (group-project), the same ledger.
+// The Sentry offered first is the demo's, else SENTRY_URL's.
+func (a *app) migrationDeps(deps *tui.Deps, g *globalFlags) {
+	rule, _ := workflow.SlugRule(workflow.DefaultSlugRule)
+	deps.Migration = func(ctx context.Context, to tui.MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+		base, err := sentry.NormalizeBase(to.URL)
+		if err != nil {
+			return nil, err
+		}
+		t, err := a.migrationTarget(ctx, g, base)
+		if err != nil {
+			return nil, err
+		}
+		return t.change(to.Org, rule, to.Team != "", to.Team, false, to.DeleteOldKeys, led), nil
+	}
+	switch {
+	case a.demoSentry != "":
+		deps.MigrateTo = tui.MigrateTarget{URL: a.demoSentry, Org: "demo", Team: "backend"}
+	case a.getenv("SENTRY_URL") != "":
+		deps.MigrateTo = tui.MigrateTarget{URL: a.getenv("SENTRY_URL")}
+	}
+}

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"

@@ -102,8 +102,9 @@ func (w rotationWrite) changed() changes {
 // consoleChecks say how to check, from the console, what a lost answer left.
 func consoleChecks(k KeyMap) workflow.Checks {
 	return workflow.Checks{
-		Keys:      "press " + keyName(k.Refresh) + " to refresh the list",
-		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
+		Keys:        "press " + keyName(k.Refresh) + " to refresh the list",
+		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
+		OldKeysStep: keyName(k.BulkDeleteOld) + " in the " + keyName(k.Bulk) + " menu of the marked projects",
 	}
 }
 

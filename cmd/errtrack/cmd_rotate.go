@@ -267,9 +267,10 @@ func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, ch
 // cliChecks say how to check, from a shell, what a lost answer left.
 func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 	return workflow.Checks{
-		Keys:      fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
-		Variables: "check in GitLab, under the project's Settings > CI/CD > Variables",
-		Settings:  fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
+		Keys:        fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
+		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
+		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
+		OldKeysStep: "errtrack migrate with --delete-old-keys",
 	}
 }
 

@@ -138,7 +138,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	}
 	it.Result, it.migration = ResultChanged, &m
 	it.Key, it.NewKeyID = *key, 0
-	it.Words = k.doneWords(it.Project, m, rec)
+	it.Words = k.doneWords(it.Project, m, rec, c)
 	return it
 }
 
@@ -224,7 +224,7 @@ func (m migration) ledgerVariables() []ledger.Variable {
 }
 
 // doneWords say how a project's migration ended.
-func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record) string {
+func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Checks) string {
 	var held []string
 	for _, t := range m.targets {
 		held = append(held, t.label())
@@ -244,14 +244,14 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record) stri
 	case len(m.hidden) > 0:
 		s += " GitLab's integrated tracking stays on: the hidden " + strings.Join(m.hidden, ", ") + " may hold a glet_ DSN; switch it off (errtrack settings disable) once they are checked."
 	}
-	return s + fmt.Sprintf(" The integrated keys %s stay until --delete-old-keys, once their clients moved.", strings.Join(rec.Before, ", "))
+	return s + fmt.Sprintf(" The integrated keys %s stay until their clients moved, then go with the later step (%s).", strings.Join(rec.Before, ", "), c.OldKeysStep)
 }
 
 // migratedWords say where a migrated project stands, on a later run.
 func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p Project, rec ledger.Record) string {
 	s := "migrated to " + rec.Target + " on " + rec.Started.Local().Format("2006-01-02")
 	if rec.Phase == ledger.PhaseMigrated {
-		s += "; its integrated keys go with --delete-old-keys"
+		s += "; its integrated keys go with the migration's later step, once their clients moved"
 	}
 	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !SentryBacked(st) {
 		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(env.ledger.Host(), p)

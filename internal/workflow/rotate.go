@@ -355,6 +355,9 @@ type Checks struct {
 	Keys      string // e.g. "check with 'errtrack keys list -p 1'"
 	Variables string // e.g. "check in the project's Settings > CI/CD > Variables"
 	Settings  string // e.g. "check with 'errtrack settings get -p 1'"
+	// OldKeysStep runs a migration's later step, which deletes the
+	// migrated projects' glet_ keys ("errtrack migrate … --delete-old-keys").
+	OldKeysStep string
 }
 
 // State says what exists now, whatever step the rotation reached: the keys,

@@ -1,0 +1,77 @@
+package tui
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// Marked projects migrate to a Sentry from the bulk menu: the Sentry and
+// the organisation/team asked (the offered ones taken with enter), the
+// plan shown and asked once, then each project's SENTRY_DSN holds its
+// Sentry project's key's DSN, which took a test event; the report says
+// how the later step runs from here, and that step deletes the glet_ keys.
+func TestBulkMigration(t *testing.T) {
+	g := demoGitLab(t)
+	ss := mocksentry.New(mocksentry.Options{})
+	ts := httptest.NewServer(ss)
+	t.Cleanup(ts.Close)
+	var asked []MigrateTarget
+	migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+		asked = append(asked, to)
+		sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
+		if err != nil {
+			return nil, err
+		}
+		info, err := sc.CheckToken(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rule, _ := workflow.SlugRule("")
+		return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: to.Team != "", Slug: rule,
+			DeleteOldKeys: to.DeleteOldKeys, Token: info, Ledger: led}, nil
+	}
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),
+		Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})
+	h.filter("web-shop")
+	h.key("space", "esc", "ctrl+o")
+	h.mustSay("m migrate to a Sentry")
+	h.key("m")
+	h.mustSee("Sentry: " + ts.URL)
+	h.key("enter")
+	h.mustSee("Organisation: demo/backend")
+	h.key("enter")
+	h.mustSay("Migrate to the Sentry at "+ts.URL+" in 1 of 1 marked", "planned demo/web-shop to a new Sentry project demo/demo-web-shop (team")
+	h.key("y")
+	h.mustSay("done in 1 project", "changed demo/web-shop Migrated to Sentry project demo/demo-web-shop",
+		"then go with the later step (x in the ctrl+o menu of the marked projects)")
+	keys := ss.Keys("demo", "demo-web-shop")
+	if len(keys) != 1 || ss.Events(keys[0].Public) != 1 {
+		t.Fatalf("Sentry keys %+v", keys)
+	}
+	for _, v := range g.srv.Variables(1) {
+		if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
+			t.Fatalf("SENTRY_DSN holds %q", v.Value)
+		}
+	}
+	if g.srv.KeyCount(1) != 2 {
+		t.Fatal("the glet_ keys went before the later step")
+	}
+	// The later step, with the Sentry offered again.
+	h.key("esc")
+	h.filter("web-shop")
+	h.key("space", "esc", "ctrl+o", "x")
+	h.mustSee("Sentry: " + ts.URL)
+	h.key("enter", "enter")
+	h.mustSay("planned demo/web-shop")
+	h.key("y")
+	h.mustSay("done in 1 project")
+	if g.srv.KeyCount(1) != 0 || len(asked) != 2 || !asked[1].DeleteOldKeys {
+		t.Fatalf("%d glet_ keys left; asked %+v", g.srv.KeyCount(1), asked)
+	}
+}

@@ -24,6 +24,12 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 		if p.conflicts(w) {
 			return m.setStatus(statusMsg{text: "That change is already under way for " + w.project().Name() + ".", kind: statusInfo})
 		}
+		if h, ok := workflow.Meet(p.holds(), w.holds()); ok {
+			return m.setStatus(statusMsg{text: "A change of yours still under way holds " + w.project().Name() + "'s " + h.What + ": try again once it ended.", kind: statusInfo})
+		}
+	}
+	if by := m.bulkHolding(w.holds()); by != "" {
+		return m.setStatus(statusMsg{text: by + ": wait for it to end there, then try again.", kind: statusInfo})
 	}
 	id := nextRequestID()
 	m.sh.pending[id] = w

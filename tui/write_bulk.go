@@ -193,7 +193,7 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	p := msg.plan
 	p.Items = slices.Clone(p.Items)
 	for i, it := range p.Items {
-		if it.Acts() && m.projectBusy(it.Project) {
+		if _, busy := m.writeHolding(p.Holds(i)); it.Acts() && busy {
 			p.Items[i].Action, p.Items[i].Result = "", workflow.ResultFailed
 			p.Items[i].Skip = "not started: your own change to this project was under way; mark it and run again once it ended"
 		}
@@ -208,16 +208,6 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 		release, err := p.Begin(group)
 		return bulkBegunMsg{id: r.id, release: release, err: err}
 	})
-}
-
-// projectBusy reports a write of the user's own at project p.
-func (m Model) projectBusy(p workflow.Project) bool {
-	for _, w := range m.sh.pending {
-		if sameProject(w.project(), p) {
-			return true
-		}
-	}
-	return false
 }
 
 // bulkBegun runs the plan once it holds its claim.

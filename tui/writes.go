@@ -24,6 +24,8 @@ type write interface {
 	pending() string
 	// conflicts reports the same change already under way.
 	conflicts(other write) bool
+	// holds is what it holds of its project while it runs (write_holds.go).
+	holds() []workflow.Hold
 	// run makes the change, off the UI goroutine, and returns the write
 	// with its outcome.
 	run(ctx context.Context, api API, deps Deps) write

@@ -53,6 +53,8 @@ type Kind interface {
 	plan(ctx context.Context, env *planEnv, p apiclient.Project) Item
 	// run does it.
 	run(ctx context.Context, env *RunEnv, it Item) Item
+	// holds is what an item holds while it runs (holds.go).
+	holds(it Item) []Hold
 }
 
 // ChangeWords name a change: "Rotating the keys SENTRY_DSN holds", "Rotate

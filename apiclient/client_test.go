@@ -406,6 +406,25 @@ func TestPostRetriedAfterRateLimit(t *testing.T) {
 	}
 }
 
+// A create whose connection dropped after the server read it may have
+// made a key: it is never sent again, and its error says the outcome is
+// unknown.
+func TestPostNotResentAfterConnectionFailure(t *testing.T) {
+	var n atomic.Int32
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		hj, _, _ := w.(http.Hijacker).Hijack()
+		hj.Close() // the request was read; the answer is lost
+	})
+	_, _, err := c.CreateClientKey(context.Background(), ProjectID(1))
+	if err == nil || !OutcomeUnknown(err) {
+		t.Fatalf("err %v, unknown %v", err, OutcomeUnknown(err))
+	}
+	if n.Load() != 1 {
+		t.Fatalf("the POST was sent %d times", n.Load())
+	}
+}
+
 func TestConnectionErrorRetried(t *testing.T) {
 	var n atomic.Int32
 	c := setup(t, func(w http.ResponseWriter, r *http.Request) {

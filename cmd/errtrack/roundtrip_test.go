@@ -56,7 +56,7 @@ func (w *waves) reset() (int, string) {
 }
 
 // settings update and audit, by ID (a path seen before) and by path, are
-// one round trip each.
+// one round trip each; keys delete --yes two.
 func TestSingleProjectCommandsOneRoundTrip(t *testing.T) {
 	s, err := mockserver.New(mockserver.Options{})
 	if err != nil {
@@ -79,6 +79,10 @@ func TestSingleProjectCommandsOneRoundTrip(t *testing.T) {
 		{[]string{"audit", "-p", "7"}, 1}, // its path was seen by the audit above
 		{[]string{"audit", "-p", "8"}, 2}, // never seen: the groups wait for the path
 		{[]string{"audit", "-p", "9"}, 1}, // opened in the console: a recent project
+		// keys delete --yes: the look-up at once, then the delete (by ID,
+		// with the groups' variables).
+		{[]string{"keys", "delete", "-p", "demo/web-shop", "2", "--yes"}, 2},
+		{[]string{"keys", "delete", "-p", "7", "901", "--yes"}, 2},
 	} {
 		r := c.run("", tc.args...)
 		n, seen := w.reset()

@@ -51,6 +51,34 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
 		return err
 	})
+	// keys delete --yes: the look-up (project, key, variables, and by path
+	// the groups' variables, at once), then the delete (by ID, with the
+	// groups' variables): two round trips either way. Each run deletes a
+	// key made before its clock starts.
+	deleteYes := func(name string, ref apiclient.ProjectRef) {
+		b.Run(name, func(b *testing.B) {
+			_, c := mock(b, mockserver.Options{Latency: latency}, mockserver.TokenMaintainer)
+			var spent time.Duration
+			for i := 0; i < b.N; i++ {
+				k, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				d, err := PlanDeletion(ctx, c, ref, k.ID, true)
+				if err == nil {
+					_, err = d.Run(ctx, c, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				spent += time.Since(start)
+			}
+			b.ReportMetric(float64(spent)/float64(b.N)/float64(latency), "round-trips/op")
+		})
+	}
+	deleteYes("delete-yes", apiclient.ProjectRef{Path: "demo/web-shop"})
+	deleteYes("delete-yes-by-id", apiclient.ProjectID(1))
 	// The plan reads the project, its keys and its variables at once: the
 	// variables add no round trip. plan, create, check, delete.
 	run("rotate", func(c *apiclient.Client) error {

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// What a bulk change says of each project: the plan's and the report's
+// rows, the words for one project's end, what the screens showing it
+// update, and the note on quitting during a run.
+
+// bulkRows are the plan or the report, one row per project: its result
+// and what was or will be done, or why not; what needs the user first.
+func (m Model) bulkRows(p workflow.Plan) []reportRow {
+	var out []reportRow
+	for _, it := range p.Items {
+		result := it.Result
+		if result == "" {
+			result = workflow.ResultPlanned
+		}
+		out = append(out, reportRow{result, clean(it.Project.Name()), clean(m.bulkWords(it))})
+	}
+	slices.SortStableFunc(out, func(a, b reportRow) int { return bulkRank(a.result) - bulkRank(b.result) })
+	return out
+}
+
+// bulkRank orders a report: failures and unfinished first, then changes,
+// then what was left alone.
+func bulkRank(result string) int {
+	switch result {
+	case workflow.ResultFailed, workflow.ResultUnderWay:
+		return 0
+	case workflow.ResultNotReached:
+		return 1
+	case workflow.ResultUnchanged:
+		return 3
+	case workflow.ResultSkipped:
+		return 4
+	}
+	return 2
+}
+
+// bulkWords say what a project's change will do or did, with the key to
+// press where the user must act.
+func (m Model) bulkWords(it workflow.Item) string {
+	k := m.sh.keys
+	var others *workflow.OtherVariablesError
+	var groups *workflow.GroupVariablesError
+	switch {
+	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
+			keyName(k.Rotate) + " on key " + fmt.Sprint(it.OldKeyID) + ": it goes on with key " + fmt.Sprint(it.NewKeyID) + " and its delete question names them."
+	case errors.As(it.Err, &groups):
+		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + "): its delete question names them. Nothing was changed here."
+	case errors.As(it.Err, &others):
+		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + ") to choose what they get. Nothing was changed here."
+	case it.Words != "":
+		return it.Words
+	case it.Skip != "" && it.Err != nil:
+		return it.Skip + ": " + m.bulkExplain(it.Err)
+	case it.Skip != "":
+		return it.Skip
+	}
+	return it.Action
+}
+
+// bulkItem is a project a bulk change ended, as the screens showing it
+// read a write: what changed there.
+type bulkItem struct{ it workflow.Item }
+
+func (b bulkItem) project() workflow.Project            { return b.it.Project }
+func (b bulkItem) failure() error                       { return nil }
+func (b bulkItem) pending() string                      { return "" }
+func (b bulkItem) conflicts(write) bool                 { return false }
+func (b bulkItem) run(context.Context, API, Deps) write { return b }
+func (b bulkItem) outcome(voice) outcome                { return nil }
+func (b bulkItem) changed() changes {
+	it := b.it
+	switch {
+	case it.Rotation != nil:
+		return changes{stale: it.Result != workflow.ResultNotReached}
+	case it.Settings != nil:
+		return changes{settings: it.Settings, stale: it.Creates}
+	case it.Result == workflow.ResultFailed && it.Action != "" && it.Check == nil && it.Key.ID == 0:
+		return changes{settingsStale: true, stale: true} // a settings change whose answer was lost
+	}
+	return changes{}
+}
+
+// BulkQuitNote says, when the console ends during a bulk change, which
+// marked projects it had changed, failed in, had under way and had not
+// reached (nothing was changed there), and how to go on; "" when no bulk
+// change is under way.
+func (m Model) BulkQuitNote() string {
+	r := m.sh.bulk
+	if r == nil {
+		return ""
+	}
+	var changed, failed, under, notReached []string
+	for i, it := range r.plan.Items {
+		switch {
+		case !it.Acts() && it.Result != workflow.ResultFailed:
+		case r.running[i]:
+			under = append(under, it.Project.Name())
+		case it.Result == workflow.ResultChanged || it.Result == workflow.ResultOK:
+			changed = append(changed, it.Project.Name())
+		case it.Result == workflow.ResultFailed:
+			failed = append(failed, it.Project.Name())
+		case it.Result == workflow.ResultUnderWay:
+			under = append(under, it.Project.Name())
+		default:
+			notReached = append(notReached, it.Project.Name())
+		}
+	}
+	w := r.words()
+	parts := []string{w.Doing + " was under way when you quit."}
+	list := func(names []string) string {
+		return workflow.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
+	}
+	if len(changed) > 0 {
+		parts = append(parts, "It had changed "+list(changed)+".")
+	}
+	if len(failed) > 0 {
+		parts = append(parts, "It had failed in "+list(failed)+".")
+	}
+	if len(under) > 0 {
+		parts = append(parts, "It was at "+list(under)+": the change there may or may not have been made.")
+	}
+	if len(notReached) > 0 {
+		parts = append(parts, "It had not reached "+list(notReached)+": nothing was changed there.")
+	}
+	switch {
+	case w.Resume != "":
+		parts = append(parts, w.Ask+" again in all of them. "+w.Resume)
+	case len(notReached)+len(under) > 0:
+		parts = append(parts, "Mark the ones not reached and run it again.")
+	}
+	return strings.Join(parts, " ")
+}

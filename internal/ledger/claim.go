@@ -42,16 +42,51 @@ func hostTag(s string) string {
 // Claim takes the claim name without waiting; ErrBusy when it is held.
 func (l *Ledger) Claim(name string) (release func(), err error) {
 	defer timed(time.Now())
-	path := filepath.Join(l.dir, "locks", name+".lock")
-	held, err := claim(path)
+	l.claimMu.Lock()
+	defer l.claimMu.Unlock()
+	held, err := claim(l.claimPath(name))
 	switch {
 	case errors.Is(err, ErrBusy):
 		return nil, err
 	case err != nil:
 		return nil, unwritable(l.dir, err)
 	}
+	if l.mine == nil {
+		l.mine = map[string]int{}
+	}
+	l.mine[name]++
 	return func() {
 		defer timed(time.Now())
+		l.claimMu.Lock()
+		defer l.claimMu.Unlock()
+		if l.mine[name]--; l.mine[name] <= 0 {
+			delete(l.mine, name)
+		}
 		held()
 	}, nil
+}
+
+// Held reports a claim held now, by this process or another: a run is at
+// what it names. The probe takes the claim's lock for a moment; this
+// process's own claims and probes wait for it, never refused by it.
+func (l *Ledger) Held(name string) (bool, error) {
+	defer timed(time.Now())
+	l.claimMu.Lock()
+	defer l.claimMu.Unlock()
+	if l.mine[name] > 0 {
+		return true, nil
+	}
+	release, err := claim(l.claimPath(name))
+	switch {
+	case errors.Is(err, ErrBusy):
+		return true, nil
+	case err != nil:
+		return false, unwritable(l.dir, err)
+	}
+	release()
+	return false, nil
+}
+
+func (l *Ledger) claimPath(name string) string {
+	return filepath.Join(l.dir, "locks", name+".lock")
 }

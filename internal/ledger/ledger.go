@@ -60,6 +60,12 @@ type Ledger struct {
 	syncMu          sync.Mutex
 	written, synced uint64
 
+	// claimMu orders this process's claims and probes: a probe holds a
+	// claim's lock for a moment, which must not refuse a claim (or another
+	// probe) of this process. mine counts the claims this process holds.
+	claimMu sync.Mutex
+	mine    map[string]int
+
 	now func() time.Time
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -192,6 +193,56 @@ func TestClaim(t *testing.T) {
 	}
 	if CampaignClaim("h", "SENTRY_DSN", "production") == CampaignClaim("h", "SENTRY_DSN", "staging") {
 		t.Fatal("two scopes share a campaign claim")
+	}
+}
+
+// A probe tells a claim held (here or in another ledger, as another
+// process would hold it) from a free one, and this process's probes and
+// claims, however many at once, never refuse one another.
+func TestHeld(t *testing.T) {
+	dir := t.TempDir()
+	a, b := open(t, dir), open(t, dir)
+	name := CampaignClaim("h", "SENTRY_DSN", "")
+	if held, err := a.Held(name); held || err != nil {
+		t.Fatalf("free claim: held %v, %v", held, err)
+	}
+	release, err := b.Claim(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held, _ := a.Held(name); !held {
+		t.Fatal("a claim held elsewhere is not seen")
+	}
+	if held, _ := b.Held(name); !held {
+		t.Fatal("this process's own claim is not seen")
+	}
+	release()
+	var wg sync.WaitGroup
+	var refused atomic.Int32
+	for i := 0; i < 50; i++ {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if held, _ := a.Held(name); held {
+				refused.Add(1)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			r, err := a.Claim(ProjectClaim("h", int64(i)))
+			if err != nil {
+				refused.Add(1)
+				return
+			}
+			if held, _ := a.Held(name); held {
+				refused.Add(1)
+			}
+			r()
+		}()
+	}
+	wg.Wait()
+	if n := refused.Load(); n != 0 {
+		t.Fatalf("%d probes or claims refused by this process's own probes", n)
 	}
 }
 

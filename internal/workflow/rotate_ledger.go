@@ -302,10 +302,6 @@ func (l *Rotations) atIt(rec ledger.Record) bool {
 			name = ledger.CampaignClaim(l.host, c.Variable, c.Scope)
 		}
 	}
-	release, err := l.store.Claim(name)
-	if err != nil {
-		return errors.Is(err, ledger.ErrBusy)
-	}
-	release()
-	return false
+	held, _ := l.store.Held(name) // a state directory that cannot be written holds no claim
+	return held
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -209,15 +208,6 @@ func oneKeyID(cmd *cobra.Command, args []string) error {
 		return usagef("%s takes exactly one KEY_ID", cmd.CommandPath())
 	}
 	return nil
-}
-
-// parseKeyID reads a KEY_ID argument.
-func parseKeyID(arg string) (int64, error) {
-	id, err := strconv.ParseInt(arg, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, usagef("KEY_ID %q is not a key ID: see 'errtrack keys list'", arg)
-	}
-	return id, nil
 }
 
 // projectClient reads --project and builds the client for its host.

@@ -41,7 +41,6 @@ type campaignPlan struct {
 	// plan sets out to rotate.
 	version uint64
 	acting  []int64
-	group   string
 }
 
 func (k RotateChange) openCampaign() (*campaignPlan, error) {

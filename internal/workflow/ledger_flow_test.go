@@ -109,7 +109,7 @@ func TestDeleteClosesRotations(t *testing.T) {
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
-	kept = kept.ConfirmDelete(false)
+	_ = kept.ConfirmDelete(false)
 	if len(l.OpenRotations(1)) != 1 {
 		t.Fatal("a rotation that kept its old key is not open")
 	}

@@ -310,6 +310,15 @@ func TestGroupRotationInterruptedMidGroup(t *testing.T) {
 	if first.Failed() != 0 || first.Count(ResultNotReached) == 0 || !first.Interrupted() {
 		t.Fatalf("an interruption is not failure: %+v", first.Items)
 	}
+	// A project never reached has its create's record closed: its create
+	// was never sent, so nothing is left open for it.
+	for _, it := range first.Items {
+		if it.Result == ResultNotReached {
+			if open := l.OpenRotations(it.Project.ID); len(open) != 0 {
+				t.Fatalf("%s, never reached, has open rotations: %+v", it.Project.Name(), open)
+			}
+		}
+	}
 	p := plan(t, c, fleet(), false, keep(l))
 	if p.Acting() > 3 {
 		t.Fatalf("the run started again does not know the projects rotated: %+v", p.Items)
@@ -321,6 +330,12 @@ func TestGroupRotationInterruptedMidGroup(t *testing.T) {
 	for id := int64(2001); id <= 2006; id++ {
 		if keys := srv.Keys(id); len(keys) != 1 || keys[0].ID == 200000+id-2000 {
 			t.Fatalf("project %d keys %+v", id, keys)
+		}
+		// Gone on with or rotated afresh, every rotation is finished:
+		// none is left open (a record of a create never sent, or the
+		// earlier run's, once gone on with).
+		if open := l.OpenRotations(id); len(open) != 0 {
+			t.Fatalf("project %d keeps open rotations: %+v", id, open)
 		}
 	}
 	// Counted at the server: a create cancelled in flight may still be

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // keysModel is the console showing a project of the mock server with n
@@ -94,4 +96,33 @@ func BenchmarkFirstFrame(b *testing.B) {
 		_ = m.Init()
 		_ = m.View()
 	}
+}
+
+// BenchmarkBulkPlan5000 is the plan of a change to 5,000 marked projects,
+// from ctrl+o to the plan's first frame, beside the command's plan of the
+// same group (its --dry-run) in the same run: the console adds only the
+// marks and the drawing.
+func BenchmarkBulkPlan5000(b *testing.B) {
+	g := newGitLab(b, mockserver.Options{ScaleGroup: 5000}, mockserver.TokenMaintainer)
+	b.Run("console", func(b *testing.B) {
+		h := newHarness(b, Deps{API: g.api, Host: g.url, Group: "fleet"})
+		h.mustSee("(5000)")
+		h.key("ctrl+a")
+		b.ResetTimer()
+		for b.Loop() {
+			h.key("ctrl+o", "d")
+			h.mustSee("Disable error tracking in")
+			b.StopTimer()
+			h.key("esc")
+			b.StartTimer()
+		}
+	})
+	b.Run("command", func(b *testing.B) {
+		ctx := context.Background()
+		for b.Loop() {
+			if _, err := workflow.PlanGroup(ctx, g.api, apiclient.GroupRef{Path: "fleet"}, false, workflow.SettingsChange{Enable: false}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -150,6 +150,7 @@ FUZZ_TARGETS := \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
 	./internal/dsn:FuzzSame:50000 \
+	./internal/workflow:FuzzParseRateLimit:50000 \
 	./tui:FuzzKeySequences:2000 \
 	./cmd/errtrack:FuzzKeysJSON:20000
 

@@ -350,3 +350,30 @@ func TestRotationConflictsByKey(t *testing.T) {
 		t.Fatal("rotations of two keys conflict, or two of one key do not")
 	}
 }
+
+// R on the disabled old key of an open soft rotation goes on with it (no
+// new key, no name asked): its delete question deletes the old key and
+// the rotation is done.
+func TestSentrySoftRotationGoneOnWithR(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.selectKey("Production")
+	h.key("R", "enter") // the name offered, soft
+	h.key("y", "y")     // variables, then disable
+	h.mustSay("Rotated softly")
+	h.selectKey("Production")
+	h.key("R")
+	h.mustSay("made by an unfinished rotation")
+	h.key("y")
+	h.mustSay(`Delete old key "Production"`)
+	h.key("y")
+	h.mustSay("which is deleted")
+	recs := w.led.Store().Records(func(r ledger.Record) bool { return r.Kind == ledger.KindRotation })
+	if len(recs) != 1 || recs[0].Phase != ledger.PhaseDone {
+		t.Fatalf("rotations: %+v", recs)
+	}
+	if n := len(w.ss.Keys("demo", "legacy-api")); n != 2 {
+		t.Fatalf("%d keys, want the new one and Staging", n)
+	}
+	h.mustNotSee("Soft rotation open")
+}

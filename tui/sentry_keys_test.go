@@ -126,6 +126,16 @@ func TestSentryCreateAsksAName(t *testing.T) {
 	k := w.key(t, "CI runner")
 	h.mustSee("Client keys (3)", "CI runner", k.Public)
 	h.mustSay(`Created key "CI runner"`)
+	// First, where Sentry lists it (newest first): a refresh moves nothing.
+	for _, refresh := range []bool{false, true} {
+		if refresh {
+			h.key("r")
+		}
+		ps := h.m.top().(*projectScreen)
+		if sel, _ := ps.keys.selected(); ps.keys.data.val[0].Name != "CI runner" || sel.Name != "CI runner" {
+			t.Fatalf("the new key is not first and selected (refresh %v):\n%s", refresh, h.view())
+		}
+	}
 	if created != 0 {
 		t.Fatal("a Sentry key was recorded by ID for its age")
 	}

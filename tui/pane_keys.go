@@ -156,11 +156,15 @@ func (p *keysPane) removed(k apiclient.ClientKey) {
 }
 
 // mergeCreated adds the keys created while the list was loading that the
-// list does not have, keeping GitLab's ascending id order (a Sentry's keys,
-// all without an ID, keep the order listed, the new last).
+// list does not have, keeping GitLab's ascending id order; a Sentry lists
+// its keys (all without an ID here) newest first, so a new one goes first.
 func mergeCreated(list, created []apiclient.ClientKey) []apiclient.ClientKey {
 	for _, c := range created {
-		if !slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return workflow.SameKey(k, c) }) {
+		switch {
+		case slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return workflow.SameKey(k, c) }):
+		case c.ID == 0:
+			list = append([]apiclient.ClientKey{c}, list...)
+		default:
 			list = append(list, c)
 		}
 	}

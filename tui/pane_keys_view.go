@@ -82,7 +82,15 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	for _, l := range wrap(clean(p.usedText(k)), inner-1) {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, "", st.Subtle.Render(fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(p.sh.keys.Rotate), keyName(p.sh.keys.Delete), keyName(p.sh.keys.Verify))))
+	k2 := p.sh.keys
+	hint := fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(k2.Rotate), keyName(k2.Delete), keyName(k2.Verify))
+	if p.sentry() {
+		hint += fmt.Sprintf(" %s turns it %s, %s renames it, %s sets its rate limit.", keyName(k2.ToggleActive), onOff(!k.Active), keyName(k2.Rename), keyName(k2.RateLimit))
+	}
+	lines = append(lines, "")
+	for _, l := range wrap(hint, inner) {
+		lines = append(lines, st.Subtle.Render(l))
+	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 

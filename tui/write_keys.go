@@ -35,7 +35,7 @@ func (w createKeyWrite) run(ctx context.Context, api API, d Deps) write {
 		w.key, w.err = w.store.Create(ctx, w.name)
 		w.err = atSentry(w.store, w.err)
 		if w.key == nil && w.err == nil {
-			w.err = errors.New("Sentry answered the create without the key")
+			w.err = errors.New("the Sentry answered the create without the key")
 		}
 		return w
 	}

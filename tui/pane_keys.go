@@ -107,8 +107,9 @@ func (p *keysPane) sentry() bool { return p.store != nil }
 
 // misplaced: the settings name a Sentry, but the keys listed are GitLab's
 // (no Sentry resolver, or the settings could not be read with the keys):
-// they are not the project's, and are not shown or acted on.
-func (p *keysPane) misplaced() bool { return p.reports != "" && !p.sentry() }
+// they are not the project's, and are not shown or acted on. A list that
+// failed (the Sentry's token) lists nothing: its error says why.
+func (p *keysPane) misplaced() bool { return p.reports != "" && !p.sentry() && p.data.has }
 
 // usable: a list of the project's own keys is on screen.
 func (p *keysPane) usable() bool { return p.data.has && !p.misplaced() }

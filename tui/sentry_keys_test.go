@@ -278,7 +278,7 @@ func TestSentryNoToken(t *testing.T) {
 		return nil, err
 	}})
 	h.mustSay("Could not load the client keys of the project's Sentry", "Run 'errtrack login --sentry "+w.url+"'", "SENTRY_AUTH_TOKEN with SENTRY_URL="+w.url)
-	h.mustNotSee("glet_", "Production")
+	h.mustNotSee("glet_", "Production", "could not be read with the keys")
 	h.key("n")
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("n offered a key where the keys are unknown")

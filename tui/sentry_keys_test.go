@@ -278,7 +278,7 @@ func TestSentryNoToken(t *testing.T) {
 		return nil, err
 	}})
 	h.mustSay("Could not load the client keys of the project's Sentry", "Run 'errtrack login --sentry "+w.url+"'", "SENTRY_AUTH_TOKEN with SENTRY_URL="+w.url)
-	h.mustNotSee("glet_", "Production", "could not be read with the keys")
+	h.mustNotSee("glet_", "Production", "This project reports to")
 	h.key("n")
 	if len(h.m.dialogs) != 0 {
 		t.Fatal("n offered a key where the keys are unknown")
@@ -348,7 +348,7 @@ func TestSentryKeysFollowTheSettings(t *testing.T) {
 	}
 	h.key("tab")
 	h.mustSee("Keys of the Sentry project demo/legacy-api", "Production", "Staging")
-	h.mustNotSee("glet_", "could not be read with the keys")
+	h.mustNotSee("glet_", "This project reports to")
 }
 
 // One rotation of a key at a time, named by its ref: Sentry keys, all

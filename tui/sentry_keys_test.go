@@ -23,7 +23,8 @@ import (
 type sentryWorld struct {
 	g   gitlab
 	ss  *mocksentry.Server
-	url string // the mock Sentry's
+	ts  *httptest.Server // the mock Sentry's listener
+	url string
 	led *workflow.Rotations
 }
 
@@ -35,7 +36,7 @@ func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {
 	opts.PublicURL = ts.URL
 	ss = mocksentry.New(opts)
 	g := newGitLab(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
-	return sentryWorld{g: g, ss: ss, url: ts.URL, led: testRotations(t, g.url)}
+	return sentryWorld{g: g, ss: ss, ts: ts, url: ts.URL, led: testRotations(t, g.url)}
 }
 
 // resolver is the console's Sentry: token for the mock Sentry's host only.
@@ -386,4 +387,17 @@ func TestSentrySoftRotationGoneOnWithR(t *testing.T) {
 		t.Fatalf("%d keys, want the new one and Staging", n)
 	}
 	h.mustNotSee("Soft rotation open")
+}
+
+// A Sentry that does not answer: the pane says so and how to retry; no
+// key is shown, and the console stays on the project.
+func TestSentryUnreachable(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	w.ts.Close()
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.mustSay("Could not load the client keys of the project's Sentry", "press r to retry")
+	h.mustNotSee("glet_", "NAME", "This project reports to")
+	if _, ok := h.m.top().(*projectScreen); !ok {
+		t.Fatalf("left the project screen:\n%s", h.view())
+	}
 }

@@ -106,7 +106,7 @@ func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.Client
 		"Soft: the old key is disabled (its events refused, it can be turned on again) and deleted later, with " + keyName(k.Delete) + " once its clients use the new DSN; the rotation stays open until then. Otherwise it is deleted at the end.",
 	}
 	return inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
-		"New key's name: ", newKeyName(sel.Name, p.sh.clock.Now()), "rotate", func(name string, soft bool) (tea.Msg, string) {
+		"New key's name: ", newKeyName(clean(sel.Name), p.sh.clock.Now()), "rotate", func(name string, soft bool) (tea.Msg, string) {
 			if why := checkName(name); why != "" {
 				return nil, why
 			}

@@ -401,3 +401,27 @@ func TestSentryUnreachable(t *testing.T) {
 		t.Fatalf("left the project screen:\n%s", h.view())
 	}
 }
+
+// A Sentry key's name is the Sentry's text: drawn cleaned everywhere it
+// shows (the list, the details, the questions, the rotation's note).
+func TestSentryHostileKeyName(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	const evil = "\x1b]0;owned\x07\x1b[2Jevil\u202e\u009b31m"
+	c, err := sentry.New(w.url, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateKey(context.Background(), sentry.Project{Base: w.url, Org: "demo", Slug: "legacy-api"}, sentry.CreateKeyOptions{Name: "x" + evil}); err != nil {
+		t.Fatal(err)
+	}
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(160, 40) // the details beside the list too
+	h.mustSee("xevil")
+	checkSafe(t, h.m.View().Content)
+	for _, k := range []string{"enter", "esc", "d", "n", "a", "n", "e", "esc", "l", "esc", "R"} {
+		h.key(k)
+		checkSafe(t, h.m.View().Content)
+	}
+	h.key("enter", "n", "n") // a soft rotation of it: its note names it
+	checkSafe(t, h.m.View().Content)
+}

@@ -113,6 +113,7 @@ screenshots: build
 	$(SCREENSHOT) -s 120x32 -k "/ i o s sleep:0.7 Enter sleep:1.2 F sleep:0.8" $(SHOTS)/findings.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
+	$(SCREENSHOT) -s 120x32 -k "sleep:1 Down R sleep:0.5 Enter sleep:1.5 y sleep:1.5 y sleep:2" $(SHOTS)/sentry-keys.png -- ./$(BIN) --demo -p demo/legacy-api
 
 # The peers module (go-gitlab, a bare glab-style client) is benchmarked
 # from its own directory: its dependencies stay out of errtrack's go.sum.
@@ -150,6 +151,7 @@ FUZZ_TARGETS := \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
 	./internal/dsn:FuzzSame:50000 \
+	./internal/workflow:FuzzParseRateLimit:50000 \
 	./tui:FuzzKeySequences:2000 \
 	./cmd/errtrack:FuzzKeysJSON:20000
 

@@ -138,6 +138,11 @@ type Deps struct {
 	// too with Subgroups), as errtrack --group.
 	Group     string
 	Subgroups bool
+	// Sentry reaches a Sentry-backed project's Sentry (the token for the
+	// host its settings name, and no other): the keys tab lists and
+	// changes that Sentry project's keys. Nil: they are not managed here,
+	// and the tab says how to log in to that Sentry.
+	Sentry workflow.SentryResolver
 	// Rotations is the rotation ledger (errtrack's state directory) the
 	// console's rotations are written in, so one interrupted goes on where
 	// it stopped, from here or the commands; nil: none (the demo's, tests).
@@ -171,8 +176,10 @@ type Deps struct {
 	RequestTimeout time.Duration
 }
 
+// keyCreated records a GitLab key created (a Sentry's, without an ID,
+// have no ages).
 func (d Deps) keyCreated(p workflow.Project, key int64) {
-	if d.KeyCreated != nil {
+	if d.KeyCreated != nil && key != 0 {
 		d.KeyCreated(d.Host, p, key)
 	}
 }

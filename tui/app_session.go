@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -98,7 +97,7 @@ func (m Model) loggedOut(why string) (Model, tea.Cmd) {
 // A token from GITLAB_TOKEN is fixed in the environment, so the error says so
 // and stays on screen instead.
 func (m Model) handleAuthError(err error) (Model, tea.Cmd) {
-	if !errors.Is(err, apiclient.ErrUnauthorized) || m.sh.deps.Login == nil || m.sh.deps.TokenEnv != "" {
+	if !gitlabRefused(err) || m.sh.deps.Login == nil || m.sh.deps.TokenEnv != "" {
 		return m.setStatus(statusMsg{text: m.sh.explain(err), kind: statusError})
 	}
 	m.sh.api = nil

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,7 +49,7 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 // rotation, which words its failure).
 func (m Model) writeDone(msg writeDoneMsg) outcome {
 	delete(m.sh.pending, msg.id)
-	if _, token := msg.w.(tokenWrite); !token && errors.Is(msg.w.failure(), apiclient.ErrUnauthorized) {
+	if _, token := msg.w.(tokenWrite); !token && gitlabRefused(msg.w.failure()) {
 		return outcome{authFailedMsg{msg.w.failure()}}
 	}
 	return msg.w.outcome(m.sh.voice())
@@ -58,20 +57,20 @@ func (m Model) writeDone(msg writeDoneMsg) outcome {
 
 // askAtKey opens the question while the user still looks at its key.
 func (m Model) askAtKey(msg askAtKeyMsg) (Model, tea.Cmd) {
-	if !m.looksAt(msg.project, msg.id) {
+	if !m.looksAt(msg.project, msg.key) {
 		return m.setStatus(m.named(statusMsg{text: msg.moved, kind: statusInfo, about: &msg.project}))
 	}
 	m.dialogs = append(m.dialogs, msg.d.openAsync(m.sh.clock.Now()))
 	return m, m.sh.clock.After(gracePeriod, graceTickMsg{})
 }
 
-// looksAt reports that the user is on project p's keys with key id
+// looksAt reports that the user is on project p's keys with key k
 // selected and nothing else open.
-func (m Model) looksAt(p workflow.Project, id int64) bool {
+func (m Model) looksAt(p workflow.Project, key apiclient.ClientKey) bool {
 	ps, ok := m.top().(*projectScreen)
 	if !ok || !sameProject(ps.project, p) || ps.tab != tabKeys || len(m.dialogs) > 0 || m.log != nil || m.showHelp {
 		return false
 	}
 	k, ok := ps.keys.selected()
-	return ok && k.ID == id
+	return ok && workflow.SameKey(k, key)
 }

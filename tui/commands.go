@@ -94,17 +94,27 @@ func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.Proj
 	})
 }
 
-func loadKeysCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		keys, _, err := api.ListClientKeys(ctx, p)
-		return keysLoadedMsg{id: id, keys: keys, err: err}
+// loadKeysCmd lists a project's keys where they are (workflow.KeysOf):
+// GitLab's, read with the settings, or the Sentry's they name.
+func loadKeysCmd(api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
+	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
+		store, keys, err := workflow.KeysOf(ctx, api, p, d.Sentry)
+		switch {
+		case store == nil && err != nil: // the resolver's: the Sentry's token or address
+			err = atSentry(nil, err)
+		case store != nil && store.Backend() == workflow.BackendSentry:
+			err = atSentry(store, err)
+		}
+		return keysLoadedMsg{id: id, store: store, keys: keys, err: err}
 	})
 }
 
 func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
 	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
 		a, err := workflow.KeyUses(ctx, api, p, keys, s, known)
-		if err == nil && d.KeysSeen != nil && p.ID != 0 {
+		// Ages are GitLab keys' (by ID): a Sentry's have none.
+		gitlab := len(keys) > 0 && keys[0].ID != 0
+		if err == nil && d.KeysSeen != nil && p.ID != 0 && gitlab {
 			ids := make([]int64, len(keys))
 			for i, k := range keys {
 				ids[i] = k.ID

@@ -32,6 +32,11 @@ type KeyMap struct {
 	// Doctor runs errtrack doctor's checks on it.
 	Findings, Doctor                               key.Binding
 	ToggleActive, ToggleIntegrated, CreateSettings key.Binding
+	// Rename and RateLimit change a Sentry key (ToggleActive turns one
+	// off or on); SoftRotation switches a Sentry key's rotation between
+	// disabling the old key and deleting it (in the rotation's question,
+	// whose letters are the new key's name).
+	Rename, RateLimit, SoftRotation key.Binding
 
 	Yes, No, Confirm, SwitchChoice, Close key.Binding
 
@@ -111,6 +116,9 @@ func DefaultKeyMap() KeyMap {
 		ToggleActive:     b([]string{"a"}, "a", "toggle active"),
 		ToggleIntegrated: b([]string{"i"}, "i", "toggle integrated"),
 		CreateSettings:   b([]string{"enter"}, "enter", "create settings"),
+		Rename:           b([]string{"e"}, "e", "rename key"),
+		RateLimit:        b([]string{"l"}, "l", "rate limit"),
+		SoftRotation:     b([]string{"tab"}, "tab", "soft"),
 
 		Yes:          b([]string{"y", "Y"}, "y", "yes"),
 		No:           b([]string{"n", "N", "esc"}, "n/esc", "no"),
@@ -172,6 +180,7 @@ var Rebindable = []string{
 	"quit", "help", "refresh", "up", "down", "top", "bottom",
 	"new", "delete", "rotate", "copy", "verify", "filter",
 	"open-in-gitlab", "findings", "doctor", "toggle-active", "toggle-integrated", "request-log",
+	"rename", "rate-limit",
 }
 
 func (k *KeyMap) byName() map[string]*key.Binding {
@@ -180,7 +189,7 @@ func (k *KeyMap) byName() map[string]*key.Binding {
 		"top": &k.Top, "bottom": &k.Bottom, "new": &k.NewKey, "delete": &k.Delete, "rotate": &k.Rotate,
 		"copy": &k.Copy, "verify": &k.Verify, "filter": &k.FilterKeys, "open-in-gitlab": &k.OpenWeb,
 		"findings": &k.Findings, "doctor": &k.Doctor, "toggle-active": &k.ToggleActive, "toggle-integrated": &k.ToggleIntegrated,
-		"request-log": &k.RequestLog,
+		"request-log": &k.RequestLog, "rename": &k.Rename, "rate-limit": &k.RateLimit,
 	}
 }
 

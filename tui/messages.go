@@ -67,10 +67,14 @@ type usesLoadedMsg struct {
 	err   error
 }
 
+// keysLoadedMsg answers the list of a project's keys where they are:
+// store is a Sentry's (a Sentry-backed project) or GitLab's; nil when the
+// Sentry could not be reached (err says why).
 type keysLoadedMsg struct {
-	id   uint64
-	keys []apiclient.ClientKey
-	err  error
+	id    uint64
+	store workflow.KeyStore
+	keys  []apiclient.ClientKey
+	err   error
 }
 
 // connectedMsg answers Deps.Connect.

@@ -6,14 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -34,10 +32,20 @@ type keysPane struct {
 	list      listView
 
 	// uses: where each key's DSN is used (CI/CD variables of the project
-	// and its groups) and the project's findings, loaded after the list.
+	// and its groups, by workflow.KeyRef) and the project's findings,
+	// loaded after the list; ages (GitLab's keys only) by ID.
 	uses   loadable[workflow.Audit]
-	usedIn map[int64][]workflow.Use
+	usedIn map[string][]workflow.Use
 	ages   map[int64]seen.Entry
+
+	// store holds the keys listed when they are a Sentry project's (nil:
+	// GitLab's integrated keys). reports is the Sentry api_url the
+	// settings name ("" when they name none): keys listed from GitLab
+	// then are not the project's (misplaced).
+	store   workflow.KeyStore
+	reports string
+	// open are the project's unfinished rotations in the ledger.
+	open loadable[[]ledger.Record]
 
 	// tracking warns that keys collect nothing while error tracking is off.
 	tracking      string
@@ -56,16 +64,11 @@ func (p *keysPane) setSize(w, h int) {
 	p.layout()
 }
 
-// layout sizes the list to the lines the table has.
+// layout sizes the list to the lines the table has: the notes above it,
+// the filter and the header take theirs.
 func (p *keysPane) layout() {
-	h := p.height - 1 // header
-	if p.tracking != "" {
-		h -= len(wrap(p.tracking, p.width-2))
-	}
+	h := p.height - 1 - len(p.notes()) // the header
 	if p.filtering || p.query != "" {
-		h--
-	}
-	if p.sh.readOnly() {
 		h--
 	}
 	p.list.setHeight(h)
@@ -89,44 +92,80 @@ func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
 		p.data.fail(msg.err)
 		return p.sh.failedOnce(msg.err, !had)
 	}
+	if msg.store != nil && msg.store.Backend() == workflow.BackendSentry {
+		p.store = msg.store
+	} else {
+		p.store = nil
+	}
 	p.setKeys(mergeCreated(msg.keys, created))
+	p.layout()
 	return nil
 }
+
+// sentry: the keys listed are a Sentry project's.
+func (p *keysPane) sentry() bool { return p.store != nil }
+
+// misplaced: the settings name a Sentry, but the keys listed are GitLab's
+// (no Sentry resolver, or the settings could not be read with the keys):
+// they are not the project's, and are not shown or acted on. A list that
+// failed (the Sentry's token) lists nothing: its error says why.
+func (p *keysPane) misplaced() bool { return p.reports != "" && !p.sentry() && p.data.has }
+
+// usable: a list of the project's own keys is on screen.
+func (p *keysPane) usable() bool { return p.data.has && !p.misplaced() }
 
 // written applies a write's changes to the list.
 func (p *keysPane) written(c changes) {
 	switch {
 	case c.keys != nil:
+		p.store = nil // read back from GitLab: integrated tracking is on
 		p.setKeys(c.keys)
 	default:
 		for _, k := range c.added {
 			p.added(k)
 		}
-		for _, id := range c.removed {
-			p.removed(id)
+		for _, k := range c.updated {
+			p.updated(k)
+		}
+		for _, k := range c.removed {
+			p.removed(k)
 		}
 	}
 }
 
 func (p *keysPane) added(k apiclient.ClientKey) {
 	p.setKeys(mergeCreated(p.data.val, []apiclient.ClientKey{k}))
-	p.selectKey(k.ID)
+	p.selectKey(k)
 	if p.data.loading() {
 		p.createdDuringLoad = append(p.createdDuringLoad, k)
 	}
 }
 
-func (p *keysPane) removed(id int64) {
-	gone := func(k apiclient.ClientKey) bool { return k.ID == id }
+// updated replaces a key changed (renamed, turned off or on, limited).
+func (p *keysPane) updated(k apiclient.ClientKey) {
+	keys := slices.Clone(p.data.val)
+	if i := slices.IndexFunc(keys, func(x apiclient.ClientKey) bool { return workflow.SameKey(x, k) }); i >= 0 {
+		keys[i] = k
+		p.setKeys(keys)
+	}
+}
+
+func (p *keysPane) removed(k apiclient.ClientKey) {
+	gone := func(x apiclient.ClientKey) bool { return workflow.SameKey(x, k) }
 	p.createdDuringLoad = slices.DeleteFunc(p.createdDuringLoad, gone)
 	p.setKeys(slices.DeleteFunc(slices.Clone(p.data.val), gone))
 }
 
 // mergeCreated adds the keys created while the list was loading that the
-// list does not have, keeping ascending id order.
+// list does not have, keeping GitLab's ascending id order; a Sentry lists
+// its keys (all without an ID here) newest first, so a new one goes first.
 func mergeCreated(list, created []apiclient.ClientKey) []apiclient.ClientKey {
 	for _, c := range created {
-		if !slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return k.ID == c.ID }) {
+		switch {
+		case slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return workflow.SameKey(k, c) }):
+		case c.ID == 0:
+			list = append([]apiclient.ClientKey{c}, list...)
+		default:
 			list = append(list, c)
 		}
 	}
@@ -141,7 +180,7 @@ func (p *keysPane) setKeys(keys []apiclient.ClientKey) {
 	p.data.set(keys)
 	p.refilter()
 	if had {
-		p.selectKey(cur.ID)
+		p.selectKey(cur)
 	}
 }
 
@@ -152,14 +191,14 @@ func (p *keysPane) clearFilter() {
 	p.filter.SetValue("")
 	p.refilter()
 	if had {
-		p.selectKey(cur.ID)
+		p.selectKey(cur)
 	}
 	p.layout()
 }
 
-func (p *keysPane) selectKey(id int64) {
+func (p *keysPane) selectKey(k apiclient.ClientKey) {
 	for i, idx := range p.rows {
-		if p.data.val[idx].ID == id {
+		if workflow.SameKey(p.data.val[idx], k) {
 			p.list.selectIndex(i)
 			return
 		}
@@ -170,7 +209,8 @@ func (p *keysPane) refilter() {
 	p.rows = p.rows[:0]
 	q := strings.ToLower(p.query)
 	for i, k := range p.data.val {
-		if q == "" || strings.Contains(strconv.FormatInt(k.ID, 10), q) || strings.Contains(strings.ToLower(k.PublicKey), q) || strings.Contains(strings.ToLower(k.DSN), q) {
+		if q == "" || strings.Contains(strconv.FormatInt(k.ID, 10), q) || strings.Contains(strings.ToLower(k.PublicKey), q) ||
+			strings.Contains(strings.ToLower(k.DSN), q) || strings.Contains(strings.ToLower(k.Name), q) {
 			p.rows = append(p.rows, i)
 		}
 	}
@@ -178,16 +218,20 @@ func (p *keysPane) refilter() {
 }
 
 func (p *keysPane) selected() (apiclient.ClientKey, bool) {
-	if len(p.rows) == 0 || p.list.cursor >= len(p.rows) {
+	if len(p.rows) == 0 || p.list.cursor >= len(p.rows) || p.misplaced() {
 		return apiclient.ClientKey{}, false
 	}
 	return p.data.val[p.rows[p.list.cursor]], true
 }
 
-// setTracking follows the settings: keys collect nothing while error
-// tracking is off or not set up.
-func (p *keysPane) setTracking(s loadable[settings]) {
-	p.tracking = ""
+// followSettings follows the settings: keys collect nothing while error
+// tracking is off or not set up, and a project reporting to a Sentry has
+// that Sentry project's keys.
+func (p *keysPane) followSettings(s loadable[settings]) {
+	p.tracking, p.reports = "", ""
+	if s.has && workflow.SentryBacked(s.val.s) {
+		p.reports = *s.val.s.APIURL
+	}
 	switch {
 	case !s.has:
 	case s.val.missing:
@@ -199,128 +243,15 @@ func (p *keysPane) setTracking(s loadable[settings]) {
 }
 
 func (p *keysPane) badge() string {
-	if !p.data.has {
+	if !p.usable() {
 		return ""
 	}
 	return fmt.Sprintf(" (%d)", len(p.data.val))
 }
 
-func (p *keysPane) help() helpMap {
-	k := p.sh.keys
-	if p.filtering {
-		done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
-		return helpMap{short: []key.Binding{done, k.ClearFilter, k.Move}}
-	}
-	var acts []key.Binding
-	if !p.sh.readOnly() && p.data.has {
-		acts = append(acts, k.NewKey)
-	}
-	if _, ok := p.selected(); ok {
-		if !p.sh.readOnly() {
-			acts = append(acts, k.Delete, k.Rotate)
-		}
-		acts = append(acts, k.Copy, k.Show, k.Verify)
-	}
-	if p.data.has && len(p.data.val) > 0 {
-		acts = append(acts, k.FilterKeys)
-	}
-	// The one-line bar keeps to what fits; ? lists the rest.
-	short := acts[:min(len(acts), 4)]
-	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
-	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
-}
-
-func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
-	k := p.sh.keys
-	if p.filtering {
-		if km, ok := msg.(tea.KeyPressMsg); ok {
-			switch {
-			case key.Matches(km, k.ClearFilter):
-				p.filtering = false
-				p.filter.Blur()
-				p.clearFilter()
-				return nil
-			case key.Matches(km, k.Show): // enter: keep the filter, act on the list
-				p.filtering = false
-				p.filter.Blur()
-				p.layout()
-				return nil
-			case p.list.move(km, k.textNav()):
-				return nil
-			}
-		}
-		var cmd tea.Cmd
-		p.filter, cmd = p.filter.Update(msg)
-		if q := strings.TrimSpace(p.filter.Value()); q != p.query {
-			p.query = q
-			p.refilter()
-			p.list.selectIndex(0)
-		}
-		return cmd
-	}
-	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	switch {
-	case p.list.move(km, k.nav()):
-		return nil
-	case key.Matches(km, k.FilterKeys) && p.data.has:
-		p.filtering = true
-		p.layout()
-		return p.filter.Focus()
-	case key.Matches(km, k.ClearFilter) && p.query != "":
-		p.clearFilter()
-		return nil
-	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.data.has:
-		return msgCmd(startWriteMsg{createKeyWrite{proj: project}})
-	}
-	sel, ok := p.selected()
-	if !ok {
-		return nil
-	}
-	switch {
-	case key.Matches(km, k.Delete) && !p.sh.readOnly():
-		// The question opens once the key and the variables holding its
-		// DSN are read: it names them.
-		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel}})
-	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
-		r := workflow.NewRotation(project.Ref, workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()})
-		r.Project = project // named by its path until the plan reads it
-		return msgCmd(startWriteMsg{rotationWrite{r: r, reached: new(atomic.Int32)}})
-	case key.Matches(km, k.Verify):
-		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %d of %s?", sel.ID, clean(project.Name())),
-			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
-			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
-	case key.Matches(km, k.Show):
-		// The labels in one column, the values beside them; wrapped
-		// values go on under the value.
-		field := func(label, value string) string { return pad(label+":", 12) + value }
-		d := infoDialog(fmt.Sprintf("Client key %d of %s", sel.ID, clean(project.Name())), []string{
-			field("Active", yesNo(sel.Active)),
-			field("Public key", clean(sel.PublicKey)),
-			"DSN:",
-			clean(sel.DSN),
-			"",
-			field("Used in", clean(p.usedText(sel.ID))),
-			field("First seen", cmp.Or(p.ageText(sel.ID), "not known yet")),
-		})
-		return msgCmd(openDialogMsg{d: d.withAlt("copy DSN", k.Copy, copyDSNMsg{sel})})
-	case key.Matches(km, k.Copy):
-		return copyDSN(p.sh, sel)
-	}
-	return nil
-}
-
 // top is the lines drawn above the rows: notes, the filter, the header.
 func (p *keysPane) top() int {
-	n := 1
-	if p.tracking != "" {
-		n += len(wrap(p.tracking, p.width-2))
-	}
-	if p.sh.readOnly() {
-		n++
-	}
+	n := 1 + len(p.notes())
 	if p.filtering || p.query != "" {
 		n++
 	}
@@ -328,7 +259,7 @@ func (p *keysPane) top() int {
 }
 
 func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea.Cmd {
-	if !p.data.has {
+	if !p.usable() {
 		return nil
 	}
 	if wheel {
@@ -339,14 +270,4 @@ func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea
 		return p.update(tea.KeyPressMsg{Code: tea.KeyEnter}, project)
 	}
 	return nil
-}
-
-// copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
-// http(s) URL: the screen shows a cleaned DSN, and a server could make the
-// raw one a URL, a newline and a shell command (ending bracketed paste).
-func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
-	if err := dsn.Check(k.DSN); err != nil {
-		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %d is not safe to paste (%s). Check the server's answer before using it.", k.ID, err))
-	}
-	return sh.copyText(k.DSN, fmt.Sprintf("the DSN of key %d", k.ID))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -18,17 +19,17 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 		return
 	}
 	p.uses.set(msg.audit)
-	p.usedIn = make(map[int64][]workflow.Use, len(msg.audit.Keys))
+	p.usedIn = make(map[string][]workflow.Use, len(msg.audit.Keys))
 	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {
-		p.usedIn[k.Key.ID] = k.Used
-		if !k.Seen.First.IsZero() {
+		p.usedIn[workflow.KeyRef(k.Key)] = k.Used
+		if !k.Seen.First.IsZero() && k.Key.ID != 0 {
 			p.ages[k.Key.ID] = k.Seen
 		}
 	}
 }
 
-// ageText says when errtrack first saw key id: "3 days ago (created by
+// ageText says when errtrack first saw GitLab key id: "3 days ago (created by
 // errtrack)", "" when unknown.
 func (p *keysPane) ageText(id int64) string {
 	e, ok := p.ages[id]
@@ -58,16 +59,16 @@ func ago(d time.Duration) string {
 	}
 }
 
-// usedText says where key id's DSN is used: "SENTRY_DSN (all
+// usedText says where key k's DSN is used: "SENTRY_DSN (all
 // environments), group web/SENTRY_DSN (production)", "nowhere", "…" while
 // it is being found, "?" when the variables could not be read.
-func (p *keysPane) usedText(id int64) string { return p.usedWords(id, workflow.Use.Label) }
+func (p *keysPane) usedText(k apiclient.ClientKey) string { return p.usedWords(k, workflow.Use.Label) }
 
 // usedShort is usedText for the USED IN column.
-func (p *keysPane) usedShort(id int64) string { return p.usedWords(id, workflow.Use.Short) }
+func (p *keysPane) usedShort(k apiclient.ClientKey) string { return p.usedWords(k, workflow.Use.Short) }
 
-func (p *keysPane) usedWords(id int64, label func(workflow.Use) string) string {
-	used, ok := p.usedIn[id]
+func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string) string {
+	used, ok := p.usedIn[workflow.KeyRef(k)]
 	switch {
 	case ok && len(used) == 0:
 		return "nowhere"

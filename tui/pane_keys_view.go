@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Wide terminals use the room: from wideKeys columns, the selected key's
@@ -17,53 +18,133 @@ const (
 	keysDetail = 46
 )
 
+// The notes above the list take the whole width; the list and the
+// selected key's details share the lines below them.
 func (p *keysPane) view() string {
+	notes := strings.Join(p.notes(), "")
 	sel, ok := p.selected()
 	if p.width < wideKeys || !ok {
-		return p.render(p.width)
+		return notes + p.render(p.width)
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, p.render(p.width-keysDetail-1), " ", p.detail(sel, keysDetail))
+	return notes + lipgloss.JoinHorizontal(lipgloss.Top, p.render(p.width-keysDetail-1), " ", p.detail(sel, keysDetail))
+}
+
+// notes are the lines above the list, each ending in a line break: that
+// error tracking is off, a read-only token, where a Sentry's keys are (or
+// why they are not shown), the project's unfinished rotations. layout and
+// top count them: they are made from the pane's state alone.
+func (p *keysPane) notes() []string {
+	st := p.sh.styles
+	w := max(p.width-2, 10)
+	var out []string
+	add := func(style lipgloss.Style, text string) {
+		for _, l := range wrap(text, w) {
+			out = append(out, " "+style.Render(l)+"\n")
+		}
+	}
+	if p.tracking != "" {
+		add(st.Warning, p.tracking)
+	}
+	if p.sh.readOnly() {
+		out = append(out, " "+st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", w))+"\n")
+	}
+	switch {
+	case p.misplaced():
+		add(st.Warning, p.misplacedNote())
+	case p.sentry():
+		out = append(out, " "+st.Subtle.Render(truncate("Keys of the "+clean(p.store.Where())+", where the project reports.", w))+"\n")
+	}
+	for _, l := range p.rotationNotes() {
+		add(st.Warning, l)
+	}
+	return out
 }
 
 // detail draws the selected key in full, in a box w cells wide.
 func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	st := p.sh.styles
 	inner := w - 4
-	lines := []string{st.Title.Render(fmt.Sprintf("Key %d", k.ID)), "", "Active      " + yesNo(k.Active), "Public key", " " + clean(k.PublicKey), "", "DSN (" + keyName(p.sh.keys.Copy) + " copies it)"}
+	lines := []string{st.Title.Render(truncate("Key "+clean(workflow.KeyName(k)), inner)), ""}
+	if p.sentry() {
+		lines = append(lines, "Name        "+truncate(clean(k.Name), inner-12), "Active      "+onOff(k.Active), "Rate limit  "+rateLimitText(k.RateLimit))
+	} else {
+		lines = append(lines, "Active      "+yesNo(k.Active))
+	}
+	lines = append(lines, "Public key", " "+clean(k.PublicKey), "", "DSN ("+keyName(p.sh.keys.Copy)+" copies it)")
 	lines = append(lines, wrap(clean(k.DSN), inner)...) // cut after its separators
-	if age := p.ageText(k.ID); age != "" {
+	if age := p.ageText(k.ID); age != "" && !p.sentry() {
 		lines = append(lines, "", "First seen")
 		for _, l := range wrap(age, inner-1) {
 			lines = append(lines, " "+l)
 		}
 	}
 	lines = append(lines, "", "Used in")
-	for _, l := range wrap(clean(p.usedText(k.ID)), inner-1) {
+	for _, l := range wrap(clean(p.usedText(k)), inner-1) {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, "", st.Subtle.Render(fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(p.sh.keys.Rotate), keyName(p.sh.keys.Delete), keyName(p.sh.keys.Verify))))
+	k2 := p.sh.keys
+	hint := fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(k2.Rotate), keyName(k2.Delete), keyName(k2.Verify))
+	if p.sentry() {
+		hint += fmt.Sprintf(" %s turns it %s, %s renames it, %s sets its rate limit.", keyName(k2.ToggleActive), onOff(!k.Active), keyName(k2.Rename), keyName(k2.RateLimit))
+	}
+	lines = append(lines, "")
+	for _, l := range wrap(hint, inner) {
+		lines = append(lines, st.Subtle.Render(l))
+	}
 	return st.Dialog.Width(w).Render(strings.Join(lines, "\n"))
 }
 
+// keyColumns are the columns before the public key: GitLab's keys are
+// named by ID; a Sentry's by name, with their switch and rate limit.
+type keyColumns struct {
+	leadTitle string
+	leadW     int
+	lead      func(apiclient.ClientKey) string
+	active    func(bool) string
+	rateW     int
+	keyW      int
+}
+
+func (p *keysPane) columns(keys []apiclient.ClientKey) keyColumns {
+	if !p.sentry() {
+		return keyColumns{leadTitle: "ID", leadW: max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))), // ids ascend: the last is the widest
+			lead: func(k apiclient.ClientKey) string { return strconv.FormatInt(k.ID, 10) }, active: yesNo, keyW: 37}
+	}
+	c := keyColumns{leadTitle: "NAME", leadW: 4, lead: func(k apiclient.ClientKey) string { return clean(k.Name) }, active: onOff, rateW: 10, keyW: 32}
+	for _, k := range keys {
+		c.leadW = min(max(c.leadW, lipgloss.Width(clean(k.Name))), maxNameColumn)
+		c.rateW = max(c.rateW, len(rateLimitText(k.RateLimit)))
+		c.keyW = max(c.keyW, min(lipgloss.Width(clean(k.PublicKey)), 64))
+	}
+	return c
+}
+
+// maxNameColumn keeps a long Sentry key name from taking the row: the
+// details (enter) show it whole. minKeyColumn is as short as a named key's
+// public key is cut: what KeyName shows of it.
+const (
+	maxNameColumn = 24
+	minKeyColumn  = 10
+)
+
+// render draws the list (or why there is none) in w cells.
 func (p *keysPane) render(w int) string {
 	st := p.sh.styles
 	var b strings.Builder
-	if p.tracking != "" {
-		for _, l := range wrap(p.tracking, w-2) {
-			b.WriteString(" " + st.Warning.Render(l) + "\n")
-		}
-	}
-	if p.sh.readOnly() {
-		b.WriteString(" " + st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", w-2)) + "\n")
-	}
 	switch {
 	case !p.data.has && p.data.err != nil:
-		for _, l := range wrap("Could not load the client keys. "+p.sh.explain(p.data.err), w-2) {
+		what := "the client keys"
+		if p.reports != "" || explainsSentry(p.data.err) {
+			what = "the client keys of the project's Sentry"
+		}
+		for _, l := range wrap("Could not load "+what+". "+p.sh.explain(p.data.err), w-2) {
 			b.WriteString(" " + st.Error.Render(l) + "\n")
 		}
 		return b.String()
 	case !p.data.has:
 		return b.String() + st.Subtle.Render(" Loading client keys…")
+	case p.misplaced():
+		return b.String()
 	case len(p.data.val) == 0:
 		if p.sh.readOnly() {
 			return b.String() + " No client keys."
@@ -74,13 +155,23 @@ func (p *keysPane) render(w int) string {
 		b.WriteString(" " + fieldView(p.filter, st) + "\n")
 	}
 	keys := p.data.val
-	idW := max(2, len(strconv.FormatInt(keys[len(keys)-1].ID, 10))) // ids ascend: the last is the widest
-	const activeW, keyW = 6, 37
+	c := p.columns(keys)
+	const activeW = 6
+	rate := 0
+	if c.rateW > 0 {
+		rate = c.rateW + 2
+	}
 	// The public key identifies a key; where its DSN is used comes next (the
 	// DSNs of one project differ only by that key); a DSN cut to less than
 	// its host and project identifies nothing, so a narrow terminal leaves
 	// it to enter/c.
-	room := w - (2 + idW + 2 + activeW + 2 + keyW)
+	room := w - (2 + c.leadW + 2 + activeW + rate + 2 + c.keyW)
+	if p.sentry() && room < minUsedColumn+2 {
+		// A Sentry's keys have names: their public keys may be cut (enter
+		// shows them whole) to say where the DSNs are used.
+		give := min(c.keyW-minKeyColumn, minUsedColumn+2-room)
+		c.keyW, room = c.keyW-give, room+give
+	}
 	usedW := 0
 	if room >= minUsedColumn+2 {
 		usedW = minUsedColumn
@@ -98,7 +189,11 @@ func (p *keysPane) render(w int) string {
 		usedW = min(room-2, maxUsedColumn) // no DSN column: its room says where
 	}
 	showDSN := dsnW >= minDSNColumn
-	header := "  " + pad("ID", idW) + "  " + pad("ACTIVE", activeW) + "  " + pad("PUBLIC KEY", keyW)
+	header := "  " + pad(c.leadTitle, c.leadW) + "  " + pad("ACTIVE", activeW)
+	if c.rateW > 0 {
+		header += "  " + pad("RATE LIMIT", c.rateW)
+	}
+	header += "  " + pad("PUBLIC KEY", c.keyW)
 	switch {
 	case usedW > 0 && showDSN:
 		header += "  " + pad("USED IN", usedW) + "  DSN"
@@ -120,15 +215,19 @@ func (p *keysPane) render(w int) string {
 	}
 	for i := start; i < end; i++ {
 		k := keys[p.rows[i]]
-		active := pad(yesNo(k.Active), activeW)
-		rest := "  " + pad(clean(k.PublicKey), keyW)
+		active := pad(c.active(k.Active), activeW)
+		rest := ""
+		if c.rateW > 0 {
+			rest += "  " + pad(rateLimitText(k.RateLimit), c.rateW)
+		}
+		rest += "  " + pad(truncate(clean(k.PublicKey), c.keyW), c.keyW)
 		if usedW > 0 {
-			rest += "  " + pad(truncate(clean(p.usedShort(k.ID)), usedW), usedW)
+			rest += "  " + pad(truncate(clean(p.usedShort(k)), usedW), usedW)
 		}
 		if showDSN {
 			rest += "  " + fitDSN(clean(k.DSN), clean(k.PublicKey), dsnW)
 		}
-		head := "  " + pad(strconv.FormatInt(k.ID, 10), idW) + "  "
+		head := "  " + pad(truncate(c.lead(k), c.leadW), c.leadW) + "  "
 		var line string
 		if i == p.list.cursor {
 			line = st.Selected.Render(pad(head+active+rest, w))
@@ -175,4 +274,31 @@ func fitDSN(dsn, publicKey string, width int) string {
 		dsn = strings.Replace(dsn, publicKey+"@", string(r[:5])+"…@", 1)
 	}
 	return truncate(dsn, width)
+}
+
+// onOff is a Sentry key's switch.
+func onOff(active bool) string {
+	if active {
+		return "on"
+	}
+	return "off"
+}
+
+// rateLimitText is a Sentry key's rate limit as its settings page shows
+// it: "1000/1h", "10/90s", or "none".
+func rateLimitText(r *apiclient.KeyRateLimit) string {
+	if r == nil || r.Count <= 0 || r.Window <= 0 {
+		return "none"
+	}
+	w := strconv.Itoa(r.Window) + "s"
+	for _, u := range []struct {
+		secs int
+		unit string
+	}{{86400, "d"}, {3600, "h"}, {60, "min"}} {
+		if r.Window%u.secs == 0 {
+			w = strconv.Itoa(r.Window/u.secs) + u.unit
+			break
+		}
+	}
+	return strconv.Itoa(r.Count) + "/" + w
 }

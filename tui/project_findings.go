@@ -24,6 +24,9 @@ func consoleAction(k KeyMap) func(workflow.Action) string {
 		case workflow.ActCreateKey:
 			return keyName(k.NewKey) + " on the Client keys tab"
 		case workflow.ActDeleteKey:
+			if a.KeyID == 0 {
+				return keyName(k.Delete) + " on the key, on the Client keys tab"
+			}
 			return fmt.Sprintf("%s on key %d, on the Client keys tab", keyName(k.Delete), a.KeyID)
 		case workflow.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
@@ -65,7 +68,7 @@ func (s *projectScreen) findings() tea.Cmd {
 // event is sent with v, and a create GitLab refused here is no fix.
 func (s *projectScreen) doctorOptions() workflow.DoctorOptions {
 	return workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
-		SendHint:              keyName(s.sh.keys.Verify) + " on the key sends one",
+		SendHint: keyName(s.sh.keys.Verify) + " on the key sends one", Resolve: s.sh.deps.Sentry,
 		IntegratedUnavailable: s.settings.noIntegrated}
 }
 
@@ -99,7 +102,7 @@ func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
 	send := "No test event was sent."
 	switch sel, ok := s.keys.selected(); {
 	case s.tab == tabKeys && ok:
-		send = fmt.Sprintf("No test event was sent: %s sends one with key %d.", keyName(k.Verify), sel.ID)
+		send = fmt.Sprintf("No test event was sent: %s sends one with key %s.", keyName(k.Verify), clean(workflow.KeyName(sel)))
 	case s.keys.data.has && len(s.keys.keys()) > 0:
 		send = fmt.Sprintf("No test event was sent: on the Client keys tab (%s), %s sends one with the selected key.", keyName(k.Tab), keyName(k.Verify))
 	}

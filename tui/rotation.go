@@ -18,6 +18,10 @@ import (
 // answered. The console has no order of steps of its own.
 type rotationWrite struct {
 	r workflow.Rotation
+	// old is the key rotated, as workflow.KeyRef names it: one rotation of
+	// a key at a time. store is where the keys are (nil: GitLab's).
+	old   string
+	store workflow.KeyStore
 	// copied: the new DSN was copied already, once the server listed it.
 	copied bool
 	// answered: this run follows an answer; the new key was added to the
@@ -49,24 +53,37 @@ func (w rotationWrite) reading() bool {
 }
 
 func (w rotationWrite) pending() string {
-	name := w.r.Project.Name()
+	name, old := w.r.Project.Name(), w.oldName()
 	switch w.at() {
 	case workflow.StepPlan, workflow.StepResume:
-		return fmt.Sprintf("a rotation of key %d in %s was reading its plan", w.r.OldKeyID(), name)
+		return fmt.Sprintf("a rotation of key %s in %s was reading its plan", old, name)
 	case workflow.StepCreate, workflow.StepCheck:
-		return fmt.Sprintf("a rotation of key %d in %s was creating the new key", w.r.OldKeyID(), name)
+		return fmt.Sprintf("a rotation of key %s in %s was creating the new key", old, name)
 	case workflow.StepUpdateVariables:
 		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
 	case workflow.StepVerify:
 		return "a test event was being sent with the new DSN of " + name
+	case workflow.StepDisable:
+		return fmt.Sprintf("a rotation in %s was disabling the old key %s", name, old)
 	}
-	return fmt.Sprintf("a rotation in %s was deleting the old key %d", name, w.r.Old.ID)
+	return fmt.Sprintf("a rotation in %s was deleting the old key %s", name, old)
+}
+
+// oldName names the key rotated: as the plan read it, or as asked.
+func (w rotationWrite) oldName() string {
+	if w.r.Old.ID != 0 || w.r.Old.PublicKey != "" {
+		return workflow.KeyName(w.r.Old)
+	}
+	if w.old != "" {
+		return w.old
+	}
+	return fmt.Sprint(w.r.OldKeyID())
 }
 
 func (w rotationWrite) conflicts(o write) bool {
 	switch o := o.(type) {
 	case rotationWrite:
-		return sameProject(o.r.Project, w.r.Project) && o.r.Old.ID == w.r.Old.ID
+		return sameProject(o.r.Project, w.r.Project) && o.old == w.old
 	case createKeyWrite:
 		return sameProject(o.proj, w.r.Project) && w.r.New == nil
 	}
@@ -92,8 +109,11 @@ func (w rotationWrite) changed() changes {
 	if w.r.New != nil && !w.answered {
 		c.added = []apiclient.ClientKey{*w.r.New}
 	}
-	if w.r.Deleted {
-		c.removed = []int64{w.r.Old.ID}
+	switch {
+	case w.r.Deleted:
+		c.removed = []apiclient.ClientKey{w.r.Old}
+	case w.r.Disabled:
+		c.updated = []apiclient.ClientKey{w.r.Old}
 	}
 	c.stale = w.r.CreateUnknown || w.r.DeleteUnknown
 	return c
@@ -120,7 +140,13 @@ func (w rotationWrite) outcome(v voice) outcome {
 	r := w.r
 	switch step := r.Next(); {
 	case w.err != nil:
-		return append(out, say(w.r.Project, statusError, r.Failure(v.explain, consoleChecks(v.keys)))...)
+		explainStep := func(err error) string {
+			if w.store != nil && explainsSentry(err) {
+				err = atSentry(w.store, err)
+			}
+			return v.explain(err)
+		}
+		return append(out, say(w.r.Project, statusError, r.Failure(explainStep, consoleChecks(v.keys)))...)
 	case step == workflow.StepResume:
 		return append(out, openDialogMsg{d: w.resumeQuestion(v.keys), async: true})
 	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
@@ -133,16 +159,19 @@ func (w rotationWrite) outcome(v voice) outcome {
 		return append(out, openDialogMsg{d: w.deleteQuestion(v.keys), async: true})
 	case r.Kept():
 		return append(out, say(w.r.Project, statusInfo, r.State(consoleChecks(v.keys))+" Delete the old key with "+keyName(v.keys.Delete)+" once its clients use the new DSN.")...)
+	case r.Disabled:
+		return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys))+" "+keyName(v.keys.Delete)+" on it deletes it.")...)
 	}
 	return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys)))...)
 }
 
 // copyNewDSN copies the new DSN, when it is safe to paste, and says where.
 func (w rotationWrite) copyNewDSN() tea.Msg {
+	name := workflow.KeyName(*w.r.New)
 	if err := dsn.Check(w.r.New.DSN); err != nil {
-		return copyTextMsg{refused: fmt.Sprintf("The DSN of the new key %d was not copied (%s): it is shown cleaned in the key's details (enter).", w.r.New.ID, err)}
+		return copyTextMsg{refused: fmt.Sprintf("The DSN of the new key %s was not copied (%s): it is shown cleaned in the key's details (enter).", clean(name), err)}
 	}
-	return copyTextMsg{text: w.r.New.DSN, what: fmt.Sprintf("the DSN of the new key %d", w.r.New.ID)}
+	return copyTextMsg{text: w.r.New.DSN, what: "the DSN of the new key " + clean(name)}
 }
 
 // answer is the next rotationWrite, carrying the rotation as answered.
@@ -155,15 +184,16 @@ func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
 // rotation of the same key made (the ledger's), or make a new one.
 func (w rotationWrite) resumeQuestion(k KeyMap) dialog {
 	e := *w.r.Earlier
+	nk, old := clean(workflow.KeyName(workflow.NewKeyOf(e))), clean(workflow.KeyName(workflow.OldKeyOf(e)))
 	body := []string{clean(workflow.EarlierWords(e))}
 	if left := workflow.LeftToDo(e); left != "" {
 		body = append(body, "Left to do: "+clean(left)+".")
 	}
-	body = append(body, "", "Going on makes no new key: the rotation checks key "+fmt.Sprint(e.NewKeyID)+", points the variables at its DSN and deletes key "+fmt.Sprint(e.OldKeyID)+" as you choose. "+
-		keyName(k.Restart)+" leaves key "+fmt.Sprint(e.NewKeyID)+" as it is and makes another.")
-	d := confirmDialog(fmt.Sprintf("Go on with key %d, made by an unfinished rotation of key %d?", e.NewKeyID, e.OldKeyID), body,
-		fmt.Sprintf("Go on with key %d", e.NewKeyID), w.answer(w.r.GoOn()))
-	d.onNo = statusMsg{text: fmt.Sprintf("Rotation of key %d not started: nothing was changed; the unfinished rotation stays open.", e.OldKeyID), kind: statusInfo}
+	body = append(body, "", "Going on makes no new key: the rotation checks key "+nk+", points the variables at its DSN and deletes key "+old+" as you choose. "+
+		keyName(k.Restart)+" leaves key "+nk+" as it is and makes another.")
+	d := confirmDialog(fmt.Sprintf("Go on with key %s, made by an unfinished rotation of key %s?", nk, old), body,
+		"Go on with key "+nk, w.answer(w.r.GoOn()))
+	d.onNo = statusMsg{text: fmt.Sprintf("Rotation of key %s not started: nothing was changed; the unfinished rotation stays open.", old), kind: statusInfo}
 	return d.withAlt("Make a new key", k.Restart, w.answer(w.r.Restart()))
 }
 
@@ -175,7 +205,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 	if len(r.StillOld()) == 1 {
 		it = "it"
 	}
-	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Update its CI/CD variables?", r.New.ID, r.Project.Name()), []string{
+	d := confirmDialog(fmt.Sprintf("New key %s created in %s. Update its CI/CD variables?", clean(workflow.KeyName(*r.New)), r.Project.Name()), []string{
 		clean(r.HoldsOldDSN()) + " the old key's DSN.",
 		"",
 		"Point " + it + " at the new DSN (masked, protected and raw stay as they are)? The next deploy that reads " + it + " uses the new key. The new DSN is copied either way; the old key is deleted only after this, if you choose to.",
@@ -204,12 +234,17 @@ func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 	if g := r.GroupUsesWarning(); g != "" {
 		body = append(body, clean(g))
 	}
-	body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
+	title, yes := "Delete old key", fmt.Sprintf("New key %s created in %s. Delete old key %s?", clean(workflow.KeyName(*r.New)), r.Project.Name(), clean(workflow.KeyName(r.Old)))
+	if r.Soft() {
+		title, yes = "Disable old key", fmt.Sprintf("New key %s created in %s. Disable old key %s?", clean(workflow.KeyName(*r.New)), r.Project.Name(), clean(workflow.KeyName(r.Old)))
+		body = append(body, "Disable the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN: its events are refused from then on, and it can be turned on again ("+keyName(k.ToggleActive)+"). The rotation stays open until you delete it ("+keyName(k.Delete)+").")
+	} else {
+		body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")
+	}
 	if r.Verified == nil {
 		body = append(body, keyName(k.Verify)+" sends a test event with the new DSN first (it is recorded in the project).")
 	}
-	d := confirmDialog(fmt.Sprintf("New key %d created in %s. Delete old key %d?", r.New.ID, r.Project.Name(), r.Old.ID), body,
-		"Delete old key", w.answer(r.ConfirmDelete(true)))
+	d := confirmDialog(yes, body, title, w.answer(r.ConfirmDelete(true)))
 	d.onNo = w.answer(r.ConfirmDelete(false))
 	if r.Verified == nil {
 		d = d.withAlt("Send test event", k.Verify, w.answer(r.WantVerify()))

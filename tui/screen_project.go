@@ -56,7 +56,7 @@ func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projec
 }
 
 func (s *projectScreen) Init() tea.Cmd {
-	return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())
+	return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())
 }
 
 func (s *projectScreen) loadInfo() tea.Cmd {
@@ -68,7 +68,24 @@ func (s *projectScreen) loadSettings() tea.Cmd {
 }
 
 func (s *projectScreen) loadKeys() tea.Cmd {
-	return loadKeysCmd(s.sh.api, s.sh.deps.RequestTimeout, s.keys.data.start(), s.project.Ref)
+	return loadKeysCmd(s.sh.api, s.sh.deps, s.keys.data.start(), s.project.Ref)
+}
+
+// loadRotations reads the project's unfinished rotations from the ledger,
+// once its ID is known (the ledger keeps projects by ID).
+func (s *projectScreen) loadRotations() tea.Cmd {
+	if s.sh.deps.Rotations == nil || s.project.ID == 0 {
+		return nil
+	}
+	return loadOpenRotationsCmd(s.sh.deps.Rotations, s.keys.open.start(), s.project.ID)
+}
+
+// keysElsewhere: the settings now name another backend than the one the
+// keys were listed from (a change of settings): the list is read again.
+func (s *projectScreen) keysElsewhere() bool {
+	k := s.keys
+	return s.sh.deps.Sentry != nil && (k.data.has || k.data.err != nil) && !k.data.loading() &&
+		(k.reports != "") != k.sentry()
 }
 
 // loadUses finds where each key's DSN is used once the keys, the settings
@@ -133,23 +150,29 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, tea.Batch(s.sh.failedOnce(msg.err, true), s.refreshed())
 		}
 		s.info.set(msg.project)
-		hadPath := s.project.Path != ""
+		hadPath, hadID := s.project.Path != "", s.project.ID != 0
 		s.project = msg.project
-		var uses tea.Cmd
+		var uses, rotations tea.Cmd
 		if !hadPath {
 			uses = s.loadUses()
 		}
-		return s, tea.Batch(s.opened(), s.refreshed(), uses)
+		if !hadID {
+			rotations = s.loadRotations()
+		}
+		return s, tea.Batch(s.opened(), s.refreshed(), uses, rotations)
 	case settingsLoadedMsg:
 		if !s.settings.data.accept(msg.id) {
 			return s, nil
 		}
 		cmd := s.settings.loaded(msg)
-		s.keys.setTracking(s.settings.data)
-		// A project on an external Sentry has no keys of errtrack's to show
-		// first: it opens on its settings.
-		if v := s.settings.data.val.s; !s.tabChosen && s.settings.data.has && v != nil && !v.Integrated && s.settings.canUseExternal() {
+		s.keys.followSettings(s.settings.data)
+		// A project on an external Sentry whose keys this console does not
+		// reach has none to show first: it opens on its settings.
+		if v := s.settings.data.val.s; !s.tabChosen && s.settings.data.has && v != nil && !v.Integrated && s.settings.canUseExternal() && s.sh.deps.Sentry == nil {
 			s.tab = tabSettings
+		}
+		if s.keysElsewhere() {
+			return s, tea.Batch(cmd, s.refreshed(), s.loadKeys())
 		}
 		return s, tea.Batch(cmd, s.refreshed(), s.loadUses())
 	case keysLoadedMsg:
@@ -169,6 +192,9 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			s.keys.usesLoaded(msg)
 		}
 		return s, nil
+	case openRotationsMsg:
+		s.keys.rotationsLoaded(msg)
+		return s, nil
 	case writeDoneMsg:
 		if !sameProject(msg.w.project(), s.project) {
 			return s, nil
@@ -176,9 +202,9 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		c := msg.w.changed()
 		s.settings.written(c)
 		s.keys.written(c)
-		s.keys.setTracking(s.settings.data)
+		s.keys.followSettings(s.settings.data)
 		var cmd tea.Cmd
-		if c.stale {
+		if c.stale || s.keysElsewhere() {
 			cmd = s.loadKeys() // the list may be out of date; its uses follow it
 		} else {
 			cmd = s.loadUses() // a key or a variable changed
@@ -186,7 +212,8 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		if c.settingsStale {
 			cmd = tea.Batch(cmd, s.loadSettings())
 		}
-		return s, cmd
+		// A rotation or a delete may have opened or closed one.
+		return s, tea.Batch(cmd, s.loadRotations())
 	case tea.PasteMsg:
 		if s.tab == tabKeys {
 			return s, s.keys.update(msg, s.project)
@@ -248,7 +275,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
-		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys())
+		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())
 	}
 	if s.tab == tabSettings {
 		return s.settings.update(msg, s.project, s.keys.ids())

@@ -40,6 +40,13 @@ func (sh *shared) explain(err error) string {
 // explainRetry words err with retry as the way to try again from here: a
 // screen where r is a letter of a field says another key.
 func (sh *shared) explainRetry(err error, retry string) string {
+	var sf *sentryFailure
+	switch {
+	case errors.As(err, &sf):
+		return explain.Sentry(sf.err, sf.base, explain.Context{Retry: retry})
+	case explain.FromSentry(err):
+		return explain.Sentry(err, "", explain.Context{Retry: retry})
+	}
 	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: retry, Login: "log in again", TokenEnv: sh.deps.TokenEnv})
 }
 
@@ -56,7 +63,7 @@ func (sh *shared) readOnly() bool { return sh.token.ReadOnly() }
 
 // failed reports err in the status line, or sends a 401 to the login screen.
 func (sh *shared) failed(err error) tea.Cmd {
-	if errors.Is(err, apiclient.ErrUnauthorized) {
+	if gitlabRefused(err) {
 		return msgCmd(authFailedMsg{err})
 	}
 	return statusCmd(statusError, sh.explain(err))
@@ -74,7 +81,13 @@ func (sh *shared) failedOnce(err error, paneShows bool) tea.Cmd {
 // loginHelps reports a refused token the login screen can replace: not one
 // from the environment, which the pane's error tells how to change.
 func (sh *shared) loginHelps(err error) bool {
-	return errors.Is(err, apiclient.ErrUnauthorized) && sh.deps.TokenEnv == ""
+	return gitlabRefused(err) && sh.deps.TokenEnv == ""
+}
+
+// gitlabRefused: GitLab refused the console's token (a 401 of a
+// Sentry's is that Sentry token's: logging in to GitLab does not fix it).
+func gitlabRefused(err error) bool {
+	return errors.Is(err, apiclient.ErrUnauthorized) && !explainsSentry(err)
 }
 
 // voice lends a write's outcome the console's words.

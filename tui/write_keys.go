@@ -9,11 +9,14 @@ import (
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// createKeyWrite creates a client key (n).
+// createKeyWrite creates a client key (n): GitLab's, or, with a store, a
+// Sentry's with its name.
 type createKeyWrite struct {
-	proj workflow.Project
-	key  *apiclient.ClientKey
-	err  error
+	proj  workflow.Project
+	store workflow.KeyStore // nil: GitLab's keys
+	name  string
+	key   *apiclient.ClientKey
+	err   error
 }
 
 func (w createKeyWrite) project() workflow.Project { return w.proj }
@@ -28,6 +31,14 @@ func (w createKeyWrite) conflicts(o write) bool {
 }
 
 func (w createKeyWrite) run(ctx context.Context, api API, d Deps) write {
+	if w.store != nil {
+		w.key, w.err = w.store.Create(ctx, w.name)
+		w.err = atSentry(w.store, w.err)
+		if w.key == nil && w.err == nil {
+			w.err = errors.New("the Sentry answered the create without the key")
+		}
+		return w
+	}
 	w.key, _, w.err = api.CreateClientKey(ctx, w.proj.Ref)
 	if w.err == nil {
 		d.keyCreated(w.proj, w.key.ID)
@@ -49,6 +60,9 @@ func (w createKeyWrite) outcome(v voice) outcome {
 		}
 		return say(w.proj, statusError, v.explain(w.err))
 	}
+	if w.store != nil {
+		return say(w.proj, statusSuccess, fmt.Sprintf("Created key %s in the %s; %s copies its DSN.", workflow.KeyName(*w.key), w.store.Where(), keyName(v.keys.Copy)))
+	}
 	return say(w.proj, statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
 }
 
@@ -56,8 +70,9 @@ func (w createKeyWrite) outcome(v voice) outcome {
 // key up with the CI/CD variables that hold its DSN and asks, naming them;
 // the second, started by the answer, deletes the key the user confirmed.
 type deleteKeyWrite struct {
-	proj workflow.Project
-	key  apiclient.ClientKey
+	proj  workflow.Project
+	key   apiclient.ClientKey
+	store workflow.KeyStore // nil: GitLab's keys
 	// confirmed: the user answered yes to the question naming key.
 	confirmed bool
 	plan      workflow.Deletion
@@ -72,14 +87,14 @@ func (w deleteKeyWrite) reading() bool { return !w.confirmed }
 
 func (w deleteKeyWrite) pending() string {
 	if !w.confirmed {
-		return fmt.Sprintf("client key %d of %s was being looked up to delete it", w.key.ID, w.proj.Name())
+		return fmt.Sprintf("client key %s of %s was being looked up to delete it", workflow.KeyName(w.key), w.proj.Name())
 	}
-	return fmt.Sprintf("client key %d of %s was being deleted", w.key.ID, w.proj.Name())
+	return fmt.Sprintf("client key %s of %s was being deleted", workflow.KeyName(w.key), w.proj.Name())
 }
 
 func (w deleteKeyWrite) conflicts(o write) bool {
 	d, ok := o.(deleteKeyWrite)
-	return ok && sameProject(d.proj, w.proj) && d.key.ID == w.key.ID
+	return ok && sameProject(d.proj, w.proj) && workflow.SameKey(d.key, w.key)
 }
 
 func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
@@ -90,39 +105,50 @@ func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
 		if ref.Path == "" {
 			ref.Path = w.proj.Path
 		}
-		w.plan, w.err = workflow.PlanDeletion(ctx, api, ref, w.key.ID, false)
+		w.plan, w.err = workflow.PlanDeletionIn(ctx, api, ref, w.store, workflow.KeyRef(w.key), false)
+		w.err = w.atStore(w.err)
 		return w
 	}
 	w.plan, w.err = w.plan.Run(ctx, api, d.Rotations)
+	w.err = w.atStore(w.err)
 	return w
+}
+
+// atStore marks a Sentry's failure as its own: the project's GitLab
+// variables are read with it, and their failures stay GitLab's.
+func (w deleteKeyWrite) atStore(err error) error {
+	if w.store == nil || err == nil || (!explainsSentry(err) && !w.confirmed) {
+		return err
+	}
+	return atSentry(w.store, err)
 }
 
 func (w deleteKeyWrite) changed() changes {
 	var ns *workflow.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
-		return changes{removed: []int64{w.key.ID}}
+		return changes{removed: []apiclient.ClientKey{w.key}}
 	case !w.confirmed:
 		return changes{}
 	case w.plan.Deleted:
-		return changes{removed: []int64{w.key.ID}, stale: w.plan.AlreadyGone}
+		return changes{removed: []apiclient.ClientKey{w.key}, stale: w.plan.AlreadyGone}
 	}
 	return changes{stale: w.plan.Unknown}
 }
 
 func (w deleteKeyWrite) outcome(v voice) outcome {
-	name := w.proj.Name()
+	name, key := w.proj.Name(), workflow.KeyName(w.key)
 	var ns *workflow.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
-		return say(w.proj, statusInfo, fmt.Sprintf("Client key %d of %s is already gone: it was deleted elsewhere.", w.key.ID, name))
+		return say(w.proj, statusInfo, fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere.", key, name))
 	case !w.confirmed && w.err != nil:
-		return say(w.proj, statusError, "Client key "+fmt.Sprint(w.key.ID)+" could not be looked up, so nothing was deleted: "+v.explain(w.err))
+		return say(w.proj, statusError, "Client key "+key+" could not be looked up, so nothing was deleted: "+v.explain(w.err))
 	case !w.confirmed:
 		// Asked only where the user still looks at the key: they may have
 		// moved on while it was looked up.
-		return outcome{askAtKeyMsg{project: w.proj, id: w.key.ID, d: w.question(),
-			moved: fmt.Sprintf("The question to delete client key %d was not shown: you moved on before it was ready. Press %s on the key again to delete it.", w.key.ID, keyName(v.keys.Delete))}}
+		return outcome{askAtKeyMsg{project: w.proj, key: w.key, d: w.question(),
+			moved: fmt.Sprintf("The question to delete client key %s was not shown: you moved on before it was ready. Press %s on the key again to delete it.", key, keyName(v.keys.Delete))}}
 	case w.plan.Unknown:
 		return say(w.proj, statusError, v.explain(w.err)+" "+w.plan.Outcome("press "+keyName(v.keys.Refresh)+" to refresh the list"))
 	case w.err != nil:
@@ -137,12 +163,18 @@ func (w deleteKeyWrite) outcome(v voice) outcome {
 func (w deleteKeyWrite) question() dialog {
 	k := w.plan.Key
 	body := []string{"Public key " + clean(k.PublicKey), "Clients that send errors with its DSN will stop reporting. This cannot be undone."}
+	if w.store != nil {
+		body[0] = "In the " + clean(w.store.Where()) + ". Public key " + clean(k.PublicKey) + "."
+		if !k.Active {
+			body[1] = "It is disabled: its events are refused already. Deleting it cannot be undone."
+		}
+	}
 	if warn := w.plan.Warning(); warn != "" {
 		body = append(body, "", clean(warn))
 	}
 	yes := w
 	yes.key, yes.confirmed = k, true
-	return confirmDialog(fmt.Sprintf("Delete client key %d of %s?", k.ID, clean(w.proj.Name())), body, "Delete", startWriteMsg{yes})
+	return confirmDialog(fmt.Sprintf("Delete client key %s of %s?", clean(workflow.KeyName(k)), clean(w.proj.Name())), body, "Delete", startWriteMsg{yes})
 }
 
 // verifyKeyWrite sends a test event with one key's DSN (v).
@@ -157,12 +189,12 @@ func (w verifyKeyWrite) project() workflow.Project { return w.proj }
 func (w verifyKeyWrite) failure() error            { return w.err }
 func (w verifyKeyWrite) changed() changes          { return changes{} }
 func (w verifyKeyWrite) pending() string {
-	return fmt.Sprintf("a test event was being sent with the DSN of key %d of %s", w.key.ID, w.proj.Name())
+	return fmt.Sprintf("a test event was being sent with the DSN of key %s of %s", workflow.KeyName(w.key), w.proj.Name())
 }
 
 func (w verifyKeyWrite) conflicts(o write) bool {
 	v, ok := o.(verifyKeyWrite)
-	return ok && sameProject(v.proj, w.proj) && v.key.ID == w.key.ID
+	return ok && sameProject(v.proj, w.proj) && workflow.SameKey(v.key, w.key)
 }
 
 func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
@@ -174,9 +206,9 @@ func (w verifyKeyWrite) outcome(v voice) outcome {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
-		return say(w.proj, statusError, fmt.Sprintf("Key %d of %s: %s. %s", w.key.ID, w.proj.Name(), refused, workflow.RefusedAdvice))
+		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", workflow.KeyName(w.key), w.proj.Name(), refused, workflow.RefusedAdvice))
 	case w.err != nil:
 		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %d of %s works: the test event was accepted (HTTP %d).", w.key.ID, w.proj.Name(), w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s works: the test event was accepted (HTTP %d).", workflow.KeyName(w.key), w.proj.Name(), w.check.StatusCode))
 }

@@ -64,8 +64,9 @@ func say(p workflow.Project, kind statusKind, text string) outcome {
 // changes are what a write changed, for the screens showing its project.
 type changes struct {
 	added    []apiclient.ClientKey
-	removed  []int64
-	keys     []apiclient.ClientKey // the whole list, when re-read
+	updated  []apiclient.ClientKey // renamed, turned off or on, limited
+	removed  []apiclient.ClientKey // by workflow.SameKey
+	keys     []apiclient.ClientKey // the whole list (GitLab's), when re-read
 	settings *apiclient.Settings
 	// stale: an answer was lost or a key was missing; read the list again.
 	stale bool
@@ -86,13 +87,13 @@ type (
 		id uint64
 		w  write
 	}
-	// askAtKeyMsg opens a question about key id of project only while
+	// askAtKeyMsg opens a question about a key of project only while
 	// the user still looks at that key, with nothing over it: a question
 	// about a key they left could take keys meant for another. Otherwise
 	// the status line says moved.
 	askAtKeyMsg struct {
 		project workflow.Project
-		id      int64
+		key     apiclient.ClientKey
 		d       dialog
 		moved   string
 	}

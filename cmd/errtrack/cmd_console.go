@@ -16,6 +16,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/seen"
@@ -175,6 +176,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	deps.TokenEnv = a.envTokenName
 	deps.OpenURL = a.openURL
 	deps.Log = a.requestLog()
+	deps.Sentry = a.consoleSentry(opts.flags, deps.Log)
 	clientOpts := func(host string) []apiclient.Option {
 		return append(a.clientOptions(opts.flags, host), a.retryNotice(), apiclient.WithObserver(deps.Log.Add))
 	}
@@ -289,6 +291,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 		_ = sentryRun.Close(ctx)
 	}
 	log := a.requestLog()
+	sentryKeys := a.consoleSentry(opts.flags, log)
 	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile))
 	if err != nil {
 		cleanup()
@@ -305,10 +308,28 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 			}
 			return rotateWith(ctx, store, host, token, opt, time.Now())
 		},
-		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log,
+		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log, Sentry: sentryKeys,
 		Recent:         []tui.RecentProject{{ID: 1, Path: "demo/web-shop"}},
 		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil
+}
+
+// consoleSentry reaches a Sentry-backed project's Sentry from the console:
+// the commands' token lookup (SENTRY_AUTH_TOKEN for SENTRY_URL's host, the
+// keyring for the others; the demo's in memory), the token sent only to
+// the host the project's settings name. Unlike sentryResolver it notes no
+// last host: the console resolves from several goroutines at once. Its
+// requests join the request log.
+func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) workflow.SentryResolver {
+	tokens := a.sentryTokens()
+	opts := append(a.sentryOptions(g), a.retryNotice(), apiclient.WithObserver(log.Add))
+	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+		c, p, _, err := sentry.ClientFor(ctx, tokens, apiURL, opts...)
+		if err != nil {
+			return nil, err
+		}
+		return workflow.SentryKeys(c, p), nil
+	}
 }
 
 // rotateWith rotates token (workflow.RotateToken, which stores the new one

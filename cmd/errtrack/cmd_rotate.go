@@ -276,8 +276,9 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 
 // deleteLater is how to finish by hand when the old key stays.
 func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
-	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %d' (it goes on with key %d) or 'errtrack keys delete -p %s %d'.",
-		ref, ref, r.Old.ID, r.New.ID, ref, r.Old.ID)
+	old := workflow.KeyRef(r.Old) // a Sentry key's public key: it has no ID
+	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %s' (it goes on with key %s) or 'errtrack keys delete -p %s %s'.",
+		ref, ref, old, workflow.KeyName(*r.New), ref, old)
 }
 
 // rotationProgress says what a step did, on stderr.
@@ -379,7 +380,7 @@ func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflo
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))
 	switch {
 	case r.DeleteUnknown:
-		fmt.Fprintf(a.stderr, "If key %d is still listed, delete it with 'errtrack keys delete --project %s %d'.\n", r.Old.ID, r.Project.Ref, r.Old.ID)
+		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", workflow.KeyName(r.Old), r.Project.Ref, workflow.KeyRef(r.Old))
 	case r.Kept():
 		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}

@@ -44,25 +44,10 @@ func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
 	return opts
 }
 
-// sentryWords says what a Sentry failure means and what to do.
+// sentryWords says what a Sentry failure means and what to do (the
+// console words them alike).
 func sentryWords(err error, base string) string {
-	var te *sentry.TokenError
-	switch {
-	case errors.As(err, &te) && te.Err != nil:
-		// The keyring's words name GitLab's variable; Sentry's is another.
-		return strings.ReplaceAll(explain.Error(te.Err, explain.Context{Host: base}), "GITLAB_TOKEN", "SENTRY_AUTH_TOKEN with SENTRY_URL="+base)
-	case errors.Is(err, sentry.ErrNoToken):
-		return fmt.Sprintf("%s. Run 'errtrack login --sentry %s', or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", explain.Text(err.Error()), base, base)
-	case errors.Is(err, sentry.ErrTokenExpired):
-		return "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run 'errtrack login --sentry " + base + "'."
-	case errors.Is(err, sentry.ErrUnauthorized):
-		return "Sentry refused the token (" + explain.Text(err.Error()) + "). Check that it is an auth token of " + base + " and log in again."
-	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):
-		return explain.Text(err.Error()) + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
-	case errors.Is(err, sentry.ErrBadAPIURL):
-		return explain.Text(err.Error()) + "."
-	}
-	return explain.Error(err, explain.Context{Host: base, Retry: "try again"})
+	return explain.Sentry(err, base, explain.Context{Retry: "try again"})
 }
 
 // sentryLogin checks a Sentry token and stores it for base.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -144,18 +143,13 @@ func rateLimitText(r *apiclient.KeyRateLimit) string {
 }
 
 // parseRateLimit reads --rate-limit COUNT/WINDOW ("1000/3600", "100/60s"),
-// or "none" to remove it.
+// or "none" to remove it (workflow.ParseRateLimit, as the console reads it).
 func parseRateLimit(s string) (*sentry.RateLimit, bool, error) {
-	if s == "none" || s == "0" {
-		return nil, true, nil
+	rl, clear, err := workflow.ParseRateLimit(s)
+	if err != nil {
+		return nil, false, usagef("--rate-limit %s", err)
 	}
-	count, window, ok := strings.Cut(strings.TrimSuffix(s, "s"), "/")
-	c, cerr := strconv.Atoi(count)
-	w, werr := strconv.Atoi(window)
-	if !ok || cerr != nil || werr != nil || c <= 0 || w <= 0 || w > sentry.MaxRateLimitWindow {
-		return nil, false, usagef("--rate-limit %q: give COUNT/WINDOW in seconds, e.g. 1000/3600 (a window of at most a day), or none", explain.Text(s))
-	}
-	return &sentry.RateLimit{Count: c, Window: w}, false, nil
+	return rl, clear, nil
 }
 
 // keysUpdateCmd is `keys update`: a Sentry key's name, on/off and rate

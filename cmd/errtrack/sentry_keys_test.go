@@ -105,3 +105,20 @@ func TestSentryTokenOnlyToItsHost(t *testing.T) {
 		t.Fatal("the token was printed")
 	}
 }
+
+// A Sentry rotation stopped with both keys says how to finish it by the
+// old key's public key (a Sentry key has no ID).
+func TestSentryRotationLeftOpenNamesTheKey(t *testing.T) {
+	c, ss := sentryCLI(t)
+	var old string
+	for _, k := range ss.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			old = k.Public
+		}
+	}
+	r := c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes")
+	r.must(t, 1, "--old "+old, "'errtrack keys delete -p demo/legacy-api "+old+"'")
+	if strings.Contains(r.stderr, "--old 0") {
+		t.Fatalf("a Sentry key named by ID 0:\n%s", r.stderr)
+	}
+}

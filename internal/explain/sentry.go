@@ -1,0 +1,57 @@
+package explain
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// Sentry words a failure of a Sentry-backed project's Sentry (base is its
+// URL, "" when unknown): a missing or refused Sentry token is fixed by
+// logging in to that Sentry, never to GitLab. c.Retry says how to retry.
+func Sentry(err error, base string, c Context) string {
+	if base == "" {
+		var te *sentry.TokenError
+		if errors.As(err, &te) {
+			base = te.Base
+		}
+	}
+	login := "'errtrack login --sentry " + base + "'"
+	if base == "" {
+		login = "'errtrack login --sentry URL' (the Sentry's address)"
+	}
+	var te *sentry.TokenError
+	var s string
+	switch {
+	case errors.As(err, &te) && te.Err != nil:
+		// The keyring's words name GitLab's variable; Sentry's is another.
+		s = strings.ReplaceAll(Error(te.Err, Context{Host: base}), "GITLAB_TOKEN", "SENTRY_AUTH_TOKEN with SENTRY_URL="+base)
+	case errors.Is(err, sentry.ErrNoToken):
+		s = fmt.Sprintf("%s. Run %s, or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", err.Error(), login, base)
+	case errors.Is(err, sentry.ErrTokenExpired):
+		s = "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run " + login + "."
+	case errors.Is(err, sentry.ErrUnauthorized):
+		s = "Sentry refused the token (" + err.Error() + "). Check that it is an auth token of " + base + " and log in again with " + login + "."
+	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):
+		s = err.Error() + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
+	case errors.Is(err, sentry.ErrBadAPIURL):
+		s = err.Error() + "."
+	default:
+		if c.Retry == "" {
+			c.Retry = "try again"
+		}
+		return Error(err, Context{Host: base, Retry: c.Retry})
+	}
+	return safetext.Clean(s)
+}
+
+// FromSentry reports an error that came from a Sentry or its token (a
+// Sentry's answer, a missing Sentry token, an api_url errtrack cannot
+// use): a 401 among them is the Sentry token's, not GitLab's.
+func FromSentry(err error) bool {
+	var se *sentry.Error
+	return errors.As(err, &se) || errors.Is(err, sentry.ErrNoToken) || errors.Is(err, sentry.ErrBadAPIURL)
+}

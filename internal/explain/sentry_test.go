@@ -1,0 +1,56 @@
+package explain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/keyring"
+)
+
+// A Sentry's failures say what to do about that Sentry (its token, its
+// login), never about GitLab's token.
+func TestSentryWordsNameTheSentry(t *testing.T) {
+	const base = "https://sentry.example.com"
+	c := Context{Retry: "press r to retry"}
+	cases := []struct {
+		err  error
+		base string
+		want string
+	}{
+		{&sentry.TokenError{Base: base}, "", "Run 'errtrack login --sentry " + base + "', or set SENTRY_AUTH_TOKEN with SENTRY_URL=" + base},
+		{&sentry.TokenError{Base: base, Err: &keyring.Error{Kind: keyring.ErrUnavailable, Cause: "no bus"}}, "", "SENTRY_AUTH_TOKEN with SENTRY_URL=" + base},
+		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, base, "log in again with 'errtrack login --sentry " + base + "'"},
+		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, "", "'errtrack login --sentry URL'"},
+		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrTokenExpired}, base, "has expired"},
+		{&sentry.Error{StatusCode: 403, Kind: sentry.ErrInsufficientScope, Scopes: []string{"project:admin"}}, base, "project:admin"},
+		{sentry.ErrBadAPIURL, "", "not a usable Sentry project API URL."},
+		{&apiclient.APIError{Kind: apiclient.ErrNetwork, Message: "could not reach the server"}, base, "press r to retry"},
+	}
+	for _, tc := range cases {
+		got := Sentry(tc.err, tc.base, c)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("Sentry(%v) = %q, want it to contain %q", tc.err, got, tc.want)
+		}
+		if strings.Contains(got, "GITLAB_TOKEN") || strings.Contains(got, "--host") {
+			t.Errorf("Sentry(%v) = %q speaks of GitLab's token", tc.err, got)
+		}
+	}
+}
+
+// A 401 of a Sentry is told apart from GitLab's: only GitLab's sends the
+// console to its login screen.
+func TestFromSentry(t *testing.T) {
+	for _, err := range []error{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, &sentry.TokenError{Base: "https://s"}, sentry.ErrBadAPIURL} {
+		if !FromSentry(err) {
+			t.Errorf("FromSentry(%v) = false", err)
+		}
+	}
+	for _, err := range []error{&apiclient.APIError{StatusCode: 401, Kind: apiclient.ErrUnauthorized}, errors.New("x"), nil} {
+		if FromSentry(err) {
+			t.Errorf("FromSentry(%v) = true", err)
+		}
+	}
+}

@@ -1,0 +1,43 @@
+package workflow
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// RateLimitError is a rate limit errtrack cannot read.
+type RateLimitError struct{ Text string }
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("%q: give COUNT/WINDOW in seconds, e.g. 1000/3600 (a window of at most a day), or none", safetext.Excerpt(e.Text, 40))
+}
+
+// ParseRateLimit reads a Sentry key's rate limit as both front ends take
+// it: COUNT/WINDOW in seconds ("1000/3600", "100/60s"), or "none" (or 0)
+// to remove it (clear).
+func ParseRateLimit(s string) (rl *sentry.RateLimit, clear bool, err error) {
+	s = strings.TrimSpace(s)
+	if s == "none" || s == "0" {
+		return nil, true, nil
+	}
+	count, window, ok := strings.Cut(strings.TrimSuffix(s, "s"), "/")
+	c, cerr := strconv.Atoi(count)
+	w, werr := strconv.Atoi(window)
+	if !ok || cerr != nil || werr != nil || c <= 0 || w <= 0 || w > sentry.MaxRateLimitWindow {
+		return nil, false, &RateLimitError{Text: s}
+	}
+	return &sentry.RateLimit{Count: c, Window: w}, false, nil
+}
+
+// SentryBase is the address of the Sentry a store's keys are on, "" for
+// GitLab's keys: the host a failure's words send the user to log in to.
+func SentryBase(store KeyStore) string {
+	if s, ok := store.(sentryKeys); ok {
+		return s.project.Base
+	}
+	return ""
+}

@@ -1,0 +1,173 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// The keys pane's keys: what acts in its state (the help bar lists only
+// those), and the actions on the selected key.
+
+func (p *keysPane) help() helpMap {
+	k := p.sh.keys
+	if p.filtering {
+		done := key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "done"))
+		return helpMap{short: []key.Binding{done, k.ClearFilter, k.Move}}
+	}
+	var acts []key.Binding
+	if !p.sh.readOnly() && p.usable() {
+		acts = append(acts, k.NewKey)
+	}
+	if sel, ok := p.selected(); ok {
+		if !p.sh.readOnly() {
+			acts = append(acts, k.Delete, k.Rotate)
+		}
+		acts = append(acts, k.Copy, k.Show, k.Verify)
+		if p.sentry() && !p.sh.readOnly() {
+			// What only a Sentry's keys have.
+			active := with(k.ToggleActive, "disable key")
+			if !sel.Active {
+				active = with(k.ToggleActive, "enable key")
+			}
+			acts = append(acts, active, k.Rename, k.RateLimit)
+		}
+	}
+	if p.usable() && len(p.data.val) > 0 {
+		acts = append(acts, k.FilterKeys)
+	}
+	// The one-line bar keeps to what fits; ? lists the rest.
+	short := acts[:min(len(acts), 4)]
+	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
+}
+
+func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
+	k := p.sh.keys
+	if p.filtering {
+		if km, ok := msg.(tea.KeyPressMsg); ok {
+			switch {
+			case key.Matches(km, k.ClearFilter):
+				p.filtering = false
+				p.filter.Blur()
+				p.clearFilter()
+				return nil
+			case key.Matches(km, k.Show): // enter: keep the filter, act on the list
+				p.filtering = false
+				p.filter.Blur()
+				p.layout()
+				return nil
+			case p.list.move(km, k.textNav()):
+				return nil
+			}
+		}
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		if q := strings.TrimSpace(p.filter.Value()); q != p.query {
+			p.query = q
+			p.refilter()
+			p.list.selectIndex(0)
+		}
+		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case p.list.move(km, k.nav()):
+		return nil
+	case key.Matches(km, k.FilterKeys) && p.usable():
+		p.filtering = true
+		p.layout()
+		return p.filter.Focus()
+	case key.Matches(km, k.ClearFilter) && p.query != "":
+		p.clearFilter()
+		return nil
+	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.usable():
+		if p.sentry() {
+			return msgCmd(openDialogMsg{d: p.createQuestion(project)})
+		}
+		return msgCmd(startWriteMsg{createKeyWrite{proj: project}})
+	}
+	sel, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	if p.sentry() && !p.sh.readOnly() {
+		if cmd, ok := p.sentryKey(km, project, sel); ok {
+			return cmd
+		}
+	}
+	switch {
+	case key.Matches(km, k.Delete) && !p.sh.readOnly():
+		// The question opens once the key and the variables holding its
+		// DSN are read: it names them.
+		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel, store: p.store}})
+	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
+		if p.sentry() && p.rotationOf(sel) == nil {
+			// A Sentry key's rotation asks the new key's name, and whether
+			// to disable the old key rather than delete it.
+			return msgCmd(openDialogMsg{d: p.rotateQuestion(project, sel)})
+		}
+		return msgCmd(startWriteMsg{p.rotation(project, sel, "", false)})
+	case key.Matches(km, k.Verify):
+		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %s of %s?", clean(workflow.KeyName(sel)), clean(project.Name())),
+			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
+			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
+	case key.Matches(km, k.Show):
+		return msgCmd(openDialogMsg{d: p.showKey(project, sel)})
+	case key.Matches(km, k.Copy):
+		return copyDSN(p.sh, sel)
+	}
+	return nil
+}
+
+// rotation is the write that rotates key sel, where the keys are: a
+// Sentry key's with the new key's name and soft or not.
+func (p *keysPane) rotation(project workflow.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
+	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
+	if p.sentry() {
+		o = workflow.RotationOptions{Keys: p.store, OldRef: workflow.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+	}
+	r := workflow.NewRotation(project.Ref, o)
+	r.Project = project // named by its path until the plan reads it
+	return rotationWrite{r: r, old: workflow.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
+}
+
+// showKey is the selected key's details (enter).
+func (p *keysPane) showKey(project workflow.Project, sel apiclient.ClientKey) dialog {
+	// The labels in one column, the values beside them; wrapped values go
+	// on under the value.
+	field := func(label, value string) string { return pad(label+":", 12) + value }
+	title := fmt.Sprintf("Client key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name()))
+	var body []string
+	if p.sentry() {
+		body = append(body, field("Name", clean(sel.Name)), field("Active", onOff(sel.Active)), field("Rate limit", rateLimitText(sel.RateLimit)))
+	} else {
+		body = append(body, field("Active", yesNo(sel.Active)))
+	}
+	body = append(body, field("Public key", clean(sel.PublicKey)), "DSN:", clean(sel.DSN), "", field("Used in", clean(p.usedText(sel))))
+	if !p.sentry() {
+		body = append(body, field("First seen", cmp.Or(p.ageText(sel.ID), "not known yet")))
+	}
+	return infoDialog(title, body).withAlt("copy DSN", p.sh.keys.Copy, copyDSNMsg{sel})
+}
+
+// copyDSN puts a key's DSN on the clipboard, but only a DSN that is a plain
+// http(s) URL: the screen shows a cleaned DSN, and a server could make the
+// raw one a URL, a newline and a shell command (ending bracketed paste).
+func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
+	if err := dsn.Check(k.DSN); err != nil {
+		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %s is not safe to paste (%s). Check the server's answer before using it.", clean(workflow.KeyName(k)), err))
+	}
+	return sh.copyText(k.DSN, "the DSN of key "+clean(workflow.KeyName(k)))
+}

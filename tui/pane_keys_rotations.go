@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// The project's unfinished rotations, from the ledger (this console's or
+// the commands'), are one line each above its keys: what is left to do,
+// and the key that does it.
+
+// openRotationsMsg answers the ledger's read of a project's unfinished
+// rotations.
+type openRotationsMsg struct {
+	id   uint64
+	recs []ledger.Record
+}
+
+// loadOpenRotationsCmd reads the ledger (a file) off the UI goroutine.
+func loadOpenRotationsCmd(l *workflow.Rotations, id uint64, projectID int64) tea.Cmd {
+	return func() tea.Msg {
+		var recs []ledger.Record
+		for _, r := range l.OpenRotations(projectID) {
+			if r.Kind == ledger.KindRotation {
+				recs = append(recs, r)
+			}
+		}
+		return openRotationsMsg{id: id, recs: recs}
+	}
+}
+
+// maxRotationNotes keeps the notes from pushing the keys off the screen.
+const maxRotationNotes = 3
+
+// rotationNotes word the open rotations, the keys named as listed.
+func (p *keysPane) rotationNotes() []string {
+	if p.misplaced() {
+		return nil
+	}
+	recs := p.open.val
+	var out []string
+	for i, r := range recs {
+		if i == maxRotationNotes {
+			out = append(out, fmt.Sprintf("… and %d more open rotations of this project ('errtrack rotations --open -p %d' lists them).", len(recs)-i, r.ProjectID))
+			break
+		}
+		out = append(out, p.rotationNote(r))
+	}
+	return out
+}
+
+func (p *keysPane) rotationNote(r ledger.Record) string {
+	k := p.sh.keys
+	old, nk := p.named(workflow.OldKeyOf(r)), p.named(workflow.NewKeyOf(r))
+	on := r.Updated.Local().Format(time.DateOnly)
+	switch r.Phase {
+	case ledger.PhaseDisabled:
+		return clean(fmt.Sprintf("Soft rotation open: key %s disabled on %s, new key %s; delete the old key (%s) once its clients have moved.", old, on, nk, keyName(k.Delete)))
+	case ledger.PhaseCreating:
+		return clean(fmt.Sprintf("Rotation of key %s open since %s: its create's answer was lost; %s on key %s finds out what it made and goes on.", old, r.Started.Local().Format(time.DateOnly), keyName(k.Rotate), old))
+	}
+	return clean(fmt.Sprintf("Rotation open since %s: new key %s, old key %s still there; delete it (%s) once its clients have moved, or %s on it goes on.",
+		r.Started.Local().Format(time.DateOnly), nk, old, keyName(k.Delete), keyName(k.Rotate)))
+}
+
+// named names a key the ledger holds as the list shows it (with its
+// name, for a Sentry's).
+func (p *keysPane) named(k apiclient.ClientKey) string {
+	for _, x := range p.data.val {
+		if workflow.SameKey(x, k) {
+			return workflow.KeyName(x)
+		}
+	}
+	return workflow.KeyName(k)
+}
+
+// rotationOf is the open rotation whose old key k is, if any: R on it goes
+// on with that rotation (its resume question), so nothing new is asked.
+func (p *keysPane) rotationOf(k apiclient.ClientKey) *ledger.Record {
+	for i, r := range p.open.val {
+		if workflow.SameKey(workflow.OldKeyOf(r), k) {
+			return &p.open.val[i]
+		}
+	}
+	return nil
+}
+
+// rotationsLoaded takes the ledger's answer.
+func (p *keysPane) rotationsLoaded(msg openRotationsMsg) {
+	if p.open.accept(msg.id) {
+		p.open.set(msg.recs)
+		p.layout()
+	}
+}

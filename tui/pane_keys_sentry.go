@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// A Sentry-backed project's keys are its Sentry project's: they have a
+// name, a switch and a rate limit, and a rotation may disable the old key
+// instead of deleting it. The questions here gather what the user wants;
+// the changes are workflow's (UpdateSentryKey, the rotation, the delete).
+
+// sentryFailure is a failure of the Sentry at base: it is worded as the
+// Sentry's (its token, its login), and a 401 of it never sends the user to
+// GitLab's login screen.
+type sentryFailure struct {
+	base string
+	err  error
+}
+
+func (e *sentryFailure) Error() string { return e.err.Error() }
+func (e *sentryFailure) Unwrap() error { return e.err }
+
+// atSentry marks err as the failure of store's Sentry (nil stays nil).
+func atSentry(store workflow.KeyStore, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &sentryFailure{base: workflow.SentryBase(store), err: err}
+}
+
+// explainsSentry: err came from a Sentry or its token.
+func explainsSentry(err error) bool {
+	var sf *sentryFailure
+	return errors.As(err, &sf) || explain.FromSentry(err)
+}
+
+// maxKeyName is the longest name Sentry keeps (ProjectKey.label).
+const maxKeyName = 64
+
+// checkName says why a key name will not do, "" when it will.
+func checkName(name string) string {
+	switch {
+	case name == "":
+		return "Give the key a name: Sentry names every key."
+	case utf8.RuneCountInString(name) > maxKeyName:
+		return fmt.Sprintf("A key's name is at most %d characters.", maxKeyName)
+	case clean(name) != name:
+		return "A key's name cannot hold control characters."
+	}
+	return ""
+}
+
+// newKeyName is the name offered for a new key: "errtrack 2026-05-01",
+// or, for a rotation, the old key's name with today's date.
+func newKeyName(old string, now time.Time) string {
+	date := now.Format(time.DateOnly)
+	old = strings.TrimSpace(old)
+	if len(old) > len(date) {
+		if _, err := time.Parse(time.DateOnly, old[len(old)-len(date):]); err == nil {
+			old = strings.TrimSpace(old[:len(old)-len(date)])
+		}
+	}
+	if old == "" {
+		return "errtrack " + date
+	}
+	if r := []rune(old); len(r) > maxKeyName-len(date)-1 {
+		old = string(r[:maxKeyName-len(date)-1])
+	}
+	return old + " " + date
+}
+
+// createQuestion asks the new key's name (n).
+func (p *keysPane) createQuestion(project workflow.Project) dialog {
+	store := p.store
+	return inputDialog("New client key in the "+clean(store.Where()), []string{
+		"Sentry names each key: a name says which clients use it (\"Production\", \"iOS app\").",
+	}, "Name: ", newKeyName("", p.sh.clock.Now()), "create", func(name string, _ bool) (tea.Msg, string) {
+		if why := checkName(name); why != "" {
+			return nil, why
+		}
+		return startWriteMsg{createKeyWrite{proj: project, store: store, name: name}}, ""
+	})
+}
+
+// rotateQuestion asks the new key's name, and whether the old key is
+// disabled (a soft rotation: deleted later, once its clients have moved)
+// or deleted at the end, as GitLab's are. A disabled key is deleted by
+// default: disabling it again changes nothing.
+func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.ClientKey) dialog {
+	k := p.sh.keys
+	body := []string{
+		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(workflow.KeyName(sel)) + " goes.",
+		"",
+		"Soft: the old key is disabled (its events refused, it can be turned on again) and deleted later, with " + keyName(k.Delete) + " once its clients use the new DSN; the rotation stays open until then. Otherwise it is deleted at the end.",
+	}
+	return inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
+		"New key's name: ", newKeyName(clean(sel.Name), p.sh.clock.Now()), "rotate", func(name string, soft bool) (tea.Msg, string) {
+			if why := checkName(name); why != "" {
+				return nil, why
+			}
+			return startWriteMsg{p.rotation(project, sel, name, soft)}, ""
+		}).withOption("soft: disable the old key, delete it later", sel.Active, k.SoftRotation)
+}
+
+// sentryKey handles what only a Sentry's keys have: their switch, their
+// name, their rate limit. ok false: km is none of these.
+func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
+	k := p.sh.keys
+	name := clean(workflow.KeyName(sel))
+	update := func(o sentry.UpdateKeyOptions, what string) tea.Msg {
+		return startWriteMsg{updateKeyWrite{proj: project, store: p.store, key: sel, opts: o, what: what}}
+	}
+	switch {
+	case key.Matches(km, k.ToggleActive) && sel.Active:
+		off := false
+		d := confirmDialog(fmt.Sprintf("Disable key %s of %s?", name, clean(project.Name())), []string{
+			"Events sent with it are refused from then on: clients that still use its DSN stop reporting.",
+			"It is not deleted: " + keyName(k.ToggleActive) + " turns it on again, with the same DSN.",
+		}, "Disable", update(sentry.UpdateKeyOptions{Active: &off}, "disabled"))
+		return msgCmd(openDialogMsg{d: d}), true
+	case key.Matches(km, k.ToggleActive):
+		on := true
+		return msgCmd(update(sentry.UpdateKeyOptions{Active: &on}, "enabled")), true
+	case key.Matches(km, k.Rename):
+		return msgCmd(openDialogMsg{d: inputDialog("Rename key "+name, nil, "Name: ", clean(sel.Name), "rename",
+			func(text string, _ bool) (tea.Msg, string) {
+				if why := checkName(text); why != "" {
+					return nil, why
+				}
+				return update(sentry.UpdateKeyOptions{Name: &text}, "renamed"), ""
+			})}), true
+	case key.Matches(km, k.RateLimit):
+		now := "none"
+		if r := sel.RateLimit; r != nil {
+			now = fmt.Sprintf("%d/%d", r.Count, r.Window)
+		}
+		return msgCmd(openDialogMsg{d: inputDialog("Rate limit of key "+name, []string{
+			"Events the key accepts per window of seconds, COUNT/WINDOW: 1000/3600 is 1000 an hour (a window of at most a day). none removes the limit.",
+		}, "Limit: ", now, "set", func(text string, _ bool) (tea.Msg, string) {
+			rl, clear, err := workflow.ParseRateLimit(text)
+			if err != nil {
+				return nil, "Not a rate limit: " + clean(err.Error()) + "."
+			}
+			return update(sentry.UpdateKeyOptions{RateLimit: rl, ClearRateLimit: clear}, "rate-limited"), ""
+		})}), true
+	}
+	return nil, false
+}
+
+// misplacedNote says why the keys GitLab listed are not shown: the
+// project reports to a Sentry, whose keys are its own.
+func (p *keysPane) misplacedNote() string {
+	where, base := "a Sentry", ""
+	if sp, err := sentry.ParseAPIURL(p.reports); err == nil {
+		where, base = fmt.Sprintf("the Sentry project %s/%s on %s", sp.Org, sp.Slug, sp.Base), sp.Base
+	}
+	where = clean(where)
+	if p.sh.deps.Sentry == nil || base == "" {
+		login := "errtrack login --sentry " + base
+		if base == "" {
+			login = "errtrack login --sentry URL"
+		}
+		return clean(fmt.Sprintf("This project reports to %s: its client keys are that Sentry project's, not GitLab's. errtrack reaches them with a Sentry token: run '%s', or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s, and start the console again.", where, login, base))
+	}
+	return fmt.Sprintf("This project reports to %s, but its settings could not be read with the keys: press %s to read them again.", where, keyName(p.sh.keys.Refresh))
+}

@@ -114,6 +114,7 @@ screenshots: build
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 Down R sleep:0.5 Enter sleep:1.5 y sleep:1.5 y sleep:2" $(SHOTS)/sentry-keys.png -- ./$(BIN) --demo -p demo/legacy-api
+	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o m sleep:0.5 Enter sleep:0.5 Enter sleep:2" $(SHOTS)/migrate-plan.png -- ./$(BIN) --demo --group demo --include-subgroups
 
 # The peers module (go-gitlab, a bare glab-style client) is benchmarked
 # from its own directory: its dependencies stay out of errtrack's go.sum.

@@ -25,6 +25,9 @@ type migrationWorld struct {
 	base    string
 	ledger  *Rotations
 	creates atomic.Int32 // Sentry projects made
+	// refuseEvents answers every test event 403, as a Sentry refusing
+	// the key would.
+	refuseEvents atomic.Bool
 }
 
 func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld {
@@ -33,6 +36,10 @@ func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld
 	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/teams/") {
 			w.creates.Add(1)
+		}
+		if w.refuseEvents.Load() && strings.Contains(r.URL.Path, "/envelope") {
+			rw.WriteHeader(http.StatusForbidden)
+			return
 		}
 		w.ss.ServeHTTP(rw, r)
 	}))
@@ -191,5 +198,35 @@ func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.
 	}
 	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(ops.ID)); err != nil || !s.Active {
 		t.Fatalf("integrated tracking switched off while a hidden variable may hold its DSN (%v)", err)
+	}
+}
+
+// A test event the Sentry refuses stops the project before integrated
+// tracking is switched off: its clients still report to GitLab, the
+// variables already hold the Sentry DSN, and the run started again goes
+// on from there, with the same Sentry project and key.
+func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
+	w := newMigrationWorld(t)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	first := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	it := byPath(first)["demo/web-shop"]
+	if it.Result != ResultFailed || !strings.Contains(it.Words, "integrated tracking was left on") {
+		t.Fatalf("%+v", it)
+	}
+	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+		t.Fatalf("integrated tracking switched off after a refused test event (%v)", err)
+	}
+	w.refuseEvents.Store(false)
+	made := w.creates.Load()
+	second := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged || !it.GoesOn {
+		t.Fatalf("%+v", it)
+	}
+	if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
+		t.Fatalf("the run started again made another Sentry project or key: %d creates, keys %+v", w.creates.Load()-made, w.ss.Keys("demo", "demo-web-shop"))
+	}
+	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
+		t.Fatalf("integrated tracking still on after the event was accepted (%v)", err)
 	}
 }

@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -199,88 +198,6 @@ func (r Rotation) Next() Step {
 	return StepDone
 }
 
-// variablesInQuestion: some variable holds the old DSN, or none could be
-// read, so deleting the old key may break a deploy.
-func (r Rotation) variablesInQuestion() bool {
-	return r.VariablesErr != nil || slices.ContainsFunc(r.Variables, func(v VariableTarget) bool { return v.HoldsOld && !v.selected && !v.Outside })
-}
-
-// UpdateVariables answers the variables question: point them at the new DSN.
-func (r Rotation) UpdateVariables() Rotation {
-	if r.VariablesErr != nil {
-		return r
-	}
-	r.variables = decidedUpdate
-	r.Variables = slices.Clone(r.Variables)
-	for i := range r.Variables {
-		if r.Variables[i].HoldsOld && !r.Variables[i].Outside {
-			r.Variables[i].selected = true
-		}
-	}
-	return r
-}
-
-// GoOn answers the resume question: go on with the key the unfinished
-// rotation made.
-func (r Rotation) GoOn() Rotation {
-	r.resume = decidedUpdate
-	return r.goOn()
-}
-
-// goOn takes the earlier rotation's key and record as this rotation's.
-func (r Rotation) goOn() Rotation {
-	if r.Earlier == nil || !made(*r.Earlier) {
-		return r
-	}
-	k := NewKeyOf(*r.Earlier)
-	r.New = &k
-	r.rec = *r.Earlier
-	return r
-}
-
-// Restart answers the resume question: leave the key the unfinished
-// rotation made as it is, and make a new one (the ledger then says the
-// earlier rotation was abandoned and names its key).
-func (r Rotation) Restart() Rotation {
-	r.resume = decidedKeep
-	return r
-}
-
-// GoingOn reports a rotation going on with an earlier one's key.
-func (r Rotation) GoingOn() bool { return r.Earlier != nil && r.resume == decidedUpdate }
-
-// KeepVariables answers the variables question: leave them as they are.
-// The old key can then still be deleted, once the user confirms knowing it.
-func (r Rotation) KeepVariables() Rotation {
-	r.variables = decidedKeep
-	return r
-}
-
-// ConfirmDelete answers the delete question; no keeps the old key and ends
-// the rotation.
-func (r Rotation) ConfirmDelete(yes bool) Rotation {
-	if yes {
-		r.confirmed, r.groupUsesSeen = true, true
-	} else {
-		r.stopped = true
-	}
-	return r
-}
-
-// WantVerify asks for a test event before the delete (the console's v at
-// the delete question).
-func (r Rotation) WantVerify() Rotation {
-	r.opts.Verify = true
-	return r
-}
-
-// Stop ends the rotation where it stands (a question that cannot be
-// asked); the old key stays.
-func (r Rotation) Stop() Rotation {
-	r.stopped = true
-	return r
-}
-
 // OldKeyID is the key being replaced: the one asked for until the plan
 // has read it.
 func (r Rotation) OldKeyID() int64 {
@@ -290,17 +207,8 @@ func (r Rotation) OldKeyID() int64 {
 	return r.opts.OldID
 }
 
-// Kept reports a rotation that ended with both keys.
-func (r Rotation) Kept() bool { return r.New != nil && r.stopped && !r.Deleted }
-
 // Failed reports the step that failed and its error, if one did.
 func (r Rotation) Failed() (Step, error) { return r.failed, r.err }
-
-// VariablesDecided reports that the user chose what to do with the variables.
-func (r Rotation) VariablesDecided() bool { return r.variables != undecided }
-
-// VariablesKept reports that the user chose to leave the variables as they are.
-func (r Rotation) VariablesKept() bool { return r.variables == decidedKeep }
 
 // Run makes one step and returns the rotation after it. A failed step ends
 // the rotation: Next is then StepDone and State says what exists.
@@ -391,11 +299,6 @@ func (r Rotation) keysState(c Checks) string {
 	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", KeyName(*r.New), old)
 }
 
-// CheckAPI sends a test event to a DSN.
-type CheckAPI interface {
-	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
-}
-
 // RotationAPI is what a rotation needs.
 type RotationAPI interface {
 	KeysAPI
@@ -404,9 +307,6 @@ type RotationAPI interface {
 	SettingsReader
 }
 
-// RefusedError: the ingestion endpoint refused the test event.
-type RefusedError struct{ Check *apiclient.DSNCheck }
-
 func (e *RefusedError) Error() string {
 	msg := ""
 	if e.Check.Message != "" {
@@ -414,25 +314,6 @@ func (e *RefusedError) Error() string {
 	}
 	return fmt.Sprintf("the error tracking backend refused the test event (HTTP %d%s)", e.Check.StatusCode, msg)
 }
-
-// RefusedAdvice follows a refused test event.
-const RefusedAdvice = "The key may be inactive or deleted, or error tracking is off for the instance."
-
-// VerifyKey sends one test event with key's DSN (keys verify, the
-// console's v); a refusal is a *RefusedError.
-func VerifyKey(ctx context.Context, api CheckAPI, p Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
-	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %s of %s", KeyName(k), p.Name()))
-	if err != nil {
-		return nil, err
-	}
-	if !check.Accepted {
-		return check, &RefusedError{check}
-	}
-	return check, nil
-}
-
-// VerifyWarning is what a user is told before a test event is sent.
-const VerifyWarning = "This sends one test error event with the key's DSN, as an SDK would; it is recorded in the project's error tracking."
 
 // FindKey finds key id in keys.
 func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
@@ -461,6 +342,3 @@ func CreateOutcomeUnknown(err error, check string) (string, bool) {
 	}
 	return "The key may or may not have been created: " + check + " before creating another.", true
 }
-
-// Soft reports a rotation that disables the old key instead of deleting it.
-func (r Rotation) Soft() bool { return r.opts.Soft }

@@ -1,0 +1,164 @@
+package main
+
+// What keys rotate says: its progress, its questions, how it stopped or
+// failed, and how to finish by hand.
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// goingOn says that the rotation goes on with an unfinished one's key.
+func (a *app) goingOn(r workflow.Rotation) {
+	if !r.GoingOn() {
+		return
+	}
+	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(workflow.EarlierWords(*r.Earlier)))
+}
+
+// rotateNeeds refuses a rotation without a terminal and without --yes,
+// naming every flag it needs from what the plan read: --yes, --old when
+// the project has several keys, a choice for the variables that hold the
+// old DSN. Nothing was changed.
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep workflow.Explainer) error {
+	needs := []string{"--yes (no terminal to confirm the delete on)"}
+	varsChosen := f.updateVars || f.keepVars
+	step, err := r.Failed()
+	var amb *workflow.AmbiguousError
+	switch {
+	case err == nil:
+		var held []string
+		for _, v := range r.Variables {
+			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
+			if v.HoldsOld && !named {
+				held = append(held, v.Label())
+			}
+		}
+		switch {
+		case r.VariablesDecided() || varsChosen:
+		case r.VariablesErr != nil:
+			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
+		case len(held) > 0:
+			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
+		}
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
+		if !varsChosen {
+			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
+		}
+	default:
+		return a.rotationFailed(g, r, checks, explainStep)
+	}
+	list := needs[0]
+	if n := len(needs); n > 1 {
+		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
+	}
+	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
+}
+
+// cliChecks say how to check, from a shell, what a lost answer left.
+func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
+	return workflow.Checks{
+		Keys:        fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
+		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
+		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
+		OldKeysStep: "errtrack migrate with --delete-old-keys",
+	}
+}
+
+// deleteLater is how to finish by hand when the old key stays.
+func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
+	old := workflow.KeyRef(r.Old) // a Sentry key's public key: it has no ID
+	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %s' (it goes on with key %s) or 'errtrack keys delete -p %s %s'.",
+		ref, ref, old, workflow.KeyName(*r.New), ref, old)
+}
+
+// rotationProgress says what a step did, on stderr.
+func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host string) {
+	switch step {
+	case workflow.StepPlan:
+		a.goingOn(r)
+	case workflow.StepCreate:
+		a.rememberHost(host)
+		a.keyCreated(host, apiclient.ProjectRef{ID: r.Project.ID, Path: r.Project.Path}, r.New.ID)
+		fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), r.Project.Name(), explain.Text(r.New.DSN))
+	case workflow.StepUpdateVariables:
+		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())
+	case workflow.StepVerify:
+		fmt.Fprintf(a.stderr, "The new DSN works: the test event was accepted (HTTP %d).\n", r.Verified.StatusCode)
+	}
+}
+
+func them(r workflow.Rotation) string {
+	if len(r.StillOld()) == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func isAre(r workflow.Rotation) string {
+	if len(r.StillOld()) == 1 {
+		return "it is"
+	}
+	return "they are"
+}
+
+// deleteQuestion names the old key and, when the user kept them, the
+// variables that still hold its DSN.
+func deleteQuestion(r workflow.Rotation) string {
+	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", workflow.KeyLabel(r.Old), r.Project.Name())
+	if r.Soft() {
+		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", workflow.KeyLabel(r.Old), r.Project.Name())
+	}
+	if len(r.StillOld()) > 0 {
+		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
+	}
+	if r.VariablesErr != nil {
+		q += " The CI/CD variables could not be checked."
+	}
+	if w := r.GroupUsesWarning(); w != "" {
+		q += " " + w
+	}
+	return explain.Text(q) + " [y/N] "
+}
+
+// rotationStopped reports a rotation that stopped at a question it could
+// not ask: what exists, and the new DSN, so nothing is lost.
+func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workflow.Checks, why string) {
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(why))
+	if r.New == nil {
+		return
+	}
+	fmt.Fprintf(a.stderr, "%s %s\n", r.State(checks), deleteLater(r.Project.Ref, r))
+	a.printRotation(g, r)
+}
+
+// rotationFailed reports a failed step: the plan's errors as usage errors
+// where the user named something wrong, else what exists now.
+func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep workflow.Explainer) error {
+	step, err := r.Failed()
+	var amb *workflow.AmbiguousError
+	var ambVar *workflow.AmbiguousVariableError
+	switch {
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, r.Project.Ref)
+	case step == workflow.StepPlan && errors.As(err, &ambVar):
+		return usagef("%s: choose one with --environment-scope; nothing was changed", ambVar)
+	}
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))
+	switch {
+	case r.DeleteUnknown:
+		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", workflow.KeyName(r.Old), r.Project.Ref, workflow.KeyRef(r.Old))
+	case r.Kept():
+		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
+	}
+	if r.New != nil {
+		a.printRotation(g, r)
+	}
+	return reported{err}
+}

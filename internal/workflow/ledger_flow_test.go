@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,5 +152,34 @@ func TestConsoleGoesOnWithAGroupRunsKey(t *testing.T) {
 	r, err = r.GoOn().Advance(ctx, c, nil)
 	if err != nil || creates.Load() != 1 || r.New.ID != r.Earlier.NewKeyID {
 		t.Fatalf("%v: %d creates", err, creates.Load())
+	}
+}
+
+// The ledger keeps what a rotation did to its variables through every
+// step after it: a test event, the delete question answered No, and a run
+// gone on with later, which no longer sees the variable it repointed.
+func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	r, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, UpdateVariables: true, Verify: true, Ledger: l}).Advance(ctx, c, nil)
+	if r.Next() != StepConfirmDelete {
+		t.Fatalf("at %v, want the delete question", r.Next())
+	}
+	r.ConfirmDelete(false).Advance(ctx, c, nil)
+	open := l.OpenRotations(1)
+	updated := func(rec ledger.Record) bool {
+		return slices.ContainsFunc(rec.Variables, func(v ledger.Variable) bool { return v.Key == "SENTRY_DSN" && v.Result == "updated" })
+	}
+	if len(open) != 1 || !updated(open[0]) || open[0].TestEvent == nil || strings.Contains(LeftToDo(open[0]), "point SENTRY_DSN") {
+		t.Fatalf("after the test event and a kept key: %+v, left to do %q", open, LeftToDo(open[0]))
+	}
+	// Gone on with: the old key deleted, the variable still recorded.
+	if _, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, GoOn: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := l.store.Get(open[0].ID)
+	if rec.Phase != ledger.PhaseDone || !updated(rec) {
+		t.Fatalf("the finished rotation forgot its variable: %+v", rec)
 	}
 }

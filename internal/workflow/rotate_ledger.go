@@ -269,12 +269,31 @@ func (l *Rotations) settleOldKey(projectID int64, key apiclient.ClientKey, excep
 // rotation points at the new DSN or found holding the old one, and the
 // groups' holding it.
 func (r Rotation) ledgerVariables() []ledger.Variable {
-	var out []ledger.Variable
+	var now []ledger.Variable
 	for _, v := range r.Variables {
-		out = append(out, ledger.Variable{Key: v.Key, Scope: scopeOf(v.Scope), Result: v.Result()})
+		now = append(now, ledger.Variable{Key: v.Key, Scope: scopeOf(v.Scope), Result: v.Result()})
 	}
 	for _, u := range r.GroupUses {
-		out = append(out, ledger.Variable{Key: u.Variable, Scope: scopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
+		now = append(now, ledger.Variable{Key: u.Variable, Scope: scopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
+	}
+	return mergeVariables(r.rec.Variables, now)
+}
+
+// mergeVariables is what a rotation did to each variable, over all its
+// runs: one gone on with no longer sees the variables an earlier run
+// pointed at the new DSN (they hold it now), and what that run did stays.
+func mergeVariables(recorded, now []ledger.Variable) []ledger.Variable {
+	same := func(a, b ledger.Variable) bool { return a.Group == b.Group && a.Key == b.Key && a.Scope == b.Scope }
+	done := func(v ledger.Variable) bool { return v.Result == "updated" || v.Result == "created" }
+	out := slices.Clone(recorded)
+	for _, v := range now {
+		i := slices.IndexFunc(out, func(o ledger.Variable) bool { return same(o, v) })
+		switch {
+		case i < 0:
+			out = append(out, v)
+		case !done(out[i]) || done(v):
+			out[i] = v
+		}
 	}
 	return out
 }

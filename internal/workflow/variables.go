@@ -173,9 +173,11 @@ func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plann
 // *VariableError). Each is read again right before it is written: one
 // changed since the plan is left as it is, and the rotation stops there
 // (a *VariableMovedError), keeping the old key.
-func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (Rotation, error) {
+func (r Rotation) updateVariables(ctx context.Context, api VariableAPI) (out Rotation, err error) {
 	r.Variables = slices.Clone(r.Variables)
-	defer r.noteVariables()
+	// Noted on every return, in the rotation returned: a deferred note on
+	// r alone would be lost with the copy already made.
+	defer func() { r.noteVariables(); out = r }()
 	for i := range r.Variables {
 		v := &r.Variables[i]
 		if v.Done || !v.selected {

@@ -57,6 +57,13 @@ type Kind interface {
 	holds(it Item) []Hold
 }
 
+// crossChecker is a kind whose projects' plans can clash with one
+// another (two migrations to one Sentry project): it stops those once
+// every project is planned.
+type crossChecker interface {
+	crossCheck(items []Item)
+}
+
 // ChangeWords name a change: "Rotating the keys SENTRY_DSN holds", "Rotate
 // the keys SENTRY_DSN holds", "Rotating", and in a plan's count "to
 // rotate"; Before is said before the user says yes; Resume, for a change a
@@ -259,6 +266,9 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 		}
 		plan.Items[i] = kind.plan(ctx, env, p)
 	})
+	if x, ok := kind.(crossChecker); ok {
+		x.crossCheck(plan.Items)
+	}
 	if plan.campaign != nil {
 		plan.campaign.planned(plan.Items)
 	}

@@ -105,6 +105,37 @@ func (k MigrateChange) target(p Project) sentry.Project {
 
 func targetName(t sentry.Project) string { return t.Org + "/" + t.Slug }
 
+// crossCheck stops the projects a naming rule sends to one Sentry project:
+// their events would mix, and they would share one key.
+func (k MigrateChange) crossCheck(items []Item) {
+	if k.DeleteOldKeys {
+		return // the later step makes no Sentry project
+	}
+	by := map[string][]int{}
+	for i, it := range items {
+		if it.Acts() && it.migration != nil {
+			t := targetName(it.migration.target)
+			by[t] = append(by[t], i)
+		}
+	}
+	for t, at := range by {
+		if len(at) < 2 {
+			continue
+		}
+		for _, i := range at {
+			var others []string
+			for _, j := range at {
+				if j != i {
+					others = append(others, items[j].Project.Name())
+				}
+			}
+			it := &items[i]
+			it.Action, it.Result, it.migration = "", ResultFailed, nil
+			it.Skip = "its Sentry project " + t + " is also the target of " + strings.Join(others, ", ") + ": give each project its own (a naming rule that tells them apart, such as {path_slug}, or a mapping)"
+		}
+	}
+}
+
 // ledgerTarget is the target as the ledger keeps it.
 func ledgerTarget(t sentry.Project) string { return t.Base + "/" + t.Org + "/" + t.Slug }
 

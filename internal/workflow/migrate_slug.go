@@ -30,7 +30,12 @@ func SlugRule(rule string) (func(Project) string, error) {
 	if rule == "" {
 		rule = DefaultSlugRule
 	}
-	if !strings.Contains(rule, "{") && Slugify(rule) != rule {
+	placeholders := strings.NewReplacer("{path_slug}", "", "{path}", "", "{name}", "")
+	rest := placeholders.Replace(rule)
+	switch {
+	case strings.ContainsAny(rest, "{}"):
+		return nil, fmt.Errorf("%q names a placeholder there is none of: use {path_slug}, {path} or {name}", rule)
+	case slugUnsafe().MatchString(rest) || !strings.Contains(rule, "{") && Slugify(rule) != rule:
 		return nil, fmt.Errorf("%q is not a Sentry slug: lower-case letters, digits, - and _", rule)
 	}
 	return func(p Project) string {

@@ -230,3 +230,26 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 		t.Fatalf("integrated tracking still on after the event was accepted (%v)", err)
 	}
 }
+
+// A naming rule that sends two projects to one Sentry project stops both
+// in the plan (their events would mix, their key be shared); a rule
+// naming a placeholder there is none of is refused.
+func TestMigrationTargetsNeverShared(t *testing.T) {
+	w := newMigrationWorld(t)
+	k := w.kind(t, w.sc, false)
+	k.Slug = func(Project) string { return "shop" }
+	p := plan(t, w.c, demoGroup(t), true, k)
+	if p.Acting() != 0 || !strings.Contains(byPath(p)["demo/web-shop"].Skip, "is also the target of") {
+		t.Fatalf("%+v", byPath(p)["demo/web-shop"])
+	}
+	for _, bad := range []string{"{bogus}", "{path", "Shop", "a b"} {
+		if _, err := SlugRule(bad); err == nil {
+			t.Errorf("rule %q taken", bad)
+		}
+	}
+	for _, good := range []string{"", "{path_slug}", "{path}-prod", "shop"} {
+		if _, err := SlugRule(good); err != nil {
+			t.Errorf("rule %q refused: %v", good, err)
+		}
+	}
+}

@@ -122,3 +122,20 @@ func TestSentryRotationLeftOpenNamesTheKey(t *testing.T) {
 		t.Fatalf("a Sentry key named by ID 0:\n%s", r.stderr)
 	}
 }
+
+// keys verify --group finds a Sentry-backed project's key in its Sentry,
+// as the group rotation does, and sends its event there.
+func TestGroupVerifyFindsSentryKeys(t *testing.T) {
+	c, ss := sentryCLI(t)
+	r := c.run("", "keys", "verify", "--group", "demo", "--yes", "--json")
+	r.must(t, 0, `"project": "demo/legacy-api"`, `Key "Production"`)
+	var prod string
+	for _, k := range ss.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			prod = k.Public
+		}
+	}
+	if ss.Events(prod) != 1 {
+		t.Fatalf("%d events through Production's DSN:\n%s\n%s", ss.Events(prod), r.stdout, r.stderr)
+	}
+}

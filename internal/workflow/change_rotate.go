@@ -32,21 +32,24 @@ type RotateChange struct {
 	Resolve SentryResolver
 }
 
-// heldInSentry looks for the held key in a Sentry-backed project's Sentry,
+// inSentry looks for the held key in a Sentry-backed project's Sentry,
 // when the variable holds no GitLab key's DSN: its settings are read only
 // then, so an integrated project's plan costs nothing more.
-func (k RotateChange) heldInSentry(ctx context.Context, env *planEnv, p Project, h held) held {
-	s, _, err := env.api.GetSettings(ctx, p.Ref)
+func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string, resolve SentryResolver) held {
+	if h.err != nil || !h.foreign || resolve == nil {
+		return h
+	}
+	s, _, err := api.GetSettings(ctx, ref)
 	if err != nil || !SentryBacked(s) {
 		return h
 	}
-	store, err := k.Resolve(ctx, *s.APIURL)
+	store, err := resolve(ctx, *s.APIURL)
 	if err == nil {
 		var keys []apiclient.ClientKey
 		if keys, err = store.All(ctx); err == nil {
 			h.keys, h.store = keys, store
 			for _, v := range h.vars {
-				if v.Key != k.Variable || (k.Scope != "" && v.EnvironmentScope != k.Scope) {
+				if v.Key != variable || (scope != "" && v.EnvironmentScope != scope) {
 					continue
 				}
 				for _, key := range keys {
@@ -136,10 +139,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		it.OldKeyID, it.NewKeyID, it.DoneBefore = rec.OldKeyID, rec.NewKeyID, true
 		return it
 	}
-	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
-	if h.err == nil && h.foreign && k.Resolve != nil {
-		h = k.heldInSentry(ctx, env, it.Project, h)
-	}
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

@@ -9,7 +9,11 @@ import (
 
 // VerifyChange sends one test event per project, with the DSN of the key
 // the project's variable refers to: the DSN its applications really use.
-type VerifyChange struct{ Variable, Scope string }
+// With Resolve, a Sentry-backed project's key is found in its Sentry.
+type VerifyChange struct {
+	Variable, Scope string
+	Resolve         SentryResolver
+}
 
 // Words name the change.
 func (k VerifyChange) Words() ChangeWords {
@@ -20,17 +24,17 @@ func (k VerifyChange) Words() ChangeWords {
 
 func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
 	it := Item{Project: projectOf(p)}
-	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope)
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err
 	case h.skip != "":
 		it.Skip, it.Result = h.skip, ResultSkipped
 	case !h.key.Active:
-		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %d, which is inactive: GitLab refuses its events", k.Variable, h.key.ID), ResultFailed
+		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %s, which is inactive: its events are refused", k.Variable, KeyName(h.key)), ResultFailed
 	default:
 		it.Key, it.OldKeyID = h.key, h.key.ID
-		it.Action = fmt.Sprintf("send a test event with the DSN of key %d", h.key.ID)
+		it.Action = fmt.Sprintf("send a test event with the DSN of key %s", KeyName(h.key))
 	}
 	return it
 }
@@ -43,6 +47,6 @@ func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %d works: the test event was accepted (HTTP %d).", it.Key.ID, it.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %s works: the test event was accepted (HTTP %d).", KeyName(it.Key), it.Check.StatusCode)
 	return it
 }

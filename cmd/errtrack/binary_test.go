@@ -43,6 +43,13 @@ func binary(t *testing.T) string {
 // startMockServer runs `errtrack mock-server` and returns its URL.
 func startMockServer(t *testing.T, args ...string) string {
 	t.Helper()
+	gitlab, _ := startMockServers(t, args...)
+	return gitlab
+}
+
+// startMockServers is startMockServer with its mock Sentry's address too.
+func startMockServers(t *testing.T, args ...string) (gitlab, sentryURL string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, binary(t), append([]string{"mock-server", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
@@ -58,12 +65,23 @@ func startMockServer(t *testing.T, args ...string) string {
 		cancel()
 		_ = cmd.Wait()
 	})
-	line, err := bufio.NewReader(out).ReadString('\n')
+	r := bufio.NewReader(out)
+	line, err := r.ReadString('\n')
 	if err != nil || !strings.HasPrefix(line, "listening on http://127.0.0.1:") {
 		t.Fatalf("mock-server first line %q, %v", line, err)
 	}
-	go func() { _, _ = bufio.NewReader(out).WriteTo(discard{}) }()
-	return strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	gitlab = strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	for sentryURL == "" {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("mock-server never said where its Sentry listens: %v", err)
+		}
+		if u, ok := strings.CutPrefix(strings.TrimSpace(l), "sentry: listening on "); ok {
+			sentryURL = u
+		}
+	}
+	go func() { _, _ = r.WriteTo(discard{}) }()
+	return gitlab, sentryURL
 }
 
 type discard struct{}

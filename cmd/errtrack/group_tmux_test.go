@@ -9,6 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -21,7 +22,7 @@ import (
 // y rotates exactly the planned projects with progress and a report.
 func TestConsoleGroupRotationInTmux(t *testing.T) {
 	bin := binary(t)
-	url := startMockServer(t, "--latency", "150ms")
+	url, sentryURL := startMockServers(t, "--latency", "150ms")
 	ctx := context.Background()
 	c, err := apiclient.New(url, mockserver.TokenMaintainer)
 	if err != nil {
@@ -46,7 +47,9 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	}
 	store.Close()
 
-	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer, "ERRTRACK_STATE_DIR="+state)
+	// demo/legacy-api's key is its Sentry's: rotated there, with the
+	// Sentry's token for that host.
+	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer, "ERRTRACK_STATE_DIR="+state, "SENTRY_URL="+sentryURL, "SENTRY_AUTH_TOKEN="+mocksentry.TokenAdmin)
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --host "+url+" --group demo --include-subgroups; echo EXITED rc=$?; sleep 30")
 	s.waitFor("Projects of group demo and its subgroups")
 	s.waitFor("not a Maintainer (Developer)")
@@ -67,12 +70,13 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	s.keys("r")
 	s.waitFor("Variable: SENTRY_DSN")
 	s.keys("Enter")
-	s.waitFor("in 2 of 7 marked projects?")
+	s.waitFor("in 3 of 7 marked projects?")
 	s.waitRow("demo/mobile/ios", fmt.Sprintf("go on with key %d", created.ID))
 	s.waitRow("demo/web-shop", "rotate key 1")
+	s.waitRow("demo/legacy-api", `rotate key "Production"`)
 	s.answer("y")
-	s.waitFor("Rotating 1/2: demo/mobile/ios changed")
-	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 2 projects")
+	s.waitFor("/3: ") // the progress, wherever the user is
+	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 3 projects")
 	s.waitRow("changed", "demo/web-shop", "Rotated")
 
 	if ids := keyIDs(t, c, 7); !slices.Equal(ids, []int64{created.ID}) {
@@ -100,9 +104,9 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	s.waitGone("7 marked")
 	s.waitFor("ctrl+o last report")
 	s.keys("C-o")
-	s.waitFor("done in 2 projects")
+	s.waitFor("done in 3 projects")
 	s.answer("Escape")
-	s.waitGone("done in 2 projects") // an Escape and a key at once read as alt+key
+	s.waitGone("done in 3 projects") // an Escape and a key at once read as alt+key
 	s.keys("C-c")
 	s.waitFor("EXITED rc=0")
 }

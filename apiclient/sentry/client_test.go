@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -234,5 +236,58 @@ func TestSendTestEvent(t *testing.T) {
 	}
 	if check, err := c.SendTestEvent(ctx, keys[1].DSN, "x"); err != nil || check.Accepted || check.StatusCode != http.StatusForbidden {
 		t.Fatalf("deleted: %+v %v", check, err)
+	}
+}
+
+// A create Sentry refused with its rate limit (answered before the view,
+// so nothing was made) is sent again once the limit resets: one key made.
+// Any other failure of a create is never sent again.
+func TestCreateRetriedOnlyAfterRateLimit(t *testing.T) {
+	ctx := context.Background()
+	ss := mocksentry.New(mocksentry.Options{})
+	var posts atomic.Int32
+	var fail atomic.Int32
+	fail.Store(429)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && posts.Add(1) == 1 {
+			w.Header().Set("X-Sentry-Rate-Limit-Reset", strconv.FormatInt(time.Now().Add(time.Second).Unix(), 10))
+			w.WriteHeader(int(fail.Load()))
+			_, _ = w.Write([]byte(`{"detail":"You are attempting to use this endpoint too frequently."}`))
+			return
+		}
+		ss.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	c, err := New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(ss.Keys("demo", "legacy-api"))
+	if _, err := c.CreateKey(ctx, legacy, CreateKeyOptions{Name: "x"}); err != nil || posts.Load() != 2 || len(ss.Keys("demo", "legacy-api")) != before+1 {
+		t.Fatalf("after a 429: %v, %d posts, %d keys", err, posts.Load(), len(ss.Keys("demo", "legacy-api"))-before)
+	}
+	posts.Store(0)
+	fail.Store(502)
+	if _, err := c.CreateKey(ctx, legacy, CreateKeyOptions{Name: "y"}); err == nil || posts.Load() != 1 {
+		t.Fatalf("after a 502: %v, %d posts", err, posts.Load())
+	}
+}
+
+// An endpoint's own rate limit answers a bare JSON string: its words are
+// read as the middleware's {"detail": …} are.
+func TestRateLimitAsABareString(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`"You are attempting to use this endpoint too frequently. Limit is 3 requests in 3600 seconds"`))
+	}))
+	t.Cleanup(ts.Close)
+	c, err := New(ts.URL, mocksentry.TokenAdmin, apiclient.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.CheckToken(context.Background())
+	var se *Error
+	if !errors.As(err, &se) || !errors.Is(err, ErrRateLimited) || !strings.Contains(se.Message, "Limit is 3 requests") {
+		t.Fatalf("%v", err)
 	}
 }

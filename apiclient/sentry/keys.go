@@ -174,7 +174,7 @@ func (c *Client) CreateKey(ctx context.Context, p Project, o CreateKeyOptions) (
 		body["rateLimit"] = o.RateLimit
 	}
 	var kj keyJSON
-	if _, err := c.call(ctx, apiclient.Call{Method: http.MethodPost, Path: keysPath(p), Body: body, NoRetry: true}, ErrProjectNotFound, &kj); err != nil {
+	if _, err := c.call(ctx, apiclient.Call{Method: http.MethodPost, Path: keysPath(p), Body: body}, ErrProjectNotFound, &kj); err != nil {
 		return nil, err
 	}
 	k, err := c.keyOf(http.MethodPost, keysPath(p), kj)

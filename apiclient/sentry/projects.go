@@ -103,7 +103,7 @@ func (c *Client) CreateProject(ctx context.Context, org, team string, o CreatePr
 	}
 	var pj projectJSON
 	path := "teams/" + url.PathEscape(org) + "/" + url.PathEscape(team) + "/projects/"
-	if _, err := c.call(ctx, apiclient.Call{Method: http.MethodPost, Path: path, Body: body, NoRetry: true}, ErrTeamNotFound, &pj); err != nil {
+	if _, err := c.call(ctx, apiclient.Call{Method: http.MethodPost, Path: path, Body: body}, ErrTeamNotFound, &pj); err != nil {
 		return nil, err
 	}
 	out := pj.project()

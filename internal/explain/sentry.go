@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -39,6 +41,12 @@ func Sentry(err error, base string, c Context) string {
 		s = err.Error() + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
 	case errors.Is(err, sentry.ErrBadAPIURL):
 		s = err.Error() + "."
+	case errors.Is(err, sentry.ErrRateLimited):
+		// Sentry's limit, or errtrack's pacing of its host: either way
+		// Sentry's, never GitLab's.
+		s = "The Sentry at " + base + " is limiting this token's requests" + sentryWait(err) + ": " + retryOr(c, "try again") + " then."
+	case errors.Is(err, sentry.ErrServer):
+		s = "The Sentry at " + base + " failed to answer (" + err.Error() + "): " + retryOr(c, "try again") + " in a moment."
 	default:
 		if c.Retry == "" {
 			c.Retry = "try again"
@@ -54,4 +62,28 @@ func Sentry(err error, base string, c Context) string {
 func FromSentry(err error) bool {
 	var se *sentry.Error
 	return errors.As(err, &se) || errors.Is(err, sentry.ErrNoToken) || errors.Is(err, sentry.ErrBadAPIURL)
+}
+
+// sentryWait says how long a rate limit asks to wait, where it says.
+func sentryWait(err error) string {
+	var wait time.Duration
+	var se *sentry.Error
+	var ae *apiclient.APIError
+	switch {
+	case errors.As(err, &se) && se.RetryAfter > 0:
+		wait = se.RetryAfter
+	case errors.As(err, &ae) && !ae.RetryAt.IsZero():
+		wait = time.Until(ae.RetryAt)
+	}
+	if wait <= 0 {
+		return ""
+	}
+	return " for " + wait.Round(time.Second).String()
+}
+
+func retryOr(c Context, def string) string {
+	if c.Retry != "" {
+		return c.Retry
+	}
+	return def
 }

@@ -209,10 +209,11 @@ func (s *Server) throttled(c *call) bool {
 	if count <= limit {
 		return false
 	}
-	// An HttpResponse of a JSON string, with Django's default type.
+	// The middleware's HttpResponse of orjson.dumps({"detail": …}), with
+	// Django's default type.
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	c.w.WriteHeader(http.StatusTooManyRequests)
-	b, _ := json.Marshal(fmt.Sprintf("You are attempting to use this endpoint too frequently. Limit is %d requests in 1 seconds", limit))
+	b, _ := json.Marshal(map[string]string{"detail": fmt.Sprintf("You are attempting to use this endpoint too frequently. Limit is %d requests in 1 seconds", limit)})
 	_, _ = c.w.Write(b)
 	return true
 }

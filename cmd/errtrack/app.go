@@ -256,6 +256,10 @@ func (a *app) run(args []string) (code int) {
 
 // explain words err for this command line.
 func (a *app) explain(err error, retry string) string {
+	var le *ledgerError
+	if errors.As(err, &le) {
+		return explain.Text(le.words)
+	}
 	if w, ok := workflow.Problem(err, retry); ok {
 		return explain.Text(w)
 	}

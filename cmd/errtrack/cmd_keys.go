@@ -171,7 +171,7 @@ func (a *app) keysCmd() *cobra.Command {
 			// delete goes on without it, saying so.
 			led, closeLedger, lerr := a.rotations(host, workflow.FrontEndCommand)
 			if lerr != nil {
-				fmt.Fprintf(a.stderr, "errtrack: warning: unfinished rotations of key %d, if any, stay open in the ledger: %s\n", id, a.explain(lerr, "run the command again"))
+				fmt.Fprintf(a.stderr, "errtrack: warning: unfinished rotations of key %s, if any, stay open in the ledger: %s\n", keyRefString(id, kref), a.explain(lerr, "run the command again"))
 			} else {
 				defer closeLedger()
 			}

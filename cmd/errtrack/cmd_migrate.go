@@ -117,9 +117,9 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	if err != nil {
 		return err
 	}
-	led, closeLedger, err := a.rotations(host, "migrate")
+	led, closeLedger, err := a.rotations(host, workflow.FrontEndMigrate)
 	if err != nil {
-		return err
+		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
 	defer closeLedger()
 	led = led.WithUserOf(ctx, c)

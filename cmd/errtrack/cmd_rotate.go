@@ -155,7 +155,7 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	}
 	led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand)
 	if err != nil {
-		return err
+		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
 	defer closeLedger()
 	checks := cliChecks(ref)
@@ -273,7 +273,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	}
 	led, closeLedger, err := a.rotations(host, workflow.FrontEndGroupCommand)
 	if err != nil {
-		return err
+		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
 	defer closeLedger()
 	if f.restart {

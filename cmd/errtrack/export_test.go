@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,4 +37,30 @@ func TestExportInventory(t *testing.T) {
 	}
 	c.run("", "export", "-p", "demo/web-shop", "--with-dsn").must(t, 0, `"dsn": "http://glet_`)
 	c.run("", "export", "-p", "demo/web-shop", "--format", "xml").must(t, 2, "json or yaml")
+}
+
+// A ledger that cannot be opened is said once: an export and a delete go
+// on without it, warning; a rotation stops before it changes anything.
+func TestUnopenableLedgerSaidOnce(t *testing.T) {
+	c := newCLI(t, nil)
+	file := filepath.Join(t.TempDir(), "not-a-folder")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.env["ERRTRACK_STATE_DIR"] = file
+	r := c.run("", "export", "-p", "demo/web-shop")
+	r.must(t, 0, "warning: the export says nothing of migrations under way")
+	if n := strings.Count(r.stderr, "rotation ledger"); n != 1 {
+		t.Fatalf("said %d times:\n%s", n, r.stderr)
+	}
+	r = c.run("", "keys", "delete", "-p", "demo/web-shop", "2", "--yes")
+	r.must(t, 0, "warning: unfinished rotations of key 2", "Deleted client key 2")
+	if n := strings.Count(r.stderr, "rotation ledger"); n != 1 {
+		t.Fatalf("said %d times:\n%s", n, r.stderr)
+	}
+	r = c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--keep-variables", "--yes")
+	r.must(t, 1, "Nothing was changed")
+	if c.server.KeyCount(1) != 1 {
+		t.Fatalf("keys %v", c.server.Keys(1))
+	}
 }

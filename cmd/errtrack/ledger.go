@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -18,21 +19,32 @@ func (a *app) rotations(host, frontEnd string) (*workflow.Rotations, func(), err
 	return workflow.NewRotations(store, host, frontEnd), func() { store.Close() }, nil
 }
 
-// openLedger opens the state directory's ledger, wording what is wrong.
+// openLedger opens the state directory's ledger. Its error (a
+// *ledgerError) is worded but not printed: a rotation stops on it, a delete
+// or an export goes on without the ledger and warns.
 func (a *app) openLedger() (*ledger.Ledger, error) {
 	dir, err := a.stateDir()
 	if err != nil {
-		return nil, reportedf(a, "errtrack has no state directory for its rotation ledger (%s): set ERRTRACK_STATE_DIR to a folder it may write. Nothing was changed.", err)
+		return nil, &ledgerError{words: fmt.Sprintf("errtrack has no state directory for its rotation ledger (%s): set ERRTRACK_STATE_DIR to a folder it may write.", err), err: err}
 	}
 	store, err := ledger.OpenLedger(dir)
 	if err != nil {
 		if words, ok := workflow.Problem(err, "run the command again"); ok {
-			return nil, reportedf(a, "%s", words)
+			return nil, &ledgerError{words: words, err: err}
 		}
-		return nil, reportedf(a, "The rotation ledger in %s could not be opened (%s). Nothing was changed.", dir, err)
+		return nil, &ledgerError{words: fmt.Sprintf("The rotation ledger in %s could not be opened (%s).", dir, err), err: err}
 	}
 	return store, nil
 }
+
+// ledgerError is the ledger that could not be opened, in words.
+type ledgerError struct {
+	words string
+	err   error
+}
+
+func (e *ledgerError) Error() string { return e.words }
+func (e *ledgerError) Unwrap() error { return e.err }
 
 // consoleLedger is the console's ledger: the state directory's, or for the
 // demo a fresh one removed when it ends (the mock's keys end with it).

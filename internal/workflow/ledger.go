@@ -27,6 +27,7 @@ const (
 	FrontEndGroupCommand = "keys rotate --group"
 	FrontEndConsole      = "console"
 	FrontEndConsoleBulk  = "console (marked projects)"
+	FrontEndMigrate      = "migrate"
 )
 
 // Rotations is the ledger as one host's rotations use it; a nil

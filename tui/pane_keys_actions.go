@@ -151,7 +151,7 @@ func (p *keysPane) showKey(project workflow.Project, sel apiclient.ClientKey) di
 	title := fmt.Sprintf("Client key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name()))
 	var body []string
 	if p.sentry() {
-		body = append(body, field("Name", clean(sel.Name)), field("Active", onOff(sel.Active)), field("Rate limit", rateLimitText(sel.RateLimit)))
+		body = append(body, field("Name", clean(sel.Name)), field("Active", onOff(sel.Active)), field("Rate limit", workflow.RateLimitText(sel.RateLimit)))
 	} else {
 		body = append(body, field("Active", yesNo(sel.Active)))
 	}

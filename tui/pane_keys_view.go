@@ -66,7 +66,7 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	inner := w - 4
 	lines := []string{st.Title.Render(truncate("Key "+clean(workflow.KeyName(k)), inner)), ""}
 	if p.sentry() {
-		lines = append(lines, "Name        "+truncate(clean(k.Name), inner-12), "Active      "+onOff(k.Active), "Rate limit  "+rateLimitText(k.RateLimit))
+		lines = append(lines, "Name        "+truncate(clean(k.Name), inner-12), "Active      "+onOff(k.Active), "Rate limit  "+workflow.RateLimitText(k.RateLimit))
 	} else {
 		lines = append(lines, "Active      "+yesNo(k.Active))
 	}
@@ -113,7 +113,7 @@ func (p *keysPane) columns(keys []apiclient.ClientKey) keyColumns {
 	c := keyColumns{leadTitle: "NAME", leadW: 4, lead: func(k apiclient.ClientKey) string { return clean(k.Name) }, active: onOff, rateW: 10, keyW: 32}
 	for _, k := range keys {
 		c.leadW = min(max(c.leadW, lipgloss.Width(clean(k.Name))), maxNameColumn)
-		c.rateW = max(c.rateW, len(rateLimitText(k.RateLimit)))
+		c.rateW = max(c.rateW, len(workflow.RateLimitText(k.RateLimit)))
 		c.keyW = max(c.keyW, min(lipgloss.Width(clean(k.PublicKey)), 64))
 	}
 	return c
@@ -218,7 +218,7 @@ func (p *keysPane) render(w int) string {
 		active := pad(c.active(k.Active), activeW)
 		rest := ""
 		if c.rateW > 0 {
-			rest += "  " + pad(rateLimitText(k.RateLimit), c.rateW)
+			rest += "  " + pad(workflow.RateLimitText(k.RateLimit), c.rateW)
 		}
 		rest += "  " + pad(truncate(clean(k.PublicKey), c.keyW), c.keyW)
 		if usedW > 0 {
@@ -282,23 +282,4 @@ func onOff(active bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-// rateLimitText is a Sentry key's rate limit as its settings page shows
-// it: "1000/1h", "10/90s", or "none".
-func rateLimitText(r *apiclient.KeyRateLimit) string {
-	if r == nil || r.Count <= 0 || r.Window <= 0 {
-		return "none"
-	}
-	w := strconv.Itoa(r.Window) + "s"
-	for _, u := range []struct {
-		secs int
-		unit string
-	}{{86400, "d"}, {3600, "h"}, {60, "min"}} {
-		if r.Window%u.secs == 0 {
-			w = strconv.Itoa(r.Window/u.secs) + u.unit
-			break
-		}
-	}
-	return strconv.Itoa(r.Count) + "/" + w
 }

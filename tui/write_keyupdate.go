@@ -77,5 +77,5 @@ func (w updateKeyWrite) outcome(v voice) outcome {
 	case "renamed":
 		return say(w.proj, statusSuccess, fmt.Sprintf("Renamed key %s to %s.", name, workflow.KeyName(k)))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s: rate limit %s.", workflow.KeyName(k), rateLimitText(k.RateLimit)))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s: rate limit %s.", workflow.KeyName(k), workflow.RateLimitText(k.RateLimit)))
 }

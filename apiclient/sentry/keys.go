@@ -17,9 +17,6 @@ type RateLimit struct {
 	Count  int `json:"count"`
 }
 
-// String is "COUNT/WINDOWs", as Sentry's settings page shows it.
-func (r RateLimit) String() string { return fmt.Sprintf("%d/%ds", r.Count, r.Window) }
-
 // MaxRateLimitWindow is the longest window Sentry takes: a day
 // (RateLimitSerializer's max_value).
 const MaxRateLimitWindow = 24 * 60 * 60

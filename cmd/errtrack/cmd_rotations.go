@@ -139,7 +139,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		}
 		var vars []string
 		for _, v := range r.Variables {
-			vars = append(vars, variableLabel(v)+" "+v.Result)
+			vars = append(vars, workflow.VariableRefLabel(v)+" "+v.Result)
 		}
 		event := "-"
 		if t := r.TestEvent; t != nil {
@@ -159,17 +159,6 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	return tw.Flush()
-}
-
-func variableLabel(v ledger.Variable) string {
-	s := v.Key + " (" + v.Scope + ")"
-	if v.Scope == "*" || v.Scope == "" {
-		s = v.Key + " (all)"
-	}
-	if v.Group != "" {
-		s = "group " + v.Group + "/" + s
-	}
-	return s
 }
 
 func toRotationJSON(r ledger.Record) rotationJSON {

@@ -130,16 +130,9 @@ func printSentryKeys(w io.Writer, keys []apiclient.ClientKey) {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "PUBLIC KEY\tNAME\tACTIVE\tRATE LIMIT\tDSN")
 	for _, k := range keys {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Clean(k.PublicKey), safetext.Clean(k.Name), yesNo(k.Active), rateLimitText(k.RateLimit), safetext.Clean(k.DSN))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Clean(k.PublicKey), safetext.Clean(k.Name), yesNo(k.Active), workflow.RateLimitText(k.RateLimit), safetext.Clean(k.DSN))
 	}
 	tw.Flush()
-}
-
-func rateLimitText(r *apiclient.KeyRateLimit) string {
-	if r == nil {
-		return "none"
-	}
-	return fmt.Sprintf("%d per %ds", r.Count, r.Window)
 }
 
 // parseRateLimit reads --rate-limit COUNT/WINDOW ("1000/3600", "100/60s"),
@@ -215,7 +208,7 @@ GitLab's integrated keys have none of these: only create and delete.`,
 			if g.jsonOut {
 				return writeJSON(a.stdout, toSentryJSON(*k))
 			}
-			fmt.Fprintf(a.stdout, "Updated key %s: %s, %s, rate limit %s.\n", explain.Text(workflow.KeyName(*k)), map[bool]string{true: "active", false: "disabled (its events are refused)"}[k.Active], explain.Text(safetext.Clean(k.DSN)), rateLimitText(k.RateLimit))
+			fmt.Fprintf(a.stdout, "Updated key %s: %s, %s, rate limit %s.\n", explain.Text(workflow.KeyName(*k)), map[bool]string{true: "active", false: "disabled (its events are refused)"}[k.Active], explain.Text(safetext.Clean(k.DSN)), workflow.RateLimitText(k.RateLimit))
 			return nil
 		},
 	}

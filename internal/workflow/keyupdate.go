@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -40,4 +41,23 @@ func SentryBase(store KeyStore) string {
 		return s.project.Base
 	}
 	return ""
+}
+
+// RateLimitText is a Sentry key's rate limit as its settings page shows
+// it: "1000/1h", "10/90s", or "none".
+func RateLimitText(r *apiclient.KeyRateLimit) string {
+	if r == nil || r.Count <= 0 || r.Window <= 0 {
+		return "none"
+	}
+	w := strconv.Itoa(r.Window) + "s"
+	for _, u := range []struct {
+		secs int
+		unit string
+	}{{86400, "d"}, {3600, "h"}, {60, "min"}} {
+		if r.Window%u.secs == 0 {
+			w = strconv.Itoa(r.Window/u.secs) + u.unit
+			break
+		}
+	}
+	return strconv.Itoa(r.Count) + "/" + w
 }

@@ -256,7 +256,7 @@ func LeftToDo(r ledger.Record) string {
 	var pending []string
 	for _, v := range r.Variables {
 		if v.Result != "updated" && v.Result != "created" && v.Group == "" {
-			pending = append(pending, variableRefLabel(v))
+			pending = append(pending, VariableRefLabel(v))
 		}
 	}
 	if len(pending) > 0 {
@@ -277,9 +277,9 @@ func migrationLeftToDo(r ledger.Record) string {
 	return "run the migration again: it goes on where it stopped"
 }
 
-// variableRefLabel names a recorded variable: "SENTRY_DSN (production)",
+// VariableRefLabel names a recorded variable: "SENTRY_DSN (production)",
 // "group web/SENTRY_DSN (all environments)".
-func variableRefLabel(v ledger.Variable) string {
+func VariableRefLabel(v ledger.Variable) string {
 	t := VariableTarget{Key: v.Key, Scope: v.Scope}
 	if v.Group != "" {
 		return "group " + v.Group + "/" + t.Label()

@@ -107,9 +107,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		if au.Backend != "" {
 			x.Backend = au.Backend
 		}
-		for grp := range au.Unread {
-			x.Unread = append(x.Unread, grp)
-		}
+		x.Unread = au.UnreadGroups()
 		if x.Findings == nil {
 			x.Findings = []workflow.Finding{}
 		}

@@ -147,9 +147,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 				x.ErrorTracking.Backend = workflow.BackendGitLab
 			}
 		}
-		for grp := range au.Unread {
-			x.Unread = append(x.Unread, grp)
-		}
+		x.Unread = au.UnreadGroups()
 		for _, f := range au.Findings {
 			x.Findings = append(x.Findings, exportFind{Severity: f.Severity, What: f.What, Fix: f.Fix})
 		}

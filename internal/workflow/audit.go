@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -151,6 +152,12 @@ func (a Audit) Errors() int {
 		}
 	}
 	return n
+}
+
+// UnreadGroups are the groups whose variables could not be read, in
+// order: a kept report reads the same run after run.
+func (a Audit) UnreadGroups() []string {
+	return slices.Sorted(maps.Keys(a.Unread))
 }
 
 // ancestors are the groups above a project path, nearest first:

@@ -132,3 +132,12 @@ func TestAuditAges(t *testing.T) {
 		t.Fatalf("%+v", w.Findings)
 	}
 }
+
+// The groups not read come in order, so a kept report reads the same run
+// after run.
+func TestUnreadGroupsInOrder(t *testing.T) {
+	a := Audit{Unread: map[string]error{"web/mobile": nil, "web": nil, "ops": nil}}
+	if got := a.UnreadGroups(); !slices.Equal(got, []string{"ops", "web", "web/mobile"}) {
+		t.Fatal(got)
+	}
+}

@@ -139,3 +139,13 @@ func TestGroupVerifyFindsSentryKeys(t *testing.T) {
 		t.Fatalf("%d events through Production's DSN:\n%s\n%s", ss.Events(prod), r.stdout, r.stderr)
 	}
 }
+
+// keys rotate --name on a project whose keys are GitLab's is refused, as
+// keys create --name is: nothing changes.
+func TestRotateNameRefusedForGitLabKeys(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--name", "prod", "--keep-variables", "--yes").must(t, 1, "have no names", "nothing was changed")
+	if c.server.KeyCount(1) != 2 {
+		t.Fatalf("keys %v", c.server.Keys(1))
+	}
+}

@@ -153,3 +153,14 @@ func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
 		t.Fatalf("asked %d, %+v", asked, it)
 	}
 }
+
+// A name for the new key of a project whose keys are GitLab's is refused
+// before anything changes: GitLab's keys have none.
+func TestNameRefusedForGitLabKeys(t *testing.T) {
+	srv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, NewName: "prod", KeepVariables: true, Confirmed: true}).Advance(context.Background(), gl, nil)
+	var unnamed *UnnamedKeysError
+	if !errors.As(err, &unnamed) || srv.KeyCount(1) != 2 {
+		t.Fatalf("%v, keys %v", err, srv.Keys(1))
+	}
+}

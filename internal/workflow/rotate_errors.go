@@ -43,6 +43,14 @@ func (e *SoftUnsupportedError) Error() string {
 	return "a soft rotation disables the old key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which cannot be disabled: rotate it without it (the old key is deleted), nothing was changed"
 }
 
+// UnnamedKeysError: a name was given for the new key of a project whose
+// keys are GitLab's, which have none.
+type UnnamedKeysError struct{ Project Project }
+
+func (e *UnnamedKeysError) Error() string {
+	return "a name was given for the new key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which have no names: rotate it without one, nothing was changed"
+}
+
 // NotListedError: the server created a key it does not list.
 type NotListedError struct{ Key apiclient.ClientKey }
 

@@ -59,6 +59,8 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 		return r, perr
 	case r.opts.Soft && r.keys(api).Backend() == BackendGitLab:
 		return r, &SoftUnsupportedError{Project: p}
+	case r.opts.NewName != "" && r.keys(api).Backend() == BackendGitLab:
+		return r, &UnnamedKeysError{Project: p}
 	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
 		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef()}
 	case kerr != nil:

@@ -69,8 +69,13 @@ it: --with-dsn adds each key's DSN. The field names are stable
 		Example: "  errtrack export --group web --include-subgroups --format yaml > error-tracking.yaml\n  errtrack export -p web/shop --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format != "json" && format != "yaml" {
+			switch {
+			case format != "json" && format != "yaml":
 				return usagef("--format is json or yaml, not %q", explain.Text(format))
+			case g.jsonOut && format != "json":
+				return usagef("--json and --format %s ask for two formats: give one", explain.Text(format))
+			case gf.subgroups && gf.group == "":
+				return usagef("--include-subgroups goes with --group")
 			}
 			ctx, cancel := a.deadline(cmd.Context(), g)
 			defer cancel()
@@ -111,6 +116,7 @@ it: --with-dsn adds each key's DSN. The field names are stable
 	p.add(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&format, "format", "json", "json or yaml")
+	fl.BoolVar(&g.jsonOut, "json", false, "the same as --format json (the default), as every command takes it")
 	fl.BoolVar(&withDSN, "with-dsn", false, "include each key's DSN (a credential: keep the file safe)")
 	fl.StringVar(&gf.group, "group", "", "every project of this group (ID or path) you maintain")
 	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")

@@ -64,3 +64,12 @@ func TestUnopenableLedgerSaidOnce(t *testing.T) {
 		t.Fatalf("keys %v", c.server.Keys(1))
 	}
 }
+
+// export takes --json as every command does, and refuses flags that ask
+// for two things.
+func TestExportFlags(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "export", "-p", "demo/web-shop", "--json").must(t, 0, `"project": "demo/web-shop"`)
+	c.run("", "export", "-p", "demo/web-shop", "--json", "--format", "yaml").must(t, 2, "two formats")
+	c.run("", "export", "-p", "demo/web-shop", "--include-subgroups").must(t, 2, "goes with --group")
+}

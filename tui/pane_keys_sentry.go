@@ -147,7 +147,7 @@ func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel a
 			now = fmt.Sprintf("%d/%d", r.Count, r.Window)
 		}
 		return msgCmd(openDialogMsg{d: inputDialog("Rate limit of key "+name, []string{
-			"Events the key accepts per window of seconds, COUNT/WINDOW: 1000/3600 is 1000 an hour (a window of at most a day). none removes the limit.",
+			"Events the key accepts per window, COUNT/WINDOW: 1000/1h (or 1000/3600, in seconds) is 1000 an hour; s, min, h and d name the unit; a window of at most a day. none removes the limit.",
 		}, "Limit: ", now, "set", func(text string, _ bool) (tea.Msg, string) {
 			rl, clear, err := workflow.ParseRateLimit(text)
 			if err != nil {

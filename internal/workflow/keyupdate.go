@@ -14,24 +14,35 @@ import (
 type RateLimitError struct{ Text string }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("%q: give COUNT/WINDOW in seconds, e.g. 1000/3600 (a window of at most a day), or none", safetext.Excerpt(e.Text, 40))
+	return fmt.Sprintf("%q: give COUNT/WINDOW, the window in seconds or with a unit, e.g. 1000/3600 or 1000/1h (a window of at most a day), or none", safetext.Excerpt(e.Text, 40))
 }
 
 // ParseRateLimit reads a Sentry key's rate limit as both front ends take
-// it: COUNT/WINDOW in seconds ("1000/3600", "100/60s"), or "none" (or 0)
-// to remove it (clear).
+// it: COUNT/WINDOW, the window in seconds ("1000/3600", "100/60s") or as
+// RateLimitText writes it ("1000/1h", "500/1min", "10/1d"), or "none" (or
+// 0) to remove it (clear).
 func ParseRateLimit(s string) (rl *sentry.RateLimit, clear bool, err error) {
 	s = strings.TrimSpace(s)
 	if s == "none" || s == "0" {
 		return nil, true, nil
 	}
-	count, window, ok := strings.Cut(strings.TrimSuffix(s, "s"), "/")
+	count, window, ok := strings.Cut(s, "/")
+	unit := 1
+	for _, u := range []struct {
+		suffix string
+		secs   int
+	}{{"min", 60}, {"s", 1}, {"h", 3600}, {"d", 86400}} {
+		if w, cut := strings.CutSuffix(window, u.suffix); cut {
+			window, unit = w, u.secs
+			break
+		}
+	}
 	c, cerr := strconv.Atoi(count)
 	w, werr := strconv.Atoi(window)
-	if !ok || cerr != nil || werr != nil || c <= 0 || w <= 0 || w > sentry.MaxRateLimitWindow {
+	if !ok || cerr != nil || werr != nil || c <= 0 || w <= 0 || w > sentry.MaxRateLimitWindow/unit {
 		return nil, false, &RateLimitError{Text: s}
 	}
-	return &sentry.RateLimit{Count: c, Window: w}, false, nil
+	return &sentry.RateLimit{Count: c, Window: w * unit}, false, nil
 }
 
 // SentryBase is the address of the Sentry a store's keys are on, "" for

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 )
 
@@ -50,4 +51,21 @@ func FuzzParseRateLimit(f *testing.F) {
 			t.Fatalf("%q: %v", s, rl)
 		}
 	})
+}
+
+// What RateLimitText writes, the parser reads back: the console offers a
+// key's limit as it shows it.
+func TestRateLimitTextReadsBack(t *testing.T) {
+	for _, w := range []int{1, 59, 60, 90, 3600, 5400, 86400} {
+		in := apiclient.KeyRateLimit{Count: 7, Window: w}
+		rl, _, err := ParseRateLimit(RateLimitText(&in))
+		if err != nil || rl.Count != 7 || rl.Window != w {
+			t.Errorf("%q read as %v, %v", RateLimitText(&in), rl, err)
+		}
+	}
+	for _, in := range []string{"10/2d", "10/1441min", "10/25h"} {
+		if _, _, err := ParseRateLimit(in); err == nil {
+			t.Errorf("%q: a window over a day taken", in)
+		}
+	}
 }

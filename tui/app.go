@@ -111,7 +111,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case writeDoneMsg:
 		next, cmd := m.apply(m.writeDone(msg))
 		all, screens := next.updateAll(msg)
-		return all, tea.Batch(cmd, screens)
+		all, quit := all.followQuitQuestion()
+		return all, tea.Batch(cmd, screens, quit)
 	case askAtKeyMsg:
 		return m.askAtKey(msg)
 	case planBulkMsg:
@@ -123,9 +124,13 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bulkBegunMsg:
 		return m.bulkBegun(msg)
 	case bulkEventMsg:
-		return m.bulkEvent(msg)
+		next, cmd := m.bulkEvent(msg)
+		next, quit := next.followQuitQuestion()
+		return next, tea.Batch(cmd, quit)
 	case bulkEndedMsg:
-		return m.bulkEnded(msg)
+		next, cmd := m.bulkEnded(msg)
+		next, quit := next.followQuitQuestion()
+		return next, tea.Batch(cmd, quit)
 	case copyDSNMsg:
 		return m, copyDSN(m.sh, msg.k)
 	case copyTextMsg:

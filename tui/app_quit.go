@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -65,7 +66,7 @@ func (m Model) changesUnderWay() []string {
 	}
 	if r := m.sh.bulk; r != nil {
 		d := r.words().Doing
-		out = append(out, strings.ToLower(d[:1])+d[1:]+" in the marked projects was under way")
+		out = append(out, fmt.Sprintf("a change to the marked projects was under way (%s%s: %d of %d done)", strings.ToLower(d[:1]), d[1:], r.done, r.plan.Acting()))
 	}
 	return out
 }
@@ -77,10 +78,31 @@ func (m Model) quitQuestion() *dialog {
 	if len(under) == 0 {
 		return nil
 	}
-	body := []string{"errtrack would quit while " + strings.Join(under, ", and while ") + ".",
-		"", "Each may happen or not: errtrack cannot tell once it quits. Check the projects before trying again."}
-	d := confirmDialog("Quit with a change under way?", body, "Quit", tea.QuitMsg{})
+	d := confirmDialog("Quit with a change under way?", quitBody(under), "Quit", tea.QuitMsg{})
 	return &d
+}
+
+func quitBody(under []string) []string {
+	return []string{"errtrack would quit while " + strings.Join(under, ", and while ") + ".",
+		"", "Each may happen or not: errtrack cannot tell once it quits. Check the projects before trying again."}
+}
+
+// followQuitQuestion keeps an open quit question true as changes end: it
+// names what is still under way, and closes once nothing is, saying so.
+func (m Model) followQuitQuestion() (Model, tea.Cmd) {
+	for i, d := range m.dialogs {
+		if _, quit := d.onYes.(tea.QuitMsg); !quit {
+			continue
+		}
+		under := m.changesUnderWay()
+		if len(under) > 0 {
+			m.dialogs[i].body = quitBody(under)
+			return m, nil
+		}
+		m.dialogs = append(m.dialogs[:i:i], m.dialogs[i+1:]...)
+		return m.setStatus(statusMsg{text: "The change ended while you were asked: nothing is under way any more (" + keyName(m.sh.keys.Quit) + " quits at once).", kind: statusInfo})
+	}
+	return m, nil
 }
 
 // RotationsAtQuestion are the rotations whose question was open when the

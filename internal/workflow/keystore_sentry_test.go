@@ -164,3 +164,41 @@ func TestNameRefusedForGitLabKeys(t *testing.T) {
 		t.Fatalf("%v, keys %v", err, srv.Keys(1))
 	}
 }
+
+// lostCreates makes the key but loses the answer.
+type lostCreates struct{ KeyStore }
+
+func (l lostCreates) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
+	_, _ = l.KeyStore.Create(ctx, name)
+	return nil, lost
+}
+
+// A Sentry project with more keys than a record keeps by number: a create
+// whose answer was lost is found again by its ref, and gone on with; no
+// second key is made.
+func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
+	srv := mocksentry.New(mocksentry.Options{ScaleKeys: 150})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
+	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	keys, _ := store.All(ctx)
+	old := keys[len(keys)-1]
+	l, _ := testLedger(t)
+	o := RotationOptions{OldRef: old.PublicKey, KeepVariables: true, Confirmed: true, Ledger: l}
+	o.Keys = lostCreates{store}
+	if _, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil); err == nil {
+		t.Fatal("a lost create went unnoticed")
+	}
+	before := len(srv.Keys("demo", "legacy-api"))
+	o.Keys, o.GoOn = store, true
+	r, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil)
+	if err != nil || r.Earlier == nil || len(srv.Keys("demo", "legacy-api")) != before-1 {
+		t.Fatalf("%v: went on %v, %d keys (had %d)", err, r.Earlier != nil, len(srv.Keys("demo", "legacy-api")), before)
+	}
+}

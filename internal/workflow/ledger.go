@@ -216,6 +216,12 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (ap
 	}
 	var made []apiclient.ClientKey
 	for _, k := range keys {
+		if rec.Before == nil && k.ID == 0 {
+			// A key without an ID, and no refs kept to tell it by: which
+			// are new cannot be told, so nothing is made again.
+			made = keys
+			break
+		}
 		isNew := k.ID > rec.BeforeMax
 		if rec.Before != nil {
 			isNew = !slices.Contains(rec.Before, KeyRef(k))

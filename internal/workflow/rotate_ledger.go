@@ -143,7 +143,9 @@ func (r *Rotation) creatingRecord(now time.Time) ledger.Record {
 		rec.BeforeMax = max(rec.BeforeMax, k.ID)
 	}
 	rec.BeforeComplete = r.read.Counted && len(r.known) >= r.read.Count
-	if rec.BeforeComplete && len(r.known) <= keptBefore {
+	// Keys with no ordered ID (a Sentry's) can only be told by their refs:
+	// all of them are kept, however many.
+	if rec.BeforeComplete && (len(r.known) <= keptBefore || r.backend() != BackendGitLab) {
 		rec.Before = slices.Clone(r.known)
 	}
 	return rec

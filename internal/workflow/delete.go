@@ -277,9 +277,17 @@ func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledge
 		return nil
 	}
 	_ = l.store.Refresh()
-	closed := l.settleOldKey(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
+}
+
+// keyGone closes the open rotations a deleted key ends, but the one named
+// except (the rotation that deleted it): those that replaced it are
+// finished (note says how), those that made it are abandoned (nothing
+// replaced their old key).
+func (l *Rotations) keyGone(projectID int64, key apiclient.ClientKey, except, note string) []ledger.Record {
+	closed := l.settleOldKey(projectID, key, except, note)
 	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
-		return recordsNew(x, key) && x.IsOpen()
+		return x.ID != except && recordsNew(x, key) && x.IsOpen()
 	}) {
 		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
 		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", KeyName(key), KeyName(OldKeyOf(rec)))

@@ -183,3 +183,22 @@ func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
 		t.Fatalf("the finished rotation forgot its variable: %+v", rec)
 	}
 }
+
+// A rotation's own delete ends the rotations its old key ends: one that
+// made that key (kept, then replaced by another rotation) is abandoned,
+// not left open asking to go on with a key that is gone.
+func TestRotationsDeleteEndsTheRotationThatMadeItsOldKey(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	a, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	a = a.ConfirmDelete(false)
+	if _, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: a.New.ID, KeepVariables: true, Confirmed: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range l.OpenRotations(1) {
+		if rec.NewKeyID == a.New.ID {
+			t.Fatalf("the rotation that made key %d is still open: %+v", a.New.ID, rec)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -284,7 +285,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	}
 	var old []apiclient.ClientKey
 	for _, key := range keys {
-		if slicesContains(rec.Before, KeyRef(key)) {
+		if slices.Contains(rec.Before, KeyRef(key)) {
 			old = append(old, key)
 		}
 	}
@@ -329,19 +330,12 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 			}
 			return it
 		}
+		// Rotations the key ends (it was replaced, or made) end with it.
+		k.Ledger.keyDeleted(it.Project.ID, key)
 	}
 	rec := m.rec
 	rec.Phase, rec.Ended, rec.Note = ledger.PhaseDone, k.Ledger.stamp(), "integrated keys deleted"
 	_ = k.Ledger.put(rec, false)
 	it.Result, it.Words = ResultChanged, fmt.Sprintf("Deleted its integrated %s: the migration is finished.", map[bool]string{true: "key", false: "keys"}[len(m.oldKeys) == 1])
 	return it
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -125,8 +125,8 @@ type Rotation struct {
 	// Earlier is the unfinished rotation of the same key the ledger holds,
 	// whose new key this one goes on with (or leaves, on a restart).
 	Earlier *ledger.Record
-	// Settled are other unfinished rotations of the old key that its
-	// delete finished.
+	// Settled are other unfinished rotations its delete ended: those of
+	// the old key (finished) and those that made it (abandoned).
 	Settled []ledger.Record
 
 	opts    RotationOptions

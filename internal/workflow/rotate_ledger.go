@@ -246,7 +246,7 @@ func (r *Rotation) recordDeleted() {
 		note = "the old key was already gone (deleted elsewhere)"
 	}
 	r.endRecord(ledger.PhaseDone, note)
-	r.Settled = l.settleOldKey(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", KeyName(r.Old), r.rec.ID))
+	r.Settled = l.keyGone(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", KeyName(r.Old), r.rec.ID))
 }
 
 // settleOldKey finishes the unfinished rotations of a project's key that

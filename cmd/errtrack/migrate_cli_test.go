@@ -91,6 +91,9 @@ func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
 		t.Fatalf("the ledger shows a DSN: %s", r.stdout)
 	}
 
+	// The next plan says where GitLab's own Sentry settings are set: the
+	// page, on the host.
+	c.run("", append(args, "--dry-run")...).must(t, 0, c.url+"/demo/web-shop/-/settings/operations")
 	c.run("", append(args, "--delete-old-keys")...).must(t, 0)
 	for id := range integrated {
 		if n := gl.KeyCount(id); n != 0 {

@@ -255,7 +255,7 @@ func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p Projec
 		s += "; its integrated keys go with the migration's later step, once their clients moved"
 	}
 	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !SentryBacked(st) {
-		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(env.ledger.Host(), p)
+		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(k.Ledger.Host(), p)
 	}
 	return s
 }

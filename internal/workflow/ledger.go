@@ -173,7 +173,7 @@ func (e *LedgerError) Unwrap() error { return e.Err }
 type BusyError struct{ Project Project }
 
 func (e *BusyError) Error() string {
-	return "another errtrack run is rotating the keys of " + e.Project.Name() + " right now"
+	return "another errtrack run is changing the keys of " + e.Project.Name() + " right now"
 }
 
 func (e *BusyError) Unwrap() error { return ledger.ErrBusy }

@@ -24,6 +24,26 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	}
 	m := *it.migration
 	l := k.Ledger
+	// One run at a project at a time, across processes: two could each
+	// find no active key in the target and make one.
+	if l != nil {
+		release, err := l.store.Claim(ledger.ProjectClaim(l.host, it.Project.ID))
+		switch {
+		case errors.Is(err, ledger.ErrBusy):
+			err = &BusyError{Project: it.Project}
+			it.Result, it.Err, it.Words = ResultFailed, err, capitalize(err.Error())+": nothing was changed here; run again once it ended."
+			return it
+		case err != nil:
+			it.Result, it.Err, it.Words = ResultFailed, err, env.Explain(&LedgerError{Before: "migrating " + it.Project.Name(), Err: err})
+			return it
+		}
+		defer release()
+		// What another run did since the plan goes on from where it is.
+		_ = l.store.Refresh()
+		if rec, ok := l.migrationOf(it.Project.ID); ok && rec.ID != m.rec.ID && rec.IsOpen() {
+			m.rec = rec
+		}
+	}
 	rec := m.rec
 	if rec.ID == "" {
 		now := l.now().UTC()

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -18,13 +19,15 @@ import (
 
 // migrationWorld is a mock GitLab, a mock Sentry and a ledger.
 type migrationWorld struct {
-	gl      *mockserver.Server
-	c       *apiclient.Client
-	ss      *mocksentry.Server
-	sc      *sentry.Client
-	base    string
-	ledger  *Rotations
-	creates atomic.Int32 // Sentry projects made
+	gl     *mockserver.Server
+	c      *apiclient.Client
+	ss     *mocksentry.Server
+	sc     *sentry.Client
+	base   string
+	ledger *Rotations
+	// ledgerDir is where the ledger is, for another process's.
+	ledgerDir string
+	creates   atomic.Int32 // Sentry projects made
 	// refuseEvents answers every test event 403, as a Sentry refusing
 	// the key would.
 	refuseEvents atomic.Bool
@@ -55,7 +58,13 @@ func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld
 	if w.sc, err = sentry.New(ts.URL, mocksentry.TokenAdmin); err != nil {
 		t.Fatal(err)
 	}
-	w.ledger, _ = testLedger(t)
+	w.ledgerDir = t.TempDir()
+	store, err := ledger.OpenLedger(w.ledgerDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	w.ledger = NewRotations(store, testHost, FrontEndMigrate).WithUser("tester")
 	return w
 }
 
@@ -251,5 +260,28 @@ func TestMigrationTargetsNeverShared(t *testing.T) {
 		if _, err := SlugRule(good); err != nil {
 			t.Errorf("rule %q refused: %v", good, err)
 		}
+	}
+}
+
+// Another errtrack process at the project (its claim held) stops this
+// run's migration there before anything is made: two runs could each make
+// the target's key.
+func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
+	w := newMigrationWorld(t)
+	other, err := ledger.OpenLedger(w.ledgerDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	release, err := other.Claim(ledger.ProjectClaim(testHost, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	done := runPlan(t, context.Background(), plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	it := byPath(done)["demo/web-shop"]
+	var busy *BusyError
+	if it.Result != ResultFailed || !errors.As(it.Err, &busy) || len(w.ss.Keys("demo", "demo-web-shop")) != 0 {
+		t.Fatalf("%+v, keys %+v", it, w.ss.Keys("demo", "demo-web-shop"))
 	}
 }

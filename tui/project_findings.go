@@ -24,10 +24,10 @@ func consoleAction(k KeyMap) func(workflow.Action) string {
 		case workflow.ActCreateKey:
 			return keyName(k.NewKey) + " on the Client keys tab"
 		case workflow.ActDeleteKey:
-			if a.KeyID == 0 {
+			if a.Key.ID == 0 && a.Key.PublicKey == "" {
 				return keyName(k.Delete) + " on the key, on the Client keys tab"
 			}
-			return fmt.Sprintf("%s on key %d, on the Client keys tab", keyName(k.Delete), a.KeyID)
+			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(workflow.KeyName(a.Key)))
 		case workflow.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
 		}

@@ -167,7 +167,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		default:
 			a.Findings = append(a.Findings, finding(SeverityInfo,
 				fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key)),
-				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, KeyID: k.Key.ID}))
+				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
 		}
 	}
 	for _, g := range unread {

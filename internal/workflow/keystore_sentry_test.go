@@ -202,3 +202,15 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 		t.Fatalf("%v: went on %v, %d keys (had %d)", err, r.Earlier != nil, len(srv.Keys("demo", "legacy-api")), before)
 	}
 }
+
+// A Sentry key's delete is named by its public key, never as key 0.
+func TestSentryKeyFixNamesItsRef(t *testing.T) {
+	sentryKey := Action{Do: ActDeleteKey, Project: "web/api", Key: FromSentry(sentry.Key{ID: "2ff563fee0b1", Name: "Staging"})}
+	gitlabKey := Action{Do: ActDeleteKey, Project: "web/shop", Key: apiclient.ClientKey{ID: 12}}
+	if got := sentryKey.Command(); got != "errtrack keys delete -p web/api 2ff563fee0b1" {
+		t.Error(got)
+	}
+	if got := gitlabKey.Command(); got != "errtrack keys delete -p web/shop 12" {
+		t.Error(got)
+	}
+}

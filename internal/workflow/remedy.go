@@ -1,6 +1,10 @@
 package workflow
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
 
 // A fix that is an action a front end offers its own way (the console has
 // a key for it, the commands a command line) carries the action apart from
@@ -16,7 +20,7 @@ const (
 	ActCreateSettings     // create integrated error tracking settings
 	ActEnable             // enable error tracking
 	ActCreateKey          // create a client key
-	ActDeleteKey          // delete the key KeyID
+	ActDeleteKey          // delete the key Key
 	ActListKeys           // list the keys (to take a current DSN)
 )
 
@@ -24,7 +28,7 @@ const (
 type Action struct {
 	Do      Act
 	Project string // the project's path, for a command line
-	KeyID   int64
+	Key     apiclient.ClientKey
 }
 
 // Command words the action as errtrack's command line.
@@ -41,7 +45,7 @@ func (a Action) Command() string {
 	case ActCreateKey:
 		return "errtrack keys create" + p
 	case ActDeleteKey:
-		return fmt.Sprintf("errtrack keys delete%s %d", p, a.KeyID)
+		return "errtrack keys delete" + p + " " + KeyRef(a.Key)
 	case ActListKeys:
 		return "errtrack keys list" + p
 	}

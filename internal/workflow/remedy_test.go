@@ -12,11 +12,11 @@ import (
 // A fix that is an action reads as a command line in Fix and as the front
 // end's words through FixWith; a fix without one is the same both ways.
 func TestFixWordsTheAction(t *testing.T) {
-	f := finding(SeverityInfo, "key 3 is referenced by no CI/CD variable", "otherwise delete it (%s)", Action{Do: ActDeleteKey, KeyID: 3})
+	f := finding(SeverityInfo, "key 3 is referenced by no CI/CD variable", "otherwise delete it (%s)", Action{Do: ActDeleteKey, Key: apiclient.ClientKey{ID: 3}})
 	if f.Fix != "otherwise delete it (errtrack keys delete 3)" {
 		t.Fatalf("Fix %q", f.Fix)
 	}
-	key := func(a Action) string { return "d on key " + strings.Repeat("3", int(a.KeyID)/3) }
+	key := func(a Action) string { return "d on key " + strings.Repeat("3", int(a.Key.ID)/3) }
 	if got := f.FixWith(key); got != "otherwise delete it (d on key 3)" {
 		t.Fatalf("FixWith %q", got)
 	}

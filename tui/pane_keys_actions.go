@@ -27,25 +27,28 @@ func (p *keysPane) help() helpMap {
 	if !p.sh.readOnly() && p.usable() {
 		acts = append(acts, k.NewKey)
 	}
+	var sentryOnly []key.Binding
 	if sel, ok := p.selected(); ok {
 		if !p.sh.readOnly() {
 			acts = append(acts, k.Delete, k.Rotate)
 		}
-		acts = append(acts, k.Copy, k.Show, k.Verify)
 		if p.sentry() && !p.sh.readOnly() {
-			// What only a Sentry's keys have.
+			// What only a Sentry's keys have, on the bar too.
 			active := with(k.ToggleActive, "disable key")
 			if !sel.Active {
 				active = with(k.ToggleActive, "enable key")
 			}
-			acts = append(acts, active, k.Rename, k.RateLimit)
+			sentryOnly = []key.Binding{active, k.Rename, k.RateLimit}
 		}
+		acts = append(acts, sentryOnly...)
+		acts = append(acts, k.Copy, k.Show, k.Verify)
 	}
 	if p.usable() && len(p.data.val) > 0 {
 		acts = append(acts, k.FilterKeys)
 	}
-	// The one-line bar keeps to what fits; ? lists the rest.
-	short := acts[:min(len(acts), 4)]
+	// The one-line bar keeps to what fits (helpBar drops from its end);
+	// ? lists the rest.
+	short := acts[:min(len(acts), 4+len(sentryOnly))]
 	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
 }

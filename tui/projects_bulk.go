@@ -28,11 +28,7 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	ask := func(kind func(variable string) workflow.Kind, title string) tea.Msg {
 		return openDialogMsg{d: variableQuestion(kind, title, variable, projects)}
 	}
-	var body []string
-	for _, p := range projects {
-		body = append(body, "  • "+clean(p.PathWithNamespace))
-	}
-	body = append(body, "", "Each shows its plan first and asks once:")
+	body := []string{"Each shows its plan first and asks once:"}
 	picks := []pick{
 		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(workflow.SettingsChange{Enable: true})},
 		{k.BulkDisable, "disable error tracking", plan(workflow.SettingsChange{Enable: false})},
@@ -47,7 +43,14 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	if s.sh.hasBulk {
 		picks = append(picks, pick{k.BulkReport, "show the last report again", openDialogMsg{d: s.sh.lastBulk}})
 	}
-	return msgCmd(openDialogMsg{d: menuDialog(workflow.Projects(len(projects), "marked"), body, picks)})
+	// The choices first, the marked projects after them: on a small
+	// terminal the box scrolls, and what to press shows at once.
+	d := menuDialog(workflow.Projects(len(projects), "marked"), body, picks)
+	d.body = append(d.body, "", "Marked:")
+	for _, p := range projects {
+		d.body = append(d.body, "  • "+clean(p.PathWithNamespace))
+	}
+	return msgCmd(openDialogMsg{d: d})
 }
 
 // variableQuestion asks which CI/CD variable's DSN a change of kind uses,

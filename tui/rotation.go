@@ -218,7 +218,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 // event with the new DSN first.
 func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 	r := w.r
-	body := []string{"The new DSN, copied to the clipboard when the server listed it (c on the new key copies it again):", clean(r.New.DSN), ""}
+	body := []string{"The new DSN, copied to the clipboard when the server listed it (" + keyName(k.Copy) + " on the new key copies it again):", clean(r.New.DSN), ""}
 	if err := dsn.Check(r.New.DSN); err != nil {
 		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	}

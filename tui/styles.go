@@ -38,6 +38,10 @@ func NewStyles(isDark, noColor bool) Styles {
 	green := ld(lipgloss.Color("#1B7F3A"), lipgloss.Color("#6BD58A"))
 	yellow := ld(lipgloss.Color("#8A5A00"), lipgloss.Color("#F2C94C"))
 	selBg := ld(lipgloss.Color("#DCD6F7"), lipgloss.Color("#3C3460"))
+	// The selected row's own text colour: a background alone leaves the
+	// terminal's text, dark on the dark row when a light terminal was
+	// taken for a dark one.
+	selFg := ld(lipgloss.Color("#1A1A2E"), lipgloss.Color("#F4F2FF"))
 	barBg := ld(lipgloss.Color("#E8E8E8"), lipgloss.Color("#262626"))
 	barFg := ld(lipgloss.Color("#303030"), lipgloss.Color("#D0D0D0"))
 
@@ -46,7 +50,7 @@ func NewStyles(isDark, noColor bool) Styles {
 		Subtle:       lipgloss.NewStyle().Foreground(subtle),
 		Faint:        lipgloss.NewStyle().Faint(true),
 		Bold:         lipgloss.NewStyle().Bold(true),
-		Selected:     lipgloss.NewStyle().Background(selBg).Bold(true),
+		Selected:     lipgloss.NewStyle().Background(selBg).Foreground(selFg).Bold(true),
 		Header:       lipgloss.NewStyle().Bold(true).Foreground(subtle),
 		TabActive:    lipgloss.NewStyle().Bold(true).Foreground(accent).Underline(true),
 		TabInactive:  lipgloss.NewStyle().Foreground(subtle),
@@ -71,6 +75,15 @@ func NewStyles(isDark, noColor bool) Styles {
 		Breadcrumb:   lipgloss.NewStyle().Foreground(subtle),
 		Accent:       lipgloss.NewStyle().Bold(true).Foreground(accent),
 	}
+	// The help bar's keys in the terminal's own colour, bold, and its words
+	// in the palette's subtle one: the defaults are too faint to read on
+	// either background.
+	s.Help.ShortKey = lipgloss.NewStyle().Bold(true)
+	s.Help.FullKey = lipgloss.NewStyle().Bold(true)
+	s.Help.ShortDesc = s.Help.ShortDesc.Foreground(subtle)
+	s.Help.FullDesc = s.Help.FullDesc.Foreground(subtle)
+	s.Help.ShortSeparator = s.Help.ShortSeparator.Foreground(subtle)
+	s.Help.FullSeparator = s.Help.FullSeparator.Foreground(subtle)
 	// Tabs that look like tabs: the active one a filled label.
 	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1A1A2E"))).Background(accent).Padding(0, 1)
 	s.TabInactive = lipgloss.NewStyle().Foreground(subtle).Padding(0, 1)

@@ -723,3 +723,19 @@ func TestKeysShowTheirAge(t *testing.T) {
 	h.key("enter")
 	h.mustSay("First seen: less than an hour ago")
 }
+
+// A refresh reads the project's variables once: where the keys' DSNs are
+// used is read when the keys and the settings have both come back, not
+// again for each.
+func TestRefreshReadsVariablesOnce(t *testing.T) {
+	g := demoGitLab(t)
+	f := faulty(g.api)
+	h := newHarness(t, Deps{API: f, Host: g.url, Project: "1"})
+	h.mustSee("Client keys (2)")
+	before := f.count("ListVariables")
+	h.key("r")
+	h.mustSee("Client keys (2)")
+	if n := f.count("ListVariables") - before; n != 1 {
+		t.Fatalf("a refresh read the variables %d times", n)
+	}
+}

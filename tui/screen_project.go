@@ -92,7 +92,8 @@ func (s *projectScreen) keysElsewhere() bool {
 // and the project's path are known; the list is never held up by it.
 func (s *projectScreen) loadUses() tea.Cmd {
 	st := s.settings.data
-	if !s.keys.data.has || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
+	// Not while the keys are read again (a refresh): their answer asks.
+	if !s.keys.data.has || s.keys.data.loading() || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
 		return nil
 	}
 	return loadUsesCmd(s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,

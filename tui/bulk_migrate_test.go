@@ -62,6 +62,15 @@ func TestBulkMigration(t *testing.T) {
 	if g.srv.KeyCount(1) != 2 {
 		t.Fatal("the glet_ keys went before the later step")
 	}
+	// The project says it was migrated, and does not advise turning its
+	// integrated tracking on again.
+	h.key("esc")
+	h.filter("web-shop")
+	h.key("enter")
+	h.mustSee("Client keys (")
+	h.mustSay("Migrated to the Sentry project", "x in the ctrl+o menu of the marked projects deletes them")
+	h.mustNotSee("until it is enabled")
+	h.key("esc")
 	// The later step, with the Sentry offered again.
 	h.key("esc")
 	h.filter("web-shop")

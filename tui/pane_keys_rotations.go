@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,13 +26,7 @@ type openRotationsMsg struct {
 // loadOpenRotationsCmd reads the ledger (a file) off the UI goroutine.
 func loadOpenRotationsCmd(l *workflow.Rotations, id uint64, projectID int64) tea.Cmd {
 	return func() tea.Msg {
-		var recs []ledger.Record
-		for _, r := range l.OpenRotations(projectID) {
-			if r.Kind == ledger.KindRotation {
-				recs = append(recs, r)
-			}
-		}
-		return openRotationsMsg{id: id, recs: recs}
+		return openRotationsMsg{id: id, recs: l.OpenChanges(projectID)}
 	}
 }
 
@@ -59,6 +54,12 @@ func (p *keysPane) rotationNote(r ledger.Record) string {
 	k := p.sh.keys
 	old, nk := p.named(workflow.OldKeyOf(r)), p.named(workflow.NewKeyOf(r))
 	on := r.Updated.Local().Format(time.DateOnly)
+	if r.Kind == ledger.KindMigration {
+		if r.Phase == ledger.PhaseMigrated {
+			return clean(fmt.Sprintf("Migrated to the Sentry project %s on %s: its clients send there now. These integrated keys stay until they have moved; %s in the %s menu of the marked projects deletes them.", r.Target, on, keyName(k.BulkDeleteOld), keyName(k.Bulk)))
+		}
+		return clean(fmt.Sprintf("Migration to the Sentry project %s open since %s: %s in the %s menu of the marked projects goes on with it.", r.Target, r.Started.Local().Format(time.DateOnly), keyName(k.BulkMigrate), keyName(k.Bulk)))
+	}
 	switch r.Phase {
 	case ledger.PhaseDisabled:
 		return clean(fmt.Sprintf("Soft rotation open: key %s disabled on %s, new key %s; delete the old key (%s) once its clients have moved.", old, on, nk, keyName(k.Delete)))
@@ -80,11 +81,17 @@ func (p *keysPane) named(k apiclient.ClientKey) string {
 	return workflow.KeyName(k)
 }
 
+// migrated reports an open migration of the project: its integrated
+// tracking was switched off on purpose.
+func (p *keysPane) migrated() bool {
+	return slices.ContainsFunc(p.open.val, func(r ledger.Record) bool { return r.Kind == ledger.KindMigration })
+}
+
 // rotationOf is the open rotation whose old key k is, if any: R on it goes
 // on with that rotation (its resume question), so nothing new is asked.
 func (p *keysPane) rotationOf(k apiclient.ClientKey) *ledger.Record {
 	for i, r := range p.open.val {
-		if workflow.SameKey(workflow.OldKeyOf(r), k) {
+		if r.Kind == ledger.KindRotation && workflow.SameKey(workflow.OldKeyOf(r), k) {
 			return &p.open.val[i]
 		}
 	}

@@ -42,7 +42,9 @@ func (p *keysPane) notes() []string {
 			out = append(out, " "+style.Render(l)+"\n")
 		}
 	}
-	if p.tracking != "" {
+	// A project migrated to a Sentry has its tracking off on purpose: its
+	// note says so, not how to turn it on again.
+	if p.tracking != "" && !p.migrated() {
 		add(st.Warning, p.tracking)
 	}
 	if p.sh.readOnly() {

@@ -147,6 +147,14 @@ func (l *Rotations) OpenRotations(projectID int64) []ledger.Record {
 	return l.store.ProjectRotations(l.host, projectID, ledger.Record.IsOpen)
 }
 
+// OpenChanges are a project's unfinished rotations and migrations.
+func (l *Rotations) OpenChanges(projectID int64) []ledger.Record {
+	if l == nil {
+		return nil
+	}
+	return append(l.OpenRotations(projectID), l.store.ProjectMigrations(l.host, projectID, ledger.Record.IsOpen)...)
+}
+
 // put writes the rotation's state.
 func (l *Rotations) put(rec ledger.Record, durable bool) error {
 	if l == nil {

@@ -186,7 +186,7 @@ func (w rotationWrite) resumeQuestion(k KeyMap) dialog {
 	e := *w.r.Earlier
 	nk, old := clean(workflow.KeyName(workflow.NewKeyOf(e))), clean(workflow.KeyName(workflow.OldKeyOf(e)))
 	body := []string{clean(workflow.EarlierWords(e))}
-	if left := workflow.LeftToDo(e); left != "" {
+	if left := workflow.LeftToDo(e, consoleChecks(k)); left != "" {
 		body = append(body, "Left to do: "+clean(left)+".")
 	}
 	body = append(body, "", "Going on makes no new key: the rotation checks key "+nk+", points the variables at its DSN and deletes key "+old+" as you choose. "+

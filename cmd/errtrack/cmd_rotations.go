@@ -165,7 +165,7 @@ func toRotationJSON(r ledger.Record) rotationJSON {
 	x := rotationJSON{ID: r.ID, Kind: r.Kind, Target: r.Target, Host: r.Host, Project: r.ProjectPath, ProjectID: r.ProjectID, Backend: r.Backend,
 		State: "finished", Phase: r.Phase, OldKey: keyRefJSON{ID: r.OldKeyID, PublicKey: r.OldPublic}, Named: r.Named,
 		Variables: r.Variables, TestEvent: r.TestEvent, User: r.User, FrontEnd: r.FrontEnd, Campaign: r.Campaign,
-		Started: r.Started, Updated: r.Updated, Ended: r.Ended, Note: r.Note, LeftToDo: workflow.LeftToDo(r)}
+		Started: r.Started, Updated: r.Updated, Ended: r.Ended, Note: r.Note, LeftToDo: workflow.LeftToDo(r, cliChecks(apiclient.ProjectID(r.ProjectID)))}
 	if r.IsOpen() {
 		x.State = "open"
 	}

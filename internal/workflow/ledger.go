@@ -252,18 +252,19 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (ap
 }
 
 // LeftToDo says what an unfinished rotation still needs, for the ledger's
-// readers: "delete key 6 once its clients use key 7's DSN".
-func LeftToDo(r ledger.Record) string {
+// readers: "delete key 6 once its clients use key 7's DSN"; c words the
+// checks and steps as the reader's front end does them.
+func LeftToDo(r ledger.Record, c Checks) string {
 	if !r.IsOpen() {
 		return ""
 	}
 	if r.Kind == ledger.KindMigration {
-		return migrationLeftToDo(r)
+		return migrationLeftToDo(r, c)
 	}
 	old, nk := KeyName(OldKeyOf(r)), KeyName(NewKeyOf(r))
 	switch r.Phase {
 	case ledger.PhaseCreating:
-		return fmt.Sprintf("find out whether the create made a key (errtrack keys list -p %d), then rotate key %s again: it goes on with that key", r.ProjectID, old)
+		return fmt.Sprintf("find out whether the create made a key (%s), then rotate key %s again: it goes on with that key", c.Keys, old)
 	case ledger.PhaseDisabled:
 		return fmt.Sprintf("delete key %s, disabled, once its clients use key %s's DSN (rotate key %s again, or delete it)", old, nk, old)
 	}
@@ -281,12 +282,12 @@ func LeftToDo(r ledger.Record) string {
 }
 
 // migrationLeftToDo says what an unfinished migration still needs.
-func migrationLeftToDo(r ledger.Record) string {
+func migrationLeftToDo(r ledger.Record, c Checks) string {
 	switch r.Phase {
 	case ledger.PhaseProjectCreating:
 		return "find out whether the Sentry project " + r.Target + " was made, then run the migration again: it takes it, and makes none twice"
 	case ledger.PhaseMigrated:
-		return "delete the integrated keys once their clients send to the Sentry DSN: errtrack migrate with --delete-old-keys"
+		return "delete the integrated keys once their clients send to the Sentry DSN: " + c.OldKeysStep
 	}
 	return "run the migration again: it goes on where it stopped"
 }

@@ -128,7 +128,8 @@ func (a *app) sentryLogout(cmd *cobra.Command, raw string) error {
 	case errors.Is(err, keyring.ErrNotFound):
 		fmt.Fprintf(a.stdout, "No Sentry token was stored for %s.\n", base)
 	case err != nil:
-		return err
+		// The keyring's words, for the Sentry's token (not GitLab's).
+		return reportedf(a, "%s", explain.Sentry(&sentry.TokenError{Base: base, Err: err}, base, explain.Context{}))
 	default:
 		fmt.Fprintf(a.stdout, "Logged out of Sentry at %s: its token is removed from the system keyring.\n", base)
 	}

@@ -201,7 +201,10 @@ GitLab's integrated keys have none of these: only create and delete.`,
 				return reportedf(a, "a Sentry key is named by its public key (see 'errtrack keys list -p %s')", pref)
 			}
 			k, err := workflow.UpdateSentryKey(ctx, store, ref, o)
-			if err != nil {
+			switch {
+			case errors.Is(err, sentry.ErrKeyNotFound) || errors.Is(err, sentry.ErrNotFound):
+				return reportedf(a, "the %s has no key %s: nothing was changed (see 'errtrack keys list -p %s')", store.Where(), ref, pref)
+			case err != nil:
 				return err
 			}
 			a.rememberHost(host)

@@ -149,3 +149,11 @@ func TestRotateNameRefusedForGitLabKeys(t *testing.T) {
 		t.Fatalf("keys %v", c.server.Keys(1))
 	}
 }
+
+// keys update of a key the Sentry project does not have says so, with
+// where to look.
+func TestSentryKeyUpdateOfAnUnknownKey(t *testing.T) {
+	c, _ := sentryCLI(t)
+	c.run("", "keys", "update", "-p", "demo/legacy-api", "0123456789abcdef0123456789abcdef", "--name", "x").
+		must(t, 1, "has no key 0123456789abcdef0123456789abcdef: nothing was changed", "errtrack keys list -p demo/legacy-api")
+}

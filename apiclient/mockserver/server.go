@@ -206,6 +206,19 @@ func (s *Server) Variables(id int64) []Variable {
 	return nil
 }
 
+// MakeGroupOwner makes user an Owner of the group at path, for tests
+// that need its variables read.
+func (s *Server) MakeGroupOwner(path string, user int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g := s.st.groupByPath(path); g != nil {
+		if g.Members == nil {
+			g.Members = map[int64]int{}
+		}
+		g.Members[user] = owner
+	}
+}
+
 // Token returns the stored token, for tests.
 func (s *Server) Token(raw string) (Token, bool) {
 	s.mu.RLock()

@@ -44,6 +44,9 @@ func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
 		}
 	}))
 	c.server = gl
+	// The demo user owns the group demo here, so its variables are read:
+	// a group whose variables are unread keeps integrated tracking on.
+	gl.MakeGroupOwner("demo", 1)
 	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
 	c.env["SENTRY_URL"] = sentrySrv.URL
 	// The integrated projects the demo user maintains (two with SENTRY_DSN

@@ -174,16 +174,24 @@ type groupVarCache struct {
 type groupVarsOnce struct {
 	once sync.Once
 	vars []apiclient.Variable
-	ok   bool
+	err  error
 }
 
 // of returns every ancestor group's readable variables of path.
 func (c *groupVarCache) of(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
+	out, _ := c.read(ctx, api, path)
+	return out
+}
+
+// read returns every ancestor group's readable variables of path, and
+// the groups whose variables could not be read, with why.
+func (c *groupVarCache) read(ctx context.Context, api any, path string) (map[string][]apiclient.Variable, map[string]error) {
 	ga, ok := api.(groupVariablesAPI)
 	if !ok || path == "" {
-		return nil
+		return nil, nil
 	}
 	out := map[string][]apiclient.Variable{}
+	unread := map[string]error{}
 	for _, g := range ancestors(path) {
 		c.mu.Lock()
 		if c.m == nil {
@@ -196,14 +204,15 @@ func (c *groupVarCache) of(ctx context.Context, api any, path string) map[string
 		}
 		c.mu.Unlock()
 		e.once.Do(func() {
-			vars, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-			e.vars, e.ok = vars, err == nil
+			e.vars, _, e.err = ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
 		})
-		if e.ok {
+		if e.err != nil {
+			unread[g] = e.err
+		} else {
 			out[g] = e.vars
 		}
 	}
-	return out
+	return out, unread
 }
 
 // PlanGroup reads the group and its projects, and plans kind in each one;

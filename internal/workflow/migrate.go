@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // A migration carries a project off GitLab's integrated error tracking to
@@ -81,6 +83,37 @@ type migration struct {
 	// hidden are variables that cannot be read and may hold one of its
 	// glet_ DSNs: integrated tracking stays on for their clients.
 	hidden []string
+	// unread are the ancestor groups whose variables could not be read
+	// (a 403 for a Maintainer who is not the group's Owner, a 500): they
+	// may hand out its glet_ DSNs, so it is not switched off and its keys
+	// are not deleted.
+	unread map[string]error
+}
+
+// holdsOn says why integrated tracking must stay on, "" when nothing
+// unseen may hold a glet_ DSN.
+func (m migration) holdsOn() string {
+	var why []string
+	if len(m.unread) > 0 {
+		why = append(why, unreadGroupsWords(m.unread))
+	}
+	if len(m.hidden) > 0 {
+		why = append(why, "the hidden "+strings.Join(m.hidden, ", ")+" may hold a glet_ DSN")
+	}
+	return strings.Join(why, "; ")
+}
+
+// unreadGroupsWords say which groups' variables could not be read, and why.
+func unreadGroupsWords(unread map[string]error) string {
+	var parts []string
+	for _, g := range slices.Sorted(maps.Keys(unread)) {
+		why := "they could not be read"
+		if errors.Is(unread[g], apiclient.ErrForbidden) {
+			why = "reading them needs the Owner role on the group"
+		}
+		parts = append(parts, "the variables of group "+safetext.Excerpt(g, 80)+" may hold a glet_ DSN ("+why+")")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // movingVariable is a project's or group's variable holding one of the
@@ -190,7 +223,11 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	}
 	var hidden, others []string
 	m.targets, hidden, others = movingVariables(vars, "", keys)
-	for g, gv := range env.groups.of(ctx, env.api, it.Project.Path) {
+	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	if len(unread) > 0 {
+		m.unread = unread
+	}
+	for g, gv := range groupVars {
 		t, h, _ := movingVariables(gv, g, keys)
 		m.targets, hidden = append(m.targets, t...), append(hidden, h...)
 	}
@@ -212,7 +249,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	it.Rotation = nil
 	m.hidden = hidden
 	it.migration = m
-	it.Action = k.action(m, hidden, others)
+	it.Action = k.action(m, others)
 	if hasPrev {
 		it.GoesOn = true
 		it.Action = "go on (begun " + prev.Started.Local().Format("2006-01-02 15:04") + "): " + it.Action
@@ -234,7 +271,7 @@ func (k MigrateChange) cannot(exists bool) string {
 }
 
 // action says what the plan does in a project.
-func (k MigrateChange) action(m *migration, hidden, others []string) string {
+func (k MigrateChange) action(m *migration, others []string) string {
 	var parts []string
 	if m.exists {
 		parts = append(parts, "to Sentry project "+targetName(m.target))
@@ -252,9 +289,8 @@ func (k MigrateChange) action(m *migration, hidden, others []string) string {
 	}
 	parts = append(parts, "a test event")
 	switch {
-	case len(hidden) > 0:
-		parts = append(parts, "left, hidden (cannot tell what they hold): "+strings.Join(hidden, ", ")+
-			"; integrated tracking left on, as their clients may send with a glet_ DSN: switch it off once they are checked")
+	case m.holdsOn() != "":
+		parts = append(parts, "integrated tracking left on, as "+m.holdsOn()+" and their clients would stop reporting unseen: switch it off once they are checked")
 	case !k.KeepIntegrated:
 		parts = append(parts, "integrated tracking switched off")
 	}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // migrationKeyName names the key a migration makes, when the Sentry
@@ -142,7 +145,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	// GitLab's integrated tracking off: the Sentry settings of GitLab
 	// itself are set only in its web UI. Not while a hidden variable may
 	// hold a glet_ DSN: its clients would stop reporting unseen.
-	if !k.KeepIntegrated && len(m.hidden) == 0 {
+	if !k.KeepIntegrated && m.holdsOn() == "" {
 		if _, _, err := env.API.UpdateSettings(ctx, it.Project.Ref, false, nil); err != nil {
 			_ = put(ledger.PhaseVariables, false)
 			unknown := apiclient.OutcomeUnknown(err)
@@ -262,8 +265,8 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Ch
 	switch {
 	case rec.SwitchedOff:
 		s += " GitLab's integrated tracking is off."
-	case len(m.hidden) > 0:
-		s += " GitLab's integrated tracking stays on: the hidden " + strings.Join(m.hidden, ", ") + " may hold a glet_ DSN; switch it off (errtrack settings disable) once they are checked."
+	case m.holdsOn() != "":
+		s += " GitLab's integrated tracking stays on: " + m.holdsOn() + "; switch it off (errtrack settings disable) once they are checked."
 	}
 	return s + fmt.Sprintf(" The integrated keys %s stay until their clients moved, then go with the later step (%s).", strings.Join(rec.Before, ", "), c.OldKeysStep)
 }
@@ -310,7 +313,8 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 		}
 	}
 	moving, hidden, _ := movingVariables(vars, "", old)
-	for g, gv := range env.groups.of(ctx, env.api, it.Project.Path) {
+	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	for g, gv := range groupVars {
 		t, h, _ := movingVariables(gv, g, old)
 		moving, hidden = append(moving, t...), append(hidden, h...)
 	}
@@ -318,6 +322,11 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	case len(old) == 0:
 		it.Skip, it.Result = "its integrated keys are gone already", ResultUnchanged
 		it.migration = &migration{}
+		return it
+	case len(unread) > 0:
+		// Fail closed: a group variable unseen may still hand out a
+		// glet_ DSN, whose clients would get 401 once the key is gone.
+		it.Skip, it.Result = "its integrated keys stay: "+unreadGroupsWords(unread)+"; run this step with a token of the group's Owner, or once they are checked", ResultFailed
 		return it
 	case len(moving) > 0:
 		it.Skip, it.Result = moving[0].label()+" still holds an integrated DSN: point it at the Sentry DSN first", ResultFailed
@@ -341,6 +350,14 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 	m := it.migration
 	store := GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
+		// Every variable read again right before the delete: one that
+		// took the key's DSN since the plan, or one that cannot be read
+		// now, keeps the key.
+		if why, err := stillHeld(ctx, env.API, it.Project, key); why != "" {
+			it.Err, it.Result = err, ResultFailed
+			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", KeyName(key), why)
+			return it
+		}
 		if _, _, err := store.Delete(ctx, key); err != nil {
 			it.Err, it.Result = err, ResultFailed
 			it.Words = env.Explain(err)
@@ -358,4 +375,57 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 	_ = k.Ledger.put(rec, false)
 	it.Result, it.Words = ResultChanged, fmt.Sprintf("Deleted its integrated %s: the migration is finished.", map[bool]string{true: "key", false: "keys"}[len(m.oldKeys) == 1])
 	return it
+}
+
+// stillHeld reads the project's and its groups' variables again and says
+// why key must stay: a variable holds its DSN, or one could not be read.
+func stillHeld(ctx context.Context, api ChangeAPI, p Project, key apiclient.ClientKey) (string, error) {
+	vars, _, err := api.ListVariables(ctx, p.Ref)
+	if err != nil {
+		return "the project's CI/CD variables could not be read again right before it", err
+	}
+	byGroup := map[string][]apiclient.Variable{"": vars}
+	var unread map[string]error
+	if ga, ok := api.(groupVariablesAPI); ok {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, g := range ancestors(p.Path) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gv, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					if unread == nil {
+						unread = map[string]error{}
+					}
+					unread[g] = err
+					return
+				}
+				byGroup[g] = gv
+			}()
+		}
+		wg.Wait()
+	}
+	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
+		for _, v := range byGroup[g] {
+			if holdsDSN(v, key.DSN) {
+				name := VariableTarget{Key: v.Key, Scope: v.EnvironmentScope}.Label()
+				if g != "" {
+					name = "group " + safetext.Excerpt(g, 80) + "/" + name
+				}
+				return name + " holds its DSN again: point it at the Sentry DSN, then run this step again", nil
+			}
+		}
+	}
+	if len(unread) > 0 {
+		var first error
+		for _, g := range slices.Sorted(maps.Keys(unread)) {
+			first = unread[g]
+			break
+		}
+		return unreadGroupsWords(unread) + ": run this step again once they can be read", first
+	}
+	return "", nil
 }

@@ -168,6 +168,7 @@ func TestMigrationLostProjectCreate(t *testing.T) {
 // The old keys stay while a variable still holds their DSN.
 func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
 	old, _, err := w.c.CreateClientKey(ctx, apiclient.ProjectID(1))
@@ -216,6 +217,7 @@ func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.
 // on from there, with the same Sentry project and key.
 func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	w.refuseEvents.Store(true)
 	first := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)

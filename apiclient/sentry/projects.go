@@ -109,3 +109,40 @@ func (c *Client) CreateProject(ctx context.Context, org, team string, o CreatePr
 	out := pj.project()
 	return &out, nil
 }
+
+// Team is a Sentry team as TeamSerializer describes it.
+type Team struct {
+	Slug, Name string
+	// IsMember: the token's user is in the team.
+	IsMember bool
+}
+
+type teamJSON struct {
+	Slug     string `json:"slug"`
+	Name     string `json:"name"`
+	IsMember bool   `json:"isMember"`
+}
+
+// GetTeam reads a team (GET /api/0/teams/ORG/TEAM/); one that is not
+// there, or that the token cannot see, is ErrTeamNotFound.
+func (c *Client) GetTeam(ctx context.Context, org, team string) (*Team, error) {
+	var tj teamJSON
+	if _, err := c.get(ctx, "teams/"+url.PathEscape(org)+"/"+url.PathEscape(team)+"/", nil, ErrTeamNotFound, &tj); err != nil {
+		return nil, err
+	}
+	return &Team{Slug: tj.Slug, Name: tj.Name, IsMember: tj.IsMember}, nil
+}
+
+// ListTeams returns an organisation's teams, following its pages; an
+// organisation that is not there, or that the token cannot see, is
+// ErrOrganizationNotFound.
+func (c *Client) ListTeams(ctx context.Context, org string) ([]Team, error) {
+	var out []Team
+	err := pagesOf(ctx, c, "organizations/"+url.PathEscape(org)+"/teams/", nil, ErrOrganizationNotFound, func(page []teamJSON) error {
+		for _, t := range page {
+			out = append(out, Team{Slug: t.Slug, Name: t.Name, IsMember: t.IsMember})
+		}
+		return nil
+	})
+	return out, err
+}

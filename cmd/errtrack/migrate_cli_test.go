@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -104,4 +105,41 @@ func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
 		}
 	}
 	c.run("", "rotations", "--group", "demo").must(t, 0, "→ "+sentrySrv.URL, "finished", "demo-maintainer, migrate")
+}
+
+// A team that does not exist is said in the dry run's plan, before
+// anything runs, and nothing is made; a --mapping value that slugifies
+// to nothing is refused before anything is read.
+func TestMigrateDryRunChecksTheTeam(t *testing.T) {
+	var creates atomic.Int32
+	var ss *mocksentry.Server
+	sentrySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			creates.Add(1)
+		}
+		ss.ServeHTTP(w, r)
+	}))
+	t.Cleanup(sentrySrv.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: sentrySrv.URL})
+	gl, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, gl)
+	c.server = gl
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = sentrySrv.URL
+	c.run("", "migrate", "--to", sentrySrv.URL, "--org", "demo", "-p", "demo/web-shop", "--create", "--team", "no-such-team", "--dry-run").
+		must(t, 1, "the team no-such-team does not exist in the Sentry organisation demo", "Dry run: nothing was changed")
+	if creates.Load() != 0 {
+		t.Fatal("the dry run made something")
+	}
+	mapping := filepath.Join(t.TempDir(), "mapping.yaml")
+	if err := os.WriteFile(mapping, []byte("demo/web-shop: \"!!!\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run("", "migrate", "--to", sentrySrv.URL, "--org", "demo", "-p", "demo/web-shop", "--mapping", mapping, "--dry-run")
+	if r.code == 0 || !strings.Contains(r.stderr, "no Sentry slug") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 }

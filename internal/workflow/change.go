@@ -64,6 +64,13 @@ type crossChecker interface {
 	crossCheck(items []Item)
 }
 
+// prePlanner is a kind that reads, once before its projects are planned,
+// what every project's plan needs (a migration's Sentry organisation and
+// team).
+type prePlanner interface {
+	prePlan(ctx context.Context) Kind
+}
+
 // ChangeWords name a change: "Rotating the keys SENTRY_DSN holds", "Rotate
 // the keys SENTRY_DSN holds", "Rotating", and in a plan's count "to
 // rotate"; Before is said before the user says yes; Resume, for a change a
@@ -258,6 +265,9 @@ func (k RotateChange) withUser(ctx context.Context, api ChangeAPI) Kind {
 // marked ones), a few at a time; a project listed twice is planned once.
 func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Project, kind Kind) (Plan, error) {
 	projects = uniqueProjects(projects)
+	if pp, ok := kind.(prePlanner); ok {
+		kind = pp.prePlan(ctx)
+	}
 	env := &planEnv{api: api}
 	plan := Plan{Kind: kind, Items: make([]Item, len(projects))}
 	if c, ok := kind.(campaigner); ok {

@@ -31,6 +31,7 @@ import (
 type MigrateAPI interface {
 	SentryAPI
 	GetProject(ctx context.Context, p sentry.Project) (*sentry.SentryProject, error)
+	ListTeams(ctx context.Context, org string) ([]sentry.Team, error)
 	CreateProject(ctx context.Context, org, team string, o sentry.CreateProjectOptions) (*sentry.SentryProject, error)
 }
 
@@ -59,6 +60,8 @@ type MigrateChange struct {
 	// target it cannot write is skipped in the plan.
 	Token  *sentry.TokenInfo
 	Ledger *Rotations
+	// site is what the plan read of the organisation, once.
+	site *migrationSite
 }
 
 // Words name the change.
@@ -218,6 +221,12 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		return it
 	}
 	m := &migration{target: k.target(it.Project), oldKeys: keys}
+	if m.target.Slug == "" {
+		// A slug of nothing names no Sentry project: "ORG/" would be
+		// made anew on every run.
+		it.Skip, it.Result = "its target's slug comes to nothing: name it (lower-case letters, digits, - and _)", ResultFailed
+		return it
+	}
 	if hasPrev {
 		m.rec = prev
 	}
@@ -242,7 +251,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result = "no Sentry project "+targetName(m.target)+": create it, or run with --create --team TEAM", ResultSkipped
 		return it
 	}
-	if why := k.cannot(m.exists); why != "" {
+	why, note := k.cannot(m.exists)
+	if why != "" {
 		it.Skip, it.Result = why, ResultFailed
 		return it
 	}
@@ -250,24 +260,14 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	m.hidden = hidden
 	it.migration = m
 	it.Action = k.action(m, others)
+	if note != "" {
+		it.Action += "; " + note
+	}
 	if hasPrev {
 		it.GoesOn = true
 		it.Action = "go on (begun " + prev.Started.Local().Format("2006-01-02 15:04") + "): " + it.Action
 	}
 	return it
-}
-
-// cannot says why the token cannot migrate there, "" when it can.
-func (k MigrateChange) cannot(exists bool) string {
-	switch {
-	case k.Token == nil:
-		return ""
-	case !k.Token.CanWriteKeys():
-		return "the Sentry token cannot make or read keys there (it needs project:write)"
-	case !exists && !k.Token.CanCreateProjects():
-		return "the Sentry token cannot create projects (it needs project:write or team:write)"
-	}
-	return ""
 }
 
 // action says what the plan does in a project.

@@ -76,7 +76,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		if err := put(ledger.PhaseProjectCreating, true); err != nil {
 			return stop(err, false, env.Explain(err))
 		}
-		_, err := k.Sentry.CreateProject(ctx, m.target.Org, k.Team, sentry.CreateProjectOptions{Name: it.Project.Name(), Slug: m.target.Slug})
+		_, err := k.Sentry.CreateProject(ctx, m.target.Org, k.Team, sentry.CreateProjectOptions{Name: sentryName(it.Project, m.target.Slug), Slug: m.target.Slug})
 		switch {
 		case errors.Is(err, sentry.ErrConflict):
 			// Made by a run whose answer was lost, or there already.

@@ -1,10 +1,16 @@
 package workflow
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // DefaultSlugRule names each project's Sentry project after its whole
@@ -13,14 +19,42 @@ const DefaultSlugRule = "{path_slug}"
 
 var slugUnsafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9_-]+`) })
 
+// slugMax is the longest slug a migration makes. Sentry's slug may be
+// longer (PROJECT_SLUG_MAX_LENGTH), but a new project's name is at most
+// 50 (ProjectPostSerializer, src/sentry/core/endpoints/team_projects.py),
+// and a slug within it may also be the name.
+const slugMax = 50
+
+// reservedProjectSlugs is Sentry's RESERVED_PROJECT_SLUGS
+// (src/sentry/constants.py): refused as a new project's name, and taken
+// by Sentry's own pages.
+var reservedProjectSlugs = []string{"$all", "api-keys", "audit-log", "auth", "members", "projects", "rate-limits", "repos",
+	"settings", "teams", "billing", "payments", "legal", "subscription", "support", "integrations", "developer-settings", "usage"}
+
 // Slugify makes a Sentry project slug of s: lower case, letters, digits,
-// - and _ (Sentry's rule), at most 50.
+// - and _ (Sentry's rule), at most 50. The same s gives the same slug on
+// every run: a longer one is cut and ends with a short hash of the whole,
+// so two long paths alike at the start stay apart; one Sentry reserves,
+// or all digits (which Sentry refuses), ends with "-project".
 func Slugify(s string) string {
 	s = strings.Trim(slugUnsafe().ReplaceAllString(strings.ToLower(s), "-"), "-")
-	if len(s) > 50 {
-		s = strings.TrimRight(s[:50], "-")
+	if len(s) > slugMax {
+		sum := sha256.Sum256([]byte(s))
+		s = strings.TrimRight(s[:slugMax-7], "-_") + "-" + hex.EncodeToString(sum[:])[:6]
+	}
+	if s != "" && (slices.Contains(reservedProjectSlugs, s) || strings.Trim(s, "0123456789") == "") {
+		s += "-project"
 	}
 	return s
+}
+
+// sentryName is a new Sentry project's name: the GitLab path, or the
+// slug where the path is longer than Sentry takes.
+func sentryName(p Project, slug string) string {
+	if n := p.Name(); len([]rune(n)) <= slugMax && !slices.Contains(reservedProjectSlugs, n) {
+		return n
+	}
+	return slug
 }
 
 // SlugRule is a naming rule of target Sentry projects: {path_slug} (the
@@ -46,12 +80,18 @@ func SlugRule(rule string) (func(Project) string, error) {
 }
 
 // SlugMapping names each project's target by a mapping of GitLab paths
-// to slugs; a path it does not name gets DefaultSlugRule's.
-func SlugMapping(m map[string]string) func(Project) string {
+// to slugs; a path it does not name gets DefaultSlugRule's. A slug that
+// comes to nothing is refused: it would name no Sentry project.
+func SlugMapping(m map[string]string) (func(Project) string, error) {
+	for _, path := range slices.Sorted(maps.Keys(m)) {
+		if Slugify(m[path]) == "" {
+			return nil, fmt.Errorf("%s maps to %q, which is no Sentry slug (lower-case letters, digits, - and _)", safetext.Excerpt(path, 80), safetext.Excerpt(m[path], 80))
+		}
+	}
 	return func(p Project) string {
 		if s, ok := m[p.Path]; ok {
 			return Slugify(s)
 		}
 		return Slugify(strings.ReplaceAll(p.Path, "/", "-"))
-	}
+	}, nil
 }

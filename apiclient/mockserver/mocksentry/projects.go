@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,6 +130,8 @@ func (s *Server) teamProjects(c *call) {
 		errs["name"] = []string{"This field may not be blank."}
 	case len([]rune(*in.Name)) > 50:
 		errs["name"] = []string{"Ensure this field has no more than 50 characters."}
+	case slices.Contains(ReservedProjectSlugs, *in.Name):
+		errs["name"] = []string{`The name "` + *in.Name + `" is reserved and not allowed.`}
 	}
 	if in.Slug != nil && *in.Slug != "" {
 		if sl := *in.Slug; !slugRe.MatchString(sl) || strings.Trim(sl, "0123456789") == "" || len(sl) > 100 {
@@ -168,6 +171,12 @@ func (s *Server) teamProjects(c *call) {
 	c.w.(*statusWriter).note = "(project " + org + "/" + sl + " made)"
 	writeJSON(c.w, http.StatusCreated, s.projectJSON(p, false))
 }
+
+// ReservedProjectSlugs is Sentry's RESERVED_PROJECT_SLUGS
+// (src/sentry/constants.py): ProjectPostSerializer.validate_name refuses
+// them as a new project's name.
+var ReservedProjectSlugs = []string{"$all", "api-keys", "audit-log", "auth", "members", "projects", "rate-limits", "repos",
+	"settings", "teams", "billing", "payments", "legal", "subscription", "support", "integrations", "developer-settings", "usage"}
 
 // slugify is Django's slugify, as Project.save makes a slug from a name.
 func slugify(name string) string {

@@ -47,6 +47,12 @@ var routes = []*route{
 		scopes: projectScopes, handler: (*Server).keys},
 	{name: "ProjectKeyDetailsEndpoint", pattern: regexp.MustCompile(`^/api/0/projects/` + slug + `/` + slug + `/keys/` + slug + `/$`),
 		scopes: projectScopes, handler: (*Server).keyDetails},
+	// TeamPermission's GET (src/sentry/api/bases/team.py); the
+	// organisation's teams: OrganizationPermission's GET.
+	{name: "TeamDetailsEndpoint", pattern: regexp.MustCompile(`^/api/0/teams/` + slug + `/` + slug + `/$`),
+		scopes: map[string][]string{"GET": {"team:read", "team:write", "team:admin"}}, handler: (*Server).teamDetails},
+	{name: "OrganizationTeamsEndpoint", pattern: regexp.MustCompile(`^/api/0/organizations/` + slug + `/teams/$`),
+		scopes: map[string][]string{"GET": {"org:read", "org:write", "org:admin"}}, handler: (*Server).orgTeams},
 	{name: "TeamProjectsEndpoint", pattern: regexp.MustCompile(`^/api/0/teams/` + slug + `/` + slug + `/projects/$`),
 		scopes:  map[string][]string{"GET": {"project:read", "project:write", "project:admin"}, "POST": {"project:write", "project:admin", "org:write", "org:admin"}},
 		handler: (*Server).teamProjects},

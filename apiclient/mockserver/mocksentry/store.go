@@ -33,6 +33,8 @@ type Team struct {
 	Org  string
 	Slug string
 	Name string
+	// Members are the users in the team (a token's user).
+	Members []string
 }
 
 // Project is a Sentry project with its keys, newest last here (Sentry
@@ -158,7 +160,8 @@ func seed(now time.Time, scaleKeys int) *state {
 	created := now.AddDate(0, -3, 0).UTC().Truncate(time.Second)
 	st := &state{tokens: map[string]Token{}, nextID: 10, deleted: map[string]bool{}}
 	st.orgs = []*Organization{{ID: 1, Slug: "demo", Name: "Demo"}}
-	st.teams = []*Team{{ID: 1, Org: "demo", Slug: "backend", Name: "Backend"}}
+	st.teams = []*Team{{ID: 1, Org: "demo", Slug: "backend", Name: "Backend", Members: []string{"demo-maintainer"}},
+		{ID: 2, Org: "demo", Slug: "frontend", Name: "Frontend"}}
 	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created}
 	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created}
 	st.projects = []*Project{web, legacy}

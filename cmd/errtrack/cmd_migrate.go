@@ -94,7 +94,7 @@ SENTRY_AUTH_TOKEN for SENTRY_URL: only that host gets it.`,
 }
 
 func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf groupFlags, f migrateFlags) error {
-	slug, err := a.slugRule(f)
+	slug, named, err := a.slugRule(f)
 	if err != nil {
 		return err
 	}
@@ -124,6 +124,7 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	defer closeLedger()
 	led = led.WithUserOf(ctx, c)
 	kind := to.change(f.org, slug, f.create, f.team, f.keepIntegrated, f.deleteOld, led)
+	kind.Named = named
 	r := groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"}
 	if p.raw != "" {
 		r.plan = func(ctx context.Context) (workflow.Plan, error) {
@@ -137,30 +138,32 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	return a.runGroup(ctx, r)
 }
 
-// slugRule reads --project-slug or --mapping into the targets' naming.
-func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, error) {
+// slugRule reads --project-slug or --mapping into the targets' naming,
+// and which projects the mapping names.
+func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, func(workflow.Project) bool, error) {
 	if f.mapping != "" {
 		b, err := capread.ReadFile(f.mapping, 4<<20)
 		if err != nil {
-			return nil, usagef("--mapping %s: %v", explain.Text(f.mapping), err)
+			return nil, nil, usagef("--mapping %s: %v", explain.Text(f.mapping), err)
 		}
 		m := map[string]string{}
 		if jerr := json.Unmarshal(b, &m); jerr != nil {
 			if yerr := yaml.Unmarshal(b, &m); yerr != nil {
-				return nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
+				return nil, nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
 			}
 		}
 		rule, err := workflow.SlugMapping(m)
 		if err != nil {
-			return nil, usagef("--mapping %s: %s", explain.Text(f.mapping), explain.Text(err.Error()))
+			return nil, nil, usagef("--mapping %s: %s", explain.Text(f.mapping), explain.Text(err.Error()))
 		}
-		return rule, nil
+		named := func(p workflow.Project) bool { _, ok := m[p.Path]; return ok }
+		return rule, named, nil
 	}
 	rule, err := workflow.SlugRule(f.slug)
 	if err != nil {
-		return nil, usagef("--project-slug: %s", explain.Text(err.Error()))
+		return nil, nil, usagef("--project-slug: %s", explain.Text(err.Error()))
 	}
-	return rule, nil
+	return rule, nil, nil
 }
 
 // migrationTo is a Sentry to migrate to, reached with its token, and what

@@ -105,6 +105,9 @@ type Item struct {
 	Check *apiclient.DSNCheck
 	// migration is a migration's plan and state.
 	migration *migration
+	// sentryOwn is a Sentry-backed project's own Sentry project, as a
+	// migration's ledger names targets: no migration may take it.
+	sentryOwn string
 }
 
 // Acts reports an item the plan changes (or sends an event to).

@@ -48,6 +48,10 @@ type MigrateChange struct {
 	// project's target there (a naming rule, or a mapping).
 	Base, Org string
 	Slug      func(p Project) string
+	// Named reports a project whose target the user named (a mapping's
+	// entry): one that differs from its migration under way is refused,
+	// where a naming rule's goes on with the ledger's.
+	Named func(p Project) bool
 	// Create makes missing Sentry projects under Team.
 	Create bool
 	Team   string
@@ -147,6 +151,7 @@ func (k MigrateChange) crossCheck(items []Item) {
 	if k.DeleteOldKeys {
 		return // the later step makes no Sentry project
 	}
+	crossCheckOwn(items)
 	by := map[string][]int{}
 	for i, it := range items {
 		if it.Acts() && it.migration != nil {
@@ -214,13 +219,25 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, firstErr(serr, kerr, verr)
 		return it
 	case SentryBacked(s) && !hasPrev:
-		it.Skip, it.Result = "reports to a Sentry already", ResultSkipped
+		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)
 		return it
 	case len(keys) == 0 && !hasPrev:
 		it.Skip, it.Result = "has no integrated client key: nothing to migrate", ResultSkipped
 		return it
 	}
 	m := &migration{target: k.target(it.Project), oldKeys: keys}
+	var kept string
+	if hasPrev {
+		var refused string
+		if m.target, refused, kept = k.keptTarget(it.Project, prev, m.target); refused != "" {
+			it.Skip, it.Result = refused, ResultFailed
+			return it
+		}
+	}
+	if by := k.Ledger.takenBy(it.Project.ID, m.target); by != "" {
+		it.Skip, it.Result = "its Sentry project "+safetext.Excerpt(targetName(m.target), 120)+" is already the target of "+by+": give it its own (a mapping)", ResultFailed
+		return it
+	}
 	if m.target.Slug == "" {
 		// A slug of nothing names no Sentry project: "ORG/" would be
 		// made anew on every run.
@@ -262,6 +279,9 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	it.Action = k.action(m, others)
 	if note != "" {
 		it.Action += "; " + note
+	}
+	if kept != "" {
+		it.Action += "; " + kept
 	}
 	if hasPrev {
 		it.GoesOn = true

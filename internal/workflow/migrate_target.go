@@ -1,0 +1,103 @@
+package workflow
+
+import (
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// The ledger's target is the target: a migration under way goes on with
+// the Sentry project (and key) it began with, whatever the project is now
+// called or the naming rule now says; and a Sentry project is never the
+// target of two GitLab projects, across runs too.
+
+// parseLedgerTarget reads the ledger's "BASE/ORG/SLUG" (the base may
+// hold a path).
+func parseLedgerTarget(s string) (sentry.Project, bool) {
+	i := strings.LastIndex(s, "/")
+	if i <= 0 {
+		return sentry.Project{}, false
+	}
+	j := strings.LastIndex(s[:i], "/")
+	if j <= 0 {
+		return sentry.Project{}, false
+	}
+	return sentry.Project{Base: s[:j], Org: s[j+1 : i], Slug: s[i+1:]}, true
+}
+
+// keptTarget is the target of a project's migration under way: the one
+// the ledger recorded. A target given otherwise explicitly (another
+// Sentry or organisation, or a mapping naming the project) is refused
+// with why; a naming rule's other answer (the project renamed or moved,
+// another rule) goes on with the recorded one, and note says so.
+func (k MigrateChange) keptTarget(p Project, prev ledger.Record, now sentry.Project) (target sentry.Project, refused, note string) {
+	rec, ok := parseLedgerTarget(prev.Target)
+	if !ok || rec == now {
+		return now, "", ""
+	}
+	begun := "its migration under way (begun " + prev.Started.Local().Format("2006-01-02 15:04") + ") goes to " +
+		safetext.Excerpt(targetName(rec), 120) + " at " + safetext.Excerpt(rec.Base, 120)
+	switch {
+	case rec.Base != now.Base || rec.Org != now.Org:
+		return now, begun + ", not this run's " + safetext.Excerpt(targetName(now), 120) + " at " + safetext.Excerpt(now.Base, 120) +
+			": migrate it to that Sentry and organisation to go on (no second Sentry project is made)", ""
+	case k.Named != nil && k.Named(p):
+		return now, begun + "; the mapping (--mapping) names " + safetext.Excerpt(targetName(now), 120) +
+			": map it to " + safetext.Excerpt(rec.Slug, 80) + ", or leave it out of the mapping, to go on", ""
+	}
+	return rec, "", "the Sentry project its migration began with, though its name now gives " + safetext.Excerpt(now.Slug, 80)
+}
+
+// takenBy names the GitLab project another migration in the ledger
+// carried, or is carrying, to target; "" when none.
+func (l *Rotations) takenBy(projectID int64, target sentry.Project) string {
+	if l == nil {
+		return ""
+	}
+	t := ledgerTarget(target)
+	for _, r := range l.store.Records(func(r ledger.Record) bool {
+		return r.Kind == ledger.KindMigration && r.Host == l.host && r.ProjectID != projectID && r.Target == t &&
+			r.Phase != ledger.PhaseAbandoned && r.Phase != ledger.PhaseFailed
+	}) {
+		return safetext.Excerpt(r.ProjectPath, 120) + " (its migration begun " + r.Started.Local().Format("2006-01-02") + ")"
+	}
+	return ""
+}
+
+// ownSentry is a Sentry-backed project's own target, as its settings name
+// it; "" when they name none errtrack reads.
+func ownSentry(s *apiclient.Settings) string {
+	if !SentryBacked(s) {
+		return ""
+	}
+	p, err := sentry.ParseAPIURL(*s.APIURL)
+	if err != nil {
+		return ""
+	}
+	return ledgerTarget(p)
+}
+
+// crossCheckOwn stops a migration to a Sentry project a planned
+// Sentry-backed project already reports to: the two would share it.
+func crossCheckOwn(items []Item) {
+	own := map[string]string{}
+	for _, it := range items {
+		if it.sentryOwn != "" {
+			own[it.sentryOwn] = it.Project.Name()
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if !it.Acts() || it.migration == nil {
+			continue
+		}
+		t := it.migration.target
+		if other, ok := own[ledgerTarget(t)]; ok && other != it.Project.Name() {
+			it.Action, it.Result, it.migration = "", ResultFailed, nil
+			it.Skip = "its Sentry project " + safetext.Excerpt(targetName(t), 120) + " is already the one " + safetext.Excerpt(other, 120) + " reports to: give it its own (a mapping)"
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package workflow
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+)
+
+// projectOfPath plans kind in the one project at path.
+func planOne(t *testing.T, w *migrationWorld, path string, k MigrateChange) Plan {
+	t.Helper()
+	p, _, err := w.c.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := PlanProjects(context.Background(), w.c, []apiclient.Project{*p}, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A migration under way run again after the project's name changed (or
+// with another naming rule) goes on with the Sentry project and key the
+// ledger recorded: no second Sentry project or key, and the variables
+// stay on the key the test event went through. A target the user names
+// otherwise (another organisation, a mapping) is refused, naming why.
+func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	first := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
+	if first.Items[0].Result != ResultFailed || w.creates.Load() != 1 {
+		t.Fatalf("%+v", first.Items[0])
+	}
+	w.refuseEvents.Store(false)
+
+	renamed := w.kind(t, w.sc, false)
+	renamed.Slug = func(Project) string { return "shop-renamed" }
+	named := renamed
+	named.Named = func(Project) bool { return true }
+	if it := planOne(t, w, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
+		t.Fatalf("a mapping naming another target was taken: %+v", it)
+	}
+	otherOrg := w.kind(t, w.sc, false)
+	otherOrg.Org = "elsewhere"
+	if it := planOne(t, w, "demo/web-shop", otherOrg).Items[0]; it.Acts() || !strings.Contains(it.Skip, "migrate it to that Sentry and organisation") {
+		t.Fatalf("another organisation was taken: %+v", it)
+	}
+
+	p := planOne(t, w, "demo/web-shop", renamed)
+	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") {
+		t.Fatalf("%+v", it)
+	}
+	done := runPlan(t, ctx, p, w.c, nil)
+	if it := done.Items[0]; it.Result != ResultChanged {
+		t.Fatalf("%+v", it)
+	}
+	keys := w.ss.Keys("demo", "demo-web-shop")
+	if w.creates.Load() != 1 || len(w.ss.Keys("demo", "shop-renamed")) != 0 || len(keys) != 1 {
+		t.Fatalf("a second Sentry project or key: %d creates, keys %+v", w.creates.Load(), keys)
+	}
+	for _, v := range w.gl.Variables(1) {
+		if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
+			t.Fatalf("SENTRY_DSN holds %q", v.Value)
+		}
+	}
+}
+
+// Two GitLab projects never share a Sentry project, across runs too: a
+// target another project's migration took in an earlier run is refused,
+// and so is one a planned Sentry-backed project reports to.
+func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	shared := w.kind(t, w.sc, false)
+	shared.Slug = func(Project) string { return "shared" }
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.c, nil); done.Items[0].Result != ResultChanged {
+		t.Fatalf("%+v", done.Items[0])
+	}
+	it := planOne(t, w, "demo/paused", shared).Items[0]
+	if it.Acts() || !strings.Contains(it.Skip, "already the target of demo/web-shop") {
+		t.Fatalf("a second project took demo/shared: %+v", it)
+	}
+
+	legacy := w.kind(t, w.sc, false)
+	legacy.Base = "https://sentry.example.com" // where demo/legacy-api reports
+	legacy.Slug = func(p Project) string {
+		if p.Path == "demo/mobile/ios" {
+			return "legacy-api"
+		}
+		return Slugify(p.Path)
+	}
+	if it := byPath(plan(t, w.c, demoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
+		t.Fatalf("the Sentry project of demo/legacy-api taken: %+v", it)
+	}
+}

@@ -72,6 +72,12 @@ func TestBulkMigration(t *testing.T) {
 	h.mustSee("Client keys (")
 	h.mustSay("Migrated to the Sentry project", "x in the ctrl+o menu of the marked projects deletes them")
 	h.mustNotSee("until it is enabled")
+	// Its doctor checks the Sentry side and never advises turning
+	// integrated tracking on or making a glet_ key.
+	h.key("D")
+	h.mustSay("migration: migrated to Sentry project demo/demo-web-shop", "/demo/web-shop/-/settings/operations")
+	h.mustNotSee("on the Settings tab", "on the Client keys tab")
+	h.key("esc")
 	h.key("esc")
 	// The later step, with the Sentry offered again.
 	h.key("esc")

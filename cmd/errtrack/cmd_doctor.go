@@ -32,6 +32,7 @@ one-line fix. Exit 1 on any fail.`,
 			defer cancel()
 			var refs []apiclient.ProjectRef
 			var c *apiclient.Client
+			var host string
 			if gf.group != "" {
 				if p.raw != "" {
 					return usageError{err: errGroupAndProject}
@@ -40,18 +41,18 @@ one-line fix. Exit 1 on any fail.`,
 				if err != nil {
 					return usagef("--group: %v", err)
 				}
-				if c, _, err = a.hostClient(ctx, g); err != nil {
+				if c, host, err = a.hostClient(ctx, g); err != nil {
 					return err
 				}
 				if refs, err = a.groupRefs(ctx, c, ref, gf.subgroups); err != nil {
 					return err
 				}
 			} else {
-				ref, cl, _, err := a.projectClient(ctx, g, &p)
+				ref, cl, h, err := a.projectClient(ctx, g, &p)
 				if err != nil {
 					return err
 				}
-				refs, c = []apiclient.ProjectRef{ref}, cl
+				refs, c, host = []apiclient.ProjectRef{ref}, cl, h
 			}
 			type projectChecks struct {
 				Project string           `json:"project"`
@@ -61,6 +62,12 @@ one-line fix. Exit 1 on any fail.`,
 			failed := 0
 			o.TokenRotatable = a.envToken == ""
 			o.Resolve = a.sentryResolver(g)
+			// A migrated project is checked on its Sentry side: the ledger
+			// holds its migration (none read, the doctor checks GitLab's).
+			if led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand); err == nil {
+				defer closeLedger()
+				o.Ledger, o.OldKeysStep = led, "errtrack migrate with --delete-old-keys"
+			}
 			if !o.TokenRotatable {
 				o.TokenEnv = a.envTokenName
 			}

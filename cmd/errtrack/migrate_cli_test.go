@@ -98,7 +98,9 @@ func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
 	// The next plan says where GitLab's own Sentry settings are set: the
 	// page, on the host.
 	c.run("", append(args, "--dry-run")...).must(t, 0, c.url+"/demo/web-shop/-/settings/operations")
+	dayAfter(t, c, ss)
 	c.run("", append(args, "--delete-old-keys")...).must(t, 0)
+	dayAfter(t, c, ss)
 	for id := range integrated {
 		if n := gl.KeyCount(id); n != 0 {
 			t.Fatalf("project %d keeps %d glet_ keys after --delete-old-keys", id, n)
@@ -141,5 +143,26 @@ func TestMigrateDryRunChecksTheTeam(t *testing.T) {
 	r := c.run("", "migrate", "--to", sentrySrv.URL, "--org", "demo", "-p", "demo/web-shop", "--mapping", mapping, "--dry-run")
 	if r.code == 0 || !strings.Contains(r.stderr, "no Sentry slug") {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// dayAfter: doctor names the Sentry project demo/web-shop reports to,
+// checks its key, its variable and a test event through it, names
+// GitLab's settings page, and never advises turning integrated tracking
+// on or making a glet_ key.
+func dayAfter(t *testing.T, c *cli, ss *mocksentry.Server) {
+	t.Helper()
+	key := ss.Keys("demo", "demo-web-shop")[0]
+	events := ss.Events(key.Public)
+	r := c.run("", "doctor", "-p", "demo/web-shop", "--send-test-event")
+	r.must(t, 0, "migrated to Sentry project demo/demo-web-shop", c.url+"/demo/web-shop/-/settings/operations",
+		"Sentry key", "1 variable holds the Sentry DSN", "accepted a test event")
+	for _, bad := range []string{"settings enable", "keys create", "errtrack keys rotate"} {
+		if strings.Contains(r.stdout+r.stderr, bad) {
+			t.Fatalf("doctor advises %q:\n%s", bad, r.stdout)
+		}
+	}
+	if ss.Events(key.Public) != events+1 {
+		t.Fatal("no test event through the Sentry DSN")
 	}
 }

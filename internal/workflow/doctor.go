@@ -60,6 +60,11 @@ type DoctorOptions struct {
 	// this project already (the front end saw it), so creating integrated
 	// settings is no fix.
 	IntegratedUnavailable bool
+	// Ledger holds the project's migration, if any: a migrated project is
+	// checked on its Sentry side (doctor_migrated.go). OldKeysStep words
+	// the migration's later step for the front end.
+	Ledger      *Rotations
+	OldKeysStep string
 }
 
 // Failed reports a fail among checks.
@@ -128,6 +133,9 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		return out
 	}
 	add("role", CheckOK, "Maintainer of "+a.Project.Name(), "")
+	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !SentryBacked(a.Settings) {
+		return append(out, doctorMigrated(ctx, api, &a, rec, o, explain)...)
+	}
 
 	s := a.Settings
 	integratedOn := s != nil && s.Integrated

@@ -1,0 +1,179 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// The day after a migration the project reports to its Sentry project,
+// and GitLab's integrated side is what is left behind: the doctor checks
+// the Sentry side (the key the migration took, each variable on its DSN,
+// GitLab's own Sentry settings still to fill in) and never advises
+// turning integrated tracking on again or making a glet_ key.
+
+// Migrated is a project's migration the ledger holds as carried across
+// (its variables on the Sentry DSN, a test event accepted), with its
+// integrated keys still there or deleted since; false for none.
+func (l *Rotations) Migrated(projectID int64) (ledger.Record, bool) {
+	rec, ok := l.migrationOf(projectID)
+	if !ok || rec.Phase != ledger.PhaseMigrated && rec.Phase != ledger.PhaseDone {
+		return ledger.Record{}, false
+	}
+	return rec, true
+}
+
+// MigrationTarget names a migration's Sentry project for people:
+// "ORG/SLUG at BASE".
+func MigrationTarget(rec ledger.Record) string {
+	t, ok := parseLedgerTarget(rec.Target)
+	if !ok {
+		return safetext.Excerpt(rec.Target, 160)
+	}
+	return safetext.Excerpt(targetName(t), 120) + " at " + safetext.Excerpt(t.Base, 120)
+}
+
+// doctorMigrated are the checks of a migrated project whose GitLab
+// settings do not name its Sentry yet.
+func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain Explainer) []Check {
+	var out []Check
+	add := func(name, status, detail, fix string) {
+		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
+	}
+	where := MigrationTarget(rec)
+	detail := "migrated to Sentry project " + where + " on " + rec.Started.Local().Format("2006-01-02")
+	if rec.Phase == ledger.PhaseDone {
+		detail += "; its integrated keys were deleted"
+	} else {
+		detail += "; its integrated keys stay until the migration's later step deletes them"
+		if o.OldKeysStep != "" {
+			detail += " (" + o.OldKeysStep + ")"
+		}
+	}
+	add("migration", CheckOK, detail, "")
+
+	page := SettingsPage(o.Ledger.Host(), a.Project)
+	switch s := a.Settings; {
+	case s != nil && s.Integrated && s.Active:
+		add("settings", CheckWarn, "GitLab's integrated tracking is still on (the migration left it on: something unseen may have held a glet_ DSN); GitLab's own Sentry settings are not filled in",
+			"switch integrated tracking off once every client sends to the Sentry DSN, then name the Sentry in GitLab's web UI: "+page)
+	default:
+		add("settings", CheckWarn, "GitLab's own Sentry settings are not filled in: the project's error list in GitLab does not show the Sentry's issues",
+			"name the Sentry in GitLab's web UI (its API cannot set the Sentry's URL): "+page)
+	}
+
+	t, ok := parseLedgerTarget(rec.Target)
+	if !ok || o.Resolve == nil {
+		add("Sentry key", CheckSkip, "the Sentry project "+where+" is not checked here (no Sentry to reach)", "")
+		return out
+	}
+	store, err := o.Resolve(ctx, t.Base+"/api/0/projects/"+t.Org+"/"+t.Slug+"/")
+	if err != nil {
+		add("Sentry key", CheckFail, "the Sentry project "+where+" could not be reached: "+explain(err), "")
+		return out
+	}
+	keys, err := store.All(ctx)
+	if err != nil {
+		add("Sentry key", CheckFail, "the keys of the Sentry project "+where+" could not be read: "+explain(err), "")
+		return out
+	}
+	var key *apiclient.ClientKey
+	for i, k := range keys {
+		if k.PublicKey == rec.NewPublic {
+			key = &keys[i]
+		}
+	}
+	switch {
+	case key == nil:
+		add("Sentry key", CheckFail, "the key the migration took ("+safetext.Excerpt(rec.NewPublic, 12)+"…) is no longer in "+where+": the variables hold a DSN Sentry refuses",
+			"point the variables at an active key of "+where)
+		return out
+	case !key.Active:
+		add("Sentry key", CheckFail, "the key "+KeyName(*key)+" of "+where+" that the variables hold is disabled: Sentry refuses its events", "enable it in "+where)
+	default:
+		add("Sentry key", CheckOK, "key "+KeyName(*key)+" of "+where+" is active", "")
+	}
+	out = append(out, sentryIngestion(ctx, api, a.Project, *key, o, explain))
+	out = append(out, migratedVariables(ctx, api, a, rec, *key))
+	return out
+}
+
+// sentryIngestion checks the Sentry DSN: a test event with
+// SendTestEvent, else whether its host answers.
+func sentryIngestion(ctx context.Context, api DoctorAPI, p Project, key apiclient.ClientKey, o DoctorOptions, explain Explainer) Check {
+	name := "ingestion (Sentry key " + KeyName(key) + ")"
+	d, err := dsn.Parse(key.DSN)
+	if err != nil {
+		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
+	}
+	if o.SendTestEvent {
+		check, err := VerifyKey(ctx, api, p, key)
+		if err != nil {
+			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: RefusedAdvice}
+		}
+		return Check{Name: name, Status: CheckOK, Detail: fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode)}
+	}
+	if _, err := api.ProbeDSN(ctx, key.DSN); err != nil {
+		return Check{Name: name, Status: CheckFail, Detail: "the DSN's host " + d.Host + " does not answer: " + explain(err), Fix: "check the network path to the Sentry's ingestion"}
+	}
+	hint := o.SendHint
+	if hint == "" {
+		hint = "--send-test-event sends one"
+	}
+	return Check{Name: name, Status: CheckOK, Detail: d.Host + " answers (no event sent; " + hint + ")"}
+}
+
+// migratedVariables checks each variable the migration pointed at the
+// Sentry DSN still holds it, and that none holds an integrated DSN.
+func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, key apiclient.ClientKey) Check {
+	const name = "CI/CD variables"
+	vars, _, err := api.ListVariables(ctx, a.Project.Ref)
+	if err != nil {
+		return Check{Name: name, Status: CheckWarn, Detail: "the project's variables could not be read: whether they hold the Sentry DSN is unknown"}
+	}
+	byGroup := groupVariables(ctx, api, a.Project.Path)
+	var on, off, unknown []string
+	for _, lv := range rec.Variables {
+		label := VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
+		list := vars
+		if lv.Group != "" {
+			label = "group " + safetext.Excerpt(lv.Group, 80) + "/" + label
+			var read bool
+			if list, read = byGroup[lv.Group]; !read {
+				unknown = append(unknown, label)
+				continue
+			}
+		}
+		holds := false
+		for _, v := range list {
+			if v.Key == lv.Key && scopeOf(v.EnvironmentScope) == scopeOf(lv.Scope) && holdsDSN(v, key.DSN) {
+				holds = true
+			}
+		}
+		if holds {
+			on = append(on, label)
+		} else {
+			off = append(off, label)
+		}
+	}
+	var old []string
+	for _, k := range a.Keys {
+		for _, u := range k.Known() {
+			old = append(old, u.Label())
+		}
+	}
+	switch {
+	case len(off) > 0:
+		return Check{Name: name, Status: CheckFail, Detail: strings.Join(off, ", ") + " no longer hold the Sentry DSN the migration set", Fix: "point them at the DSN of key " + KeyName(key)}
+	case len(old) > 0:
+		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + KeyName(key) + " before the integrated keys go"}
+	case len(unknown) > 0:
+		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
+	}
+	return Check{Name: name, Status: CheckOK, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
+}

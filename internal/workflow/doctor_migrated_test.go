@@ -1,0 +1,71 @@
+package workflow
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+)
+
+// After a migration (open, and after its later step) the doctor checks
+// the Sentry side: the key the migration took is active, each variable
+// holds its DSN, GitLab's own Sentry settings are still to fill in (the
+// page named on its host), a test event goes through the Sentry DSN; it
+// never advises turning integrated tracking on or making a glet_ key.
+func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != ResultChanged {
+		t.Fatalf("%+v", done.Items[0])
+	}
+	resolve := func(_ context.Context, apiURL string) (KeyStore, error) {
+		p, err := sentry.ParseAPIURL(apiURL)
+		return SentryKeys(w.sc, p), err
+	}
+	o := DoctorOptions{Ledger: w.ledger, Resolve: resolve, SendTestEvent: true, OldKeysStep: "the later step"}
+	sentryKey := w.ss.Keys("demo", "demo-web-shop")[0]
+	check := func(stage string) {
+		t.Helper()
+		events := w.ss.Events(sentryKey.Public)
+		checks := Doctor(ctx, w.c, apiclient.ProjectID(1), o, explainPlain, time.Now())
+		for _, c := range checks {
+			if c.Action.Do == ActEnable || c.Action.Do == ActCreateKey || strings.Contains(c.Fix, "enable") && !strings.Contains(c.Fix, "enable it in") {
+				t.Fatalf("%s: %s advises %q", stage, c.Name, c.Fix)
+			}
+		}
+		if Failed(checks) || statusOf(checks, "migration").Status != CheckOK || !strings.Contains(statusOf(checks, "migration").Detail, "demo/demo-web-shop") {
+			t.Fatalf("%s: %+v", stage, checks)
+		}
+		if c := statusOf(checks, "settings"); c.Status != CheckWarn || !strings.Contains(c.Fix, testHost+"/demo/web-shop/-/settings/operations") {
+			t.Fatalf("%s: %+v", stage, c)
+		}
+		if c := statusOf(checks, "Sentry key"); c.Status != CheckOK {
+			t.Fatalf("%s: %+v", stage, c)
+		}
+		if c := statusOf(checks, "CI/CD"); c.Status != CheckOK || !strings.Contains(c.Detail, "1 variable holds the Sentry DSN") {
+			t.Fatalf("%s: %+v", stage, c)
+		}
+		if c := statusOf(checks, "ingestion (Sentry key"); c.Status != CheckOK || w.ss.Events(sentryKey.Public) != events+1 {
+			t.Fatalf("%s: no test event through the Sentry DSN: %+v", stage, c)
+		}
+	}
+	check("open")
+	runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true)), w.c, nil)
+	if w.gl.KeyCount(1) != 0 {
+		t.Fatal("the later step did not run")
+	}
+	check("after the later step")
+
+	// A variable moved off the Sentry DSN fails, with the key named.
+	if _, _, err := w.c.UpdateVariableValue(ctx, apiclient.ProjectID(1), "SENTRY_DSN", "*", "https://elsewhere.example/1"); err != nil {
+		t.Fatal(err)
+	}
+	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), o, explainPlain, time.Now())
+	if c := statusOf(checks, "CI/CD"); c.Status != CheckFail || !strings.Contains(c.Detail, "SENTRY_DSN") {
+		t.Fatalf("%+v", checks)
+	}
+}

@@ -68,6 +68,8 @@ func TestBulkMigration(t *testing.T) {
 	// integrated tracking on again.
 	h.key("esc")
 	h.filter("web-shop")
+	h.mustSee("Sentry demo/demo-web-shop")
+	h.mustNotSee("integrated · off")
 	h.key("enter")
 	h.mustSee("Client keys (")
 	h.mustSay("Migrated to the Sentry project", "x in the ctrl+o menu of the marked projects deletes them")

@@ -78,9 +78,11 @@ func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.Pro
 	})
 }
 
-func loadOverviewCmd(api API, timeout time.Duration, gen int, id int64) tea.Cmd {
+// loadOverviewCmd reads a project's overview; the ledger (led) says
+// whether a migration carried it to a Sentry project.
+func loadOverviewCmd(api API, timeout time.Duration, gen int, id int64, led *workflow.Rotations) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		return overviewLoadedMsg{gen: gen, id: id, o: workflow.ProjectOverview(ctx, api, apiclient.ProjectID(id))}
+		return overviewLoadedMsg{gen: gen, id: id, o: workflow.ProjectOverview(ctx, api, apiclient.ProjectID(id)).WithMigration(led, id)}
 	})
 }
 

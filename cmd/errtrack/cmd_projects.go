@@ -36,6 +36,10 @@ type trackingJSON struct {
 	Keys       *int   `json:"keys"` // null when not counted
 	KeysKnown  bool   `json:"keys_known"`
 	Error      string `json:"error,omitempty"`
+	// SentryProject (ORG/SLUG) and SentryURL: the Sentry a migration
+	// carried the project to, while GitLab's settings do not name it.
+	SentryProject string `json:"sentry_project,omitempty"`
+	SentryURL     string `json:"sentry_url,omitempty"`
 }
 
 func (a *app) projectsCmd() *cobra.Command {
@@ -84,6 +88,14 @@ func (a *app) projectsCmd() *cobra.Command {
 				return err
 			}
 			overviews := overviewAll(ctx, c, projects)
+			// A migrated project reports to its Sentry project: the ledger
+			// says which (none read, GitLab's settings are shown).
+			if led, closeLedger, lerr := a.rotations(host, workflow.FrontEndCommand); lerr == nil {
+				for i, p := range projects {
+					overviews[i] = overviews[i].WithMigration(led, p.ID)
+				}
+				closeLedger()
+			}
 			a.rememberHost(host)
 			// A list with rows left unknown is not a complete answer: the
 			// exit status says so, after the rows that are known.
@@ -166,6 +178,9 @@ func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.
 
 func (a *app) trackingJSON(o workflow.Overview) trackingJSON {
 	t := trackingJSON{Summary: o.Summary(), Configured: o.Settings != nil, KeysKnown: o.KeysKnown}
+	if o.Migrated() {
+		t.SentryProject, t.SentryURL = o.SentryProject, o.SentryURL
+	}
 	if o.Settings != nil {
 		t.Active, t.Integrated = o.Settings.Active, o.Settings.Integrated
 	}

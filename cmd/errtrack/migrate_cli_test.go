@@ -165,4 +165,7 @@ func dayAfter(t *testing.T, c *cli, ss *mocksentry.Server) {
 	if ss.Events(key.Public) != events+1 {
 		t.Fatal("no test event through the Sentry DSN")
 	}
+	// projects list names the Sentry project it reports to.
+	c.run("", "projects", "list", "--group", "demo").must(t, 0, "Sentry demo/demo-web-shop (migrated)")
+	c.run("", "projects", "list", "--group", "demo", "--json").must(t, 0, `"sentry_project": "demo/demo-web-shop"`, `"sentry_url": "http://127.0.0.1`)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // OverviewAPI is what a project's overview needs.
@@ -22,7 +23,26 @@ type Overview struct {
 	Keys      int
 	KeysKnown bool // false above 10,000 keys, where GitLab stops counting
 	Err       error
+	// SentryProject and SentryURL name the Sentry project a migration in
+	// the ledger carried it to (WithMigration); "" for none.
+	SentryProject, SentryURL string
 }
+
+// WithMigration notes the project's migration in the ledger: a migrated
+// project reports to its Sentry project, whatever GitLab's own settings
+// (integrated, off) still say.
+func (o Overview) WithMigration(l *Rotations, projectID int64) Overview {
+	if rec, ok := l.Migrated(projectID); ok {
+		if t, ok := parseLedgerTarget(rec.Target); ok {
+			o.SentryProject, o.SentryURL = targetName(t), t.Base
+		}
+	}
+	return o
+}
+
+// Migrated reports a project a migration carried to a Sentry whose GitLab
+// settings do not name that Sentry yet.
+func (o Overview) Migrated() bool { return o.SentryProject != "" && !SentryBacked(o.Settings) }
 
 // ProjectOverview reads a project's settings and counts its keys, at once:
 // one round trip.
@@ -72,6 +92,15 @@ func (o Overview) Summary() string {
 			return "unknown (" + e.Kind.Error() + ")"
 		}
 		return "unknown"
+	case o.Migrated():
+		s := "Sentry " + safetext.Excerpt(o.SentryProject, 80) + " (migrated)"
+		if o.Settings != nil && o.Settings.Integrated && o.Settings.Active {
+			s += " · integrated still on"
+		}
+		if o.Keys > 0 {
+			s += " · " + plural(o.Keys, "glet_ key left", "glet_ keys left")
+		}
+		return s
 	case o.Missing:
 		return "not set up"
 	}
@@ -100,6 +129,9 @@ func (o Overview) Summary() string {
 // Compact is Summary for a narrow column: the state first, so that a cut
 // keeps on or off ("on · integrated · 2 keys" cut to "on · integr…").
 func (o Overview) Compact() string {
+	if o.Migrated() && o.Err == nil {
+		return "Sentry " + safetext.Excerpt(o.SentryProject, 80) // where it reports, first
+	}
 	full := o.Summary()
 	for _, state := range []string{"on", "off"} {
 		for _, backend := range []string{"integrated", "Sentry", "no backend"} {

@@ -74,6 +74,20 @@ func TestBulkMigration(t *testing.T) {
 	h.mustSee("Client keys (")
 	h.mustSay("Migrated to the Sentry project", "x in the ctrl+o menu of the marked projects deletes them")
 	h.mustNotSee("until it is enabled")
+	// Its glet_ keys are not made or rotated any more: not offered, and
+	// n says where its keys are.
+	h.mustNotSee("n new", "R rotate")
+	h.key("n")
+	h.mustSay("migrated to the Sentry project demo/demo-web-shop at " + ts.URL)
+	if g.srv.KeyCount(1) != 2 {
+		t.Fatal("n made a glet_ key in a migrated project")
+	}
+	// The Settings tab names the Sentry project and GitLab's page where
+	// the Sentry is named; it does not offer integrated tracking again.
+	h.key("tab")
+	h.mustSay("Migrated to the Sentry project demo/demo-web-shop at "+ts.URL, "/demo/web-shop/-/settings/operations")
+	h.mustNotSee("a enable", "use integrated")
+	h.key("tab")
 	// Its doctor checks the Sentry side and never advises turning
 	// integrated tracking on or making a glet_ key.
 	h.key("D")
@@ -93,4 +107,11 @@ func TestBulkMigration(t *testing.T) {
 	if g.srv.KeyCount(1) != 0 || len(asked) != 2 || !asked[1].DeleteOldKeys {
 		t.Fatalf("%d glet_ keys left; asked %+v", g.srv.KeyCount(1), asked)
 	}
+	// After the later step the keys tab still names the Sentry project,
+	// and does not offer to create a glet_ key.
+	h.key("enter", "esc")
+	h.filter("web-shop")
+	h.key("enter")
+	h.mustSay("No integrated client keys: the project reports to the Sentry project demo/demo-web-shop", "its integrated keys were deleted")
+	h.mustNotSee("n new", "Press n")
 }

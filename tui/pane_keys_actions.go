@@ -24,12 +24,19 @@ func (p *keysPane) help() helpMap {
 		return helpMap{short: []key.Binding{done, k.ClearFilter, k.Move}}
 	}
 	var acts []key.Binding
-	if !p.sh.readOnly() && p.usable() {
+	// A migrated project's glet_ keys are not made or rotated any more.
+	_, migrated := p.migration()
+	migrated = migrated && !p.sentry()
+	if !p.sh.readOnly() && p.usable() && !migrated {
 		acts = append(acts, k.NewKey)
 	}
 	var sentryOnly []key.Binding
 	if sel, ok := p.selected(); ok {
-		if !p.sh.readOnly() {
+		switch {
+		case p.sh.readOnly():
+		case migrated:
+			acts = append(acts, k.Delete)
+		default:
 			acts = append(acts, k.Delete, k.Rotate)
 		}
 		if p.sentry() && !p.sh.readOnly() {
@@ -96,6 +103,9 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		p.clearFilter()
 		return nil
 	case key.Matches(km, k.NewKey) && !p.sh.readOnly() && p.usable():
+		if _, ok := p.migration(); ok && !p.sentry() {
+			return statusCmd(statusInfo, p.integratedStays())
+		}
 		if p.sentry() {
 			return msgCmd(openDialogMsg{d: p.createQuestion(project)})
 		}
@@ -116,6 +126,9 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		// DSN are read: it names them.
 		return msgCmd(startWriteMsg{deleteKeyWrite{proj: project, key: sel, store: p.store}})
 	case key.Matches(km, k.Rotate) && !p.sh.readOnly():
+		if _, ok := p.migration(); ok && !p.sentry() {
+			return statusCmd(statusInfo, p.integratedStays())
+		}
 		if p.sentry() && p.rotationOf(sel) == nil {
 			// A Sentry key's rotation asks the new key's name, and whether
 			// to disable the old key rather than delete it.

@@ -26,7 +26,12 @@ type openRotationsMsg struct {
 // loadOpenRotationsCmd reads the ledger (a file) off the UI goroutine.
 func loadOpenRotationsCmd(l *workflow.Rotations, id uint64, projectID int64) tea.Cmd {
 	return func() tea.Msg {
-		return openRotationsMsg{id: id, recs: l.OpenChanges(projectID)}
+		recs := l.OpenChanges(projectID)
+		// A finished migration still says where the project reports.
+		if rec, ok := l.Migrated(projectID); ok && !rec.IsOpen() {
+			recs = append(recs, rec)
+		}
+		return openRotationsMsg{id: id, recs: recs}
 	}
 }
 
@@ -55,10 +60,7 @@ func (p *keysPane) rotationNote(r ledger.Record) string {
 	old, nk := p.named(workflow.OldKeyOf(r)), p.named(workflow.NewKeyOf(r))
 	on := r.Updated.Local().Format(time.DateOnly)
 	if r.Kind == ledger.KindMigration {
-		if r.Phase == ledger.PhaseMigrated {
-			return clean(fmt.Sprintf("Migrated to the Sentry project %s on %s: its clients send there now. These integrated keys stay until they have moved; %s in the %s menu of the marked projects deletes them.", r.Target, on, keyName(k.BulkDeleteOld), keyName(k.Bulk)))
-		}
-		return clean(fmt.Sprintf("Migration to the Sentry project %s open since %s: %s in the %s menu of the marked projects goes on with it.", r.Target, r.Started.Local().Format(time.DateOnly), keyName(k.BulkMigrate), keyName(k.Bulk)))
+		return p.migratedNote(r)
 	}
 	switch r.Phase {
 	case ledger.PhaseDisabled:

@@ -86,6 +86,9 @@ func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	}
 	k2 := p.sh.keys
 	hint := fmt.Sprintf("%s rotates it, %s deletes it, %s sends a test event.", keyName(k2.Rotate), keyName(k2.Delete), keyName(k2.Verify))
+	if _, ok := p.migration(); ok && !p.sentry() {
+		hint = fmt.Sprintf("%s deletes it once its clients moved, %s sends a test event.", keyName(k2.Delete), keyName(k2.Verify))
+	}
 	if p.sentry() {
 		hint += fmt.Sprintf(" %s turns it %s, %s renames it, %s sets its rate limit.", keyName(k2.ToggleActive), onOff(!k.Active), keyName(k2.Rename), keyName(k2.RateLimit))
 	}
@@ -150,6 +153,9 @@ func (p *keysPane) render(w int) string {
 	case len(p.data.val) == 0:
 		if p.sh.readOnly() {
 			return b.String() + " No client keys."
+		}
+		if r, ok := p.migration(); ok && !p.sentry() {
+			return b.String() + " No integrated client keys: the project reports to the Sentry project " + clean(workflow.MigrationTarget(r)) + "."
 		}
 		return b.String() + " No client keys yet. Press " + keyName(p.sh.keys.NewKey) + " to create one."
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -27,6 +28,20 @@ type settingsPane struct {
 	// again; a Sentry, configured in the web UI, is.
 	noIntegrated  bool
 	width, height int
+	// migration is the project's migration to a Sentry in the ledger, if
+	// any (the keys pane reads it); page is GitLab's settings page, where
+	// the Sentry is named.
+	migration func() (ledger.Record, bool)
+	page      func() string
+}
+
+// migrated is the project's migration while GitLab's settings do not name
+// its Sentry: integrated tracking is not offered again.
+func (p *settingsPane) migrated() (ledger.Record, bool) {
+	if p.migration == nil || !p.data.has || p.data.val.missing || workflow.SentryBacked(p.data.val.s) {
+		return ledger.Record{}, false
+	}
+	return p.migration()
 }
 
 func (p *settingsPane) setSize(w, h int) { p.width, p.height = w, h }
@@ -84,9 +99,11 @@ func (p *settingsPane) help() helpMap {
 	case s.s.Active:
 		acts = append(acts, with(k.ToggleActive, "disable"))
 	default:
-		acts = append(acts, with(k.ToggleActive, "enable"))
+		if _, migrated := p.migrated(); !migrated {
+			acts = append(acts, with(k.ToggleActive, "enable"))
+		}
 	}
-	if p.data.has && !s.missing && !p.sh.readOnly() && !s.s.NoIntegrated {
+	if _, migrated := p.migrated(); p.data.has && !s.missing && !p.sh.readOnly() && !s.s.NoIntegrated && !migrated {
 		switch {
 		case !s.s.Integrated && p.noIntegrated:
 		case !s.s.Integrated:
@@ -121,6 +138,9 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, key
 		return nil
 	}
 	cur := p.data.val.s
+	if r, migrated := p.migrated(); migrated && (key.Matches(msg, k.ToggleActive) && !cur.Active || key.Matches(msg, k.ToggleIntegrated)) {
+		return statusCmd(statusInfo, clean("This project was migrated to the Sentry project "+workflow.MigrationTarget(r)+": its integrated tracking is not turned on again. Name the Sentry in "+webUISettings+"."))
+	}
 	switch {
 	case key.Matches(msg, k.ToggleActive):
 		if cur.Active {
@@ -214,7 +234,10 @@ func (p *settingsPane) view() string {
 		row("External URL", orDash(set.ExternalURL))
 		row("API URL", orDash(set.APIURL))
 		b.WriteString("\n")
+		r, migrated := p.migrated()
 		switch {
+		case migrated:
+			line(st.Warning.Render, migratedSettingsNote(r, p.page()))
 		case p.sh.readOnly():
 			line(st.Warning.Render, readOnlyNote)
 		case set.Integrated && !p.canUseExternal():

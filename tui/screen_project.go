@@ -52,6 +52,8 @@ func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projec
 	s := &projectScreen{sh: sh, project: p, tab: tabKeys}
 	s.settings = &settingsPane{sh: sh, newActive: true}
 	s.keys = newKeysPane(sh)
+	s.settings.migration = s.keys.migration
+	s.settings.page = func() string { return workflow.SettingsPage(sh.deps.Host, s.project) }
 	return s
 }
 

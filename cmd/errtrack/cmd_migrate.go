@@ -45,10 +45,17 @@ Monitor > Error Tracking); the next run says whether they are.
 The plan is shown first and asked once (--dry-run stops there): hidden
 variables, variables holding another project's DSN, projects you do not
 maintain and targets the Sentry token cannot write are named with the
-reason. Every step is written in errtrack's ledger: interrupted, the same
-command goes on where it stopped, and never makes a second Sentry project
-or key. The glet_ keys stay until a later run with --delete-old-keys, once
-their clients moved (refused while a variable still holds their DSN).
+reason. With --create it checks the organisation, the team and the token's
+right to create there; slugs are kept to Sentry's rules (over 50: cut, with
+a short hash; reserved: "-project" added), the same on every run. A project
+whose own or group variables cannot all be read (a group you do not own)
+keeps integrated tracking on and its glet_ keys. Every step is written in
+errtrack's ledger: interrupted, or run again after a rename or with another
+naming rule, the same command goes on with the Sentry project and key it
+began with, and never makes a second one; a target another project took is
+refused. The glet_ keys stay until a later run with --delete-old-keys, once
+their clients moved: every variable is read again right before each delete,
+and a key whose DSN one holds, or that one unread may hold, stays.
 
 The Sentry token comes from 'errtrack login --sentry URL', or
 SENTRY_AUTH_TOKEN for SENTRY_URL: only that host gets it.`,

@@ -23,7 +23,9 @@ func (a *app) migrationDeps(deps *tui.Deps, g *globalFlags) {
 		if err != nil {
 			return nil, err
 		}
-		return t.change(to.Org, rule, to.Team != "", to.Team, false, to.DeleteOldKeys, led), nil
+		k := t.change(to.Org, rule, to.Team != "", to.Team, false, to.DeleteOldKeys, led)
+		k.AskTarget = true
+		return k, nil
 	}
 	switch {
 	case a.demoSentry != "":

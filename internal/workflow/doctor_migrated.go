@@ -174,6 +174,9 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + KeyName(key) + " before the integrated keys go"}
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
+	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:
+		return Check{Name: name, Status: CheckWarn, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
+			Fix: "a group Owner checks them before the integrated keys go"}
 	}
 	return Check{Name: name, Status: CheckOK, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
 }

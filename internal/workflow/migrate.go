@@ -52,6 +52,10 @@ type MigrateChange struct {
 	// entry): one that differs from its migration under way is refused,
 	// where a naming rule's goes on with the ledger's.
 	Named func(p Project) bool
+	// AskTarget: a migration under way in another organisation of this
+	// Sentry goes on there, said in the plan the user is asked (the
+	// console); without it, it is refused (the command names its flags).
+	AskTarget bool
 	// Create makes missing Sentry projects under Team.
 	Create bool
 	Team   string

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 )
 
 // unreadableGroups answers a group's variables 500 once fail is set, as a
@@ -42,6 +44,14 @@ func TestMigrationKeepsIntegratedOnWhileAGroupsVariablesAreUnread(t *testing.T) 
 	}
 	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 		t.Fatalf("integrated tracking switched off while group demo's variables are unread (%v)", err)
+	}
+	// Its doctor says the group's variables may still hand out a glet_ DSN.
+	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, Resolve: func(_ context.Context, apiURL string) (KeyStore, error) {
+		p, err := sentry.ParseAPIURL(apiURL)
+		return SentryKeys(w.sc, p), err
+	}}, explainPlain, time.Now())
+	if c := statusOf(checks, "CI/CD"); c.Status != CheckWarn || !strings.Contains(c.Detail, "group demo") {
+		t.Fatalf("%+v", checks)
 	}
 	keys := w.gl.KeyCount(1)
 	later := plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true))

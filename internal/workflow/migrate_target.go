@@ -41,6 +41,10 @@ func (k MigrateChange) keptTarget(p Project, prev ledger.Record, now sentry.Proj
 	begun := "its migration under way (begun " + prev.Started.Local().Format("2006-01-02 15:04") + ") goes to " +
 		safetext.Excerpt(targetName(rec), 120) + " at " + safetext.Excerpt(rec.Base, 120)
 	switch {
+	case rec.Base == now.Base && rec.Org != now.Org && k.AskTarget:
+		// The console's plan is its question: it names the target the
+		// migration goes on with, and the user says yes or no.
+		return rec, "", "goes on to " + safetext.Excerpt(targetName(rec), 120) + ", where its migration began, not to organisation " + safetext.Excerpt(now.Org, 80)
 	case rec.Base != now.Base || rec.Org != now.Org:
 		return now, begun + ", not this run's " + safetext.Excerpt(targetName(now), 120) + " at " + safetext.Excerpt(now.Base, 120) +
 			": migrate it to that Sentry and organisation to go on (no second Sentry project is made)", ""

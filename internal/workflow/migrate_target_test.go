@@ -99,3 +99,25 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 		t.Fatalf("the Sentry project of demo/legacy-api taken: %+v", it)
 	}
 }
+
+// In the console the plan is the question: a migration under way in
+// another organisation of the same Sentry goes on there, and the plan
+// says so before the user says yes; another Sentry is refused.
+func TestMigrationUnderWayElsewhereIsAskedInTheConsole(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
+	w.refuseEvents.Store(false)
+	k := w.kind(t, w.sc, false)
+	k.Org, k.AskTarget = "elsewhere", true
+	it := planOne(t, w, "demo/web-shop", k).Items[0]
+	if !it.Acts() || !strings.Contains(it.Action, "goes on to demo/demo-web-shop, where its migration began") {
+		t.Fatalf("%+v", it)
+	}
+	k.Base = "https://other.example"
+	if it := planOne(t, w, "demo/web-shop", k).Items[0]; it.Acts() {
+		t.Fatalf("another Sentry taken: %+v", it)
+	}
+}

@@ -1,0 +1,165 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// The migration's later step: a migrated project's glet_ keys are
+// deleted once no variable holds their DSN, every variable read again
+// right before each delete.
+
+// planDelete plans the later step: a migrated project's integrated keys
+// go once no variable holds their DSN.
+func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, rec ledger.Record, ok bool) Item {
+	if !ok || rec.Phase != ledger.PhaseMigrated {
+		it.Skip, it.Result = "not migrated: nothing to delete", ResultSkipped
+		if ok && rec.Phase == ledger.PhaseDone {
+			it.Skip = "its integrated keys were deleted on " + rec.Ended.Local().Format("2006-01-02")
+		}
+		return it
+	}
+	var keys []apiclient.ClientKey
+	var vars []apiclient.Variable
+	kerr, verr := both(func() (err error) {
+		keys, _, err = env.api.ListClientKeys(ctx, it.Project.Ref)
+		return err
+	}, func() (err error) {
+		vars, _, err = env.api.ListVariables(ctx, it.Project.Ref)
+		return err
+	})
+	if err := firstErr(kerr, verr); err != nil {
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
+		return it
+	}
+	var old []apiclient.ClientKey
+	for _, key := range keys {
+		if slices.Contains(rec.Before, KeyRef(key)) {
+			old = append(old, key)
+		}
+	}
+	moving, hidden, _ := movingVariables(vars, "", old)
+	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	for g, gv := range groupVars {
+		t, h, _ := movingVariables(gv, g, old)
+		moving, hidden = append(moving, t...), append(hidden, h...)
+	}
+	switch {
+	case len(old) == 0:
+		it.Skip, it.Result = "its integrated keys are gone already", ResultUnchanged
+		it.migration = &migration{}
+		return it
+	case len(unread) > 0:
+		// Fail closed: a group variable unseen may still hand out a
+		// glet_ DSN, whose clients would get 401 once the key is gone.
+		it.Skip, it.Result = "its integrated keys stay: "+unreadGroupsWords(unread)+"; run this step with a token of the group's Owner, or once they are checked", ResultFailed
+		return it
+	case len(moving) > 0:
+		it.Skip, it.Result = moving[0].label()+" still holds an integrated DSN: point it at the Sentry DSN first", ResultFailed
+		return it
+	}
+	it.migration = &migration{oldKeys: old, rec: rec}
+	names := make([]string, len(old))
+	for i, key := range old {
+		names[i] = KeyName(key)
+	}
+	it.Action = "delete integrated keys " + strings.Join(names, ", ")
+	if len(hidden) > 0 {
+		it.Action += " (hidden variables cannot be read and may hold their DSN: " + strings.Join(hidden, ", ") + ")"
+	}
+	return it
+}
+
+// runDelete deletes a migrated project's integrated keys and closes its
+// migration.
+func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
+	m := it.migration
+	store := GitLabKeys(env.API, it.Project.Ref)
+	for _, key := range m.oldKeys {
+		// Every variable read again right before the delete: one that
+		// took the key's DSN since the plan, or one that cannot be read
+		// now, keeps the key.
+		if why, err := stillHeld(ctx, env.API, it.Project, key); why != "" {
+			it.Err, it.Result = err, ResultFailed
+			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", KeyName(key), why)
+			return it
+		}
+		if _, _, err := store.Delete(ctx, key); err != nil {
+			it.Err, it.Result = err, ResultFailed
+			it.Words = env.Explain(err)
+			if apiclient.OutcomeUnknown(err) {
+				it.Result = ResultUnderWay
+				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", KeyName(key), env.Checks(it.Project).Keys)
+			}
+			return it
+		}
+		// Rotations the key ends (it was replaced, or made) end with it.
+		k.Ledger.keyDeleted(it.Project.ID, key)
+	}
+	rec := m.rec
+	rec.Phase, rec.Ended, rec.Note = ledger.PhaseDone, k.Ledger.stamp(), "integrated keys deleted"
+	_ = k.Ledger.put(rec, false)
+	it.Result, it.Words = ResultChanged, fmt.Sprintf("Deleted its integrated %s: the migration is finished.", map[bool]string{true: "key", false: "keys"}[len(m.oldKeys) == 1])
+	return it
+}
+
+// stillHeld reads the project's and its groups' variables again and says
+// why key must stay: a variable holds its DSN, or one could not be read.
+func stillHeld(ctx context.Context, api ChangeAPI, p Project, key apiclient.ClientKey) (string, error) {
+	vars, _, err := api.ListVariables(ctx, p.Ref)
+	if err != nil {
+		return "the project's CI/CD variables could not be read again right before it", err
+	}
+	byGroup := map[string][]apiclient.Variable{"": vars}
+	var unread map[string]error
+	if ga, ok := api.(groupVariablesAPI); ok {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for _, g := range ancestors(p.Path) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gv, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					if unread == nil {
+						unread = map[string]error{}
+					}
+					unread[g] = err
+					return
+				}
+				byGroup[g] = gv
+			}()
+		}
+		wg.Wait()
+	}
+	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
+		for _, v := range byGroup[g] {
+			if holdsDSN(v, key.DSN) {
+				name := VariableTarget{Key: v.Key, Scope: v.EnvironmentScope}.Label()
+				if g != "" {
+					name = "group " + safetext.Excerpt(g, 80) + "/" + name
+				}
+				return name + " holds its DSN again: point it at the Sentry DSN, then run this step again", nil
+			}
+		}
+	}
+	if len(unread) > 0 {
+		var first error
+		for _, g := range slices.Sorted(maps.Keys(unread)) {
+			first = unread[g]
+			break
+		}
+		return unreadGroupsWords(unread) + ": run this step again once they can be read", first
+	}
+	return "", nil
+}

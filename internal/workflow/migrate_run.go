@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -235,10 +236,18 @@ func (k MigrateChange) point(ctx context.Context, api ChangeAPI, ref apiclient.P
 	return nil
 }
 
+// ledgerVariables are the variables the migration pointed at the Sentry
+// DSN: this run's, and those an earlier run of it moved (they hold no
+// glet_ DSN any more, so this run's plan does not find them).
 func (m migration) ledgerVariables() []ledger.Variable {
-	out := make([]ledger.Variable, len(m.targets))
-	for i, t := range m.targets {
-		out[i] = ledger.Variable{Key: t.Key, Scope: scopeOf(t.Scope), Group: t.group, Result: t.Result()}
+	out := make([]ledger.Variable, 0, len(m.rec.Variables)+len(m.targets))
+	for _, t := range m.targets {
+		out = append(out, ledger.Variable{Key: t.Key, Scope: scopeOf(t.Scope), Group: t.group, Result: t.Result()})
+	}
+	for _, v := range m.rec.Variables {
+		if !slices.ContainsFunc(out, func(o ledger.Variable) bool { return o.Key == v.Key && o.Scope == v.Scope && o.Group == v.Group }) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

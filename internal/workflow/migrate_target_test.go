@@ -68,6 +68,10 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 			t.Fatalf("SENTRY_DSN holds %q", v.Value)
 		}
 	}
+	// The ledger still names the variable the first run moved.
+	if recs := w.ledger.store.ProjectMigrations(testHost, 1, nil); len(recs) != 1 || len(recs[0].Variables) != 1 || recs[0].Variables[0].Key != "SENTRY_DSN" {
+		t.Fatalf("%+v", recs)
+	}
 }
 
 // Two GitLab projects never share a Sentry project, across runs too: a

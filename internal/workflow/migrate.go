@@ -302,9 +302,20 @@ func (k MigrateChange) action(m *migration, others []string) string {
 	} else {
 		parts = append(parts, "to a new Sentry project "+targetName(m.target)+" (team "+k.Team+")")
 	}
-	if len(m.targets) == 0 {
+	switch {
+	case len(m.targets) == 0 && len(m.rec.Variables) > 0:
+		var moved []string
+		for _, v := range m.rec.Variables {
+			name := VariableTarget{Key: v.Key, Scope: v.Scope}.Label()
+			if v.Group != "" {
+				name = "group " + safetext.Excerpt(v.Group, 80) + "/" + name
+			}
+			moved = append(moved, name)
+		}
+		parts = append(parts, strings.Join(moved, ", ")+" moved to the Sentry DSN by the run before")
+	case len(m.targets) == 0:
 		parts = append(parts, "no variable holds its DSNs")
-	} else {
+	default:
 		names := make([]string, len(m.targets))
 		for i, t := range m.targets {
 			names[i] = t.label()

@@ -52,7 +52,7 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	}
 
 	p := planOne(t, w, "demo/web-shop", renamed)
-	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") {
+	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") || !strings.Contains(it.Action, "SENTRY_DSN (all environments) moved to the Sentry DSN by the run before") {
 		t.Fatalf("%+v", it)
 	}
 	done := runPlan(t, ctx, p, w.c, nil)

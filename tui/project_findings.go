@@ -70,7 +70,8 @@ func (s *projectScreen) doctorOptions() workflow.DoctorOptions {
 	return workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
 		SendHint: keyName(s.sh.keys.Verify) + " on the key sends one", Resolve: s.sh.deps.Sentry,
 		IntegratedUnavailable: s.settings.noIntegrated,
-		Ledger:                s.sh.deps.Rotations, OldKeysStep: consoleChecks(s.sh.keys).OldKeysStep}
+		Ledger:                s.sh.deps.Rotations, OldKeysStep: consoleChecks(s.sh.keys).OldKeysStep,
+		MigrateStep: keyName(s.sh.keys.BulkMigrate) + " in the " + keyName(s.sh.keys.Bulk) + " menu of the marked projects"}
 }
 
 // doctorDialog shows the checks as errtrack doctor prints them: each

@@ -66,7 +66,7 @@ one-line fix. Exit 1 on any fail.`,
 			// holds its migration (none read, the doctor checks GitLab's).
 			if led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand); err == nil {
 				defer closeLedger()
-				o.Ledger, o.OldKeysStep = led, "errtrack migrate with --delete-old-keys"
+				o.Ledger, o.OldKeysStep, o.MigrateStep = led, "errtrack migrate with --delete-old-keys", "the same errtrack migrate command"
 			}
 			if !o.TokenRotatable {
 				o.TokenEnv = a.envTokenName

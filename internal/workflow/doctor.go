@@ -65,6 +65,8 @@ type DoctorOptions struct {
 	// the migration's later step for the front end.
 	Ledger      *Rotations
 	OldKeysStep string
+	// MigrateStep words how a migration under way goes on.
+	MigrateStep string
 }
 
 // Failed reports a fail among checks.
@@ -135,6 +137,9 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	add("role", CheckOK, "Maintainer of "+a.Project.Name(), "")
 	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !SentryBacked(a.Settings) {
 		return append(out, doctorMigrated(ctx, api, &a, rec, o, explain)...)
+	}
+	if c, ok := migrationUnderWay(o, a.Project.ID); ok {
+		out = append(out, c)
 	}
 
 	s := a.Settings

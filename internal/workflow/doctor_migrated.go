@@ -180,3 +180,19 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	}
 	return Check{Name: name, Status: CheckOK, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
 }
+
+// migrationUnderWay is the check of a migration begun and not carried
+// across yet (its test event refused, its answer lost): integrated
+// tracking is still on, and the migration goes on from where it stopped.
+func migrationUnderWay(o DoctorOptions, projectID int64) (Check, bool) {
+	rec, ok := o.Ledger.migrationOf(projectID)
+	if !ok || !rec.IsOpen() || rec.Phase == ledger.PhaseMigrated {
+		return Check{}, false
+	}
+	fix := "run the migration again: it goes on with the Sentry project and key it made"
+	if o.MigrateStep != "" {
+		fix = o.MigrateStep + " goes on with the Sentry project and key it made"
+	}
+	return Check{Name: "migration", Status: CheckWarn, Fix: fix,
+		Detail: "a migration to the Sentry project " + MigrationTarget(rec) + " is under way since " + rec.Started.Local().Format("2006-01-02") + ": integrated tracking stays on until it is carried across"}, true
+}

@@ -69,3 +69,24 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 		t.Fatalf("%+v", checks)
 	}
 }
+
+// A migration under way (its test event refused) is named by the doctor
+// with how it goes on; integrated tracking is still on, and nothing
+// advises turning it on or making a key.
+func TestDoctorNamesAMigrationUnderWay(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
+	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, MigrateStep: "the same migrate"}, explainPlain, time.Now())
+	c := statusOf(checks, "migration")
+	if c.Status != CheckWarn || !strings.Contains(c.Detail, "demo/demo-web-shop") || !strings.Contains(c.Fix, "the same migrate goes on") {
+		t.Fatalf("%+v", checks)
+	}
+	for _, c := range checks {
+		if c.Action.Do == ActEnable || c.Action.Do == ActCreateKey {
+			t.Fatalf("%s advises %q", c.Name, c.Fix)
+		}
+	}
+}

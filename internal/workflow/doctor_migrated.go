@@ -121,11 +121,11 @@ func sentryIngestion(ctx context.Context, api DoctorAPI, p Project, key apiclien
 	if _, err := api.ProbeDSN(ctx, key.DSN); err != nil {
 		return Check{Name: name, Status: CheckFail, Detail: "the DSN's host " + d.Host + " does not answer: " + explain(err), Fix: "check the network path to the Sentry's ingestion"}
 	}
-	hint := o.SendHint
-	if hint == "" {
-		hint = "--send-test-event sends one"
+	if o.SendHint != "" {
+		// The front end's way sends with a key it lists: a glet_ one here.
+		return Check{Name: name, Status: CheckOK, Detail: d.Host + " answers (no event sent)"}
 	}
-	return Check{Name: name, Status: CheckOK, Detail: d.Host + " answers (no event sent; " + hint + ")"}
+	return Check{Name: name, Status: CheckOK, Detail: d.Host + " answers (no event sent; --send-test-event sends one)"}
 }
 
 // migratedVariables checks each variable the migration pointed at the

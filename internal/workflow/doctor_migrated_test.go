@@ -54,6 +54,13 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 		}
 	}
 	check("open")
+	// Without a test event, the console's hint (v on a key it lists, a
+	// glet_ one here) is not given for the Sentry key.
+	quiet := o
+	quiet.SendTestEvent, quiet.SendHint = false, "v on the key sends one"
+	if c := statusOf(Doctor(ctx, w.c, apiclient.ProjectID(1), quiet, explainPlain, time.Now()), "ingestion (Sentry key"); c.Status != CheckOK || strings.Contains(c.Detail, "v on the key") {
+		t.Fatalf("%+v", c)
+	}
 	runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, true)), w.c, nil)
 	if w.gl.KeyCount(1) != 0 {
 		t.Fatal("the later step did not run")

@@ -268,6 +268,9 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	case !errors.Is(err, sentry.ErrProjectNotFound):
 		it.Skip, it.Result, it.Err = "its Sentry project "+targetName(m.target)+" could not be read", ResultFailed, err
 		return it
+	case k.orgMissing() != "":
+		it.Skip, it.Result = k.orgMissing(), ResultFailed
+		return it
 	case !k.Create:
 		it.Skip, it.Result = "no Sentry project "+targetName(m.target)+": create it, or run with --create --team TEAM", ResultSkipped
 		return it

@@ -19,9 +19,10 @@ type migrationSite struct {
 	err   error
 }
 
-// prePlan reads the organisation's teams once, when projects may be made.
+// prePlan reads the organisation's teams once: whether the organisation
+// is there, and the team new projects go to.
 func (k MigrateChange) prePlan(ctx context.Context) Kind {
-	if k.Create && !k.DeleteOldKeys && k.Sentry != nil {
+	if !k.DeleteOldKeys && k.Sentry != nil {
 		teams, err := k.Sentry.ListTeams(ctx, k.Org)
 		k.site = &migrationSite{teams: teams, err: err}
 	}
@@ -55,6 +56,15 @@ func (k MigrateChange) cannot(exists bool) (why, note string) {
 	return why, note
 }
 
+// orgMissing says the organisation is not there (or not seen), "" when
+// it is or could not be told.
+func (k MigrateChange) orgMissing() string {
+	if k.site == nil || !errors.Is(k.site.err, sentry.ErrOrganizationNotFound) {
+		return ""
+	}
+	return "the Sentry organisation " + safetext.Excerpt(k.Org, 80) + " does not exist, or the token cannot see it: check its slug"
+}
+
 // teamCheck says why a project cannot be made under the team, and what
 // may be refused there.
 func (k MigrateChange) teamCheck() (why, note string) {
@@ -63,8 +73,8 @@ func (k MigrateChange) teamCheck() (why, note string) {
 	switch {
 	case s == nil:
 		return "", ""
-	case errors.Is(s.err, sentry.ErrOrganizationNotFound):
-		return "the Sentry organisation " + org + " does not exist, or the token cannot see it: check its slug", ""
+	case k.orgMissing() != "":
+		return k.orgMissing(), ""
 	case s.err != nil:
 		return "", "the team " + team + " could not be checked (" + safetext.Excerpt(s.err.Error(), 120) + ")"
 	}

@@ -27,6 +27,11 @@ func TestMigrationPlanChecksTheOrganisationAndTheTeam(t *testing.T) {
 	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
 		t.Fatalf("%+v", it)
 	}
+	k.Create = false // not only for a project to make
+	it = byPath(plan(t, w.c, demoGroup(t), true, k))["demo/web-shop"]
+	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
+		t.Fatalf("%+v", it)
+	}
 	// A team the token's user is not in may refuse it: the plan says so.
 	k = w.kind(t, w.sc, false)
 	k.Team = "frontend"

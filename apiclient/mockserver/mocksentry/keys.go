@@ -89,7 +89,7 @@ func (s *Server) keys(c *call) {
 		page, next, prev := pageByID(ids, per, cur)
 		out := make([]any, 0, len(page))
 		for _, id := range page {
-			out = append(out, keyJSON(base, p, byID[id]))
+			out = append(out, keyJSON(s.endpoint(base), p, byID[id]))
 		}
 		setLink(c.w, c.r, base, next, prev)
 		writeJSON(c.w, http.StatusOK, out)
@@ -115,7 +115,7 @@ func (s *Server) keys(c *call) {
 			k.RateCount, k.RateWindow = rl.obj.Count.num(), rl.obj.Window.num()
 		}
 		c.w.(*statusWriter).note = "(key " + k.Public + " made)"
-		writeJSON(c.w, http.StatusCreated, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusCreated, keyJSON(s.endpoint(base), p, k))
 	}
 }
 
@@ -140,7 +140,7 @@ func (s *Server) keyDetails(c *call) {
 	}
 	switch c.r.Method {
 	case http.MethodGet:
-		writeJSON(c.w, http.StatusOK, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusOK, keyJSON(s.endpoint(base), p, k))
 	case http.MethodPut:
 		if in.Name.str() != "" {
 			k.Label = in.Name.str()
@@ -156,7 +156,7 @@ func (s *Server) keyDetails(c *call) {
 				k.RateCount, k.RateWindow = rl.obj.Count.num(), rl.obj.Window.num()
 			}
 		}
-		writeJSON(c.w, http.StatusOK, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusOK, keyJSON(s.endpoint(base), p, k))
 	case http.MethodDelete:
 		for i, x := range p.Keys {
 			if x == k {

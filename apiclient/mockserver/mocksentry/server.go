@@ -41,6 +41,12 @@ type Options struct {
 	// PublicURL is where DSNs and Link headers point (Sentry's
 	// system.url-prefix); the listener's URL when empty.
 	PublicURL string
+	// DSNHost, when set, is the host[:port] of the DSNs the keys carry
+	// (the scheme stays PublicURL's): Sentry builds a key's DSN from
+	// SENTRY_PUBLIC_ENDPOINT, an o<org>. ingest subdomain or a region,
+	// not from the host the API was asked on (models/projectkey.py,
+	// get_endpoint).
+	DSNHost string
 	// Log, when set, receives one line per request.
 	Log io.Writer
 }
@@ -180,6 +186,19 @@ func (s *Server) publicURL(r *http.Request) string {
 	return "http://" + r.Host
 }
 
+// endpoint is where the keys' DSNs point: publicURL, with Options.DSNHost
+// for its host when set.
+func (s *Server) endpoint(public string) string {
+	if s.opts.DSNHost == "" {
+		return public
+	}
+	scheme, _, ok := strings.Cut(public, "://")
+	if !ok {
+		scheme = "http"
+	}
+	return scheme + "://" + s.opts.DSNHost
+}
+
 // DSN is the public DSN of a project's key named name, "" when there is
 // none (or the server has not started: DSNs name its address).
 func (s *Server) DSN(org, project, name string) string {
@@ -195,7 +214,7 @@ func (s *Server) DSN(org, project, name string) string {
 	}
 	for _, k := range p.Keys {
 		if k.Label == name {
-			u, err := url.Parse(*pub)
+			u, err := url.Parse(s.endpoint(*pub))
 			if err != nil {
 				return ""
 			}

@@ -75,11 +75,12 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	for _, g := range unread {
 		unknown = append(unknown, Use{Group: g, Unknown: "the CI/CD variables of group " + safetext.Excerpt(g, 80) + " could not be read"})
 	}
-	// Keys are matched as URLs: every spelling of a key's DSN is that key.
+	// Keys are matched by their DSN's identity: every spelling of a key's
+	// DSN is that key (a Sentry key's under any host, dsn.Identity).
 	byDSN := map[string]int{}
 	for i, k := range keys {
 		a.Keys = append(a.Keys, AuditedKey{Key: k})
-		if c, ok := dsn.Canonical(k.DSN); ok {
+		if c, ok := dsn.Identity(k.DSN); ok {
 			byDSN[c] = i
 		}
 	}
@@ -100,7 +101,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	scopesOf := map[string][]string{}
 	handedOut := false
 	for _, p := range all {
-		c, isDSN := dsn.Canonical(p.value)
+		c, isDSN := dsn.Identity(p.value)
 		if i, ok := byDSN[c]; ok && isDSN {
 			a.Keys[i].Used = append(a.Keys[i].Used, p.use)
 			scopesOf[c] = append(scopesOf[c], p.use.Label())

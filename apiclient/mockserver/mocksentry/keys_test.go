@@ -2,6 +2,7 @@ package mocksentry
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -33,5 +34,53 @@ func TestDSNHostChosen(t *testing.T) {
 	}
 	if got := s.DSN("demo", "legacy-api", "Production"); !strings.Contains(got, "@o42.ingest.us.sentry.io/") {
 		t.Fatalf("DSN() = %s", got)
+	}
+}
+
+func put(t *testing.T, ts *httptest.Server, path, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, ts.URL+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// Sentry's key PUT sets browserSdkVersion on every call: the one sent, or
+// the project's default when absent (project_key_details.py); loader
+// options sent are merged into the key's.
+func TestKeyPutResetsTheLoaderVersion(t *testing.T) {
+	s := New(Options{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	var prod Key
+	for _, k := range s.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			prod = k
+		}
+	}
+	path := "/api/0/projects/demo/legacy-api/keys/" + prod.Public + "/"
+	_, body := get(t, ts, path, TokenRead)
+	if !strings.Contains(body, `"browserSdkVersion":"7.x"`) || !strings.Contains(body, `"hasReplay":false`) {
+		t.Fatalf("the demo key's loader: %s", body)
+	}
+	code, got := put(t, ts, path, TokenAdmin, `{"name":"Prod","browserSdkVersion":"7.x","dynamicSdkLoaderOptions":{"hasDebug":true}}`)
+	opts, _ := got["dynamicSdkLoaderOptions"].(map[string]any)
+	if code != 200 || got["browserSdkVersion"] != "7.x" || opts["hasReplay"] != false || opts["hasDebug"] != true {
+		t.Fatalf("%d %v", code, got)
+	}
+	code, got = put(t, ts, path, TokenAdmin, `{"name":"Prod 2"}`)
+	opts, _ = got["dynamicSdkLoaderOptions"].(map[string]any)
+	if code != 200 || got["browserSdkVersion"] != "latest" || opts["hasDebug"] != true {
+		t.Fatalf("a PUT without the version: %d %v", code, got)
+	}
+	if code, got = put(t, ts, path, TokenAdmin, `{"browserSdkVersion":"9.x"}`); code != 400 || got["browserSdkVersion"] == nil {
+		t.Fatalf("%d %v", code, got)
 	}
 }

@@ -46,6 +46,9 @@ type Project struct {
 	Teams    []string
 	Created  time.Time
 	Keys     []*Key
+	// DefaultLoader is the project's sentry:default_loader_version, what
+	// a key without its own browserSdkVersion uses.
+	DefaultLoader string
 }
 
 // Key is a project's client key (ProjectKey).
@@ -58,6 +61,10 @@ type Key struct {
 	RateCount  int
 	RateWindow int
 	Created    time.Time
+	// BrowserSDK is the key's data["browserSdkVersion"] ("" for the
+	// project's default); Loader its dynamicSdkLoaderOptions as set.
+	BrowserSDK string
+	Loader     map[string]bool
 }
 
 // Token is an auth token and what it may do.
@@ -159,11 +166,14 @@ func seed(now time.Time, scaleKeys int) *state {
 	st := &state{tokens: map[string]Token{}, nextID: 10, deleted: map[string]bool{}}
 	st.orgs = []*Organization{{ID: 1, Slug: "demo", Name: "Demo"}}
 	st.teams = []*Team{{ID: 1, Org: "demo", Slug: "backend", Name: "Backend"}}
-	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created}
-	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created}
+	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created, DefaultLoader: "latest"}
+	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created, DefaultLoader: "latest"}
 	st.projects = []*Project{web, legacy}
 	st.addKey(web, "Default", created)
-	st.addKey(legacy, "Production", created)
+	// Production's loader is pinned to 7.x, replay off: what a PUT without
+	// them would reset.
+	prod := st.addKey(legacy, "Production", created)
+	prod.BrowserSDK, prod.Loader = "7.x", map[string]bool{"hasReplay": false}
 	staging := st.addKey(legacy, "Staging", created.AddDate(0, 1, 0))
 	staging.RateCount, staging.RateWindow = 1000, 3600
 	for i := 0; i < scaleKeys; i++ {

@@ -35,6 +35,10 @@ func Sentry(err error, base string, c Context) string {
 		s = fmt.Sprintf("%s. Run %s, or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", err.Error(), login, base)
 	case errors.Is(err, sentry.ErrTokenExpired):
 		s = "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run " + login + "."
+	case errors.Is(err, sentry.ErrOtherOrganization):
+		s = "The Sentry token is limited to another organization than this project's (" + err.Error() + "). Log in with a token of the project's organization: " + login + "."
+	case errors.Is(err, sentry.ErrOrgLimitedRoute):
+		s = "The Sentry token is limited to one organization, and this request names none (" + err.Error() + "): use a personal token without an organization limit, and " + login + "."
 	case errors.Is(err, sentry.ErrUnauthorized):
 		s = "Sentry refused the token (" + err.Error() + "). Check that it is an auth token of " + base + " and log in again with " + login + "."
 	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):

@@ -223,8 +223,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 // cannot says why the token cannot migrate there, "" when it can.
 func (k MigrateChange) cannot(exists bool) string {
 	switch {
-	case k.Token == nil:
-		return ""
+	case k.Token == nil || !k.Token.ScopesKnown():
+		return "" // undescribed (a token limited to one organization): Sentry answers when asked
 	case !k.Token.CanWriteKeys():
 		return "the Sentry token cannot make or read keys there (it needs project:write)"
 	case !exists && !k.Token.CanCreateProjects():

@@ -26,13 +26,19 @@ type sentryBacked struct {
 
 func newSentryBacked(t *testing.T, opts mocksentry.Options) sentryBacked {
 	t.Helper()
+	return newSentryBackedAs(t, opts, mocksentry.TokenAdmin)
+}
+
+// newSentryBackedAs is newSentryBacked with another Sentry token.
+func newSentryBackedAs(t *testing.T, opts mocksentry.Options, token string) sentryBacked {
+	t.Helper()
 	var w sentryBacked
 	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { w.ss.ServeHTTP(rw, r) }))
 	t.Cleanup(ts.Close)
 	opts.PublicURL = ts.URL
 	w.ss = mocksentry.New(opts)
 	w.gsrv, w.gl = mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: w.ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
-	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	sc, err := sentry.New(ts.URL, token)
 	if err != nil {
 		t.Fatal(err)
 	}

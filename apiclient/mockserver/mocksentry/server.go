@@ -96,6 +96,8 @@ func (s *Server) Tokens() []string {
 		TokenWrite + "     project:write: keys made and changed, not deleted (403)",
 		TokenRead + "  project:read: writes get 403",
 		TokenExpired + "   401 Token expired",
+		TokenOrgCI + "    organisation token, scope org:ci: keys give 403",
+		TokenOrgScoped + " limited to organisation demo: GET /api/0/ gives 401",
 	}
 }
 

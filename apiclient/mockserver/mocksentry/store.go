@@ -72,6 +72,10 @@ type Token struct {
 	Scopes  []string
 	User    string
 	Expired bool
+	// Org: the organisation an organisation token belongs to (OrgToken),
+	// or a user token is limited to; "" for none.
+	Org      string
+	OrgToken bool
 }
 
 type state struct {
@@ -184,5 +188,7 @@ func seed(now time.Time, scaleKeys int) *state {
 	st.tokens[TokenWrite] = Token{Scopes: []string{"org:read", "project:read", "project:write", "team:read"}, User: "demo-maintainer"}
 	st.tokens[TokenRead] = Token{Scopes: []string{"org:read", "project:read"}, User: "demo-maintainer"}
 	st.tokens[TokenExpired] = Token{Scopes: all, User: "demo-maintainer", Expired: true}
+	st.tokens[TokenOrgCI] = Token{Scopes: []string{"org:ci"}, Org: "demo", OrgToken: true}
+	st.tokens[TokenOrgScoped] = Token{Scopes: all, User: "demo-maintainer", Org: "demo"}
 	return st
 }

@@ -40,6 +40,10 @@ var (
 	ErrBadAPIURL = errors.New("not a usable Sentry project API URL")
 	// ErrNoToken: no Sentry token for that host (see Tokens).
 	ErrNoToken = errors.New("no Sentry token for this host")
+	// ErrProjectMoved: the project was renamed (Sentry's ProjectMoved, a
+	// 302 to its new slug); a write is not sent again there. The Error's
+	// Moved names the slugs.
+	ErrProjectMoved = errors.New("the Sentry project was renamed")
 	// ErrOrgLimitedRoute: a user token limited to one organisation, on a
 	// route without an organisation in its URL (401 "This token access is
 	// limited to organization endpoints."): the token is valid there.
@@ -75,7 +79,12 @@ type Error struct {
 	// Scopes are those the endpoint accepts, any one of them, when Sentry
 	// names them (WWW-Authenticate: Bearer error="insufficient_scope").
 	Scopes []string
+	// Moved is a renamed project's slugs (Kind ErrProjectMoved).
+	Moved *ProjectMoved
 }
+
+// ProjectMoved is a Sentry project renamed from Slug to NewSlug.
+type ProjectMoved struct{ Org, Slug, NewSlug string }
 
 func (e *Error) Error() string {
 	msg := e.Message
@@ -103,6 +112,8 @@ func (e *Error) Is(target error) bool {
 		return true
 	}
 	switch target {
+	case ErrRedirectedWrite:
+		return e.Kind == ErrProjectMoved
 	case ErrUnauthorized:
 		return e.Kind == ErrTokenExpired || e.Kind == ErrOrgLimitedRoute || e.Kind == ErrOtherOrganization
 	case ErrForbidden:

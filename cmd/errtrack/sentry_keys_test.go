@@ -157,3 +157,20 @@ func TestSentryKeyUpdateOfAnUnknownKey(t *testing.T) {
 	c.run("", "keys", "update", "-p", "demo/legacy-api", "0123456789abcdef0123456789abcdef", "--name", "x").
 		must(t, 1, "has no key 0123456789abcdef0123456789abcdef: nothing was changed", "errtrack keys list -p demo/legacy-api")
 }
+
+// A Sentry project renamed since GitLab's settings were written (Sentry
+// answers ProjectMoved, a 302): a key update stops, names the rename and
+// the new slug, and where GitLab's settings are fixed; the key is unchanged.
+func TestSentryKeyUpdateOfARenamedProject(t *testing.T) {
+	c, ss := sentryCLI(t)
+	key := ss.Keys("demo", "legacy-api")[0]
+	if !ss.RenameProject("demo", "legacy-api", "legacy-api-v2") {
+		t.Fatal("rename")
+	}
+	c.run("", "keys", "list", "-p", "demo/legacy-api").must(t, 0, "Production")
+	c.run("", "keys", "update", "-p", "demo/legacy-api", key.Public, "--name", "Renamed").
+		must(t, 1, "demo/legacy-api was renamed to demo/legacy-api-v2", "GitLab's error tracking settings still name demo/legacy-api", "Settings > Monitor > Error Tracking")
+	if k := ss.Keys("demo", "legacy-api-v2")[0]; k.Label != key.Label {
+		t.Fatalf("the key changed: %+v", k)
+	}
+}

@@ -26,6 +26,7 @@ func Sentry(err error, base string, c Context) string {
 		login = "'errtrack login --sentry URL' (the Sentry's address)"
 	}
 	var te *sentry.TokenError
+	var se *sentry.Error
 	var s string
 	switch {
 	case errors.As(err, &te) && te.Err != nil:
@@ -35,6 +36,11 @@ func Sentry(err error, base string, c Context) string {
 		s = fmt.Sprintf("%s. Run %s, or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", err.Error(), login, base)
 	case errors.Is(err, sentry.ErrTokenExpired):
 		s = "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run " + login + "."
+	case errors.As(err, &se) && se.Kind == sentry.ErrProjectMoved && se.Moved != nil:
+		m := se.Moved
+		from, to := safetext.Excerpt(m.Org+"/"+m.Slug, 120), safetext.Excerpt(m.Org+"/"+m.NewSlug, 120)
+		s = "The Sentry project " + from + " was renamed to " + to + ", so nothing was changed: GitLab's error tracking settings still name " + from +
+			". Choose " + to + " on the project's Settings > Monitor > Error Tracking page in GitLab, then " + retryOr(c, "try again") + "."
 	case errors.Is(err, sentry.ErrOtherOrganization):
 		s = "The Sentry token is limited to another organization than this project's (" + err.Error() + "). Log in with a token of the project's organization: " + login + "."
 	case errors.Is(err, sentry.ErrOrgLimitedRoute):

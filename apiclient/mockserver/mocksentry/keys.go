@@ -77,10 +77,14 @@ func loaderOptions(k *Key) map[string]bool {
 // are ignored, as DRF ignores unknown fields.
 var loaderOptionNames = map[string]bool{"hasReplay": true, "hasPerformance": true, "hasDebug": true, "hasFeedback": true, "hasLogsAndMetrics": true}
 
-// project resolves the route's org and project (ProjectEndpoint.convert_args).
+// project resolves the route's org and project (ProjectEndpoint.convert_args):
+// a slug the project had before a rename answers ProjectMoved.
 func (s *Server) projectOf(c *call) *Project {
 	p := s.st.project(c.params[0], c.params[1])
-	if p == nil {
+	switch {
+	case p != nil:
+	case s.moved(c):
+	default:
 		notFound(c.w)
 	}
 	return p

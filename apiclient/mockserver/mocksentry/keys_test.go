@@ -84,3 +84,46 @@ func TestKeyPutResetsTheLoaderVersion(t *testing.T) {
 		t.Fatalf("%d %v", code, got)
 	}
 }
+
+// A renamed project's old slug answers ProjectMoved to every method: 302,
+// Location the requested path and query with the new slug, and Sentry's
+// body naming the new slug.
+func TestRenamedProjectAnswersProjectMoved(t *testing.T) {
+	s := New(Options{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	if !s.RenameProject("demo", "legacy-api", "legacy-api-v2") || s.RenameProject("demo", "nope", "x") {
+		t.Fatal("RenameProject")
+	}
+	key := s.Keys("demo", "legacy-api-v2")[0].Public
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, c := range []struct{ method, path string }{
+		{http.MethodGet, "keys/?per_page=5"}, {http.MethodPut, "keys/" + key + "/"}, {http.MethodDelete, "keys/" + key + "/"},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+"/api/0/projects/demo/legacy-api/"+c.path, strings.NewReader(`{"name":"x"}`))
+		req.Header.Set("Authorization", "Bearer "+TokenAdmin)
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct {
+			Slug   string `json:"slug"`
+			Detail struct {
+				Extra struct{ URL, Slug string } `json:"extra"`
+			} `json:"detail"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		want := "/api/0/projects/demo/legacy-api-v2/" + c.path
+		if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != want || body.Slug != "legacy-api-v2" ||
+			body.Detail.Extra.URL != want || body.Detail.Extra.Slug != "legacy-api-v2" {
+			t.Fatalf("%s: %d %q %+v", c.method, resp.StatusCode, resp.Header.Get("Location"), body)
+		}
+	}
+	if k := s.Keys("demo", "legacy-api-v2")[0]; k.Public != key || k.Label == "x" {
+		t.Fatalf("a redirected write changed the key: %+v", k)
+	}
+	if resp, _ := get(t, ts, "/api/0/projects/demo/legacy-api-v2/keys/", TokenRead); resp.StatusCode != 200 {
+		t.Fatalf("the new slug: %d", resp.StatusCode)
+	}
+}

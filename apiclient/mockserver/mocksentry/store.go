@@ -46,6 +46,8 @@ type Project struct {
 	Teams    []string
 	Created  time.Time
 	Keys     []*Key
+	// OldSlugs are the slugs it had before a rename (ProjectRedirect).
+	OldSlugs []string
 	// DefaultLoader is the project's sentry:default_loader_version, what
 	// a key without its own browserSdkVersion uses.
 	DefaultLoader string

@@ -39,6 +39,9 @@ func TestDoctorOrgTokenNamesWhyKeysAreUnread(t *testing.T) {
 	if advisesKeyCreate(checks) {
 		t.Fatalf("advises a key creation: %+v", checks)
 	}
+	if c := statusOf(checks, "CI/CD variables"); c.Status != CheckSkip || !strings.Contains(c.Detail, "unknown") {
+		t.Fatalf("the variables are judged without the keys: %+v", c)
+	}
 }
 
 // A Sentry project that is gone (404) is named, with GitLab's settings

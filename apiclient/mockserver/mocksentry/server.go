@@ -10,6 +10,7 @@ package mocksentry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -91,14 +92,19 @@ func New(opts Options) *Server {
 // Tokens lists the tokens the server accepts with a word on each, for the
 // mock server's banner.
 func (s *Server) Tokens() []string {
-	return []string{
-		TokenAdmin + "           scopes project:read/write/admin, org:read, team:write",
-		TokenWrite + "     project:write: keys made and changed, not deleted (403)",
-		TokenRead + "  project:read: writes get 403",
-		TokenExpired + "   401 Token expired",
-		TokenOrgCI + "    organisation token, scope org:ci: keys give 403",
-		TokenOrgScoped + " limited to organisation demo: GET /api/0/ gives 401",
+	rows := [][2]string{
+		{TokenAdmin, "scopes project:read/write/admin, org:read, team:write"},
+		{TokenWrite, "project:write: keys made and changed, not deleted (403)"},
+		{TokenRead, "project:read: writes get 403"},
+		{TokenExpired, "401 Token expired"},
+		{TokenOrgCI, "organization token, scope org:ci: keys give 403"},
+		{TokenOrgScoped, "limited to organization demo: GET /api/0/ gives 401"},
 	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprintf("%-29s %s", r[0], r[1])
+	}
+	return out
 }
 
 // Events is how many events the ingestion endpoint accepted for a key.

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -123,5 +124,18 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	}
 	if v := variableValue(w.gsrv, 3, "SENTRY_DSN", ""); v != r.New.DSN {
 		t.Fatalf("SENTRY_DSN holds %q, want the new key's %q", v, r.New.DSN)
+	}
+}
+
+// doctor counts a variable holding a key under another host spelling as
+// holding a current DSN (the DSN host here is a closed local port: the
+// ingestion probe fails fast, the variables' check does not depend on it).
+func TestDoctorCountsAKeyUnderAnotherHostSpelling(t *testing.T) {
+	w := newSentryBacked(t, mocksentry.Options{DSNHost: "127.0.0.1:9"})
+	prod := w.key(t, "Production")
+	w.setVariable(t, respelled(t, prod.DSN, "localhost:9"))
+	checks := Doctor(context.Background(), w.gl, apiclient.ProjectID(3), DoctorOptions{Resolve: w.resolve}, explainPlain, time.Now())
+	if c := statusOf(checks, "CI/CD variables"); c.Status != CheckOK || !strings.HasPrefix(c.Detail, "1 variable holds a current DSN") {
+		t.Fatalf("%+v", c)
 	}
 }

@@ -16,10 +16,17 @@ import (
 // reports to a mock Sentry, with that Sentry's token in SENTRY_AUTH_TOKEN.
 func sentryCLI(t *testing.T) (*cli, *mocksentry.Server) {
 	t.Helper()
+	return sentryCLIWith(t, mocksentry.Options{})
+}
+
+// sentryCLIWith is sentryCLI with the mock Sentry's options.
+func sentryCLIWith(t *testing.T, opts mocksentry.Options) (*cli, *mocksentry.Server) {
+	t.Helper()
 	var ss *mocksentry.Server
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	opts.PublicURL = ts.URL
+	ss = mocksentry.New(opts)
 	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
 	if err != nil {
 		t.Fatal(err)
@@ -172,5 +179,27 @@ func TestSentryKeyUpdateOfARenamedProject(t *testing.T) {
 		must(t, 1, "demo/legacy-api was renamed to demo/legacy-api-v2", "GitLab's error tracking settings still name demo/legacy-api", "Settings > Monitor > Error Tracking")
 	if k := ss.Keys("demo", "legacy-api-v2")[0]; k.Label != key.Label {
 		t.Fatalf("the key changed: %+v", k)
+	}
+}
+
+// Sentry answers a key's DSN on its ingest host (o42.ingest.us.sentry.io)
+// while SENTRY_DSN holds the same key as o42.ingest.sentry.io: audit names
+// the variable for the key, and keys rotate --update-variables --yes
+// points it at the new key before the old one goes.
+func TestSentryKeyUnderAnotherHostSpellingFromTheCommands(t *testing.T) {
+	c, ss := sentryCLIWith(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
+	var prod mocksentry.Key
+	for _, k := range ss.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			prod = k
+		}
+	}
+	c.run("", "api", "-X", "PUT", "projects/3/variables/SENTRY_DSN", "-f", "value=https://"+prod.Public+"@o42.ingest.sentry.io/2").must(t, 0)
+	c.run("", "audit", "-p", "demo/legacy-api").must(t, 0, "SENTRY_DSN (all environments)")
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", prod.Public, "--update-variables", "--yes").
+		must(t, 0, "which is deleted", "SENTRY_DSN (all environments) holds the new DSN")
+	v := c.server.Variables(3)
+	if len(v) != 1 || strings.Contains(v[0].Value, prod.Public) || !strings.Contains(v[0].Value, "@o42.ingest.us.sentry.io/2") {
+		t.Fatalf("SENTRY_DSN: %+v", v)
 	}
 }

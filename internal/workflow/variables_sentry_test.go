@@ -115,6 +115,13 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	if len(used) != 1 || used[0].Variable != "SENTRY_DSN" {
 		t.Fatalf("the audit finds %+v for the key, findings %+v", used, a.Findings)
 	}
+	noted := false
+	for _, f := range a.Findings {
+		noted = noted || f.Severity == SeverityInfo && strings.Contains(f.What, "on https://o42.ingest.sentry.io, where Sentry lists it on http://o42.ingest.us.sentry.io")
+	}
+	if !noted || a.Errors() != 0 {
+		t.Fatalf("the other spelling is not noted, or is an error: %+v", a.Findings)
+	}
 
 	l, _ := testLedger(t)
 	o := RotationOptions{Keys: w.store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}

@@ -74,3 +74,17 @@ func TestDoctorOrgLimitedToken(t *testing.T) {
 		t.Fatalf("%+v", checks)
 	}
 }
+
+// A personal token without project:read: the doctor names the scope it
+// lacks, and advises no key creation.
+func TestDoctorTokenWithoutProjectRead(t *testing.T) {
+	w := newSentryBackedAs(t, mocksentry.Options{}, "org-reader-token")
+	w.ss.AddToken("org-reader-token", mocksentry.Token{Scopes: []string{"org:read"}, User: "demo-maintainer"})
+	checks := sentryDoctor(t, w, w.resolve)
+	if c := statusOf(checks, "Sentry token"); c.Status != CheckFail || !strings.Contains(c.Detail, "it has org:read, and keys take project:read") {
+		t.Fatalf("%+v", c)
+	}
+	if advisesKeyCreate(checks) {
+		t.Fatalf("advises a key creation: %+v", checks)
+	}
+}

@@ -156,7 +156,11 @@ type sentryStatusJSON struct {
 	Source string   `json:"token_source,omitempty"`
 	Stored bool     `json:"token_stored"`
 	Scopes []string `json:"scopes,omitempty"`
-	Error  string   `json:"error,omitempty"`
+	// Kind is "organization" for an organization token (sntrys_),
+	// "organization-limited" for a user token limited to LimitedTo.
+	Kind      string   `json:"kind,omitempty"`
+	LimitedTo []string `json:"limited_to,omitempty"`
+	Error     string   `json:"error,omitempty"`
 }
 
 // sentryStatus tells, for each Sentry host errtrack knows (logged in with
@@ -202,6 +206,12 @@ func (a *app) sentryStatus(ctx context.Context, g *globalFlags, given []string, 
 				st.Error = sentryWords(err, base)
 			} else {
 				st.Scopes = info.Scopes
+				switch info.Kind {
+				case sentry.OrgToken:
+					st.Kind = "organization"
+				case sentry.OrgLimitedToken:
+					st.Kind, st.LimitedTo = "organization-limited", info.Orgs
+				}
 			}
 		}
 		out = append(out, st)
@@ -214,6 +224,12 @@ func printSentryStatus(w io.Writer, list []sentryStatusJSON) {
 		fmt.Fprintf(w, "Sentry %s\n", st.URL)
 		if st.Source != "" {
 			fmt.Fprintf(w, "  Token:   from the %s\n", st.Source)
+		}
+		switch {
+		case st.Kind == "organization-limited":
+			fmt.Fprintf(w, "  Limited: to %s (its scopes show only on that organization's routes)\n", safetext.Clean(orDefault(strings.Join(st.LimitedTo, ", "), "one organization")))
+		case st.Kind == "organization":
+			fmt.Fprintln(w, "  Kind:    organization token")
 		}
 		if st.Scopes != nil {
 			fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Scopes, ", ")))

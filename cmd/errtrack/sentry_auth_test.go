@@ -72,6 +72,7 @@ func TestSentryLoginTokenKinds(t *testing.T) {
 	if c.sentry.m[ts.URL] != mocksentry.TokenOrgScoped {
 		t.Fatalf("stored %v", c.sentry.m)
 	}
+	c.run("", "status", "--sentry", ts.URL).must(t, 0, "Limited: to demo")
 	c.run(mocksentry.TokenOrgCI+"\n", "login", "--sentry", ts.URL).must(t, 0, "org:ci", "an organization token cannot list a project's keys", "/settings/account/api/auth-tokens/")
 	c.run("sntrys_unknown\n", "login", "--sentry", ts.URL).must(t, 1, "not stored")
 }

@@ -21,6 +21,10 @@ func TestCheckTokenKinds(t *testing.T) {
 	if err != nil || info.Kind != OrgToken || !slices.Equal(info.Scopes, []string{"org:ci"}) || info.CanReadKeys() {
 		t.Fatalf("%v %+v", err, info)
 	}
+	var se *Error
+	if _, err := c.ListKeys(ctx, Project{Org: "demo", Slug: "legacy-api"}, AllKeys); !errors.Is(err, ErrForbidden) || !errors.As(err, &se) || !se.OrgToken {
+		t.Fatalf("an organization token's 403 does not say so: %v", err)
+	}
 	_, c = mock(t, mocksentry.Options{}, mocksentry.TokenOrgScoped)
 	info, err = c.CheckToken(ctx)
 	if err != nil || info.Kind != OrgLimitedToken || info.ScopesKnown() || !slices.Equal(info.Orgs, []string{"demo"}) {

@@ -38,6 +38,9 @@ type Client struct {
 	api     *apiclient.Client
 	base    string
 	maxList int64
+	// orgToken: the token is an organization's (sntrys_…, Sentry's
+	// SENTRY_ORG_AUTH_TOKEN_PREFIX); its refusals say so.
+	orgToken bool
 }
 
 // New returns a client for the Sentry at baseURL ("https://sentry.io") with
@@ -52,7 +55,7 @@ func New(baseURL, token string, opts ...apiclient.Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{api: api, base: base, maxList: DefaultMaxList}, nil
+	return &Client{api: api, base: base, maxList: DefaultMaxList, orgToken: strings.HasPrefix(token, "sntrys_")}, nil
 }
 
 // BaseURL is the normalized Sentry URL the client talks to.
@@ -83,7 +86,7 @@ func (c *Client) call(ctx context.Context, call apiclient.Call, nf notFound, v a
 		if moved := c.movedProject(ctx, method, call.Path, err); moved != nil {
 			return resp, moved
 		}
-		return resp, answerError(method, path, resp, body, err, nf)
+		return resp, c.marked(answerError(method, path, resp, body, err, nf))
 	}
 	if v != nil {
 		if err := decode(body, v); err != nil {
@@ -124,4 +127,12 @@ func (c *Client) movedProject(ctx context.Context, method, path string, err erro
 	return &Error{StatusCode: ae.StatusCode, Method: method, Path: dialect.Prefix + path, Kind: ErrProjectMoved,
 		Message: "the Sentry project " + org + "/" + slug + " was renamed to " + org + "/" + p.Slug + "; the change was not sent to its new address",
 		Moved:   &ProjectMoved{Org: org, Slug: slug, NewSlug: p.Slug}}
+}
+
+// marked notes on Sentry's answer that an organization token was refused.
+func (c *Client) marked(err error) error {
+	if se, ok := err.(*Error); ok {
+		se.OrgToken = c.orgToken
+	}
+	return err
 }

@@ -81,6 +81,9 @@ type Error struct {
 	Scopes []string
 	// Moved is a renamed project's slugs (Kind ErrProjectMoved).
 	Moved *ProjectMoved
+	// OrgToken: the request was made with an organization auth token
+	// (sntrys_…), whose org:ci scope reads no keys.
+	OrgToken bool
 }
 
 // ProjectMoved is a Sentry project renamed from Slug to NewSlug.

@@ -203,3 +203,11 @@ func TestSentryKeyUnderAnotherHostSpellingFromTheCommands(t *testing.T) {
 		t.Fatalf("SENTRY_DSN: %+v", v)
 	}
 }
+
+// keys list with an organization token (sntrys_, org:ci) says the token is
+// an organization's and which token to make instead.
+func TestSentryKeysWithAnOrganizationToken(t *testing.T) {
+	c, _ := sentryCLI(t)
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenOrgCI
+	c.run("", "keys", "list", "-p", "demo/legacy-api").must(t, 1, "is an organization token", "cannot read or change a project's keys", "/settings/account/api/auth-tokens/")
+}

@@ -47,6 +47,9 @@ func Sentry(err error, base string, c Context) string {
 		s = "The Sentry token is limited to one organization, and this request names none (" + err.Error() + "): use a personal token without an organization limit, and " + login + "."
 	case errors.Is(err, sentry.ErrUnauthorized):
 		s = "Sentry refused the token (" + err.Error() + "). Check that it is an auth token of " + base + " and log in again with " + login + "."
+	case errors.As(err, &se) && se.OrgToken && errors.Is(err, sentry.ErrForbidden):
+		s = "The Sentry token is an organization token (sntrys_…, scope org:ci), which cannot read or change a project's keys (" + err.Error() + "). Create a personal auth token with project:read and project:write (project:admin to delete keys) at " +
+			strings.TrimSuffix(base, "/") + "/settings/account/api/auth-tokens/ and run " + login + "."
 	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):
 		s = err.Error() + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
 	case errors.Is(err, sentry.ErrBadAPIURL):

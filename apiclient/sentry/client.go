@@ -15,7 +15,9 @@ package sentry
 
 import (
 	"context"
+	"errors"
 	"net/url"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -36,6 +38,9 @@ type Client struct {
 	api     *apiclient.Client
 	base    string
 	maxList int64
+	// orgToken: the token is an organization's (sntrys_…, Sentry's
+	// SENTRY_ORG_AUTH_TOKEN_PREFIX); its refusals say so.
+	orgToken bool
 }
 
 // New returns a client for the Sentry at baseURL ("https://sentry.io") with
@@ -50,7 +55,7 @@ func New(baseURL, token string, opts ...apiclient.Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{api: api, base: base, maxList: DefaultMaxList}, nil
+	return &Client{api: api, base: base, maxList: DefaultMaxList, orgToken: strings.HasPrefix(token, "sntrys_")}, nil
 }
 
 // BaseURL is the normalized Sentry URL the client talks to.
@@ -78,7 +83,10 @@ func (c *Client) call(ctx context.Context, call apiclient.Call, nf notFound, v a
 	}
 	path := dialect.Prefix + call.Path
 	if err != nil {
-		return resp, answerError(method, path, resp, body, err, nf)
+		if moved := c.movedProject(ctx, method, call.Path, err); moved != nil {
+			return resp, moved
+		}
+		return resp, c.marked(answerError(method, path, resp, body, err, nf))
 	}
 	if v != nil {
 		if err := decode(body, v); err != nil {
@@ -86,4 +94,45 @@ func (c *Client) call(ctx context.Context, call apiclient.Call, nf notFound, v a
 		}
 	}
 	return resp, nil
+}
+
+// movedProject tells a write Sentry redirected because the project was
+// renamed (ProjectMoved: 302 to the new slug, src/sentry/api/bases/project.py)
+// from any other redirect: the project is read at its old slug, a read
+// follows the redirect, and a project answering with another slug was
+// renamed. nil when it was not (or cannot be told): the write's own error
+// stands. The write is never sent again.
+func (c *Client) movedProject(ctx context.Context, method, path string, err error) error {
+	var ae *apiclient.APIError
+	if !errors.As(err, &ae) || ae.Kind != apiclient.ErrRedirectedWrite {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(path, "projects/")
+	if !ok {
+		return nil
+	}
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) < 3 {
+		return nil
+	}
+	org, oerr := url.PathUnescape(parts[0])
+	slug, serr := url.PathUnescape(parts[1])
+	if oerr != nil || serr != nil {
+		return nil
+	}
+	p, gerr := c.GetProject(ctx, Project{Org: org, Slug: slug})
+	if gerr != nil || !validSlug(p.Slug) || p.Slug == slug {
+		return nil
+	}
+	return &Error{StatusCode: ae.StatusCode, Method: method, Path: dialect.Prefix + path, Kind: ErrProjectMoved,
+		Message: "the Sentry project " + org + "/" + slug + " was renamed to " + org + "/" + p.Slug + "; the change was not sent to its new address",
+		Moved:   &ProjectMoved{Org: org, Slug: slug, NewSlug: p.Slug}}
+}
+
+// marked notes on Sentry's answer that an organization token was refused.
+func (c *Client) marked(err error) error {
+	if se, ok := err.(*Error); ok {
+		se.OrgToken = c.orgToken
+	}
+	return err
 }

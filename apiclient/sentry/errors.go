@@ -40,6 +40,17 @@ var (
 	ErrBadAPIURL = errors.New("not a usable Sentry project API URL")
 	// ErrNoToken: no Sentry token for that host (see Tokens).
 	ErrNoToken = errors.New("no Sentry token for this host")
+	// ErrProjectMoved: the project was renamed (Sentry's ProjectMoved, a
+	// 302 to its new slug); a write is not sent again there. The Error's
+	// Moved names the slugs.
+	ErrProjectMoved = errors.New("the Sentry project was renamed")
+	// ErrOrgLimitedRoute: a user token limited to one organisation, on a
+	// route without an organisation in its URL (401 "This token access is
+	// limited to organization endpoints."): the token is valid there.
+	ErrOrgLimitedRoute = errors.New("the token is limited to one organization's routes")
+	// ErrOtherOrganization: such a token on another organisation's route
+	// (401 "Unauthorized organization access.").
+	ErrOtherOrganization = errors.New("the token is limited to another organization")
 
 	// Failures with no answer are apiclient's, unchanged.
 	ErrNetwork         = apiclient.ErrNetwork
@@ -68,7 +79,15 @@ type Error struct {
 	// Scopes are those the endpoint accepts, any one of them, when Sentry
 	// names them (WWW-Authenticate: Bearer error="insufficient_scope").
 	Scopes []string
+	// Moved is a renamed project's slugs (Kind ErrProjectMoved).
+	Moved *ProjectMoved
+	// OrgToken: the request was made with an organization auth token
+	// (sntrys_…), whose org:ci scope reads no keys.
+	OrgToken bool
 }
+
+// ProjectMoved is a Sentry project renamed from Slug to NewSlug.
+type ProjectMoved struct{ Org, Slug, NewSlug string }
 
 func (e *Error) Error() string {
 	msg := e.Message
@@ -96,8 +115,10 @@ func (e *Error) Is(target error) bool {
 		return true
 	}
 	switch target {
+	case ErrRedirectedWrite:
+		return e.Kind == ErrProjectMoved
 	case ErrUnauthorized:
-		return e.Kind == ErrTokenExpired
+		return e.Kind == ErrTokenExpired || e.Kind == ErrOrgLimitedRoute || e.Kind == ErrOtherOrganization
 	case ErrForbidden:
 		return e.Kind == ErrInsufficientScope
 	case ErrNotFound:
@@ -124,9 +145,16 @@ func classify(method, path string, resp *apiclient.Response, body []byte, nf not
 	e := &Error{StatusCode: resp.StatusCode, Method: method, Path: path, Message: detail(body)}
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized:
-		e.Kind = ErrUnauthorized
-		if strings.Contains(strings.ToLower(e.Message), "expired") {
+		// UserAuthTokenAuthentication's texts (api/authentication.py).
+		switch msg := strings.ToLower(e.Message); {
+		case strings.Contains(msg, "expired"):
 			e.Kind = ErrTokenExpired
+		case strings.Contains(msg, "limited to organization endpoints"):
+			e.Kind = ErrOrgLimitedRoute
+		case strings.Contains(msg, "unauthorized organization access"):
+			e.Kind = ErrOtherOrganization
+		default:
+			e.Kind = ErrUnauthorized
 		}
 	case code == http.StatusForbidden:
 		e.Kind = ErrForbidden

@@ -33,6 +33,11 @@ type Key struct {
 	// DSN is the public DSN, https://PUBLIC@HOST/PROJECT_ID.
 	DSN     string
 	Created time.Time
+	// BrowserSDKVersion and LoaderOptions are the key's JavaScript loader
+	// settings ("latest", "7.x"; hasReplay, hasDebug…): an update sends
+	// them back, as Sentry's PUT resets the version when it is absent.
+	BrowserSDKVersion string
+	LoaderOptions     map[string]bool
 }
 
 // keyJSON is a key as ProjectKeySerializer writes it; "secret" and
@@ -48,8 +53,14 @@ type keyJSON struct {
 	DSN       struct {
 		Public string `json:"public"`
 	} `json:"dsn"`
-	DateCreated flexTime `json:"dateCreated"`
+	DateCreated       flexTime       `json:"dateCreated"`
+	BrowserSDKVersion string         `json:"browserSdkVersion"`
+	LoaderOptions     map[string]any `json:"dynamicSdkLoaderOptions"`
 }
+
+// maxLoaderOptions bounds the loader options kept of a key: Sentry has
+// five.
+const maxLoaderOptions = 16
 
 func (k keyJSON) key() (Key, error) {
 	id := k.ID
@@ -69,6 +80,17 @@ func (k keyJSON) key() (Key, error) {
 		rl := *k.RateLimit
 		out.RateLimit = &rl
 	}
+	if validLoaderVersion(k.BrowserSDKVersion) {
+		out.BrowserSDKVersion = k.BrowserSDKVersion
+	}
+	for name, v := range k.LoaderOptions {
+		if b, ok := v.(bool); ok && validKeyID(name) && len(out.LoaderOptions) < maxLoaderOptions {
+			if out.LoaderOptions == nil {
+				out.LoaderOptions = map[string]bool{}
+			}
+			out.LoaderOptions[name] = b
+		}
+	}
 	return out, nil
 }
 
@@ -80,6 +102,20 @@ func validKeyID(s string) bool {
 	}
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// validLoaderVersion: Sentry's choices are "latest" and "N.x"; anything
+// short and printable is sent back as it came.
+func validLoaderVersion(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') {
 			return false
 		}
 	}
@@ -191,6 +227,23 @@ type UpdateKeyOptions struct {
 	// RateLimit sets a limit; ClearRateLimit removes it (Sentry's null).
 	RateLimit      *RateLimit
 	ClearRateLimit bool
+	// BrowserSDKVersion and LoaderOptions are sent when set: Sentry's PUT
+	// sets browserSdkVersion to the project's default when it is absent
+	// (project_key_details.py), so a rename or a switch sends the key's
+	// own back (KeepLoader).
+	BrowserSDKVersion string
+	LoaderOptions     map[string]bool
+}
+
+// KeepLoader is o sending back k's loader settings, which o does not set.
+func (o UpdateKeyOptions) KeepLoader(k Key) UpdateKeyOptions {
+	if o.BrowserSDKVersion == "" {
+		o.BrowserSDKVersion = k.BrowserSDKVersion
+	}
+	if o.LoaderOptions == nil {
+		o.LoaderOptions = k.LoaderOptions
+	}
+	return o
 }
 
 // UpdateKey changes a key with PUT and returns it as Sentry answered. A
@@ -219,6 +272,12 @@ func (c *Client) UpdateKey(ctx context.Context, p Project, id string, o UpdateKe
 	}
 	if o.Active != nil {
 		body["isActive"] = *o.Active
+	}
+	if o.BrowserSDKVersion != "" {
+		body["browserSdkVersion"] = o.BrowserSDKVersion
+	}
+	if len(o.LoaderOptions) > 0 {
+		body["dynamicSdkLoaderOptions"] = o.LoaderOptions
 	}
 	switch {
 	case o.RateLimit != nil:

@@ -74,7 +74,7 @@ func pagesOf[T any](ctx context.Context, c *Client, path string, q url.Values, n
 		}
 		resp, body, err := c.api.Send(ctx, apiclient.Call{Path: path, Query: query, Shown: hideSecrets})
 		if err != nil {
-			return answerError(http.MethodGet, dialect.Prefix+path, resp, body, err, nf)
+			return c.marked(answerError(http.MethodGet, dialect.Prefix+path, resp, body, err, nf))
 		}
 		if used += int64(len(body)); used > c.maxList {
 			return &Error{StatusCode: resp.StatusCode, Method: http.MethodGet, Path: dialect.Prefix + path, Kind: ErrTooLarge,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 func (a *app) mockServerCmd() *cobra.Command {
 	var opts mockserver.Options
 	listen := "127.0.0.1:8080"
-	sentryListen := ""
+	sentryListen, sentryDSNHost := "", ""
 	integrated, log := true, false
 	cmd := &cobra.Command{
 		Use:   "mock-server",
@@ -63,7 +64,10 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 				}
 				defer unlock()
 			}
-			sentrySrv := mocksentry.New(mocksentry.Options{Latency: opts.Latency, Log: opts.Log})
+			if u, err := url.Parse("http://" + sentryDSNHost); sentryDSNHost != "" && (err != nil || u.Host != sentryDSNHost || u.Path != "" || u.User != nil) {
+				return usagef("--sentry-dsn-host %q is not host[:port]", sentryDSNHost)
+			}
+			sentrySrv := mocksentry.New(mocksentry.Options{Latency: opts.Latency, Log: opts.Log, DSNHost: sentryDSNHost})
 			if sentryListen == "" {
 				host, _, err := net.SplitHostPort(listen)
 				if err != nil {
@@ -124,6 +128,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	f := cmd.Flags()
 	f.StringVar(&listen, "listen", listen, "address to listen on; port 0 picks a free one")
 	f.StringVar(&sentryListen, "sentry-listen", "", "address of the mock Sentry (default: --listen's host, a free port)")
+	f.StringVar(&sentryDSNHost, "sentry-dsn-host", "", "host[:port] the mock Sentry writes in its keys' DSNs, as Sentry's SENTRY_PUBLIC_ENDPOINT or o<org>.ingest subdomains do (default: its listening address)")
 	f.StringVar(&opts.Seed, "seed", "demo", "initial data: demo or empty")
 	f.StringVar(&opts.FieldNames, "field-names", "spec", "JSON field names: spec (errtracker_*) or gitlab (sentry_*)")
 	f.DurationVar(&opts.Latency, "latency", 0, "delay added to every response, e.g. 200ms")

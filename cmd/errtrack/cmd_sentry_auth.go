@@ -15,6 +15,7 @@ import (
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -78,7 +79,7 @@ func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error 
 	}
 	a.rememberSentryHost(base, true)
 	fmt.Fprintf(a.stdout, "Logged in to Sentry at %s; the token is stored in the system keyring.\n", base)
-	describeSentryToken(a.stdout, info)
+	describeSentryToken(a.stdout, base, info)
 	if a.sentryEnvToken != "" {
 		if envBase, err := sentry.NormalizeBase(orDefault(a.sentryEnvURL, sentry.DefaultURL)); err == nil && envBase == base {
 			fmt.Fprintln(a.stdout, "  Note: SENTRY_AUTH_TOKEN is set for this host and takes precedence over the keyring while it is.")
@@ -87,16 +88,25 @@ func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error 
 	return nil
 }
 
-func describeSentryToken(w io.Writer, info *sentry.TokenInfo) {
+func describeSentryToken(w io.Writer, base string, info *sentry.TokenInfo) {
 	if info.User != "" {
 		fmt.Fprintf(w, "  User:    %s\n", safetext.Clean(info.User))
 	}
-	if info.Scopes == nil {
+	switch {
+	case info.Kind == sentry.OrgLimitedToken && len(info.Orgs) > 0:
+		fmt.Fprintf(w, "  Limited to: organization %s (Sentry shows its scopes only on that organization's routes)\n", safetext.Clean(strings.Join(info.Orgs, ", ")))
+		return
+	case info.Kind == sentry.OrgLimitedToken:
+		fmt.Fprintln(w, "  Limited to: one organization (Sentry shows its scopes only on that organization's routes)")
+		return
+	case info.Scopes == nil:
 		fmt.Fprintln(w, "  Scopes:  unknown (Sentry did not describe this token)")
 		return
 	}
 	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(info.Scopes, ", ")))
 	switch {
+	case info.Kind == sentry.OrgToken && !info.CanReadKeys():
+		fmt.Fprintln(w, "  Warning: an organization token cannot list a project's keys (they take project:read): create a personal auth token with project:read and project:write at "+workflow.SentryTokenPage(base)+".")
 	case !info.CanReadKeys():
 		fmt.Fprintln(w, "  Warning: without project:read errtrack cannot list a project's keys.")
 	case !info.CanWriteKeys():
@@ -146,7 +156,11 @@ type sentryStatusJSON struct {
 	Source string   `json:"token_source,omitempty"`
 	Stored bool     `json:"token_stored"`
 	Scopes []string `json:"scopes,omitempty"`
-	Error  string   `json:"error,omitempty"`
+	// Kind is "organization" for an organization token (sntrys_),
+	// "organization-limited" for a user token limited to LimitedTo.
+	Kind      string   `json:"kind,omitempty"`
+	LimitedTo []string `json:"limited_to,omitempty"`
+	Error     string   `json:"error,omitempty"`
 }
 
 // sentryStatus tells, for each Sentry host errtrack knows (logged in with
@@ -192,6 +206,12 @@ func (a *app) sentryStatus(ctx context.Context, g *globalFlags, given []string, 
 				st.Error = sentryWords(err, base)
 			} else {
 				st.Scopes = info.Scopes
+				switch info.Kind {
+				case sentry.OrgToken:
+					st.Kind = "organization"
+				case sentry.OrgLimitedToken:
+					st.Kind, st.LimitedTo = "organization-limited", info.Orgs
+				}
 			}
 		}
 		out = append(out, st)
@@ -204,6 +224,12 @@ func printSentryStatus(w io.Writer, list []sentryStatusJSON) {
 		fmt.Fprintf(w, "Sentry %s\n", st.URL)
 		if st.Source != "" {
 			fmt.Fprintf(w, "  Token:   from the %s\n", st.Source)
+		}
+		switch {
+		case st.Kind == "organization-limited":
+			fmt.Fprintf(w, "  Limited: to %s (its scopes show only on that organization's routes)\n", safetext.Clean(orDefault(strings.Join(st.LimitedTo, ", "), "one organization")))
+		case st.Kind == "organization":
+			fmt.Fprintln(w, "  Kind:    organization token")
 		}
 		if st.Scopes != nil {
 			fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(st.Scopes, ", ")))

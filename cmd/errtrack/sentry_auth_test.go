@@ -60,3 +60,19 @@ func TestSentryEnvToken(t *testing.T) {
 	delete(c.env, "SENTRY_URL")
 	c.run("", "status").must(t, 0, "Sentry https://sentry.io", "environment (SENTRY_AUTH_TOKEN)")
 }
+
+// Sentry's other token kinds: a user token limited to one organization
+// (401 on GET /api/0/) is accepted and said to be limited; an organization
+// token (org:ci) is stored with the warning that it cannot list keys.
+func TestSentryLoginTokenKinds(t *testing.T) {
+	c := newCLI(t, nil)
+	ts := httptest.NewServer(mocksentry.New(mocksentry.Options{}))
+	defer ts.Close()
+	c.run(mocksentry.TokenOrgScoped+"\n", "login", "--sentry", ts.URL).must(t, 0, "Logged in to Sentry at "+ts.URL, "Limited to: organization demo")
+	if c.sentry.m[ts.URL] != mocksentry.TokenOrgScoped {
+		t.Fatalf("stored %v", c.sentry.m)
+	}
+	c.run("", "status", "--sentry", ts.URL).must(t, 0, "Limited: to demo")
+	c.run(mocksentry.TokenOrgCI+"\n", "login", "--sentry", ts.URL).must(t, 0, "org:ci", "an organization token cannot list a project's keys", "/settings/account/api/auth-tokens/")
+	c.run("sntrys_unknown\n", "login", "--sentry", ts.URL).must(t, 1, "not stored")
+}

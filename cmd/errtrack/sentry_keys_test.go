@@ -16,10 +16,17 @@ import (
 // reports to a mock Sentry, with that Sentry's token in SENTRY_AUTH_TOKEN.
 func sentryCLI(t *testing.T) (*cli, *mocksentry.Server) {
 	t.Helper()
+	return sentryCLIWith(t, mocksentry.Options{})
+}
+
+// sentryCLIWith is sentryCLI with the mock Sentry's options.
+func sentryCLIWith(t *testing.T, opts mocksentry.Options) (*cli, *mocksentry.Server) {
+	t.Helper()
 	var ss *mocksentry.Server
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	opts.PublicURL = ts.URL
+	ss = mocksentry.New(opts)
 	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
 	if err != nil {
 		t.Fatal(err)
@@ -156,4 +163,51 @@ func TestSentryKeyUpdateOfAnUnknownKey(t *testing.T) {
 	c, _ := sentryCLI(t)
 	c.run("", "keys", "update", "-p", "demo/legacy-api", "0123456789abcdef0123456789abcdef", "--name", "x").
 		must(t, 1, "has no key 0123456789abcdef0123456789abcdef: nothing was changed", "errtrack keys list -p demo/legacy-api")
+}
+
+// A Sentry project renamed since GitLab's settings were written (Sentry
+// answers ProjectMoved, a 302): a key update stops, names the rename and
+// the new slug, and where GitLab's settings are fixed; the key is unchanged.
+func TestSentryKeyUpdateOfARenamedProject(t *testing.T) {
+	c, ss := sentryCLI(t)
+	key := ss.Keys("demo", "legacy-api")[0]
+	if !ss.RenameProject("demo", "legacy-api", "legacy-api-v2") {
+		t.Fatal("rename")
+	}
+	c.run("", "keys", "list", "-p", "demo/legacy-api").must(t, 0, "Production")
+	c.run("", "keys", "update", "-p", "demo/legacy-api", key.Public, "--name", "Renamed").
+		must(t, 1, "demo/legacy-api was renamed to demo/legacy-api-v2", "GitLab's error tracking settings still name demo/legacy-api", "Settings > Monitor > Error Tracking")
+	if k := ss.Keys("demo", "legacy-api-v2")[0]; k.Label != key.Label {
+		t.Fatalf("the key changed: %+v", k)
+	}
+}
+
+// Sentry answers a key's DSN on its ingest host (o42.ingest.us.sentry.io)
+// while SENTRY_DSN holds the same key as o42.ingest.sentry.io: audit names
+// the variable for the key, and keys rotate --update-variables --yes
+// points it at the new key before the old one goes.
+func TestSentryKeyUnderAnotherHostSpellingFromTheCommands(t *testing.T) {
+	c, ss := sentryCLIWith(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
+	var prod mocksentry.Key
+	for _, k := range ss.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			prod = k
+		}
+	}
+	c.run("", "api", "-X", "PUT", "projects/3/variables/SENTRY_DSN", "-f", "value=https://"+prod.Public+"@o42.ingest.sentry.io/2").must(t, 0)
+	c.run("", "audit", "-p", "demo/legacy-api").must(t, 0, "SENTRY_DSN (all environments)")
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", prod.Public, "--update-variables", "--yes").
+		must(t, 0, "which is deleted", "SENTRY_DSN (all environments) holds the new DSN")
+	v := c.server.Variables(3)
+	if len(v) != 1 || strings.Contains(v[0].Value, prod.Public) || !strings.Contains(v[0].Value, "@o42.ingest.us.sentry.io/2") {
+		t.Fatalf("SENTRY_DSN: %+v", v)
+	}
+}
+
+// keys list with an organization token (sntrys_, org:ci) says the token is
+// an organization's and which token to make instead.
+func TestSentryKeysWithAnOrganizationToken(t *testing.T) {
+	c, _ := sentryCLI(t)
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenOrgCI
+	c.run("", "keys", "list", "-p", "demo/legacy-api").must(t, 1, "is an organization token", "cannot read or change a project's keys", "/settings/account/api/auth-tokens/")
 }

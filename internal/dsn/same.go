@@ -46,13 +46,53 @@ func defaultPort(scheme string) string {
 	return "80"
 }
 
-// Same reports whether a and b are one key's DSN: equal as canonical DSNs,
-// or, when either is not a DSN, equal as text (surrounding blanks aside).
+// GitLab reports a DSN of GitLab's integrated error tracking: a glet_ key,
+// or the path of either of its collectors (under any relative URL root).
+func (d DSN) GitLab() bool {
+	return strings.HasPrefix(d.PublicKey, "glet_") || d.Legacy() ||
+		strings.HasSuffix(d.Prefix, "/errortracking/api/v1/projects")
+}
+
+// Identity is what names s's key, ok false when s is not a DSN.
+//
+// A Sentry key is its public key and project ID: Sentry builds the DSN's
+// host only when it answers (SENTRY_PUBLIC_ENDPOINT, o<org>. subdomains,
+// a region, a customer Relay), and Relay reads the key and the project
+// from the DSN and never compares the host or the path before the ID
+// (relay-server/src/extractors/request_meta.rs, PartialDsn). So the same
+// key copied from another Sentry page, another region's spelling or an
+// older DSN host is that key.
+//
+// A GitLab DSN keeps its canonical form, host and path included: two
+// hosts are two GitLab instances (each with its own keys), and GitLab's
+// two collector paths are not promised to serve each other's keys. Only
+// where both sides are Sentry-shaped is the host left out.
+func Identity(s string) (string, bool) {
+	d, err := Parse(strings.TrimSpace(s))
+	if err != nil {
+		return "", false
+	}
+	if d.GitLab() {
+		c, _ := Canonical(s)
+		return c, true
+	}
+	return "sentry:" + d.PublicKey + "/" + strconv.FormatInt(d.ProjectID, 10), true
+}
+
+// Same reports whether a and b are one key's DSN: one Identity (for a
+// Sentry key, its public key and project in any spelling; for a GitLab
+// key, equal as canonical DSNs), or, when either is not a DSN, equal as
+// text (surrounding blanks aside).
 func Same(a, b string) bool {
-	ca, aok := Canonical(a)
-	cb, bok := Canonical(b)
+	ia, aok := Identity(a)
+	ib, bok := Identity(b)
 	if aok && bok {
-		return ca == cb
+		return ia == ib
 	}
 	return !aok && !bok && strings.TrimSpace(a) == strings.TrimSpace(b) && strings.TrimSpace(a) != ""
+}
+
+// String is d as a DSN, its host as parsed.
+func (d DSN) String() string {
+	return d.Scheme + "://" + d.PublicKey + "@" + d.Host + d.Prefix + "/" + strconv.FormatInt(d.ProjectID, 10)
 }

@@ -26,6 +26,7 @@ func Sentry(err error, base string, c Context) string {
 		login = "'errtrack login --sentry URL' (the Sentry's address)"
 	}
 	var te *sentry.TokenError
+	var se *sentry.Error
 	var s string
 	switch {
 	case errors.As(err, &te) && te.Err != nil:
@@ -35,8 +36,20 @@ func Sentry(err error, base string, c Context) string {
 		s = fmt.Sprintf("%s. Run %s, or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", err.Error(), login, base)
 	case errors.Is(err, sentry.ErrTokenExpired):
 		s = "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run " + login + "."
+	case errors.As(err, &se) && se.Kind == sentry.ErrProjectMoved && se.Moved != nil:
+		m := se.Moved
+		from, to := safetext.Excerpt(m.Org+"/"+m.Slug, 120), safetext.Excerpt(m.Org+"/"+m.NewSlug, 120)
+		s = "The Sentry project " + from + " was renamed to " + to + ", so nothing was changed: GitLab's error tracking settings still name " + from +
+			". Choose " + to + " on the project's Settings > Monitor > Error Tracking page in GitLab, then " + retryOr(c, "try again") + "."
+	case errors.Is(err, sentry.ErrOtherOrganization):
+		s = "The Sentry token is limited to another organization than this project's (" + err.Error() + "). Log in with a token of the project's organization: " + login + "."
+	case errors.Is(err, sentry.ErrOrgLimitedRoute):
+		s = "The Sentry token is limited to one organization, and this request names none (" + err.Error() + "): use a personal token without an organization limit, and " + login + "."
 	case errors.Is(err, sentry.ErrUnauthorized):
 		s = "Sentry refused the token (" + err.Error() + "). Check that it is an auth token of " + base + " and log in again with " + login + "."
+	case errors.As(err, &se) && se.OrgToken && errors.Is(err, sentry.ErrForbidden):
+		s = "The Sentry token is an organization token (sntrys_…, scope org:ci), which cannot read or change a project's keys (" + err.Error() + "). Create a personal auth token with project:read and project:write (project:admin to delete keys) at " +
+			strings.TrimSuffix(base, "/") + "/settings/account/api/auth-tokens/ and run " + login + "."
 	case errors.Is(err, sentry.ErrInsufficientScope), errors.Is(err, sentry.ErrForbidden):
 		s = err.Error() + ". Give the token the scope named (project:write to make and change keys, project:admin to delete them)."
 	case errors.Is(err, sentry.ErrBadAPIURL):

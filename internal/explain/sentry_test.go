@@ -27,6 +27,11 @@ func TestSentryWordsNameTheSentry(t *testing.T) {
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrTokenExpired}, base, "has expired"},
 		{&sentry.Error{StatusCode: 403, Kind: sentry.ErrInsufficientScope, Scopes: []string{"project:admin"}}, base, "project:admin"},
 		{sentry.ErrBadAPIURL, "", "not a usable Sentry project API URL."},
+		{&sentry.Error{StatusCode: 302, Kind: sentry.ErrProjectMoved, Moved: &sentry.ProjectMoved{Org: "acme", Slug: "web", NewSlug: "web-eu"}}, base,
+			"The Sentry project acme/web was renamed to acme/web-eu, so nothing was changed: GitLab's error tracking settings still name acme/web. Choose acme/web-eu on the project's Settings > Monitor > Error Tracking page in GitLab, then press r to retry."},
+		{&sentry.Error{StatusCode: 403, Kind: sentry.ErrInsufficientScope, OrgToken: true}, base, "is an organization token (sntrys_…, scope org:ci), which cannot read or change a project's keys"},
+		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrOtherOrganization}, base, "limited to another organization than this project's"},
+		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrOrgLimitedRoute}, base, "limited to one organization"},
 		{&apiclient.APIError{Kind: apiclient.ErrNetwork, Message: "could not reach the server"}, base, "press r to retry"},
 	}
 	for _, tc := range cases {

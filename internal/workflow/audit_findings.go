@@ -75,11 +75,12 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	for _, g := range unread {
 		unknown = append(unknown, Use{Group: g, Unknown: "the CI/CD variables of group " + safetext.Excerpt(g, 80) + " could not be read"})
 	}
-	// Keys are matched as URLs: every spelling of a key's DSN is that key.
+	// Keys are matched by their DSN's identity: every spelling of a key's
+	// DSN is that key (a Sentry key's under any host, dsn.Identity).
 	byDSN := map[string]int{}
 	for i, k := range keys {
 		a.Keys = append(a.Keys, AuditedKey{Key: k})
-		if c, ok := dsn.Canonical(k.DSN); ok {
+		if c, ok := dsn.Identity(k.DSN); ok {
 			byDSN[c] = i
 		}
 	}
@@ -100,11 +101,14 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	scopesOf := map[string][]string{}
 	handedOut := false
 	for _, p := range all {
-		c, isDSN := dsn.Canonical(p.value)
+		c, isDSN := dsn.Identity(p.value)
 		if i, ok := byDSN[c]; ok && isDSN {
 			a.Keys[i].Used = append(a.Keys[i].Used, p.use)
 			scopesOf[c] = append(scopesOf[c], p.use.Label())
 			handedOut = true
+			if f, ok := otherSpelling(p, keys[i]); ok {
+				a.Findings = append(a.Findings, f)
+			}
 			continue
 		}
 		d, err := dsn.Parse(p.value)
@@ -190,4 +194,21 @@ func rank(s string) int {
 		return 1
 	}
 	return 2
+}
+
+// otherSpelling notes a variable holding a Sentry key's DSN on another
+// host than Sentry lists it on: the same key (Relay reads the key and the
+// project, not the host), said so that a host that is not the Sentry's,
+// nor a Relay in front of it, is seen.
+func otherSpelling(p placed, k apiclient.ClientKey) (Finding, bool) {
+	held, err := dsn.Parse(p.value)
+	listed, lerr := dsn.Parse(k.DSN)
+	where := func(d dsn.DSN) string { return d.Scheme + "://" + dsn.CanonicalHost(d) }
+	if err != nil || lerr != nil || where(held) == where(listed) {
+		return Finding{}, false
+	}
+	return Finding{Severity: SeverityInfo,
+		What: fmt.Sprintf("%s holds key %s on %s, where Sentry lists it on %s", p.use.Label(), KeyName(k),
+			safetext.Excerpt(where(held), 80), safetext.Excerpt(where(listed), 80)),
+		Fix: "the same key either way: fine if that host is a Relay or another name of the same Sentry; else set the variable to the DSN the key list shows"}, true
 }

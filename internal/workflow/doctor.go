@@ -173,6 +173,11 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			checkKeys = false
 		case !sentryChecks(ctx, o.Resolve, *s.APIURL, explain, add):
 			checkKeys = false // the Sentry's keys could not be read
+		case a.sentryUnread != nil:
+			// Unknown, not "no key": named, and no key made on it.
+			detail, fix := keysUnread(a.sentryUnread, sentryWhere(a), SentryBaseOf(*s.APIURL), settingsPageOf(api, a.Project), explain)
+			add("keys", CheckFail, detail, fix)
+			checkKeys = false
 		}
 	}
 	if checkKeys {
@@ -210,6 +215,11 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			}
 			add(name, CheckOK, d.Host+" answers (no event sent; "+sendHint+")", "")
 		}
+	}
+	if sentryBacked && a.sentryUnread != nil {
+		// Without the keys, no variable can be told current or old.
+		add("CI/CD variables", CheckSkip, "not checked: whether they hold a current DSN is unknown while the Sentry's keys cannot be read", "")
+		return out
 	}
 	if n := a.Errors(); n > 0 {
 		for _, f := range a.Findings {
@@ -262,6 +272,14 @@ func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, ex
 	switch {
 	case err != nil:
 		add("Sentry", CheckFail, "the project's Sentry ("+store.Where()+") did not answer as Sentry: "+explain(err), "check the api_url in GitLab's error tracking settings, and the network path to that host")
+		return false
+	case !info.ScopesKnown() && info.Kind == sentry.OrgLimitedToken:
+		add("Sentry token", CheckOK, "limited to "+orgsText(info.Orgs)+": Sentry shows its scopes only on that organization's routes", "")
+	case !info.ScopesKnown():
+		add("Sentry token", CheckWarn, "Sentry did not describe the token's scopes", "")
+	case !info.CanReadKeys():
+		detail, fix := tokenCannotReadKeys(info, SentryBase(store))
+		add("Sentry token", CheckFail, detail, fix)
 		return false
 	case !info.CanWriteKeys():
 		add("Sentry token", CheckWarn, "the token reads keys but cannot make or change them (no project:write)", "create a token with project:write (project:admin to delete keys) and errtrack login --sentry again")

@@ -247,7 +247,7 @@ func (s sentryKeys) Delete(ctx context.Context, k apiclient.ClientKey) (bool, bo
 }
 
 func (s sentryKeys) SetActive(ctx context.Context, k apiclient.ClientKey, active bool) (*apiclient.ClientKey, error) {
-	got, err := s.api.UpdateKey(ctx, s.project, k.PublicKey, sentry.UpdateKeyOptions{Active: &active})
+	got, err := s.update(ctx, k.PublicKey, sentry.UpdateKeyOptions{Active: &active})
 	if got == nil {
 		return nil, err
 	}
@@ -263,12 +263,24 @@ func UpdateSentryKey(ctx context.Context, store KeyStore, ref string, o sentry.U
 	if !ok {
 		return nil, ErrCannotDisable
 	}
-	k, err := s.api.UpdateKey(ctx, s.project, ref, o)
+	k, err := s.update(ctx, ref, o)
 	if k == nil {
 		return nil, err
 	}
 	out := FromSentry(*k)
 	return &out, err
+}
+
+// update changes a key with its loader settings as they are: Sentry's PUT
+// resets the JavaScript loader's version to the project's default when it
+// is not sent, so the key is read first and its own sent back. A key that
+// cannot be read is not changed.
+func (s sentryKeys) update(ctx context.Context, ref string, o sentry.UpdateKeyOptions) (*sentry.Key, error) {
+	now, err := s.api.GetKey(ctx, s.project, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.api.UpdateKey(ctx, s.project, ref, o.KeepLoader(*now))
 }
 
 // Token reads what the Sentry token may do, where the client can tell.

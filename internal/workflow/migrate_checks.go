@@ -34,7 +34,8 @@ func (k MigrateChange) prePlan(ctx context.Context) Kind {
 func (k MigrateChange) cannot(exists bool) (why, note string) {
 	t := k.Token
 	switch {
-	case t == nil:
+	case t == nil || !t.ScopesKnown():
+		// undescribed (a token limited to one organization): Sentry answers when asked
 	case !t.CanReadKeys():
 		return "the Sentry token cannot read keys there (it needs project:read)", ""
 	case exists && !t.CanWriteKeys():

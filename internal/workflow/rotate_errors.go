@@ -84,3 +84,18 @@ type UnsafeDeleteError struct {
 }
 
 func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
+
+// ForeignDSNError: the new key's DSN is not one this project's clients can
+// use: the listing gives it another project or host than the old key's, or
+// the create's answer named another than the listing. The variables are
+// not moved and the old key stays.
+type ForeignDSNError struct {
+	Key apiclient.ClientKey
+	// Why says what differs, in a clause ("its DSN names project 7, the
+	// old key's names project 5").
+	Why string
+}
+
+func (e *ForeignDSNError) Error() string {
+	return fmt.Sprintf("the new key %s cannot be used here: %s", KeyName(e.Key), e.Why)
+}

@@ -3,13 +3,16 @@ package workflow
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // plan reads the project, the key to replace and the CI/CD variables at
@@ -203,12 +206,54 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 	if !ok || SameKey(k, r.Old) {
 		return r, &NotListedError{Key: *r.New}
 	}
-	if r.New.DSN == "" {
-		r.New = &k // a key known only by its ID (the ledger's): as listed
+	if err := r.checkNewDSN(k); err != nil {
+		return r, err
 	}
+	// The variables get the DSN the server lists for the key, not the
+	// create's answer's (a proxy or a buggy server may answer another).
+	r.New = &k
 	r.Listed = true
 	r.noteCheck()
 	return r, nil
+}
+
+// checkNewDSN makes sure the listed key's DSN is this project's, on the
+// host its keys are on: the old key's DSN's project and host (for
+// GitLab's keys, also the GitLab project's ID), and that the create's
+// answer named the same. Anything else stops the rotation before a
+// variable moves or the old key goes.
+func (r Rotation) checkNewDSN(listed apiclient.ClientKey) error {
+	foreign := func(format string, a ...any) error {
+		return &ForeignDSNError{Key: listed, Why: fmt.Sprintf(format, a...)}
+	}
+	d, err := dsn.Parse(listed.DSN)
+	if err != nil {
+		return foreign("the key list gives it no usable DSN (%v)", err)
+	}
+	where := func(d dsn.DSN) string { return d.Scheme + "://" + dsn.CanonicalHost(d) }
+	if old, err := dsn.Parse(r.Old.DSN); err == nil {
+		switch {
+		case d.ProjectID != old.ProjectID:
+			return foreign("its DSN names project %d, the old key's project %d", d.ProjectID, old.ProjectID)
+		case where(d) != where(old):
+			return foreign("its DSN names the host %s, the old key's %s", safetext.Excerpt(where(d), 80), safetext.Excerpt(where(old), 80))
+		}
+	}
+	gitlab := r.opts.Keys == nil || r.opts.Keys.Backend() == BackendGitLab
+	if gitlab && r.Project.ID != 0 && d.ProjectID != r.Project.ID {
+		return foreign("its DSN names project %d, not this project (%d)", d.ProjectID, r.Project.ID)
+	}
+	if r.New != nil && r.New.DSN != "" {
+		a, err := dsn.Parse(r.New.DSN)
+		switch {
+		case err != nil:
+			return foreign("the create's answer gave it no usable DSN (%v)", err)
+		case a.ProjectID != d.ProjectID || where(a) != where(d):
+			return foreign("the create's answer named %s project %d, the key list %s project %d",
+				safetext.Excerpt(where(a), 80), a.ProjectID, safetext.Excerpt(where(d), 80), d.ProjectID)
+		}
+	}
+	return nil
 }
 
 // deleteSafe holds every guard of the delete: the new key is listed and is

@@ -21,6 +21,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	var why string
 	var notNew *NotNewError
 	var notListed *NotListedError
+	var foreign *ForeignDSNError
 	var ve *VariableError
 	var refused *RefusedError
 	var unsafe *UnsafeDeleteError
@@ -37,6 +38,8 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 		return "Creating the new key failed, so nothing was changed: " + sentence(explain(err))
 	case errors.As(err, &notListed):
 		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", KeyName(notListed.Key))
+	case errors.As(err, &foreign):
+		why = sentence(capitalize(foreign.Error())) + " No variable was pointed at it and the old key is not deleted: check the project's keys on the server, and delete the new key there if it is not this project's."
 	case step == StepCheck:
 		why = "The new key could not be checked in the key list, so the old key is not deleted: " + sentence(explain(err))
 	case errors.As(err, &ve) && ve.Target.Unknown:

@@ -44,17 +44,47 @@ func keyJSON(base string, p *Project, k *Key) map[string]any {
 			"unreal":   base + "/api/" + pid + "/unreal/" + k.Public + "/",
 			"cdn":      base + "/js-sdk-loader/" + k.Public + ".min.js",
 		},
-		"browserSdkVersion":       "latest",
+		"browserSdkVersion":       loaderVersion(p, k),
 		"browserSdk":              map[string]any{"choices": [][]string{{"latest", "latest"}, {"7.x", "7.x"}}},
 		"dateCreated":             k.Created.UTC().Format("2006-01-02T15:04:05.000000Z"),
-		"dynamicSdkLoaderOptions": map[string]bool{"hasReplay": true, "hasPerformance": true, "hasDebug": false},
+		"dynamicSdkLoaderOptions": loaderOptions(k),
 	}
 }
 
-// project resolves the route's org and project (ProjectEndpoint.convert_args).
+// loaderVersion is get_selected_browser_sdk_version: the key's own, else
+// the project's default (src/sentry/loader/browsersdkversion.py).
+func loaderVersion(p *Project, k *Key) string {
+	if k.BrowserSDK != "" {
+		return k.BrowserSDK
+	}
+	if p.DefaultLoader != "" {
+		return p.DefaultLoader
+	}
+	return "latest"
+}
+
+// loaderOptions are the key's dynamic loader options over the
+// serializer's defaults (replay and performance on, debug off).
+func loaderOptions(k *Key) map[string]bool {
+	out := map[string]bool{"hasReplay": true, "hasPerformance": true, "hasDebug": false}
+	for name, v := range k.Loader {
+		out[name] = v
+	}
+	return out
+}
+
+// loaderOptionNames are DynamicSdkLoaderOptionSerializer's fields; others
+// are ignored, as DRF ignores unknown fields.
+var loaderOptionNames = map[string]bool{"hasReplay": true, "hasPerformance": true, "hasDebug": true, "hasFeedback": true, "hasLogsAndMetrics": true}
+
+// project resolves the route's org and project (ProjectEndpoint.convert_args):
+// a slug the project had before a rename answers ProjectMoved.
 func (s *Server) projectOf(c *call) *Project {
 	p := s.st.project(c.params[0], c.params[1])
-	if p == nil {
+	switch {
+	case p != nil:
+	case s.moved(c):
+	default:
 		notFound(c.w)
 	}
 	return p
@@ -89,7 +119,7 @@ func (s *Server) keys(c *call) {
 		page, next, prev := pageByID(ids, per, cur)
 		out := make([]any, 0, len(page))
 		for _, id := range page {
-			out = append(out, keyJSON(base, p, byID[id]))
+			out = append(out, keyJSON(s.endpoint(base), p, byID[id]))
 		}
 		setLink(c.w, c.r, base, next, prev)
 		writeJSON(c.w, http.StatusOK, out)
@@ -115,7 +145,7 @@ func (s *Server) keys(c *call) {
 			k.RateCount, k.RateWindow = rl.obj.Count.num(), rl.obj.Window.num()
 		}
 		c.w.(*statusWriter).note = "(key " + k.Public + " made)"
-		writeJSON(c.w, http.StatusCreated, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusCreated, keyJSON(s.endpoint(base), p, k))
 	}
 }
 
@@ -140,10 +170,25 @@ func (s *Server) keyDetails(c *call) {
 	}
 	switch c.r.Method {
 	case http.MethodGet:
-		writeJSON(c.w, http.StatusOK, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusOK, keyJSON(s.endpoint(base), p, k))
 	case http.MethodPut:
 		if in.Name.str() != "" {
 			k.Label = in.Name.str()
+		}
+		// Sentry sets the loader's version on every PUT: the one sent,
+		// else the project's default, whatever the key had
+		// (project_key_details.py, put). Loader options sent are merged.
+		k.BrowserSDK = in.BrowserSDK.str()
+		if k.BrowserSDK == "" {
+			k.BrowserSDK = p.DefaultLoader
+		}
+		for name, v := range in.Loader {
+			if loaderOptionNames[name] && v != nil {
+				if k.Loader == nil {
+					k.Loader = map[string]bool{}
+				}
+				k.Loader[name] = *v
+			}
 		}
 		if in.IsActive.set && in.IsActive.raw != nil {
 			k.Active = *in.IsActive.raw
@@ -156,7 +201,7 @@ func (s *Server) keyDetails(c *call) {
 				k.RateCount, k.RateWindow = rl.obj.Count.num(), rl.obj.Window.num()
 			}
 		}
-		writeJSON(c.w, http.StatusOK, keyJSON(base, p, k))
+		writeJSON(c.w, http.StatusOK, keyJSON(s.endpoint(base), p, k))
 	case http.MethodDelete:
 		for i, x := range p.Keys {
 			if x == k {
@@ -178,6 +223,9 @@ type keyInput struct {
 	Secret    optString    `json:"secret"`
 	IsActive  optBool      `json:"isActive"`
 	RateLimit optRateLimit `json:"rateLimit"`
+	// PUT only (ProjectKeyPutSerializer).
+	BrowserSDK optString        `json:"browserSdkVersion"`
+	Loader     map[string]*bool `json:"dynamicSdkLoaderOptions"`
 }
 
 type optString struct {
@@ -255,6 +303,9 @@ func decodeInput(c *call, in *keyInput, put bool) bool {
 		if !put && o.set && !o.null && !hex32re.MatchString(o.v) {
 			errs[field] = []string{"This value does not match the required pattern."}
 		}
+	}
+	if v := in.BrowserSDK.v; put && v != "" && v != "latest" && v != "7.x" {
+		errs["browserSdkVersion"] = []string{`"` + v + `" is not a valid choice.`}
 	}
 	if put && in.IsActive.set && in.IsActive.raw == nil {
 		errs["isActive"] = []string{"This field may not be null."}

@@ -209,3 +209,41 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// RenameProject gives a project a new slug, as Sentry's project settings
+// do: the old slug is kept as a redirect (ProjectRedirect). false when
+// there is no such project or the new slug is taken.
+func (s *Server) RenameProject(org, slug, newSlug string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.st.project(org, slug)
+	if p == nil || s.st.project(org, newSlug) != nil || !slugRe.MatchString(newSlug) {
+		return false
+	}
+	p.OldSlugs = append(p.OldSlugs, slug)
+	p.Slug = newSlug
+	return true
+}
+
+// moved answers ProjectMoved for a slug a project had before a rename,
+// for every method: 302, Location the requested path and query with the
+// new slug, body {slug, detail: {extra: {url, slug}}}
+// (src/sentry/api/bases/project.py, ProjectEndpoint.convert_args and
+// handle_exception_with_details). false when the slug is no old one.
+func (s *Server) moved(c *call) bool {
+	org, slug := c.params[0], c.params[1]
+	for _, p := range s.st.projects {
+		if p.Org != org || !slices.Contains(p.OldSlugs, slug) {
+			continue
+		}
+		full := c.r.URL.EscapedPath()
+		if c.r.URL.RawQuery != "" {
+			full += "?" + c.r.URL.RawQuery
+		}
+		newURL := strings.Replace(full, "projects/"+org+"/"+slug+"/", "projects/"+org+"/"+p.Slug+"/", 1)
+		c.w.Header().Set("Location", newURL)
+		writeJSON(c.w, http.StatusFound, map[string]any{"slug": p.Slug, "detail": map[string]any{"extra": map[string]string{"url": newURL, "slug": p.Slug}}})
+		return true
+	}
+	return false
+}

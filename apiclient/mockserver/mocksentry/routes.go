@@ -39,6 +39,8 @@ var slug = `([^/]+)`
 // permission classes' scope maps.
 var routes = []*route{
 	{name: "IndexEndpoint", pattern: regexp.MustCompile(`^/api/0/$`), handler: (*Server).index},
+	{name: "OrganizationIndexEndpoint", pattern: regexp.MustCompile(`^/api/0/organizations/$`),
+		scopes: map[string][]string{"GET": {"org:read", "org:write", "org:admin"}}, handler: (*Server).organizations},
 	{name: "OrganizationProjectsEndpoint", pattern: regexp.MustCompile(`^/api/0/organizations/` + slug + `/projects/$`),
 		scopes: map[string][]string{"GET": {"org:read", "org:write", "org:admin"}}, handler: (*Server).orgProjects},
 	{name: "ProjectDetailsEndpoint", pattern: regexp.MustCompile(`^/api/0/projects/` + slug + `/` + slug + `/$`),
@@ -178,7 +180,9 @@ func (s *Server) authenticate(c *call) bool {
 	s.mu.Lock()
 	t, ok := s.st.tokens[parts[1]]
 	s.mu.Unlock()
-	switch {
+	switch msg := tokenRefusal(c, t, ok, parts[1]); {
+	case msg != "":
+		return fail(msg)
 	case !ok:
 		return fail("Invalid token")
 	case t.Expired:
@@ -232,7 +236,9 @@ func (s *Server) index(c *call) {
 	out := map[string]any{"version": "0", "auth": nil, "user": nil}
 	if t := c.token; t != nil {
 		out["auth"] = map[string]any{"scopes": t.Scopes}
-		out["user"] = map[string]any{"id": "1", "username": t.User, "name": "Demo Maintainer", "email": t.User + "@example.com"}
+		if !t.OrgToken { // an organisation's token has no user
+			out["user"] = map[string]any{"id": "1", "username": t.User, "name": "Demo Maintainer", "email": t.User + "@example.com"}
+		}
 	}
 	writeJSON(c.w, http.StatusOK, out)
 }

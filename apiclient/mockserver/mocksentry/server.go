@@ -10,6 +10,7 @@ package mocksentry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
@@ -41,6 +42,12 @@ type Options struct {
 	// PublicURL is where DSNs and Link headers point (Sentry's
 	// system.url-prefix); the listener's URL when empty.
 	PublicURL string
+	// DSNHost, when set, is the host[:port] of the DSNs the keys carry
+	// (the scheme stays PublicURL's): Sentry builds a key's DSN from
+	// SENTRY_PUBLIC_ENDPOINT, an o<org>. ingest subdomain or a region,
+	// not from the host the API was asked on (models/projectkey.py,
+	// get_endpoint).
+	DSNHost string
 	// Log, when set, receives one line per request.
 	Log io.Writer
 }
@@ -85,12 +92,19 @@ func New(opts Options) *Server {
 // Tokens lists the tokens the server accepts with a word on each, for the
 // mock server's banner.
 func (s *Server) Tokens() []string {
-	return []string{
-		TokenAdmin + "           scopes project:read/write/admin, org:read, team:write",
-		TokenWrite + "     project:write: keys made and changed, not deleted (403)",
-		TokenRead + "  project:read: writes get 403",
-		TokenExpired + "   401 Token expired",
+	rows := [][2]string{
+		{TokenAdmin, "scopes project:read/write/admin, org:read, team:write"},
+		{TokenWrite, "project:write: keys made and changed, not deleted (403)"},
+		{TokenRead, "project:read: writes get 403"},
+		{TokenExpired, "401 Token expired"},
+		{TokenOrgCI, "organization token, scope org:ci: keys give 403"},
+		{TokenOrgScoped, "limited to organization demo: GET /api/0/ gives 401"},
 	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprintf("%-29s %s", r[0], r[1])
+	}
+	return out
 }
 
 // Events is how many events the ingestion endpoint accepted for a key.
@@ -180,6 +194,19 @@ func (s *Server) publicURL(r *http.Request) string {
 	return "http://" + r.Host
 }
 
+// endpoint is where the keys' DSNs point: publicURL, with Options.DSNHost
+// for its host when set.
+func (s *Server) endpoint(public string) string {
+	if s.opts.DSNHost == "" {
+		return public
+	}
+	scheme, _, ok := strings.Cut(public, "://")
+	if !ok {
+		scheme = "http"
+	}
+	return scheme + "://" + s.opts.DSNHost
+}
+
 // DSN is the public DSN of a project's key named name, "" when there is
 // none (or the server has not started: DSNs name its address).
 func (s *Server) DSN(org, project, name string) string {
@@ -195,7 +222,7 @@ func (s *Server) DSN(org, project, name string) string {
 	}
 	for _, k := range p.Keys {
 		if k.Label == name {
-			u, err := url.Parse(*pub)
+			u, err := url.Parse(s.endpoint(*pub))
 			if err != nil {
 				return ""
 			}

@@ -48,6 +48,11 @@ type Project struct {
 	Teams    []string
 	Created  time.Time
 	Keys     []*Key
+	// OldSlugs are the slugs it had before a rename (ProjectRedirect).
+	OldSlugs []string
+	// DefaultLoader is the project's sentry:default_loader_version, what
+	// a key without its own browserSdkVersion uses.
+	DefaultLoader string
 }
 
 // Key is a project's client key (ProjectKey).
@@ -60,6 +65,10 @@ type Key struct {
 	RateCount  int
 	RateWindow int
 	Created    time.Time
+	// BrowserSDK is the key's data["browserSdkVersion"] ("" for the
+	// project's default); Loader its dynamicSdkLoaderOptions as set.
+	BrowserSDK string
+	Loader     map[string]bool
 }
 
 // Token is an auth token and what it may do.
@@ -67,6 +76,10 @@ type Token struct {
 	Scopes  []string
 	User    string
 	Expired bool
+	// Org: the organisation an organisation token belongs to (OrgToken),
+	// or a user token is limited to; "" for none.
+	Org      string
+	OrgToken bool
 }
 
 type state struct {
@@ -162,11 +175,14 @@ func seed(now time.Time, scaleKeys int) *state {
 	st.orgs = []*Organization{{ID: 1, Slug: "demo", Name: "Demo"}}
 	st.teams = []*Team{{ID: 1, Org: "demo", Slug: "backend", Name: "Backend", Members: []string{"demo-maintainer"}},
 		{ID: 2, Org: "demo", Slug: "frontend", Name: "Frontend"}}
-	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created}
-	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created}
+	web := &Project{ID: 1, Org: "demo", Slug: "web-shop", Name: "Web Shop", Platform: "javascript", Teams: []string{"backend"}, Created: created, DefaultLoader: "latest"}
+	legacy := &Project{ID: 2, Org: "demo", Slug: "legacy-api", Name: "Legacy API", Platform: "python", Teams: []string{"backend"}, Created: created, DefaultLoader: "latest"}
 	st.projects = []*Project{web, legacy}
 	st.addKey(web, "Default", created)
-	st.addKey(legacy, "Production", created)
+	// Production's loader is pinned to 7.x, replay off: what a PUT without
+	// them would reset.
+	prod := st.addKey(legacy, "Production", created)
+	prod.BrowserSDK, prod.Loader = "7.x", map[string]bool{"hasReplay": false}
 	staging := st.addKey(legacy, "Staging", created.AddDate(0, 1, 0))
 	staging.RateCount, staging.RateWindow = 1000, 3600
 	for i := 0; i < scaleKeys; i++ {
@@ -177,5 +193,7 @@ func seed(now time.Time, scaleKeys int) *state {
 	st.tokens[TokenWrite] = Token{Scopes: []string{"org:read", "project:read", "project:write", "team:read"}, User: "demo-maintainer"}
 	st.tokens[TokenRead] = Token{Scopes: []string{"org:read", "project:read"}, User: "demo-maintainer"}
 	st.tokens[TokenExpired] = Token{Scopes: all, User: "demo-maintainer", Expired: true}
+	st.tokens[TokenOrgCI] = Token{Scopes: []string{"org:ci"}, Org: "demo", OrgToken: true}
+	st.tokens[TokenOrgScoped] = Token{Scopes: all, User: "demo-maintainer", Org: "demo"}
 	return st
 }

@@ -1,0 +1,104 @@
+package workflow
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/safetext"
+)
+
+// A Sentry-backed project's keys that could not be read are an unknown,
+// not "no key": doctor names why (the token's kind and the scope it
+// lacks, a Sentry project that is gone) and what to do, and never advises
+// making a key it cannot know is missing.
+
+// SentryTokenPage is where a Sentry user makes a personal auth token.
+func SentryTokenPage(base string) string {
+	return strings.TrimSuffix(base, "/") + "/settings/account/api/auth-tokens/"
+}
+
+// tokenCannotReadKeys is the check of a token Sentry described that cannot
+// read a project's keys, "" when it can (or its scopes are unknown).
+func tokenCannotReadKeys(info *sentry.TokenInfo, base string) (detail, fix string) {
+	if info == nil || !info.ScopesKnown() || info.CanReadKeys() {
+		return "", ""
+	}
+	scopes := safetext.Excerpt(strings.Join(info.Scopes, ", "), 80)
+	if scopes == "" {
+		scopes = "none"
+	}
+	fix = "create a personal auth token with project:read and project:write (project:admin to delete keys) at " + SentryTokenPage(base) + ", then errtrack login --sentry " + base
+	if info.Kind == sentry.OrgToken {
+		return "the Sentry token is an organization token (scopes " + scopes + "): it cannot read a project's keys, which takes project:read", fix
+	}
+	return "the Sentry token cannot read a project's keys: it has " + scopes + ", and keys take project:read", fix
+}
+
+// keysUnread words why a Sentry project's keys could not be read. page is
+// the GitLab project's error tracking settings page ("" when unknown).
+func keysUnread(err error, where, base, page string, explain Explainer) (detail, fix string) {
+	settings := "the project's Settings > Monitor > Error Tracking page in GitLab"
+	if page != "" {
+		settings += " (" + page + ")"
+	}
+	var se *sentry.Error
+	switch {
+	case errors.Is(err, sentry.ErrProjectNotFound):
+		return "the keys could not be read: " + where + " does not exist, or the token cannot see it (Sentry answers 404 to both)",
+			"if the Sentry project was deleted or moved, name the one the project reports to in " + settings + "; else log in to that Sentry with a token of a member of the project's team"
+	case errors.Is(err, sentry.ErrOtherOrganization):
+		return "the keys could not be read: the Sentry token is limited to another organization than " + where,
+			"log in to that Sentry with a token for the project's organization (errtrack login --sentry " + base + ")"
+	case errors.Is(err, sentry.ErrForbidden) && errors.As(err, &se) && len(se.Scopes) > 0:
+		return "the keys could not be read: the Sentry token lacks the scope they take (one of " + strings.Join(se.Scopes, ", ") + ")",
+			"create a personal auth token with project:read and project:write at " + SentryTokenPage(base) + ", then errtrack login --sentry " + base
+	case errors.Is(err, sentry.ErrForbidden):
+		return "the keys could not be read: Sentry refused the token (403; it lacks project:read, or its user is not in the project's team)",
+			"log in with a token of a member of the project's team holding project:read and project:write (" + SentryTokenPage(base) + ")"
+	}
+	return "the keys could not be read: " + explain(err), "check them in Sentry, then run the doctor again"
+}
+
+// sentryWhere names the audit's Sentry project ("Sentry project acme/web
+// on https://sentry.example"), or the api_url GitLab names.
+func sentryWhere(a Audit) string {
+	if a.Where != "" {
+		return a.Where
+	}
+	if a.Settings != nil && a.Settings.APIURL != nil {
+		if p, err := sentry.ParseAPIURL(*a.Settings.APIURL); err == nil {
+			return "Sentry project " + p.Org + "/" + p.Slug + " on " + p.Base
+		}
+	}
+	return "the project's Sentry"
+}
+
+// SentryBaseOf is the Sentry address an api_url names, "" when it names none.
+func SentryBaseOf(apiURL string) string {
+	p, err := sentry.ParseAPIURL(apiURL)
+	if err != nil {
+		return ""
+	}
+	return p.Base
+}
+
+// settingsPageOf is the GitLab project's error tracking settings page when
+// the client says which GitLab it talks to.
+func settingsPageOf(api any, p Project) string {
+	if b, ok := api.(interface{ BaseURL() string }); ok && p.ID != 0 {
+		return SettingsPage(b.BaseURL(), p)
+	}
+	return ""
+}
+
+// orgsText names the organisations a limited token reaches.
+func orgsText(orgs []string) string {
+	switch len(orgs) {
+	case 0:
+		return "one organization"
+	case 1:
+		return "the organization " + safetext.Excerpt(orgs[0], 60)
+	}
+	return "the organizations " + safetext.Excerpt(strings.Join(orgs, ", "), 120)
+}

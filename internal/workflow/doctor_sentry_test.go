@@ -1,0 +1,90 @@
+package workflow
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+)
+
+// advisesKeyCreate reports a check that sends the user to make a key.
+func advisesKeyCreate(checks []Check) bool {
+	for _, c := range checks {
+		if c.Action.Do == ActCreateKey || strings.Contains(c.Fix, "keys create") || strings.Contains(c.Detail, "no active client key") {
+			return true
+		}
+	}
+	return false
+}
+
+func sentryDoctor(t *testing.T, w sentryBacked, resolve SentryResolver) []Check {
+	t.Helper()
+	return Doctor(context.Background(), w.gl, apiclient.ProjectID(3), DoctorOptions{Resolve: resolve}, explainPlain, time.Now())
+}
+
+// With an organization token (sntrys_, scope org:ci, what Sentry's token
+// page and sentry-wizard make), the doctor says the token's kind and the
+// scope it lacks, and never advises making a key it could not look for.
+func TestDoctorOrgTokenNamesWhyKeysAreUnread(t *testing.T) {
+	w := newSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgCI)
+	checks := sentryDoctor(t, w, w.resolve)
+	c := statusOf(checks, "Sentry token")
+	if c.Status != CheckFail || !strings.Contains(c.Detail, "organization token (scopes org:ci)") || !strings.Contains(c.Detail, "project:read") ||
+		!strings.Contains(c.Fix, "/settings/account/api/auth-tokens/") {
+		t.Fatalf("%+v", c)
+	}
+	if advisesKeyCreate(checks) {
+		t.Fatalf("advises a key creation: %+v", checks)
+	}
+	if c := statusOf(checks, "CI/CD variables"); c.Status != CheckSkip || !strings.Contains(c.Detail, "unknown") {
+		t.Fatalf("the variables are judged without the keys: %+v", c)
+	}
+}
+
+// A Sentry project that is gone (404) is named, with GitLab's settings
+// page to fix; no key creation is advised.
+func TestDoctorMissingSentryProject(t *testing.T) {
+	w := newSentryBacked(t, mocksentry.Options{})
+	gone := func(ctx context.Context, apiURL string) (KeyStore, error) {
+		return w.resolve(ctx, strings.Replace(apiURL, "/legacy-api/", "/deleted-api/", 1))
+	}
+	checks := sentryDoctor(t, w, gone)
+	c := statusOf(checks, "keys")
+	if c.Status != CheckFail || !strings.Contains(c.Detail, "demo/deleted-api") || !strings.Contains(c.Detail, "does not exist") ||
+		!strings.Contains(c.Fix, "Settings > Monitor > Error Tracking") || !strings.Contains(c.Fix, "/-/settings/operations") {
+		t.Fatalf("%+v", c)
+	}
+	if advisesKeyCreate(checks) {
+		t.Fatalf("advises a key creation: %+v", checks)
+	}
+}
+
+// A user token limited to the organization (401 on GET /api/0/) is taken
+// where its routes answer: the doctor reads the keys with it.
+func TestDoctorOrgLimitedToken(t *testing.T) {
+	w := newSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgScoped)
+	checks := sentryDoctor(t, w, w.resolve)
+	if c := statusOf(checks, "Sentry token"); c.Status != CheckOK || !strings.Contains(c.Detail, "the organization demo") {
+		t.Fatalf("%+v", checks)
+	}
+	if c := statusOf(checks, "keys"); c.Status != CheckOK {
+		t.Fatalf("%+v", checks)
+	}
+}
+
+// A personal token without project:read: the doctor names the scope it
+// lacks, and advises no key creation.
+func TestDoctorTokenWithoutProjectRead(t *testing.T) {
+	w := newSentryBackedAs(t, mocksentry.Options{}, "org-reader-token")
+	w.ss.AddToken("org-reader-token", mocksentry.Token{Scopes: []string{"org:read"}, User: "demo-maintainer"})
+	checks := sentryDoctor(t, w, w.resolve)
+	if c := statusOf(checks, "Sentry token"); c.Status != CheckFail || !strings.Contains(c.Detail, "it has org:read, and keys take project:read") {
+		t.Fatalf("%+v", c)
+	}
+	if advisesKeyCreate(checks) {
+		t.Fatalf("advises a key creation: %+v", checks)
+	}
+}

@@ -183,7 +183,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		return err
 	}
 	if cut {
-		fmt.Fprintf(a.stderr, "Columns left out or cut to fit %d columns: --wide shows every column whole, --json everything.\n", width)
+		fmt.Fprintln(a.stderr, "Columns left out or cut to fit: --wide shows them all, --json everything.")
 	}
 	return nil
 }

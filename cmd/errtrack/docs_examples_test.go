@@ -187,22 +187,30 @@ func parseCommand(line string) (cmd docCommand, ok bool, err error) {
 // keyring holding the demo token, and HOME, config and state of its own.
 type docServers struct {
 	c      *cli
+	ss     *mocksentry.Server
 	sentry string
 	home   string
 }
 
 func newDocServers(t *testing.T) *docServers {
-	c, _ := sentryCLI(t)
+	c, ss := sentryCLI(t)
 	home := t.TempDir()
 	delete(c.env, "GITLAB_TOKEN") // logged in through the keyring, as after errtrack login
 	c.store.m[c.url] = mockserver.TokenMaintainer
 	c.env["HOME"] = home
 	c.sentry = &memStore{m: map[string]string{}}
-	return &docServers{c: c, sentry: c.env["SENTRY_URL"], home: home}
+	return &docServers{c: c, ss: ss, sentry: c.env["SENTRY_URL"], home: home}
 }
 
-// substitute puts the mock's addresses where the docs name a host.
+// substitute puts the mock's addresses where the docs name a host, and
+// the demo Sentry key "Production"'s public key for PUBLIC_KEY.
 func (d *docServers) substitute(args []string) []string {
+	production := "no key named Production"
+	for _, k := range d.ss.Keys("demo", "legacy-api") {
+		if k.Label == "Production" {
+			production = k.Public
+		}
+	}
 	out := make([]string, len(args))
 	for i, a := range args {
 		if i > 0 && (args[i-1] == "--listen" || args[i-1] == "--sentry-listen") {
@@ -213,6 +221,7 @@ func (d *docServers) substitute(args []string) []string {
 			{"https://gitlab.example.com", d.c.url}, {"http://gitlab.example.com", d.c.url}, {"gitlab.example.com", d.c.url},
 			{"http://127.0.0.1:8080", d.c.url},
 			{"https://sentry.example.com", d.sentry}, {"http://127.0.0.1:9000", d.sentry},
+			{"PUBLIC_KEY", production},
 		} {
 			a = strings.ReplaceAll(a, r[0], r[1])
 		}

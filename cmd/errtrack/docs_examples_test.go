@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -116,9 +117,19 @@ type docCommand struct {
 	env   map[string]string
 	stdin string
 	code  int
+	// version, from a comment "against --gitlab-version X": the GitLab
+	// release the mock answers as for this example.
+	version string
+	// clone, from a comment "in a clone of P": the example runs in a git
+	// clone whose origin is the mock's project P.
+	clone string
 }
 
-var exitComment = regexp.MustCompile(`\bexit (\d+)\b`)
+var (
+	exitComment    = regexp.MustCompile(`\bexit (\d+)\b`)
+	versionComment = regexp.MustCompile(`\bagainst --gitlab-version (\S+)`)
+	cloneComment   = regexp.MustCompile(`\bin a clone of (\S+)`)
+)
 
 // parseCommand finds the errtrack command of an example line: ok is false
 // for a line that runs no errtrack (make demo, git clone).
@@ -177,6 +188,12 @@ func parseCommand(line string) (cmd docCommand, ok bool, err error) {
 		}
 		if m := exitComment.FindStringSubmatch(comment); m != nil {
 			cmd.code, _ = strconv.Atoi(m[1])
+		}
+		if m := versionComment.FindStringSubmatch(comment); m != nil {
+			cmd.version = m[1]
+		}
+		if m := cloneComment.FindStringSubmatch(comment); m != nil {
+			cmd.clone = m[1]
 		}
 		return cmd, true, nil
 	}
@@ -238,6 +255,16 @@ func (d *docServers) substitute(args []string) []string {
 // addresses and tokens, then stops, as on Ctrl+C.
 func (d *docServers) run(t *testing.T, cmd docCommand) result {
 	c := d.c
+	if cmd.version != "" {
+		srv, err := mockserver.New(mockserver.Options{GitLabVersion: cmd.version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		older := newCLI(t, srv)
+		older.sentry = c.sentry
+		d = &docServers{c: older, ss: d.ss, sentry: d.sentry, home: d.home}
+		c = older
+	}
 	args := d.substitute(cmd.args)
 	var out, errb syncBuffer
 	a := newApp()
@@ -260,6 +287,16 @@ func (d *docServers) run(t *testing.T, cmd docCommand) result {
 		a.signals <- os.Interrupt
 	}
 	a.dir = t.TempDir()
+	if cmd.clone != "" {
+		git := requireTool(t, "git")
+		for _, g := range [][]string{{"init", "-q"}, {"remote", "add", "origin", c.url + "/" + cmd.clone + ".git"}} {
+			run := exec.Command(git, g...)
+			run.Dir = a.dir
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", g, err, out)
+			}
+		}
+	}
 	code := a.run(args)
 	r := result{code, out.String(), errb.String()}
 	if !mockServer && strings.Contains(r.stdout+r.stderr, mockserver.TokenMaintainer) {

@@ -22,7 +22,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
-.PHONY: screenshots build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
+.PHONY: screenshots screenshot-tool build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
@@ -99,22 +99,29 @@ test:
 demo: build
 	./$(BIN) --demo
 
-# The README's pictures, from the built binary in a real xterm (../shared/tools/screenshot,
-# or SCREENSHOT=path/to/screenshot).
-SCREENSHOT ?= ../shared/tools/screenshot
+# The README's pictures, from the built binary in a real xterm. They need a
+# screenshot tool, which is not part of this repository: SCREENSHOT=path/to/it
+# (it runs a command in an xterm of a size, types keys and writes a PNG).
+SCREENSHOT ?=
 SHOTS      := docs/screenshots
-screenshots: build
+screenshots: screenshot-tool build
 	mkdir -p $(SHOTS)
 	$(SCREENSHOT) -s 120x32 -k "sleep:1" $(SHOTS)/projects.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1" $(SHOTS)/keys.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 160x36 -k "Enter sleep:1" $(SHOTS)/keys-wide.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "Enter sleep:1 R sleep:1.5" $(SHOTS)/rotate.png -- ./$(BIN) --demo
-	$(SCREENSHOT) -l -s 120x32 -k "Enter sleep:1 Tab sleep:0.5" $(SHOTS)/settings-light.png -- ./$(BIN) --demo --theme light
 	$(SCREENSHOT) -s 120x32 -k "/ i o s sleep:0.7 Enter sleep:1.2 F sleep:0.8" $(SHOTS)/findings.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 80x24 -k "Enter sleep:1 d sleep:1" $(SHOTS)/delete-80x24.png -- ./$(BIN) --demo
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o e sleep:1.5" $(SHOTS)/group-bulk.png -- ./$(BIN) --demo --group demo --include-subgroups
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 Down R sleep:0.5 Enter sleep:1.5 y sleep:1.5 y sleep:2" $(SHOTS)/sentry-keys.png -- ./$(BIN) --demo -p demo/legacy-api
 	$(SCREENSHOT) -s 120x32 -k "sleep:1 C-a C-o m sleep:0.5 Enter sleep:0.5 Enter sleep:2" $(SHOTS)/migrate-plan.png -- ./$(BIN) --demo --group demo --include-subgroups
+
+screenshot-tool:
+	@if [ -z "$(SCREENSHOT)" ]; then \
+		echo "make screenshots needs a screenshot tool: make screenshots SCREENSHOT=path/to/screenshot (called as: SCREENSHOT [-l] -s COLSxROWS -k KEYS OUT.png -- COMMAND...)" >&2; exit 2; \
+	elif ! command -v "$(SCREENSHOT)" >/dev/null; then \
+		echo "make screenshots: SCREENSHOT=$(SCREENSHOT) is not a program here: give the path of the screenshot tool" >&2; exit 2; \
+	fi
 
 # The peers module (go-gitlab, a bare glab-style client) is benchmarked
 # from its own directory: its dependencies stay out of errtrack's go.sum.

@@ -128,7 +128,7 @@ func (a *app) readToken(ctx context.Context, host string) (string, error) {
 	var tok string
 	if a.stdinIsTTY() {
 		if host != "" { // a Sentry login says its own
-			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s/-/user_settings/personal_access_tokens\n", host)
+			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s\n", workflow.TokenPage(host))
 		}
 		t, err := a.readSecret(ctx, "Token (input hidden): ")
 		if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -88,10 +89,16 @@ one-line fix. Exit 1 on any fail.`,
 					continue
 				}
 				fmt.Fprintf(a.stdout, "%s\n", explain.Text(name))
+				// One column for the details: as wide as the longest check's
+				// name (a Sentry key's ingestion names the key), 20 at least.
+				w := 20
 				for _, ch := range checks {
-					fmt.Fprintf(a.stdout, "  %-4s  %-20s %s\n", ch.Status, explain.Text(ch.Name), explain.Text(ch.Detail))
+					w = max(w, utf8.RuneCountInString(explain.Text(ch.Name)))
+				}
+				for _, ch := range checks {
+					fmt.Fprintf(a.stdout, "  %-4s  %-*s %s\n", ch.Status, w, explain.Text(ch.Name), explain.Text(ch.Detail))
 					if ch.Fix != "" {
-						fmt.Fprintf(a.stdout, "        %-20s fix: %s\n", "", explain.Text(ch.Fix))
+						fmt.Fprintf(a.stdout, "        %-*s fix: %s\n", w, "", explain.Text(ch.Fix))
 					}
 				}
 			}

@@ -50,14 +50,14 @@ type keyRefJSON struct {
 
 type rotationsFlags struct {
 	project, group, since string
-	open                  bool
+	open, wide            bool
 }
 
 func (a *app) rotationsCmd() *cobra.Command {
 	g := &globalFlags{}
 	var f rotationsFlags
 	cmd := &cobra.Command{
-		Use:   "rotations [--project P | --group G] [--since DATE] [--open] [--json]",
+		Use:   "rotations [--project P | --group G] [--since DATE] [--open] [--wide | --json]",
 		Short: "List the key rotations and migrations errtrack made: open and finished, when, by whom, and what each changed",
 		Long: `Lists the rotation ledger kept in errtrack's state directory: every key
 rotation run from the console or the commands, single or group-wide, with
@@ -82,10 +82,14 @@ The ledger is this machine's: rotations run elsewhere are not in it.`,
 	fl.StringVar(&f.group, "group", "", "only the rotations of this group's projects, subgroups included (path)")
 	fl.StringVar(&f.since, "since", "", "only rotations begun since this date (2006-01-02, an RFC 3339 time, or a duration such as 90d)")
 	fl.BoolVar(&f.open, "open", false, "only the rotations not finished")
+	fl.BoolVar(&f.wide, "wide", false, "every column whole, however wide the terminal (a table fits the terminal otherwise)")
 	return cmd
 }
 
 func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
+	if f.wide && g.jsonOut {
+		return usagef("give --wide or --json, not both")
+	}
 	match, err := a.rotationFilter(g, f)
 	if err != nil {
 		return err
@@ -122,12 +126,20 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		fmt.Fprintln(a.stderr, "No rotation in the ledger matches ("+store.Path()+").")
 		return nil
 	}
-	tw := newTable(a.stdout)
-	head := "STARTED\tPROJECT\tKEYS\tSTATE\tBY\tVARIABLES\tTEST EVENT\tLEFT TO DO"
+	head := []string{"STARTED", "PROJECT", "KEYS", "STATE", "BY", "VARIABLES", "TEST EVENT", "LEFT TO DO"}
+	// On a narrow terminal: who ran it, the test event and the variables go
+	// first, then what is left to do, the keys and the state are cut, then
+	// what is left to do goes; the project stays whole the longest.
+	o := 0
 	if len(hosts) > 1 {
-		head = "HOST\t" + head
+		head = append([]string{"HOST"}, head...)
+		o = 1
 	}
-	fmt.Fprintln(tw, head)
+	steps := []fitStep{dropColumn(o + 4), dropColumn(o + 6), dropColumn(o + 5), cutColumns(o+7, o+2, o+3), dropColumn(o + 7)}
+	if o == 1 {
+		steps = append(steps, cutColumns(0))
+	}
+	rows := [][]string{head}
 	for i, r := range out {
 		state := r.State
 		if r.State == "open" || r.Phase != ledger.PhaseDone {
@@ -156,9 +168,24 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		for i, c := range cells {
 			cells[i] = explain.Text(c)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		rows = append(rows, cells)
 	}
-	return tw.Flush()
+	width := a.outputWidth()
+	if f.wide {
+		width = 0
+	}
+	rows, cut := fitColumns(rows, width, steps)
+	tw := newTable(a.stdout)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if cut {
+		fmt.Fprintln(a.stderr, "Columns left out or cut to fit: --wide shows them all, --json everything.")
+	}
+	return nil
 }
 
 func toRotationJSON(r ledger.Record) rotationJSON {

@@ -282,6 +282,9 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 		if !it.Acts() {
 			x.Action, x.Reason = "none", it.Skip
 		}
+		if _, verify := p.Kind.(workflow.VerifyChange); verify {
+			x.OldKeyID = 0 // a test event replaces nothing: its key is key_id
+		}
 		if r := it.Rotation; r != nil {
 			for _, v := range r.Variables {
 				x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
@@ -310,6 +313,8 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 			keys = fmt.Sprintf("%d → %d", x.OldKeyID, x.NewKeyID)
 		case x.OldKeyID != 0:
 			keys = fmt.Sprint(x.OldKeyID)
+		case x.KeyID != 0:
+			keys = fmt.Sprint(x.KeyID)
 		}
 		detail := x.Reason
 		it := p.Items[i]

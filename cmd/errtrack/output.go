@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,12 +32,25 @@ func writeJSON(w io.Writer, v any) error {
 	return writeJSONReflect(w, v)
 }
 
+// marshalJSON is json.MarshalIndent without its HTML escaping: a fix that
+// says "Settings > Monitor" keeps its '>' (\u003e helps no terminal and no jq).
+func marshalJSON(v any, prefix, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // writeJSONReflect is writeJSON for any value, through encoding/json.
 func writeJSONReflect(w io.Writer, v any) error {
 	rv := reflect.ValueOf(v)
 	_, custom := v.(json.Marshaler) // json.RawMessage, a []byte: not a list
 	if custom || rv.Kind() != reflect.Slice || rv.Len() == 0 || rv.Type().Elem().Kind() == reflect.Uint8 {
-		b, err := json.MarshalIndent(v, "", "  ")
+		b, err := marshalJSON(v, "", "  ")
 		if err != nil {
 			return err
 		}
@@ -45,7 +59,7 @@ func writeJSONReflect(w io.Writer, v any) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[\n")
 	for i := range rv.Len() {
-		b, err := json.MarshalIndent(rv.Index(i).Interface(), "  ", "  ")
+		b, err := marshalJSON(rv.Index(i).Interface(), "  ", "  ")
 		if err != nil {
 			return err
 		}
@@ -96,13 +110,13 @@ func writeKeysJSON(w io.Writer, keys []apiclient.ClientKey) error {
 	return bw.Flush()
 }
 
-// writeJSONString writes s as a JSON string: printable ASCII that JSON and
-// HTML leave alone, as it is; anything else as encoding/json and escapeTo
-// would write it.
+// writeJSONString writes s as a JSON string: printable ASCII that JSON
+// leaves alone, as it is; anything else as marshalJSON and escapeTo would
+// write it.
 func writeJSONString(w *bufio.Writer, s string) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s) // a string always marshals
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			b, _ := marshalJSON(s, "", "") // a string always marshals
 			escapeTo(w, b)
 			return
 		}

@@ -38,7 +38,7 @@ type globalFlags struct {
 
 // addHostFlags adds --host, --ca-file, --allow-insecure-http and --timeout to fs.
 func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
-	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, $GITLAB_URI or $GL_HOST, else the git remote's GitLab, else the last host used, else https://gitlab.com)")
+	fs.StringVar(&g.host, "host", "", "GitLab host URL (default: $GITLAB_HOST, $GITLAB_URI or $GL_HOST, else the git remote's GitLab, else the default host of errtrack config set host, else the last host used, else https://gitlab.com)")
 	fs.StringVar(&g.caFile, "ca-file", "", "PEM file of extra CA certificates, for a self-managed GitLab with a private CA")
 	fs.BoolVar(&g.insecure, "allow-insecure-http", false, "allow plain http:// to a non-loopback host (sends the token unencrypted)")
 	fs.DurationVar(&g.timeout, "timeout", DefaultTimeout, "give up when the server has not finished within this long (time at a prompt does not count)")
@@ -92,7 +92,7 @@ func (a *app) envHost() (string, string) {
 }
 
 // resolveHost picks --host, then GITLAB_HOST (or GITLAB_URI, GL_HOST), then
-// the last host used, then gitlab.com.
+// the default host set, then the last host used, then gitlab.com.
 func (a *app) resolveHost(flag string) (string, error) {
 	raw := flag
 	if raw == "" {

@@ -32,3 +32,10 @@ func Login(ctx context.Context, api TokenAPI, store TokenStore, host, token stri
 	}
 	return st, nil
 }
+
+// TokenPage is where a user creates a token for errtrack on host: GitLab's
+// form with the token's name and its api scope filled in. Both front ends
+// link it.
+func TokenPage(host string) string {
+	return host + "/-/user_settings/personal_access_tokens?name=errtrack&scopes=api"
+}

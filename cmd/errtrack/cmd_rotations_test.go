@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// rotationsAfterOne is the CLI with one finished rotation in its ledger.
+func rotationsAfterOne(t *testing.T) *cli {
+	t.Helper()
+	c := newCLI(t, nil)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes").must(t, 0)
+	return c
+}
+
+func widest(s string) int {
+	w := 0
+	for _, l := range strings.Split(s, "\n") {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	return w
+}
+
+// On a terminal of 80 columns (COLUMNS) the table fits, the project and
+// its keys kept, and stderr says how to see the rest; --wide prints every
+// column whole, as does output to a pipe with no width known.
+func TestRotationsFitTheTerminal(t *testing.T) {
+	c := rotationsAfterOne(t)
+	full := c.run("", "rotations")
+	full.must(t, 0, "TEST EVENT", "accepted (HTTP 200)")
+	if widest(full.stdout) <= 80 {
+		t.Fatalf("the whole table is %d columns: the test needs a wider one\n%s", widest(full.stdout), full.stdout)
+	}
+	for _, cols := range []string{"80", "50"} {
+		c.env["COLUMNS"] = cols
+		r := c.run("", "rotations")
+		r.must(t, 0, "PROJECT", "demo/web-shop", "--wide")
+		if w, n := widest(r.stdout), mustAtoi(t, cols); w > n {
+			t.Errorf("COLUMNS=%s: a line of %d columns\n%s", cols, w, r.stdout)
+		}
+		wide := c.run("", "rotations", "--wide")
+		if wide.stdout != full.stdout {
+			t.Errorf("COLUMNS=%s --wide:\n%s\nwant the whole table:\n%s", cols, wide.stdout, full.stdout)
+		}
+		var rows []rotationJSON
+		j := c.run("", "rotations", "--json")
+		if err := json.Unmarshal([]byte(j.stdout), &rows); err != nil || len(rows) != 1 || rows[0].TestEvent == nil {
+			t.Errorf("COLUMNS=%s --json: %v\n%s", cols, err, j.stdout)
+		}
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// fitColumns: the steps in order, then any column, each cut cell ending
+// in "…", every line within the width down to the narrowest columns.
+func TestFitColumns(t *testing.T) {
+	rows := [][]string{
+		{"PROJECT", "WHO", "LEFT TO DO"},
+		{"group/project-with-a-long-name", "someone, keys rotate", "delete key 6 once SENTRY_DSN holds key 8’s DSN → then done"},
+	}
+	got, cut := fitColumns(rows, 0, nil)
+	if cut || len(got[1]) != 3 {
+		t.Fatalf("width 0 changed the table: %v", got)
+	}
+	for _, width := range []int{80, 50, 20} {
+		got, cut := fitColumns(rows, width, []fitStep{dropColumn(1), cutColumns(2)})
+		line := strings.Join(got[1], "  ")
+		if !cut || utf8.RuneCountInString(line) > width {
+			t.Errorf("width %d: %q (cut %v)", width, line, cut)
+		}
+		if len(got[0]) != 2 || got[0][0] != "PROJECT" {
+			t.Errorf("width %d: WHO was not left out first: %v", width, got[0])
+		}
+		if width >= 50 && got[1][0] != rows[1][0] {
+			t.Errorf("width %d: the project was cut before LEFT TO DO: %v", width, got[1])
+		}
+		for _, c := range got[1] {
+			if c != rows[1][0] && c != rows[1][2] && !strings.HasSuffix(c, "…") {
+				t.Errorf("width %d: a cut cell without …: %q", width, c)
+			}
+		}
+	}
+}

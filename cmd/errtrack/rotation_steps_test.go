@@ -188,7 +188,7 @@ func TestKeysVerify(t *testing.T) {
 func TestKeysVerifyRefused(t *testing.T) {
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/envelope") {
+		if strings.HasSuffix(r.URL.Path, "/envelope/") {
 			w.WriteHeader(401)
 			w.Write([]byte("{\"detail\":\"invalid key\x1b[31m\"}"))
 			return

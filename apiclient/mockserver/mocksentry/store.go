@@ -58,6 +58,9 @@ type Key struct {
 	RateCount  int
 	RateWindow int
 	Created    time.Time
+	// rateSlot and rateUsed count the events ingestion accepted in the
+	// key's current rate limit window.
+	rateSlot, rateUsed int64
 }
 
 // Token is an auth token and what it may do.

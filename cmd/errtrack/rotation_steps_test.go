@@ -170,7 +170,7 @@ func TestRotateCIVariable(t *testing.T) {
 func TestKeysVerify(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "keys", "verify", "-p", "1", "1").must(t, 2, "pass --yes")
-	c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "Key 1 (glet_", "works: the test event was accepted (HTTP 200")
+	c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "Key 1 (glet_", "the test event was accepted by ingestion (HTTP 200")
 	if c.server.Envelopes(1) != 1 {
 		t.Fatalf("%d envelopes", c.server.Envelopes(1))
 	}

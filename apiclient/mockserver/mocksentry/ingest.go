@@ -48,7 +48,19 @@ func (s *Server) ingest(w *statusWriter, r *http.Request, body []byte) bool {
 	if m == nil {
 		return false
 	}
-	if r.Method != http.MethodPost {
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodOptions:
+		// The store routes' CORS layer answers a preflight itself
+		// (relay-server middlewares/cors.rs, tower-http's CorsLayer).
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", "POST")
+		h.Set("Access-Control-Allow-Headers", "x-sentry-auth,x-requested-with,x-forwarded-for,origin,referer,accept,content-type,authentication,authorization,content-encoding,transfer-encoding")
+		h.Set("Access-Control-Max-Age", "3600")
+		w.WriteHeader(http.StatusOK)
+		return true
+	default:
 		w.WriteHeader(http.StatusMethodNotAllowed)
 		return true
 	}

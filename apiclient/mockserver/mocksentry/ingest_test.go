@@ -160,3 +160,23 @@ func TestRateLimitBeforeAuthentication(t *testing.T) {
 		t.Fatalf("a valid token: %d %s", resp.StatusCode, body)
 	}
 }
+
+// An OPTIONS request to an ingestion path is a CORS preflight Relay's
+// layer answers itself (errtrack's doctor probes a DSN so, sending no
+// event); another method is 405.
+func TestIngestPreflight(t *testing.T) {
+	s := New(Options{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	for method, want := range map[string]int{http.MethodOptions: 200, http.MethodGet: 405} {
+		req, _ := http.NewRequest(method, ts.URL+"/api/2/envelope/", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want || (method == http.MethodOptions && resp.Header.Get("Access-Control-Allow-Methods") != "POST") {
+			t.Errorf("%s: %d %v", method, resp.StatusCode, resp.Header)
+		}
+	}
+}

@@ -194,10 +194,17 @@ func decodeBody(r *http.Request, body []byte, store bool) ([]byte, error) {
 	return body, nil
 }
 
-// sentryKey reads the public key of X-Sentry-Auth, else ?sentry_key=.
+// sentryKey reads the public key of X-Sentry-Auth or of an Authorization
+// header of the Sentry scheme (request_meta.rs auth_from_parts takes
+// either), else ?sentry_key=. An API token (Authorization: Bearer) is no
+// credential at ingestion: a request with only that has no key.
 func sentryKey(r *http.Request) (string, bool) {
-	if auth, ok := strings.CutPrefix(r.Header.Get("X-Sentry-Auth"), "Sentry "); ok {
-		for _, part := range strings.Split(auth, ",") {
+	for _, h := range []string{"X-Sentry-Auth", "Authorization"} {
+		v := r.Header.Get(h)
+		if len(v) < 7 || !strings.EqualFold(v[:7], "sentry ") {
+			continue
+		}
+		for _, part := range strings.Split(v[7:], ",") {
 			if k, v, ok := strings.Cut(strings.TrimSpace(part), "="); ok && k == "sentry_key" {
 				return v, true
 			}

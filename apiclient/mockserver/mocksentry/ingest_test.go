@@ -180,3 +180,28 @@ func TestIngestPreflight(t *testing.T) {
 		}
 	}
 }
+
+// Ingestion takes the DSN's public key (X-Sentry-Auth, or Authorization
+// of the Sentry scheme), never an API token: a request carrying only
+// the admin token has no key, 401.
+func TestIngestTakesNoAPIToken(t *testing.T) {
+	s := New(Options{})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	k := s.Keys("demo", "legacy-api")[0]
+	for auth, want := range map[string]int{
+		"Bearer " + TokenAdmin:                                 401,
+		"Sentry sentry_key=" + k.Public + ", sentry_version=7": 200,
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/api/2/envelope/", strings.NewReader(anEnvelope))
+		req.Header.Set("Authorization", auth)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Authorization %s …: %d, want %d", strings.Fields(auth)[0], resp.StatusCode, want)
+		}
+	}
+}

@@ -139,7 +139,7 @@ func (sp *sentryPeer) mustIngest(t *testing.T, client string, want int, path str
 }
 
 func TestSentryCLISendsToMockSentry(t *testing.T) {
-	cli := nodeClient(t, "node_modules/@sentry/cli-linux-x64/bin/sentry-cli")
+	cli := nodeClient(t, "node_modules/.bin/sentry-cli")
 	sp := newSentryPeer(t)
 	env := clientEnv(t, "SENTRY_DSN="+sp.key.DSN, "SENTRY_LOAD_DOTENV=0", "SENTRY_DISABLE_UPDATE_CHECK=true")
 	runClient(t, env, cli, "send-event", "-m", "errtrack peer test (sentry-cli)")

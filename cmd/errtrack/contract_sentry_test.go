@@ -55,7 +55,7 @@ func TestSentryKeysAgainstSentrysAnswers(t *testing.T) {
 	}
 	c.run("", "keys", "list", "-p", p).must(t, 0, sentrycontract.Staging, "1000/1h", sentrycontract.Production)
 
-	c.run("", "keys", "create", "-p", p, "--name", "New").must(t, 0, "9a8b7c6d5e4f30211203405566778899", "New")
+	c.run("", "keys", "create", "-p", p, "--name", "New").must(t, 0, sentrycontract.Created, "New")
 	c.run("", "keys", "update", "-p", p, sentrycontract.Production, "--name", "Renamed").must(t, 0, `Updated key "Renamed"`, "active")
 	c.run("", "keys", "update", "-p", p, sentrycontract.Production, "--active=false").must(t, 0, "disabled (its events are refused)")
 	c.run("", "keys", "delete", "-p", p, sentrycontract.Staging, "--yes").must(t, 0, `Deleted client key "Staging"`)
@@ -89,4 +89,24 @@ func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 	}
 	r = c.run("", "export", "-p", p)
 	r.must(t, 0, `"backend": "sentry"`, `"public_key": "`+sentrycontract.Production+`"`, `"variable": "SENTRY_DSN"`)
+}
+
+// keys rotate of a Sentry-backed project against Sentry's answers: the
+// new key made, found in the listing that follows, SENTRY_DSN pointed at
+// it, a test event through it accepted by ingestion, then the old key
+// deleted.
+func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
+	c := sentryContractCLI(t)
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--update-variables", "--verify", "--yes").
+		must(t, 0, "The test event through the new DSN was accepted by ingestion (HTTP 200)",
+			`Rotated: new key "New" (9a8b7c6d5…) replaces key "Production" (0c3d5a7b9…), which is deleted`, "SENTRY_DSN (all environments) holds the new DSN")
+	var held []string
+	for _, v := range c.server.Variables(3) { // demo/legacy-api
+		if v.Key == "SENTRY_DSN" {
+			held = append(held, v.Value)
+		}
+	}
+	if len(held) != 1 || !strings.HasPrefix(held[0], "http://"+sentrycontract.Created+"@") {
+		t.Fatalf("SENTRY_DSN does not hold the new key's DSN (%d variables of that name)", len(held))
+	}
 }

@@ -41,15 +41,22 @@ const (
 	// Staging has a rate limit of 1000 an hour, and is past it at ingestion.
 	Production = "0c3d5a7b9e1f2a4c6e8b0d2f4a6c8e0b"
 	Staging    = "5f1c1f4a3a6e4b1d8f0e2a9c7b6d5e4f"
+	// Created is the public key of the key "New" the create fixture makes.
+	Created = "9a8b7c6d5e4f30211203405566778899"
 	// Unknown is a public key Relay refuses (403).
 	Unknown = "ffffffffffffffffffffffffffffffff"
 )
 
 // Exchange is one fixture: the requests it answers and Sentry's answer.
 type Exchange struct {
-	Name     string            `json:"-"`
-	Source   string            `json:"source"`
-	Aux      bool              `json:"aux"` // not compared with the mock
+	Name   string `json:"-"`
+	Source string `json:"source"`
+	Aux    bool   `json:"aux"` // not compared with the mock
+	// After names an exchange of the set (its file name) that must have
+	// been served first: the answer of a state that request made (a
+	// listing after a create). Once it has, this exchange answers before
+	// one without After.
+	After    string            `json:"after"`
 	Requests []Request         `json:"requests"`
 	Status   int               `json:"status"`
 	Headers  map[string]string `json:"headers"`
@@ -98,6 +105,7 @@ type Server struct {
 	exchanges []Exchange
 	mu        sync.Mutex
 	unmatched []string
+	served    map[string]bool
 }
 
 // NewServer loads set.
@@ -106,7 +114,7 @@ func NewServer(set string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{exchanges: ex}, nil
+	return &Server{exchanges: ex, served: map[string]bool{}}, nil
 }
 
 // Unmatched lists the requests no fixture answered, as "GET /path?query".
@@ -116,13 +124,29 @@ func (s *Server) Unmatched() []string {
 	return append([]string(nil), s.unmatched...)
 }
 
-// Match finds the exchange answering a request.
-func Match(exchanges []Exchange, r *http.Request, body []byte) (Exchange, bool) {
+// Match finds the exchange answering a request, served naming the
+// exchanges already served (for After).
+func Match(exchanges []Exchange, served map[string]bool, r *http.Request, body []byte) (Exchange, bool) {
 	q := r.URL.Query()
 	q.Del("per_page")
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	key := sentryKey(r)
+	set := ""
+	if len(exchanges) > 0 {
+		set, _, _ = strings.Cut(exchanges[0].Name, "/")
+	}
+	ordered := make([]Exchange, 0, len(exchanges))
 	for _, ex := range exchanges {
+		if ex.After != "" && served[set+"/"+ex.After] {
+			ordered = append(ordered, ex)
+		}
+	}
+	for _, ex := range exchanges {
+		if ex.After == "" {
+			ordered = append(ordered, ex)
+		}
+	}
+	for _, ex := range ordered {
 		for _, req := range ex.Requests {
 			if req.Method == r.Method && req.Path == r.URL.EscapedPath() && sameQuery(q, req.Query) &&
 				(req.Token == "" || req.Token == token) && (req.SentryKey == "" || req.SentryKey == key) && holds(body, req.Body) {
@@ -177,11 +201,15 @@ func sentryKey(r *http.Request) string {
 // ServeHTTP replays the matching answer.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	ex, ok := Match(s.exchanges, r, body)
-	if !ok {
-		s.mu.Lock()
+	s.mu.Lock()
+	ex, ok := Match(s.exchanges, s.served, r, body)
+	if ok {
+		s.served[ex.Name] = true
+	} else {
 		s.unmatched = append(s.unmatched, r.Method+" "+r.URL.RequestURI())
-		s.mu.Unlock()
+	}
+	s.mu.Unlock()
+	if !ok {
 		http.Error(w, "no fixture answers this request", http.StatusNotFound)
 		return
 	}

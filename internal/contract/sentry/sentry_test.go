@@ -25,10 +25,13 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 	ts := httptest.NewServer(ss)
 	t.Cleanup(ts.Close)
 	mine := map[string]string{}
-	for _, k := range ss.Keys("demo", "legacy-api") {
-		mine[k.Label] = k.Public
+	labels := func() *strings.Replacer {
+		for _, k := range ss.Keys("demo", "legacy-api") {
+			mine[k.Label] = k.Public
+		}
+		return strings.NewReplacer(Production, mine["Production"], Staging, mine["Staging"], Created, mine["New"])
 	}
-	swap := strings.NewReplacer(Production, mine["Production"], Staging, mine["Staging"])
+	swap := labels()
 	token := map[string]string{Token: mocksentry.TokenAdmin, ExpiredToken: mocksentry.TokenExpired}[req.Token]
 	if token == "" {
 		token = req.Token
@@ -47,6 +50,22 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 			t.Fatal(err)
 		}
 		return resp
+	}
+	if ex.After != "" {
+		// The state the fixture answers in: its After request made first.
+		prior, ok := byName(t, ex.After)
+		if !ok {
+			t.Fatalf("%s: after %q, no such fixture", ex.Name, ex.After)
+		}
+		b, _ := json.Marshal(prior.Requests[0].Body)
+		r, _ := http.NewRequest(prior.Requests[0].Method, ts.URL+prior.Requests[0].Path, bytes.NewReader(b))
+		r.Header.Set("Authorization", "Bearer "+mocksentry.TokenAdmin)
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil || resp.StatusCode != prior.Status {
+			t.Fatalf("%s: making the state of %s on the mock: %v %v", ex.Name, ex.After, resp, err)
+		}
+		resp.Body.Close()
+		swap = labels()
 	}
 	if ex.Status == http.StatusTooManyRequests {
 		limit := []byte(`{"rateLimit":{"count":1,"window":3600}}`)
@@ -81,6 +100,21 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 }
 
 var digits = regexp.MustCompile(`[0-9]+`)
+
+// byName finds a fixture of the keys set by its file name.
+func byName(t *testing.T, name string) (Exchange, bool) {
+	t.Helper()
+	exchanges, err := Load("keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range exchanges {
+		if ex.Name == "keys/"+name {
+			return ex, true
+		}
+	}
+	return Exchange{}, false
+}
 
 // The mock Sentry answers every contract fixture as Sentry and Relay do:
 // the same status, the same fields with the same types and nothing more,
@@ -182,5 +216,36 @@ func TestFixturesCiteTheirSource(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 404 || len(s.Unmatched()) != 1 {
 		t.Fatalf("%d %v", resp.StatusCode, s.Unmatched())
+	}
+}
+
+// An exchange with After answers once the one it names was served: the
+// listing after a create holds the new key, not before.
+func TestAfterAnswersTheNewState(t *testing.T) {
+	s, err := NewServer("keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	call := func(method, body string) []any {
+		req, _ := http.NewRequest(method, ts.URL+"/api/0/projects/demo/legacy-api/keys/", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out any
+		json.NewDecoder(resp.Body).Decode(&out)
+		list, _ := out.([]any)
+		return list
+	}
+	if n := len(call(http.MethodGet, "")); n != 2 {
+		t.Fatalf("before the create: %d keys", n)
+	}
+	call(http.MethodPost, `{"name":"New"}`)
+	if n := len(call(http.MethodGet, "")); n != 3 || len(s.Unmatched()) != 0 {
+		t.Fatalf("after the create: %d keys, unmatched %v", n, s.Unmatched())
 	}
 }

@@ -109,4 +109,9 @@ func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
 	if len(held) != 1 || !strings.HasPrefix(held[0], "http://"+sentrycontract.Created+"@") {
 		t.Fatalf("SENTRY_DSN does not hold the new key's DSN (%d variables of that name)", len(held))
 	}
+
+	// --soft: the old key is disabled (PUT isActive false), not deleted.
+	c = sentryContractCLI(t)
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--soft", "--update-variables", "--verify", "--yes").
+		must(t, 0, "Rotated softly", `old key "Production" (0c3d5a7b9…) is disabled`)
 }

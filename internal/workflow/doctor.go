@@ -189,6 +189,8 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", AcceptedWords, d.Host, check.StatusCode), "")
 				case errors.As(err, &refused) && check.Outcome() == apiclient.IngestRateLimited:
 					add(name, CheckWarn, explain(err), refused.Advice())
+				case errors.As(err, &refused):
+					add(name, CheckFail, explain(err), refused.Advice())
 				default:
 					add(name, CheckFail, explain(err), RefusedAdvice)
 				}

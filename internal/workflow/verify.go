@@ -31,10 +31,19 @@ const RateLimitedAdvice = "The key was not refused: a quota, spike protection or
 // it is no proof the key is active.
 const AcceptedWords = "accepted by ingestion"
 
+// NotTakenAdvice follows an answer that is neither an acceptance nor a
+// refusal of the key (a redirect, a 404, a 400, a server failure).
+const NotTakenAdvice = "The key was not refused: check that the DSN's host and path lead to the ingestion endpoint (no proxy or web page in between), or try again if the server failed."
+
 // Error words the answer by what it proves.
 func (e *RefusedError) Error() string {
 	c := e.Check
-	if c.Outcome() == apiclient.IngestRateLimited {
+	msg := ""
+	if c.Message != "" {
+		msg = ": " + c.Message
+	}
+	switch c.Outcome() {
+	case apiclient.IngestRateLimited:
 		s := "ingestion rate-limited the test event (HTTP 429"
 		if len(c.Limits) > 0 {
 			s += ", limit: " + strings.Join(c.Limits, ", ")
@@ -44,18 +53,19 @@ func (e *RefusedError) Error() string {
 			s += "; try again in " + c.RetryAfter.String()
 		}
 		return s
-	}
-	msg := ""
-	if c.Message != "" {
-		msg = ": " + c.Message
+	case apiclient.IngestNotTaken:
+		return fmt.Sprintf("the DSN's ingestion endpoint did not take the test event (HTTP %d%s)", c.StatusCode, msg)
 	}
 	return fmt.Sprintf("the error tracking backend refused the test event (HTTP %d%s)", c.StatusCode, msg)
 }
 
 // Advice is what to do next, by what the answer proves.
 func (e *RefusedError) Advice() string {
-	if e.Check.Outcome() == apiclient.IngestRateLimited {
+	switch e.Check.Outcome() {
+	case apiclient.IngestRateLimited:
 		return RateLimitedAdvice
+	case apiclient.IngestNotTaken:
+		return NotTakenAdvice
 	}
 	return RefusedAdvice
 }
@@ -68,6 +78,8 @@ func TestEventWords(accepted bool, status int) string {
 		return AcceptedWords
 	case apiclient.IngestRateLimited:
 		return "rate-limited"
+	case apiclient.IngestNotTaken:
+		return "not taken"
 	}
 	return "refused"
 }

@@ -27,11 +27,16 @@ func TestTestEventWordedByWhatItProves(t *testing.T) {
 	if got := refused.Error(); !strings.Contains(got, "refused the test event (HTTP 403: ") || refused.Advice() != RefusedAdvice {
 		t.Errorf("403: %q %q", got, refused.Advice())
 	}
+	// A redirect or a 404 is no ingestion endpoint: not a refusal of the key.
+	notTaken := &RefusedError{&apiclient.DSNCheck{StatusCode: 302}}
+	if got := notTaken.Error(); got != "the DSN's ingestion endpoint did not take the test event (HTTP 302)" || notTaken.Advice() != NotTakenAdvice {
+		t.Errorf("302: %q %q", got, notTaken.Advice())
+	}
 	for _, tc := range []struct {
 		accepted bool
 		status   int
 		want     string
-	}{{true, 200, "accepted by ingestion"}, {false, 429, "rate-limited"}, {false, 403, "refused"}, {false, 404, "refused"}} {
+	}{{true, 200, "accepted by ingestion"}, {false, 429, "rate-limited"}, {false, 403, "refused"}, {false, 401, "refused"}, {false, 404, "not taken"}, {false, 302, "not taken"}} {
 		if got := TestEventWords(tc.accepted, tc.status); got != tc.want {
 			t.Errorf("%v %d: %q", tc.accepted, tc.status, got)
 		}

@@ -92,7 +92,8 @@ test:
 		./.ci/with-keyring $(GO) test -race -count=1 -json ./...
 	# Other programs' clients (GitLab's, Sentry's) against the mocks and GitLab's answers (a module of
 	# its own: the main module does not depend on them). .ci/run installs
-	# python3-gitlab and ruby-gitlab; under CI a missing one fails.
+	# python3-gitlab, ruby-gitlab, python3-sentry-sdk, and sentry-cli and
+	# @sentry/node (npm ci in internal/peers/node); under CI a missing one fails.
 	cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 ./...
 
 # Opens the console against the built-in mock server with demo data; no token needed.

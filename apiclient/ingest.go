@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/errtrack/errtrack/internal/dsn"
@@ -22,6 +25,43 @@ type DSNCheck struct {
 	Accepted   bool   // 2xx
 	Message    string // the refusal's body, cleaned and short
 	Duration   time.Duration
+	// RetryAfter is a 429's Retry-After, 0 when it gave none.
+	RetryAfter time.Duration
+	// Limits are a 429's X-Sentry-Rate-Limits entries as "scope reason"
+	// (e.g. "key key_quota"): which quota or rate limit dropped the event.
+	Limits []string
+}
+
+// IngestOutcome is what an ingestion answer proves, and no more.
+type IngestOutcome int
+
+const (
+	// IngestAccepted: 2xx. The event was accepted by ingestion; that is
+	// not proof the key is active (Sentry's Relay accepts while a new or
+	// just-changed key's config is pending, and drops it later).
+	IngestAccepted IngestOutcome = iota
+	// IngestRateLimited: 429. A quota, spike protection or the key's own
+	// rate limit dropped the event; the key itself was not refused.
+	IngestRateLimited
+	// IngestRefused: 401 or 403. The key was refused (unknown, disabled,
+	// deleted, or another project's).
+	IngestRefused
+	// IngestNotTaken: any other answer (a redirect or 404: no ingestion
+	// endpoint there; 400: a body it could not read; 5xx).
+	IngestNotTaken
+)
+
+// Outcome says what the answer proves.
+func (c *DSNCheck) Outcome() IngestOutcome {
+	switch {
+	case c.Accepted:
+		return IngestAccepted
+	case c.StatusCode == http.StatusTooManyRequests:
+		return IngestRateLimited
+	case c.StatusCode == http.StatusUnauthorized || c.StatusCode == http.StatusForbidden:
+		return IngestRefused
+	}
+	return IngestNotTaken
 }
 
 // SendTestEvent sends one minimal Sentry envelope (a single error event
@@ -72,7 +112,65 @@ func (c *Client) SendTestEvent(ctx context.Context, dsnText, message string) (*D
 	if !check.Accepted {
 		check.Message = safetext.Excerpt(string(answer), 200)
 	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		check.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		check.Limits = sentryRateLimits(resp.Header.Get("X-Sentry-Rate-Limits"))
+	}
 	return check, nil
+}
+
+// retryAfter reads Retry-After as seconds or an HTTP date, bounded to a
+// day; 0 when absent or unreadable.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		d = time.Duration(min(max(n, 0), 86400)) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = min(max(t.Sub(now), 0), 24*time.Hour).Round(time.Second)
+	}
+	return d
+}
+
+// sentryRateLimits reads Relay's X-Sentry-Rate-Limits,
+// "SECONDS:CATEGORIES:SCOPE[:REASON[:NAMESPACES]], …", into "scope reason"
+// entries. Scope and reason are Relay's identifiers (lowercase letters and
+// underscores); anything else is left out: the text is the server's.
+func sentryRateLimits(v string) []string {
+	var out []string
+	for _, entry := range strings.Split(v, ",") {
+		parts := strings.Split(strings.TrimSpace(entry), ":")
+		if len(parts) < 3 || !identifier(parts[2]) {
+			continue
+		}
+		s := parts[2]
+		if len(parts) > 3 && identifier(parts[3]) {
+			s += " " + parts[3]
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+		if len(out) == 4 {
+			break
+		}
+	}
+	return out
+}
+
+// identifier: 1 to 40 lowercase letters, digits and underscores.
+func identifier(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // envelope is a Sentry envelope holding one error event.

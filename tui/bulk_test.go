@@ -224,7 +224,7 @@ func TestBulkTestEvents(t *testing.T) {
 	h.key("ctrl+a", "ctrl+o", "v", "enter")
 	h.mustSay("Send test events with the DSNs SENTRY_DSN holds in 2 of 7 marked", "planned demo/web-shop send a test event with the DSN of key 1")
 	h.key("y")
-	h.mustSay("done in 2 projects", "demo/web-shop Key 1 works: the test event was accepted", "demo/mobile/ios Key 901 works")
+	h.mustSay("done in 2 projects", "demo/web-shop        Key 1: the test event was accepted by", "demo/mobile/ios      Key 901: the test event was accepted by")
 	if g.srv.Envelopes(1) != 1 || g.srv.Envelopes(7) != 1 || g.srv.Envelopes(2) != 0 {
 		t.Fatalf("events: web-shop %d, ios %d, mobile-app %d", g.srv.Envelopes(1), g.srv.Envelopes(7), g.srv.Envelopes(2))
 	}

@@ -209,7 +209,7 @@ func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
 		t.Fatalf("variable %+v", v)
 	}
 	h.key("v")
-	h.mustSay("The test event was accepted (HTTP 200): the new DSN works.", "Delete old key 1?")
+	h.mustSay("The test event through the new DSN was accepted by ingestion (HTTP 200).", "Delete old key 1?")
 	if g.srv.Envelopes(1) != 1 {
 		t.Fatal("no event received")
 	}
@@ -270,7 +270,7 @@ func TestVerifyKey(t *testing.T) {
 		t.Fatal("sent after No")
 	}
 	h.key("v", "y")
-	h.mustSay("Key 1 of demo/web-shop works: the test event was accepted (HTTP 200).")
+	h.mustSay("Key 1 of demo/web-shop: the test event was accepted by ingestion (HTTP 200).")
 	g.api.DeleteClientKey(context.Background(), apiclient.ProjectID(1), 1)
 	h.key("v", "y")
 	h.mustSay("refused the test event (HTTP 401")
@@ -738,4 +738,16 @@ func TestRefreshReadsVariablesOnce(t *testing.T) {
 	if n := f.count("ListVariables") - before; n != 1 {
 		t.Fatalf("a refresh read the variables %d times", n)
 	}
+}
+
+// v on a key whose event a quota dropped (429) says so: not refused, no
+// word of an inactive or deleted key.
+func TestVerifyKeyRateLimited(t *testing.T) {
+	g := demoGitLab(t)
+	api := faulty(g.api)
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	api.refuseEvents(429)
+	h.key("v", "y")
+	h.mustSay("rate-limited the test event (HTTP 429)", "The key was not refused")
+	h.mustNotSee("inactive or deleted")
 }

@@ -223,7 +223,7 @@ func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	}
 	if r.Verified != nil {
-		body = append(body, fmt.Sprintf("The test event was accepted (HTTP %d): the new DSN works.", r.Verified.StatusCode))
+		body = append(body, fmt.Sprintf("The test event through the new DSN was %s (HTTP %d).", workflow.AcceptedWords, r.Verified.StatusCode))
 	}
 	if v := r.VariablesState(consoleChecks(k)); v != "" {
 		body = append(body, clean(v))

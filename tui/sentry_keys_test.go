@@ -161,7 +161,7 @@ func TestSentrySoftRotationThenDelete(t *testing.T) {
 	h.key("y")
 	h.mustSay(`Disable old key "Production"`)
 	h.key("v") // a test event with the new DSN first
-	h.mustSay("The test event was accepted")
+	h.mustSay("The test event through the new DSN was accepted by ingestion")
 	h.key("y")
 	h.mustSay("Rotated softly")
 	nk := w.key(t, "Production 2")

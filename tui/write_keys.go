@@ -206,9 +206,9 @@ func (w verifyKeyWrite) outcome(v voice) outcome {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
-		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", workflow.KeyName(w.key), w.proj.Name(), refused, workflow.RefusedAdvice))
+		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", workflow.KeyName(w.key), w.proj.Name(), refused, refused.Advice()))
 	case w.err != nil:
 		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s works: the test event was accepted (HTTP %d).", workflow.KeyName(w.key), w.proj.Name(), w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", workflow.KeyName(w.key), w.proj.Name(), workflow.AcceptedWords, w.check.StatusCode))
 }

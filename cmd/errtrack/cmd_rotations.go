@@ -155,7 +155,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		}
 		event := "-"
 		if t := r.TestEvent; t != nil {
-			event = fmt.Sprintf("%s (HTTP %d)", map[bool]string{true: "accepted", false: "refused"}[t.Accepted], t.Status)
+			event = fmt.Sprintf("%s (HTTP %d)", workflow.TestEventWords(t.Accepted, t.Status), t.Status)
 		}
 		left := r.LeftToDo
 		if left == "" {

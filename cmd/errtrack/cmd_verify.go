@@ -29,8 +29,10 @@ func (a *app) verifyCmd(g *globalFlags) *cobra.Command {
 		Use:   "verify --project P KEY_ID | --group G [--ci-variable NAME]",
 		Short: "Check a client key's DSN by sending it one test event",
 		Long: `Sends one minimal Sentry envelope (a single test error event) to the ingestion
-endpoint of the key's DSN, as an SDK would, and reports whether it was
-accepted. The event is recorded in the project's error tracking, so errtrack
+endpoint of the key's DSN, as an SDK would, and reports what the answer
+proves: accepted by ingestion (which Sentry also answers for a key whose
+settings it has not fetched yet), refused (the key), or rate-limited (a
+quota or the key's own rate limit, with the wait). The event is recorded in the project's error tracking, so errtrack
 asks first; --yes skips the question. Exits 1 when the event is refused.
 
 --group G (with --include-subgroups) sends one event per project of the
@@ -126,9 +128,9 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				return nil
 			}
 			if refused != nil {
-				return reportedf(a, "key %s: %s. %s", workflow.KeyLabel(k), refused, workflow.RefusedAdvice)
+				return reportedf(a, "key %s: %s. %s", workflow.KeyLabel(k), refused, refused.Advice())
 			}
-			fmt.Fprintf(a.stdout, "Key %s works: the test event was accepted (HTTP %d by %s).\n", workflow.KeyLabel(k), check.StatusCode, explain.Text(check.URL))
+			fmt.Fprintf(a.stdout, "Key %s: the test event was %s (HTTP %d by %s).\n", workflow.KeyLabel(k), workflow.AcceptedWords, check.StatusCode, explain.Text(check.URL))
 			return nil
 		},
 	}

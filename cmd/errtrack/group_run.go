@@ -258,7 +258,7 @@ func (a *app) groupWords(it workflow.Item) string {
 	case errors.As(it.Err, &others):
 		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
 	case errors.As(it.Err, &refused):
-		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, workflow.RefusedAdvice)
+		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, refused.Advice())
 	case it.Words != "":
 		return it.Words
 	case it.Skip != "" && it.Err != nil:
@@ -328,7 +328,7 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 			}
 			detail = strings.Join(vars, ", ")
 		case it.Check != nil:
-			detail = fmt.Sprintf("test event %s (HTTP %d)", map[bool]string{true: "accepted", false: "refused"}[it.Check.Accepted], it.Check.StatusCode)
+			detail = fmt.Sprintf("test event %s (HTTP %d)", workflow.TestEventWords(it.Check.Accepted, it.Check.StatusCode), it.Check.StatusCode)
 		case detail == "" && it.Acts() && x.Result == workflow.ResultPlanned:
 			detail = it.Action
 		case detail == "" && it.Words != "":

@@ -169,7 +169,7 @@ func TestDoctorCommand(t *testing.T) {
 	r := c.run("", "doctor", "-p", "demo/mobile/ios", "--json")
 	r.must(t, 1, `"status": "fail"`, "OLD_SENTRY_DSN")
 	c.run("", "doctor", "-p", "demo/mobile-app").must(t, 1, "fail  settings", "errtrack settings create -p demo/mobile-app")
-	c.run("", "doctor", "-p", "demo/web-shop", "--send-test-event").must(t, 0, "accepted a test event")
+	c.run("", "doctor", "-p", "demo/web-shop", "--send-test-event").must(t, 0, "the test event was accepted by ingestion at")
 	if c.server.Envelopes(1) != 2 {
 		t.Fatalf("%d events", c.server.Envelopes(1))
 	}
@@ -249,7 +249,7 @@ func TestGroupVerifyCommand(t *testing.T) {
 	}
 	c.run("", args...).must(t, 2, "pass --yes")
 	r := c.run("", append(args, "--yes", "--json")...)
-	r.must(t, 0, "[1/2]", "[2/2]", "works: the test event was accepted")
+	r.must(t, 0, "[1/2]", "[2/2]", "the test event was accepted by ingestion")
 	if strings.Contains(r.stdout, "glet_") {
 		t.Fatalf("the report names a public key: %s", r.stdout)
 	}
@@ -283,7 +283,7 @@ func TestGroupVerifyRefused(t *testing.T) {
 	}))
 	c.server = srv
 	r := c.run("", "keys", "verify", "--group", "demo", "--include-subgroups", "--yes")
-	r.must(t, 1, "1 of 8 projects failed", "key 901: ", "Key 1 works")
+	r.must(t, 1, "1 of 8 projects failed", "key 901: ", "Key 1: the test event was accepted by ingestion")
 	if srv.Envelopes(1) != 1 {
 		t.Fatal("the other project's event was not sent")
 	}

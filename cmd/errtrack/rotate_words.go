@@ -90,7 +90,7 @@ func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host str
 	case workflow.StepUpdateVariables:
 		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())
 	case workflow.StepVerify:
-		fmt.Fprintf(a.stderr, "The new DSN works: the test event was accepted (HTTP %d).\n", r.Verified.StatusCode)
+		fmt.Fprintf(a.stderr, "The test event through the new DSN was %s (HTTP %d).\n", workflow.AcceptedWords, r.Verified.StatusCode)
 	}
 }
 

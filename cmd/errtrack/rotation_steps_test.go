@@ -170,7 +170,7 @@ func TestRotateCIVariable(t *testing.T) {
 func TestKeysVerify(t *testing.T) {
 	c := newCLI(t, nil)
 	c.run("", "keys", "verify", "-p", "1", "1").must(t, 2, "pass --yes")
-	c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "Key 1 (glet_", "works: the test event was accepted (HTTP 200")
+	c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "Key 1 (glet_", "the test event was accepted by ingestion (HTTP 200")
 	if c.server.Envelopes(1) != 1 {
 		t.Fatalf("%d envelopes", c.server.Envelopes(1))
 	}
@@ -188,7 +188,7 @@ func TestKeysVerify(t *testing.T) {
 func TestKeysVerifyRefused(t *testing.T) {
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/envelope") {
+		if strings.HasSuffix(r.URL.Path, "/envelope/") {
 			w.WriteHeader(401)
 			w.Write([]byte("{\"detail\":\"invalid key\x1b[31m\"}"))
 			return

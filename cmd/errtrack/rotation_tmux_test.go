@@ -46,7 +46,7 @@ func TestRotationEndToEndInTmux(t *testing.T) {
 	s.waitFor("Delete old key 1?")
 	s.waitFor("holds the new DSN")
 	s.answer("v")
-	s.waitFor("The test event was accepted (HTTP 200)")
+	s.waitFor("accepted by ingestion (HTTP 200)")
 	s.answer("y")
 	s.waitFor("Rotated: new key 4 replaces key 1")
 	s.keys("q")
@@ -73,11 +73,11 @@ func TestRotationEndToEndInTmux(t *testing.T) {
 		return string(out), err
 	}
 	out, err := run("keys", "verify", "--host", url, "-p", "1", "4", "--yes")
-	if err != nil || !strings.Contains(out, "works: the test event was accepted (HTTP 200") {
+	if err != nil || !strings.Contains(out, "the test event was accepted by ingestion (HTTP 200") {
 		t.Fatalf("keys verify: %v\n%s", err, out)
 	}
 	out, err = run("keys", "rotate", "--host", url, "-p", "1", "--old", "4", "--ci-variable", "SENTRY_DSN", "--verify", "--yes")
-	if err != nil || !strings.Contains(out, "The new DSN works") || !strings.Contains(out, "Rotated: new key 5 replaces key 4") {
+	if err != nil || !strings.Contains(out, "The test event through the new DSN was accepted by ingestion") || !strings.Contains(out, "Rotated: new key 5 replaces key 4") {
 		t.Fatalf("keys rotate: %v\n%s", err, out)
 	}
 	if v, _, err = c.GetVariable(ctx, apiclient.ProjectID(1), "SENTRY_DSN", ""); err != nil || !strings.Contains(out, *v.Value) {

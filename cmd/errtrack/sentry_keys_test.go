@@ -56,7 +56,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 		old = keys[0].ID
 	}
 	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--name", "Production 2", "--soft", "--update-variables", "--verify", "--yes").
-		must(t, 0, "Rotated softly", `"Production 2"`, "SENTRY_DSN (all environments) holds the new DSN", "the test event was accepted")
+		must(t, 0, "Rotated softly", `"Production 2"`, "SENTRY_DSN (all environments) holds the new DSN", "the new DSN was accepted by ingestion")
 	var newKey string
 	for _, k := range ss.Keys("demo", "legacy-api") {
 		switch k.Label {

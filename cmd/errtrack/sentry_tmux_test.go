@@ -39,7 +39,7 @@ func TestSentryKeysDemoInTmux(t *testing.T) {
 	s.answer("y")
 	s.waitFor(`Disable old key "Production"`)
 	s.answer("v")
-	s.waitFor("The test event was accepted (HTTP 200): the new DSN works.")
+	s.waitFor("accepted by ingestion (HTTP 200)")
 	s.answer("y")
 	s.waitFor("Rotated softly")
 	s.waitFor("SENTRY_DSN (all environments) holds the new DSN")

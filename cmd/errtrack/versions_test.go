@@ -49,7 +49,7 @@ func TestVersionClasses(t *testing.T) {
 		c := newVersionCLI(t, mockserver.Options{GitLabVersion: "15.0"})
 		c.run("", "keys", "list", "-p", "1").must(t, 0, "/api/v4/error_tracking/collector/1")
 		// The legacy form's ingestion path takes the test event too.
-		c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "/api/v4/error_tracking/collector/api/1/envelope", "accepted (HTTP 200")
+		c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "/api/v4/error_tracking/collector/api/1/envelope", "accepted by ingestion (HTTP 200")
 	})
 	t.Run("flag off", func(t *testing.T) {
 		c := newVersionCLI(t, mockserver.Options{NoIntegratedErrorTracking: true})

@@ -33,9 +33,12 @@ type DSN struct {
 // Legacy reports the collector form of GitLab 14.3–16.0.
 func (d DSN) Legacy() bool { return strings.HasSuffix(d.Prefix, "/api/v4/error_tracking/collector") }
 
-// EnvelopeURL is where a Sentry SDK sends events for this DSN.
+// EnvelopeURL is where a Sentry SDK sends events for this DSN, with the
+// trailing slash every SDK sends: Sentry's ingestion (Relay) routes only
+// /api/ID/envelope/ and forwards the unslashed form to Sentry's web app,
+// which ingests nothing.
 func (d DSN) EnvelopeURL() string {
-	return d.Scheme + "://" + d.Host + d.Prefix + "/api/" + strconv.FormatInt(d.ProjectID, 10) + "/envelope"
+	return d.Scheme + "://" + d.Host + d.Prefix + "/api/" + strconv.FormatInt(d.ProjectID, 10) + "/envelope/"
 }
 
 // Check reports why s is not safe to hand to another program (a clipboard,

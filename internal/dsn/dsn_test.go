@@ -11,19 +11,22 @@ func TestParseBothForms(t *testing.T) {
 		legacy       bool
 	}{
 		{"https://glet_aa77551d849c083f76d0bc545ed053a3@observe.gitlab.com:443/errortracking/api/v1/projects/5",
-			"https://observe.gitlab.com:443/errortracking/api/v1/projects/api/5/envelope", false},
+			"https://observe.gitlab.com:443/errortracking/api/v1/projects/api/5/envelope/", false},
 		{"http://glet_0123@127.0.0.1:8080/errortracking/api/v1/projects/42",
-			"http://127.0.0.1:8080/errortracking/api/v1/projects/api/42/envelope", false},
+			"http://127.0.0.1:8080/errortracking/api/v1/projects/api/42/envelope/", false},
 		{"https://glet_aa77551d849c083f76d0bc545ed053a3@gitlab.example.com/api/v4/error_tracking/collector/5",
-			"https://gitlab.example.com/api/v4/error_tracking/collector/api/5/envelope", true},
+			"https://gitlab.example.com/api/v4/error_tracking/collector/api/5/envelope/", true},
 		{"https://glet_x@example.com/gitlab/api/v4/error_tracking/collector/7",
-			"https://example.com/gitlab/api/v4/error_tracking/collector/api/7/envelope", true},
+			"https://example.com/gitlab/api/v4/error_tracking/collector/api/7/envelope/", true},
+		// A Sentry DSN: Relay routes only the slashed form (docs/sentry-api.md, Ingestion).
+		{"https://0123456789abcdef0123456789abcdef@o42.ingest.us.sentry.io/2",
+			"https://o42.ingest.us.sentry.io/api/2/envelope/", false},
 	} {
 		d, err := Parse(tc.in)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
-		if d.EnvelopeURL() != tc.envelope || d.Legacy() != tc.legacy || !strings.HasPrefix(d.PublicKey, "glet_") {
+		if d.EnvelopeURL() != tc.envelope || d.Legacy() != tc.legacy || d.PublicKey == "" {
 			t.Errorf("%s: %+v envelope %s legacy %v", tc.in, d, d.EnvelopeURL(), d.Legacy())
 		}
 	}

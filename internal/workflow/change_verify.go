@@ -47,6 +47,6 @@ func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %s works: the test event was accepted (HTTP %d).", KeyName(it.Key), it.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", KeyName(it.Key), AcceptedWords, it.Check.StatusCode)
 	return it
 }

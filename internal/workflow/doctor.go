@@ -201,9 +201,14 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			}
 			if o.SendTestEvent {
 				check, err := VerifyKey(ctx, api, a.Project, k)
+				var refused *RefusedError
 				switch {
 				case err == nil:
-					add(name, CheckOK, fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode), "")
+					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", AcceptedWords, d.Host, check.StatusCode), "")
+				case errors.As(err, &refused) && check.Outcome() == apiclient.IngestRateLimited:
+					add(name, CheckWarn, explain(err), refused.Advice())
+				case errors.As(err, &refused):
+					add(name, CheckFail, explain(err), refused.Advice())
 				default:
 					add(name, CheckFail, explain(err), RefusedAdvice)
 				}

@@ -266,7 +266,7 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Ch
 	default:
 		s += " " + strings.Join(held, ", ") + " hold its DSN."
 	}
-	s += " The test event was accepted."
+	s += " The test event was " + AcceptedWords + "."
 	switch {
 	case rec.SwitchedOff:
 		s += " GitLab's integrated tracking is off."

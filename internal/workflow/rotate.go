@@ -307,14 +307,6 @@ type RotationAPI interface {
 	SettingsReader
 }
 
-func (e *RefusedError) Error() string {
-	msg := ""
-	if e.Check.Message != "" {
-		msg = ": " + e.Check.Message
-	}
-	return fmt.Sprintf("the error tracking backend refused the test event (HTTP %d%s)", e.Check.StatusCode, msg)
-}
-
 // FindKey finds key id in keys.
 func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
 	for _, k := range keys {

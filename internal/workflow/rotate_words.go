@@ -47,7 +47,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	case errors.As(err, &ve):
 		why = fmt.Sprintf("%s failed, so the old key is not deleted: %s Set it to the new DSN by hand.", capitalize(ve.Step()), sentence(explain(ve.Err)))
 	case errors.As(err, &refused):
-		why = sentence(capitalize(refused.Error())) + " The new DSN does not work yet, so the old key is not deleted. " + RefusedAdvice
+		why = sentence(capitalize(refused.Error())) + " The new DSN's test event was not accepted, so the old key is not deleted. " + refused.Advice()
 	case step == StepVerify:
 		why = "The test event could not be sent, so the old key is not deleted: " + sentence(explain(err))
 	case errors.As(err, &unsafe):

@@ -5,6 +5,7 @@ package workflow
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 )
@@ -14,11 +15,74 @@ type CheckAPI interface {
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
 }
 
-// RefusedError: the ingestion endpoint refused the test event.
+// RefusedError: the ingestion endpoint did not accept the test event:
+// refused it, rate-limited it, or was no ingestion endpoint.
 type RefusedError struct{ Check *apiclient.DSNCheck }
 
 // RefusedAdvice follows a refused test event.
 const RefusedAdvice = "The key may be inactive or deleted, or error tracking is off for the instance."
+
+// RateLimitedAdvice follows a rate-limited test event: the key was not
+// refused, so nothing about it is to be fixed.
+const RateLimitedAdvice = "The key was not refused: a quota, spike protection or the key's own rate limit dropped the event. Send it again after the wait, or raise the limit in Sentry."
+
+// AcceptedWords is what a 2xx proves: ingestion took the event. Sentry's
+// Relay accepts while a new or just-changed key's config is pending, so
+// it is no proof the key is active.
+const AcceptedWords = "accepted by ingestion"
+
+// NotTakenAdvice follows an answer that is neither an acceptance nor a
+// refusal of the key (a redirect, a 404, a 400, a server failure).
+const NotTakenAdvice = "The key was not refused: check that the DSN's host and path lead to the ingestion endpoint (no proxy or web page in between), or try again if the server failed."
+
+// Error words the answer by what it proves.
+func (e *RefusedError) Error() string {
+	c := e.Check
+	msg := ""
+	if c.Message != "" {
+		msg = ": " + c.Message
+	}
+	switch c.Outcome() {
+	case apiclient.IngestRateLimited:
+		s := "ingestion rate-limited the test event (HTTP 429"
+		if len(c.Limits) > 0 {
+			s += ", limit: " + strings.Join(c.Limits, ", ")
+		}
+		s += ")"
+		if c.RetryAfter > 0 {
+			s += "; try again in " + c.RetryAfter.String()
+		}
+		return s
+	case apiclient.IngestNotTaken:
+		return fmt.Sprintf("the DSN's ingestion endpoint did not take the test event (HTTP %d%s)", c.StatusCode, msg)
+	}
+	return fmt.Sprintf("the error tracking backend refused the test event (HTTP %d%s)", c.StatusCode, msg)
+}
+
+// Advice is what to do next, by what the answer proves.
+func (e *RefusedError) Advice() string {
+	switch e.Check.Outcome() {
+	case apiclient.IngestRateLimited:
+		return RateLimitedAdvice
+	case apiclient.IngestNotTaken:
+		return NotTakenAdvice
+	}
+	return RefusedAdvice
+}
+
+// TestEventWords words a recorded test event's answer (a ledger's, a
+// report's): accepted by ingestion, rate-limited or refused.
+func TestEventWords(accepted bool, status int) string {
+	switch c := (&apiclient.DSNCheck{Accepted: accepted, StatusCode: status}); c.Outcome() {
+	case apiclient.IngestAccepted:
+		return AcceptedWords
+	case apiclient.IngestRateLimited:
+		return "rate-limited"
+	case apiclient.IngestNotTaken:
+		return "not taken"
+	}
+	return "refused"
+}
 
 // VerifyKey sends one test event with key's DSN (keys verify, the
 // console's v); a refusal is a *RefusedError.

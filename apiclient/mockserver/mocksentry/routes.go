@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"slices"
@@ -105,10 +106,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		catchAll(lw, r)
 		return
 	}
-	if !s.authenticate(c) {
+	// Sentry's RatelimitMiddleware runs in process_view, before the
+	// view's authentication: a request past the limit is 429 whatever its
+	// token, and one without a valid token is counted by its address.
+	if s.throttled(c) {
 		return
 	}
-	if s.throttled(c) {
+	if !s.authenticate(c) {
 		return
 	}
 	if c.route.scopes != nil {
@@ -193,14 +197,26 @@ func (s *Server) authenticate(c *call) bool {
 }
 
 // throttled is RatelimitMiddleware with a fixed window of a second per
-// token, route and method, when Options.RateLimit is set.
+// caller, route and method, when Options.RateLimit is set. The caller is
+// the token's user for a token the server knows (Sentry's middleware
+// authenticates the token itself to key the limit), else the client's
+// address (get_rate_limit_key's ip: key).
 func (s *Server) throttled(c *call) bool {
 	limit := s.opts.RateLimit
-	if limit <= 0 || c.token == nil {
+	if limit <= 0 {
 		return false
 	}
 	now := s.now()
-	key := c.token.User + ":" + c.route.name + ":" + c.r.Method + ":" + c.r.Header.Get("Authorization")
+	caller := "ip:" + remoteHost(c.r)
+	if f := strings.Fields(c.r.Header.Get("Authorization")); len(f) == 2 && strings.EqualFold(f[0], "bearer") {
+		s.mu.Lock()
+		t, ok := s.st.tokens[f[1]]
+		s.mu.Unlock()
+		if ok && !t.Expired {
+			caller = "user:" + t.User + ":" + f[1]
+		}
+	}
+	key := caller + ":" + c.route.name + ":" + c.r.Method
 	s.rlMu.Lock()
 	win := s.rl[key]
 	if win == nil || now.Sub(win.start) >= time.Second {
@@ -226,6 +242,14 @@ func (s *Server) throttled(c *call) bool {
 	b, _ := json.Marshal(map[string]string{"detail": fmt.Sprintf("You are attempting to use this endpoint too frequently. Limit is %d requests in 1 seconds", limit)})
 	_, _ = c.w.Write(b)
 	return true
+}
+
+// remoteHost is the client's address without its port.
+func remoteHost(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
 }
 
 func (s *Server) index(c *call) {

@@ -69,6 +69,9 @@ type Key struct {
 	// project's default); Loader its dynamicSdkLoaderOptions as set.
 	BrowserSDK string
 	Loader     map[string]bool
+	// rateSlot and rateUsed count the events ingestion accepted in the
+	// key's current rate limit window.
+	rateSlot, rateUsed int64
 }
 
 // Token is an auth token and what it may do.

@@ -30,7 +30,7 @@ func widest(s string) int {
 func TestRotationsFitTheTerminal(t *testing.T) {
 	c := rotationsAfterOne(t)
 	full := c.run("", "rotations")
-	full.must(t, 0, "TEST EVENT", "accepted (HTTP 200)")
+	full.must(t, 0, "TEST EVENT", "accepted by ingestion (HTTP 200)")
 	if widest(full.stdout) <= 80 {
 		t.Fatalf("the whole table is %d columns: the test needs a wider one\n%s", widest(full.stdout), full.stdout)
 	}

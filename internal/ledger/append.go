@@ -57,6 +57,13 @@ func (l *Ledger) AppendUnless(recs []Record, durable bool, host string, projectI
 		if len(recs) == 0 {
 			return nil
 		}
+		if l.unterminated {
+			if _, err := l.f.Write([]byte{'\n'}); err != nil {
+				return unwritable(l.dir, err)
+			}
+			l.off++
+			l.unterminated = false
+		}
 		n, err := l.f.Write(b)
 		if err != nil {
 			if n > 0 { // a partial line would hide the next ones

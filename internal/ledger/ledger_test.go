@@ -80,6 +80,26 @@ func TestTornLastLineIsCut(t *testing.T) {
 	}
 }
 
+// A last line that is a whole record without its newline (a hand-edited or
+// copied ledger) is kept: its rotation is not forgotten, and the next append
+// starts on a line of its own.
+func TestWholeLastRecordWithoutNewlineIsKept(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	os.WriteFile(path, []byte(`{"kind":"rotation","id":"r1","host":"h","project_id":1,"old_key_id":1,"phase":"created","new_key_id":2}`), 0o600)
+	b := open(t, dir)
+	if got := b.Records(nil); len(got) != 1 || got[0].ID != "r1" || got[0].NewKeyID != 2 {
+		t.Fatalf("records: %+v", got)
+	}
+	if err := b.Append(rot("r3", 3, PhaseCreating), true); err != nil {
+		t.Fatal(err)
+	}
+	c := open(t, dir)
+	if got := c.Records(nil); len(got) != 2 || got[0].ID != "r1" || got[1].ID != "r3" {
+		t.Fatalf("records after an append: %+v", got)
+	}
+}
+
 // A damaged line in the middle is refused, naming the file and the line:
 // nothing is appended past it.
 func TestCorruptLineRefused(t *testing.T) {

@@ -2,6 +2,9 @@ package workflow
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,5 +56,59 @@ func TestLostCreateIgnoresAnotherRotationsNewKey(t *testing.T) {
 	}
 	if creates.Load() != 0 {
 		t.Fatalf("%d keys made", creates.Load())
+	}
+}
+
+// The old key of an open rotation deleted outside its steps (its delete's
+// answer lost, or by hand): the next rotation of it finds it gone and closes
+// the rotation, as a delete through errtrack does, instead of leaving it
+// open with "delete key 1" as its advice.
+func TestRotationOfAGoneOldKeyClosesIt(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	_ = kept.ConfirmDelete(false)
+	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), 1); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true}).Run(ctx, c, StepPlan)
+	var none *NoSuchKeyError
+	if !errors.As(err, &none) {
+		t.Fatalf("%v", err)
+	}
+	if open := l.OpenRotations(1); len(open) != 0 {
+		t.Fatalf("the rotation of a key that is gone stays open: %+v", open)
+	}
+	if rec, _ := l.store.Get(kept.rec.ID); rec.Phase != ledger.PhaseSettled {
+		t.Fatalf("%+v", rec)
+	}
+	if w := again.Failure(explainPlain, testChecks); !strings.Contains(w, "finish") || !strings.Contains(w, fmt.Sprint(kept.New.ID)) {
+		t.Fatalf("the words do not say the rotation to key %d is finished: %s", kept.New.ID, w)
+	}
+}
+
+// The new key of an open rotation deleted in GitLab's UI: going on with it
+// stops at the check, keeps the old key, and says how to restart (the
+// front end's own --restart), never "run the same command again".
+func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	_ = kept.ConfirmDelete(false)
+	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), kept.New.ID); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true, Confirmed: true, KeepVariables: true}).Advance(ctx, c, nil)
+	var gone *NewKeyGoneError
+	if !errors.As(err, &gone) || again.Deleted {
+		t.Fatalf("%v, deleted %v", err, again.Deleted)
+	}
+	checks := testChecks
+	checks.Restart = "run it with --restart"
+	w := again.Failure(explainPlain, checks)
+	if !strings.Contains(w, "Run it with --restart") || strings.Contains(w, "in place") {
+		t.Fatalf("%s", w)
 	}
 }

@@ -21,6 +21,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	var why string
 	var notNew *NotNewError
 	var notListed *NotListedError
+	var newGone *NewKeyGoneError
 	var ve *VariableError
 	var refused *RefusedError
 	var unsafe *UnsafeDeleteError
@@ -35,6 +36,8 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 		why = sentence(explain(err))
 	case step == StepCreate:
 		return "Creating the new key failed, so nothing was changed: " + sentence(explain(err))
+	case errors.As(err, &newGone):
+		why = capitalize(newGone.Error()) + ", so nothing more is done."
 	case errors.As(err, &notListed):
 		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", KeyName(notListed.Key))
 	case step == StepCheck:

@@ -204,16 +204,9 @@ func (a *app) finishCampaign(p workflow.Plan) {
 		fmt.Fprintf(a.stderr, "errtrack: the rotation ledger could not be updated (%s): a run started again may plan again the projects this one rotated.\n", explain.Text(err.Error()))
 		return
 	}
-	if p.Failed() > 0 || p.Interrupted() {
-		return
-	}
-	if out := p.Outside(); len(out) > 0 {
-		ids := make([]string, len(out))
-		for i, id := range out {
-			ids[i] = fmt.Sprint(id)
-		}
-		fmt.Fprintf(a.stderr, "The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (project IDs %s). Run it where they are (their group, --include-subgroups), or start a new rotation with --restart; until then the projects rotated are left alone.\n",
-			workflow.Projects(len(out), ""), strings.Join(ids, ", "))
+	// Named whatever else happened: a failed run says it too.
+	if w := p.OutsideWords("run it where they are (their group, --include-subgroups)", "start a new rotation with --restart"); w != "" {
+		fmt.Fprintln(a.stderr, w)
 	}
 }
 

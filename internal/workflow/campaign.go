@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -194,6 +195,27 @@ func (p Plan) Outside() []int64 {
 		}
 	}
 	return out
+}
+
+// OutsideWords names the projects an open group rotation set out to rotate
+// and this run does not reach, whatever else happened in the run; "" when
+// none. where says how to reach them, restart how to start a new group
+// rotation, in the front end's terms.
+func (p Plan) OutsideWords(where, restart string) string {
+	out := p.Outside()
+	if len(out) == 0 {
+		return ""
+	}
+	ids := make([]string, len(out))
+	for i, id := range out {
+		ids[i] = fmt.Sprint(id)
+	}
+	label := "project IDs "
+	if len(out) == 1 {
+		label = "project ID "
+	}
+	return fmt.Sprintf("The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (%s%s). %s, or %s; until then the projects rotated are left alone.",
+		Projects(len(out), ""), label, strings.Join(ids, ", "), capitalize(where), restart)
 }
 
 // Finish ends a run: the projects the plan found nothing to rotate in

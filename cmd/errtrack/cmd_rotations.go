@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -190,7 +191,7 @@ func (a *app) rotationFilter(g *globalFlags, f rotationsFlags) (func(ledger.Reco
 		if err != nil {
 			return nil, err
 		}
-		tests = append(tests, func(r ledger.Record) bool { return r.Host == h })
+		tests = append(tests, func(r ledger.Record) bool { return hosturl.Same(r.Host, h) })
 	}
 	switch {
 	case f.project != "" && f.group != "":

@@ -47,7 +47,7 @@ func (l *Ledger) AppendUnless(recs []Record, durable bool, host string, projectI
 	var gen uint64
 	err = l.locked(func() error {
 		if conflict != nil {
-			for _, id := range l.byProject[projectKey{host, projectID}] {
+			for _, id := range l.byProject[projectKey{l.identity(host), projectID}] {
 				if r := l.recs[id]; r.Kind == KindRotation && conflict(r) {
 					found, matched = r, true
 					return nil

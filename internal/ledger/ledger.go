@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
 // spent is the time processes' calls spent in the ledger (appends, syncs,
@@ -54,6 +56,9 @@ type Ledger struct {
 	// byProject indexes rotations by host and project, so a lookup costs
 	// the same at 10 or 10,000 rotations.
 	byProject map[projectKey][]string
+	// hosts caches each host's identity (hosturl.Identity): a GitLab
+	// written two ways is one host to the ledger and its claims.
+	hosts map[string]string
 	// version counts the changes this process has seen; changed is the
 	// version at which each ID last changed.
 	version uint64
@@ -268,6 +273,19 @@ func (l *Ledger) parse(text []byte) (Record, error) {
 	return rec, nil
 }
 
+// identity is host's hosturl.Identity, cached; with l.mu held.
+func (l *Ledger) identity(host string) string {
+	if id, ok := l.hosts[host]; ok {
+		return id
+	}
+	if l.hosts == nil {
+		l.hosts = map[string]string{}
+	}
+	id := hosturl.Identity(host)
+	l.hosts[host] = id
+	return id
+}
+
 // keep makes rec, read or written as text, the newest state of its ID.
 func (l *Ledger) keep(rec Record, text string) {
 	if l.raw[rec.ID] == text {
@@ -276,7 +294,7 @@ func (l *Ledger) keep(rec Record, text string) {
 	if _, ok := l.recs[rec.ID]; !ok {
 		l.order = append(l.order, rec.ID)
 		if rec.Kind == KindRotation || rec.Kind == KindMigration {
-			k := projectKey{rec.Host, rec.ProjectID}
+			k := projectKey{l.identity(rec.Host), rec.ProjectID}
 			l.byProject[k] = append(l.byProject[k], rec.ID)
 		}
 	}

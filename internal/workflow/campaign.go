@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -61,7 +62,7 @@ func (k RotateChange) openCampaign() (*campaignPlan, error) {
 // find is the open campaign of the variable and scope on the host.
 func (c *campaignPlan) find() (ledger.Record, bool) {
 	for _, r := range c.ledger.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindCampaign && r.Host == c.ledger.host && r.Variable == c.variable &&
+		return r.Kind == ledger.KindCampaign && hosturl.Same(r.Host, c.ledger.host) && r.Variable == c.variable &&
 			r.Scope == c.scope && r.IsOpen()
 	}) {
 		return r, true
@@ -137,9 +138,9 @@ func (p Plan) Begin(group string) (release func(), err error) {
 	}
 	changed, err := l.store.ChangedSince(c.version, func(r ledger.Record) bool {
 		if r.Kind == ledger.KindCampaign {
-			return r.Host == l.host && r.Variable == c.variable && r.Scope == c.scope
+			return hosturl.Same(r.Host, l.host) && r.Variable == c.variable && r.Scope == c.scope
 		}
-		return r.Host == l.host && mine[r.ProjectID]
+		return hosturl.Same(r.Host, l.host) && mine[r.ProjectID]
 	})
 	switch {
 	case err != nil:

@@ -112,3 +112,39 @@ func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
 		t.Fatalf("%s", w)
 	}
 }
+
+// One GitLab under two spellings of its host (localhost and 127.0.0.1, a
+// port written 018236, a trailing dot) is one host to the ledger and its
+// claims: the second run goes on with the key the first made.
+func TestOneGitLabUnderTwoSpellingsIsOneHost(t *testing.T) {
+	_, c, creates, _ := mockCounting(t, mockserver.Options{})
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func(host string) *Rotations {
+		store, err := ledger.OpenLedger(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		return NewRotations(store, host, FrontEndCommand).WithUser("tester")
+	}
+	first, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, Ledger: open("http://localhost:18236"), GoOn: true}).Advance(ctx, c, nil)
+	if err != nil || first.Next() != StepChooseVariables {
+		t.Fatalf("%v: stopped at %d", err, first.Next())
+	}
+	first.Stop()
+	other := open("http://LOCALHOST.:018236")
+	if ledger.ProjectClaim("http://127.0.0.1:18236", 1) != ledger.ProjectClaim("http://localhost:018236/", 1) {
+		t.Fatal("one project's claim has two names")
+	}
+	retry, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true, Ledger: open("http://127.0.0.1:018236"), GoOn: true}).Advance(ctx, c, nil)
+	if err != nil || !retry.GoingOn() || retry.New.ID != first.New.ID || !retry.Deleted {
+		t.Fatalf("%v: going on %v, new %+v", err, retry.GoingOn(), retry.New)
+	}
+	if n := creates.Load(); n != 1 {
+		t.Fatalf("%d keys made for one rotation", n)
+	}
+	if open := other.OpenRotations(1); len(open) != 0 {
+		t.Fatalf("still open under the other spelling: %+v", open)
+	}
+}

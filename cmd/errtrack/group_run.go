@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -141,12 +142,19 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 	defer rcancel()
 	env := workflow.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
 		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
+	// The keys made are remembered in one write at the end of the run,
+	// not one per key (which made a run of many projects quadratic).
+	var created *seen.Batch
+	if s := a.keysSeen(); s != nil {
+		created = s.Batch()
+		defer func() { _ = created.Flush() }()
+	}
 	done := plan.Run(rctx, env, func(e workflow.Event) {
 		if !e.Done {
 			return
 		}
-		if rot := e.Item.Rotation; rot != nil && rot.New != nil {
-			a.keyCreated(r.host, e.Item.Project.Ref, rot.New.ID)
+		if rot := e.Item.Rotation; rot != nil && rot.New != nil && created != nil {
+			created.Created(r.host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())
 		}
 		n++
 		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(e.Item.Project.Name()), e.Item.Result, explain.Text(a.groupWords(e.Item)))

@@ -127,7 +127,8 @@ it: --with-dsn adds each key's DSN. The field names are stable
 // Sentry-backed one) into the export's shape.
 func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, withDSN bool) ([]exportProject, error) {
 	out := []exportProject{}
-	store := a.keysSeen()
+	store, flushAges := a.keysSeenBatch(false)
+	defer flushAges()
 	// The ledger adds the migrations under way; without it the export
 	// goes on, saying what it lacks.
 	led, closeLedger, lerr := a.rotations(host, workflow.FrontEndMigrate)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -144,11 +143,8 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
 	// The keys made are remembered in one write at the end of the run,
 	// not one per key (which made a run of many projects quadratic).
-	var created *seen.Batch
-	if s := a.keysSeen(); s != nil {
-		created = s.Batch()
-		defer func() { _ = created.Flush() }()
-	}
+	created, flushCreated := a.keysSeenBatch(false)
+	defer flushCreated()
 	done := plan.Run(rctx, env, func(e workflow.Event) {
 		if !e.Done {
 			return

@@ -1,58 +1,71 @@
 package seen
 
 import (
-	"strconv"
 	"sync"
 	"time"
 )
 
-// Batch gathers the keys a run creates and writes them in one update when
-// flushed: a group rotation of 10,000 projects reads and writes the file
-// once, not once per key (which made the run quadratic). What a run that is
-// killed never flushed is lost: ages are a help, not a record.
+// Batch is a run's use of the file: it is read once, answered from memory,
+// and what the run learnt (keys listed, keys created) is written in one
+// update when flushed, applied under the lock to the file as it is then
+// (another process's changes kept). A group command of 10,000 projects
+// reads and writes the file once, not once per project (which made it
+// quadratic). What a run that is killed never flushed is lost: ages are a
+// help, not a record.
 type Batch struct {
-	s       *Store
-	mu      sync.Mutex
-	created []created
+	s    *Store
+	mu   sync.Mutex
+	snap file // nil until first used
+	ops  []func(file) bool
 }
 
-type created struct {
-	host, project string
-	key           int64
-	at            time.Time
-}
-
-// Batch is a batch of s's creates.
+// Batch is a batch of s's changes.
 func (s *Store) Batch() *Batch { return &Batch{s: s} }
 
-// Created records a key created in the project known by its ID, or else
-// by its path, when the batch is flushed.
-func (b *Batch) Created(host string, project int64, path string, key int64, now time.Time) {
-	id := strconv.FormatInt(project, 10)
-	if project == 0 {
-		id = pathKey(path)
-	}
-	b.mu.Lock()
-	b.created = append(b.created, created{host, id, key, now.UTC().Truncate(time.Second)})
-	b.mu.Unlock()
+// Observe is Store.Observe answered from the batch's copy of the file.
+func (b *Batch) Observe(host string, project int64, path string, keys []int64, now time.Time) (map[int64]Entry, error) {
+	out := make(map[int64]Entry, len(keys))
+	return out, b.apply(
+		func(f file) bool { return f.observe(host, project, path, keys, now, out) },
+		func(f file) bool { return f.observe(host, project, path, keys, now, nil) })
 }
 
-// Flush writes the keys created since the last flush, in one update.
+// Created is Store.Created, written when the batch is flushed.
+func (b *Batch) Created(host string, project int64, path string, key int64, now time.Time) {
+	op := func(f file) bool { return f.created(host, project, path, key, now) }
+	_ = b.apply(op, op)
+}
+
+// apply runs now on the batch's copy and keeps later for the flush.
+func (b *Batch) apply(now, later func(file) bool) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.snap == nil {
+		f, err := b.s.read()
+		if err != nil {
+			return err
+		}
+		b.snap = f
+	}
+	now(b.snap)
+	b.ops = append(b.ops, later)
+	return nil
+}
+
+// Flush writes what the batch learnt since the last flush, in one update.
 func (b *Batch) Flush() error {
 	b.mu.Lock()
-	todo := b.created
-	b.created = nil
+	ops := b.ops
+	b.ops = nil
 	b.mu.Unlock()
-	if len(todo) == 0 {
+	if len(ops) == 0 {
 		return nil
 	}
 	return b.s.update(func(f file) bool {
-		for _, c := range todo {
-			p := f.project(c.host, c.project)
-			if len(p) < maxPerProject {
-				p[strconv.FormatInt(c.key, 10)] = Entry{First: c.at, Created: true}
-			}
+		changed := false
+		for _, op := range ops {
+			changed = op(f) || changed
 		}
-		return true
+		return changed
 	})
 }

@@ -53,11 +53,18 @@ func TestBatchWritesOnce(t *testing.T) {
 	for p := int64(2); p <= 500; p++ {
 		b.Created(h, p, "", p*10, day)
 	}
+	// A list seen in the batch is answered from it, and kept.
+	if got, err := b.Observe(h, 1, "", []int64{10, 11}, day.AddDate(0, 0, 1)); err != nil || !got[10].Created || got[11].First != day.AddDate(0, 0, 1) {
+		t.Fatalf("%v %+v", err, got)
+	}
 	if now, _ := os.Stat(path); !os.SameFile(before, now) || now.ModTime() != before.ModTime() {
 		t.Fatal("the file was written before the batch was flushed")
 	}
 	if err := b.Flush(); err != nil {
 		t.Fatal(err)
+	}
+	if got, _ := Open(path).Observe(h, 1, "", []int64{10, 11}, day.AddDate(0, 0, 9)); got[11].First != day.AddDate(0, 0, 1) {
+		t.Fatalf("the batch's sighting of key 11 was not kept: %+v", got)
 	}
 	for _, p := range []int64{1, 2, 500} {
 		got, err := Open(path).Observe(h, p, "", []int64{p * 10}, day.AddDate(0, 0, 3))

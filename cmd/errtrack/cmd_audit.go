@@ -109,7 +109,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		}
 		a.withAges(store, host, &au, true)
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false), Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
 		if au.Backend != "" {
 			x.Backend = au.Backend
 		}
@@ -267,28 +267,37 @@ func (a *app) keyCreated(host string, p apiclient.ProjectRef, key int64) {
 // keyReport is a key in the audit's and the inventory's JSON (and YAML):
 // never a variable's value; the DSN only when asked.
 type keyReport struct {
-	ID        int64          `json:"id,omitempty" yaml:"id,omitempty"`
-	PublicKey string         `json:"public_key" yaml:"public_key"`
-	Name      string         `json:"name,omitempty" yaml:"name,omitempty"`
-	Active    bool           `json:"active" yaml:"active"`
-	FirstSeen *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
-	Created   bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
-	DSN       string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
-	UsedIn    []workflow.Use `json:"used_in" yaml:"used_in"`
+	ID int64 `json:"id,omitempty" yaml:"id,omitempty"`
+	// PublicKey, with the project's ID, rebuilds the key's DSN: the
+	// export leaves it out unless asked (PublicKeyStart names the key).
+	PublicKey      string         `json:"public_key,omitempty" yaml:"public_key,omitempty"`
+	PublicKeyStart string         `json:"public_key_start,omitempty" yaml:"public_key_start,omitempty"`
+	Name           string         `json:"name,omitempty" yaml:"name,omitempty"`
+	Active         bool           `json:"active" yaml:"active"`
+	FirstSeen      *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
+	Created        bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
+	DSN            string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
+	UsedIn         []workflow.Use `json:"used_in" yaml:"used_in"`
 	// UseUnknown: no variable errtrack can read holds the key's DSN and
 	// these cannot be read (hidden variables, groups): its use is unknown.
 	UseUnknown []string `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
 }
 
-// keyReports are an audit's keys as reported.
-func keyReports(au workflow.Audit, withDSN bool) []keyReport {
+// keyReports are an audit's keys as reported: each key's public key with
+// withPublic, else the start of it; its DSN with withDSN.
+func keyReports(au workflow.Audit, withDSN, withPublic bool) []keyReport {
 	out := []keyReport{}
 	for _, k := range au.Keys {
 		used := k.Known()
 		if used == nil {
 			used = []workflow.Use{}
 		}
-		r := keyReport{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+		r := keyReport{ID: k.Key.ID, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+		if withPublic || withDSN {
+			r.PublicKey = k.Key.PublicKey
+		} else {
+			r.PublicKeyStart = publicKeyStart(k.Key.PublicKey)
+		}
 		if withDSN {
 			r.DSN = k.Key.DSN
 		}
@@ -304,6 +313,19 @@ func keyReports(au workflow.Audit, withDSN bool) []keyReport {
 		out = append(out, r)
 	}
 	return out
+}
+
+// publicKeyStart is the start of a public key, enough for a person to tell
+// keys apart, not to rebuild a DSN: "glet_" and 8 hex digits of 32.
+func publicKeyStart(k string) string {
+	prefix, rest := "", k
+	if strings.HasPrefix(k, "glet_") {
+		prefix, rest = "glet_", k[len("glet_"):]
+	}
+	if len(rest) > 8 {
+		rest = rest[:8]
+	}
+	return prefix + rest
 }
 
 // withAges adds when errtrack first saw each GitLab key. Ages are a help:

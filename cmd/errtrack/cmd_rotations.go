@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,6 +93,15 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		return err
 	}
 	store, err := a.openLedger()
+	var ro *ledger.UnwritableError
+	if errors.As(err, &ro) {
+		// Listing writes nothing: a state directory that cannot be
+		// written is read as it is.
+		if store, err = ledger.ReadOnly(ro.Dir); err == nil {
+			fmt.Fprintf(a.stderr, "errtrack: the state directory %s cannot be written (%s): the ledger is listed as it is; a rotation needs it writable.\n",
+				explain.Text(ro.Dir), explain.Text(ro.Err.Error()))
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,8 @@ type Ledger struct {
 	lockF *os.File // the lock file, kept open (unix)
 	off   int64    // bytes of f read
 	lines int      // complete lines in the file
+	// readOnly: read by ReadOnly, never written.
+	readOnly bool
 	// unterminated: the file's last line is a whole record without its
 	// newline; the next append writes the newline first.
 	unterminated bool
@@ -141,7 +143,7 @@ func (l *Ledger) Dir() string { return l.dir }
 
 // Close makes what was appended durable and closes the file.
 func (l *Ledger) Close() error {
-	if l == nil {
+	if l == nil || l.readOnly {
 		return nil
 	}
 	err := l.Sync()
@@ -168,6 +170,9 @@ func (l *Ledger) Close() error {
 func (l *Ledger) locked(f func() error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.readOnly {
+		return &UnwritableError{Dir: l.dir, Err: errReadOnly}
+	}
 	unlock, err := l.appendLock()
 	if err != nil {
 		return unwritable(l.dir, fmt.Errorf("locking %s.lock: %w", l.path, err))

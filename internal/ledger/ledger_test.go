@@ -288,3 +288,29 @@ func TestReadOnlyDirectoryNamed(t *testing.T) {
 		t.Fatal("a read-only folder is taken for a busy claim")
 	}
 }
+
+// ReadOnly reads what is there, writes nothing (no lock file, no append),
+// and a missing ledger reads as empty.
+func TestReadOnlyWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	a := open(t, dir)
+	if err := a.Append(rot("r1", 1, PhaseCreated), true); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, FileName+".lock"))
+	r, err := ReadOnly(dir)
+	if err != nil || len(r.Records(nil)) != 1 {
+		t.Fatalf("%v: %+v", err, r.Records(nil))
+	}
+	var ro *UnwritableError
+	if err := r.Append(rot("r2", 2, PhaseCreating), true); !errors.As(err, &ro) {
+		t.Fatalf("an append to a read-only ledger: %v", err)
+	}
+	r.Close()
+	if _, err := os.Stat(filepath.Join(dir, FileName+".lock")); err == nil {
+		t.Fatal("reading took the lock")
+	}
+	if e, err := ReadOnly(filepath.Join(dir, "none")); err != nil || len(e.Records(nil)) != 0 {
+		t.Fatalf("%v", err)
+	}
+}

@@ -150,7 +150,11 @@ func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, error) {
 				return nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
 			}
 		}
-		return workflow.SlugMapping(m), nil
+		rule, err := workflow.SlugMapping(m)
+		if err != nil {
+			return nil, usagef("--mapping %s: %s", explain.Text(f.mapping), explain.Text(err.Error()))
+		}
+		return rule, nil
 	}
 	rule, err := workflow.SlugRule(f.slug)
 	if err != nil {

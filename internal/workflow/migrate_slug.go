@@ -46,12 +46,22 @@ func SlugRule(rule string) (func(Project) string, error) {
 }
 
 // SlugMapping names each project's target by a mapping of GitLab paths
-// to slugs; a path it does not name gets DefaultSlugRule's.
-func SlugMapping(m map[string]string) func(Project) string {
+// to slugs; a path it does not name gets DefaultSlugRule's. Paths match
+// as GitLab finds them, whatever their case (and with no slash around);
+// a path named twice with two slugs is an error.
+func SlugMapping(m map[string]string) (func(Project) string, error) {
+	norm := func(path string) string { return strings.ToLower(strings.Trim(strings.TrimSpace(path), "/")) }
+	byPath := make(map[string]string, len(m))
+	for k, slug := range m {
+		if prev, ok := byPath[norm(k)]; ok && Slugify(prev) != Slugify(slug) {
+			return nil, fmt.Errorf("%s is named twice (GitLab paths ignore case), with two slugs: %s and %s", norm(k), Slugify(prev), Slugify(slug))
+		}
+		byPath[norm(k)] = slug
+	}
 	return func(p Project) string {
-		if s, ok := m[p.Path]; ok {
+		if s, ok := byPath[norm(p.Path)]; ok {
 			return Slugify(s)
 		}
 		return Slugify(strings.ReplaceAll(p.Path, "/", "-"))
-	}
+	}, nil
 }

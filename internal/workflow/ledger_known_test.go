@@ -148,3 +148,12 @@ func TestOneGitLabUnderTwoSpellingsIsOneHost(t *testing.T) {
 		t.Fatalf("still open under the other spelling: %+v", open)
 	}
 }
+
+// The words of a lost create the keys cannot resolve name the console's
+// own key for a restart (m, "make a new key"), not n, which says no.
+func TestUnknownCreateNamesTheConsolesRestartKey(t *testing.T) {
+	w, ok := Problem(&UnknownCreateError{Record: ledger.Record{ProjectID: 7, OldKeyID: 901}, Candidates: []string{"4", "5"}}, "run the command again")
+	if !ok || !strings.Contains(w, "keys rotate --restart, or the console's m at its question") {
+		t.Fatal(w)
+	}
+}

@@ -85,6 +85,8 @@ func TestRotationOfAGoneOldKeyClosesIt(t *testing.T) {
 	}
 	if w := again.Failure(explainPlain, testChecks); !strings.Contains(w, "finish") || !strings.Contains(w, fmt.Sprint(kept.New.ID)) {
 		t.Fatalf("the words do not say the rotation to key %d is finished: %s", kept.New.ID, w)
+	} else if !strings.Contains(w, fmt.Sprintf("SENTRY_DSN (all environments) still held its DSN: point it at key %d's DSN", kept.New.ID)) {
+		t.Fatalf("the words do not say SENTRY_DSN still holds the deleted key's DSN: %s", w)
 	}
 }
 

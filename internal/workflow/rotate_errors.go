@@ -24,16 +24,26 @@ func (e *NoSuchKeyError) Error() string {
 		name = e.Ref
 	}
 	s := fmt.Sprintf("project %s has no client key %s", e.Project.Name(), name)
+	if len(e.Closed) == 0 {
+		return s + ": nothing was changed"
+	}
+	s += " (deleted outside errtrack)"
 	for _, rec := range e.Closed {
-		if rec.Phase == ledger.PhaseAbandoned {
+		switch {
+		case rec.Phase == ledger.PhaseAbandoned:
 			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", KeyName(OldKeyOf(rec)))
-		} else if made(rec) {
-			s += fmt.Sprintf("; its unfinished rotation is finished in the ledger: key %s replaced it", KeyName(NewKeyOf(rec)))
-		} else {
+		case made(rec):
+			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", KeyName(NewKeyOf(rec)))
+			for _, v := range rec.Variables {
+				if v.Result != "updated" && v.Result != "created" && v.Group == "" {
+					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), KeyName(NewKeyOf(rec)))
+				}
+			}
+		default:
 			s += "; its unfinished rotation is closed in the ledger"
 		}
 	}
-	return s + ": nothing was changed"
+	return s + ". Nothing was changed"
 }
 
 // NewKeyGoneError: the key an unfinished rotation made, which this one went

@@ -158,7 +158,7 @@ func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflo
 	case r.Kept():
 		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}
-	if r.New != nil {
+	if r.New != nil && !r.NewGone { // a key gone has no DSN to print
 		a.printRotation(g, r)
 	}
 	return reported{err}

@@ -104,8 +104,8 @@ func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
 	}
 	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true, Confirmed: true, KeepVariables: true}).Advance(ctx, c, nil)
 	var gone *NewKeyGoneError
-	if !errors.As(err, &gone) || again.Deleted {
-		t.Fatalf("%v, deleted %v", err, again.Deleted)
+	if !errors.As(err, &gone) || again.Deleted || again.Kept() {
+		t.Fatalf("%v, deleted %v, both keys kept %v", err, again.Deleted, again.Kept())
 	}
 	checks := testChecks
 	checks.Restart = "run it with --restart"

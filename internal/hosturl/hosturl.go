@@ -40,12 +40,16 @@ func Normalize(raw string) (string, error) {
 	if u.RawQuery != "" || u.Fragment != "" {
 		return "", errors.New("the host URL must not contain a query or fragment")
 	}
+	host := strings.ToLower(u.Hostname())
+	if strings.HasPrefix(host, ".") || strings.Contains(host, "..") {
+		return "", fmt.Errorf("%q has an empty label in its host name: give one such as https://gitlab.example.com", raw)
+	}
 	// A fully qualified name's trailing dot names the same host.
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host = strings.TrimSuffix(host, ".")
 	if ip := net.ParseIP(host); ip != nil {
 		host = ip.String() // one spelling of an address: [0:0:0:0:0:0:0:1] is [::1]
 	}
-	if host == "" || strings.ContainsAny(host, " \t") || strings.HasPrefix(host, ".") || strings.Contains(host, "..") {
+	if host == "" || strings.ContainsAny(host, " \t") {
 		return "", fmt.Errorf("%q has no host name: give one such as https://gitlab.example.com", raw)
 	}
 	// The host is drawn on the terminal and sent in requests: ASCII only

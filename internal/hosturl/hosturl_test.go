@@ -95,5 +95,8 @@ func FuzzNormalize(f *testing.F) {
 		if err != nil || again != n {
 			t.Fatalf("not idempotent: %q -> %q -> %q, %v", s, n, again, err)
 		}
+		if Identity(s) != Identity(n) || !Same(s, n) {
+			t.Fatalf("%q and its normal form %q are two hosts: %q, %q", s, n, Identity(s), Identity(n))
+		}
 	})
 }

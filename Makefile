@@ -22,7 +22,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
-.PHONY: screenshots screenshot-tool build test demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
+.PHONY: screenshots screenshot-tool build test test-isolation demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
@@ -90,11 +90,19 @@ test:
 	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
 	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --raw-command -- \
 		./.ci/with-keyring $(GO) test -race -count=1 -json ./...
+	$(MAKE) --no-print-directory test-isolation
 	# Other programs' clients (GitLab's, Sentry's) against the mocks and GitLab's answers (a module of
 	# its own: the main module does not depend on them). .ci/run installs
 	# python3-gitlab, ruby-gitlab, python3-sentry-sdk, and sentry-cli and
 	# @sentry/node (npm ci in internal/peers/node); under CI a missing one fails.
 	cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 ./...
+
+# The tests never touch the user's files: the end-to-end and keyring tests and
+# the packages that write config and state run with ERRTRACK_CONFIG_DIR,
+# ERRTRACK_STATE_DIR, GITLAB_HOST, SENTRY_URL, HOME and XDG_* pointing at a
+# sentinel, which must stay as it was (each package's TestMain, internal/testenv).
+test-isolation:
+	GO=$(GO) ./.ci/with-keyring ./.ci/test-isolation
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build

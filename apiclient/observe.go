@@ -150,10 +150,7 @@ func (e Exchange) Curl() string {
 	if e.CAFile != "" && strings.HasPrefix(e.URL, "https:") {
 		parts = append(parts, "--cacert", shellQuote(e.CAFile))
 	}
-	variable := e.TokenVariable
-	if variable == "" {
-		variable = "GITLAB_TOKEN"
-	}
+	variable := e.tokenVariable()
 	if e.RequestHeader.Get("PRIVATE-TOKEN") != "" {
 		parts = append(parts, `--header "PRIVATE-TOKEN: $`+variable+`"`)
 	}
@@ -176,6 +173,23 @@ func (e Exchange) Curl() string {
 		parts = append(parts, "--data-binary", body)
 	}
 	return strings.Join(append(parts, shellQuote(e.URL)), " ")
+}
+
+// CurlTokenVariable is the shell variable Curl's command reads the token
+// from (SENTRY_AUTH_TOKEN for a Sentry's request), "" when the request
+// sent none.
+func (e Exchange) CurlTokenVariable() string {
+	if e.RequestHeader.Get("PRIVATE-TOKEN") == "" && !strings.HasPrefix(e.RequestHeader.Get("Authorization"), "Bearer ") {
+		return ""
+	}
+	return e.tokenVariable()
+}
+
+func (e Exchange) tokenVariable() string {
+	if e.TokenVariable == "" {
+		return "GITLAB_TOKEN"
+	}
+	return e.TokenVariable
 }
 
 // shellQuote quotes s for a POSIX shell: single quotes, with any single

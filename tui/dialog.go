@@ -208,7 +208,9 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, k.Yes):
 		return d, msgCmd(d.onYes), true
-	case key.Matches(msg, k.No):
+	case key.Matches(msg, k.No), key.Matches(msg, k.Quit):
+		// q, which quits elsewhere, cancels a question: it never quits
+		// under one, nor is it ignored.
 		return no()
 	case d.onAlt != nil && key.Matches(msg, d.altKey):
 		return d, msgCmd(d.onAlt), true

@@ -142,13 +142,18 @@ func (p *logPane) selected() (apiclient.Exchange, bool) {
 }
 
 // copyCurl copies a curl command that repeats the request; the token is
-// always the $GITLAB_TOKEN variable, never its value.
+// always a variable ($GITLAB_TOKEN, a Sentry's $SENTRY_AUTH_TOKEN), never
+// its value, and the status names it.
 func copyCurl(sh *shared, e apiclient.Exchange) tea.Cmd {
 	c := e.Curl()
 	if safetext.Clean(c) != c {
 		return statusCmd(statusError, "Not copied: the request holds characters that are not safe to paste.")
 	}
-	return sh.copyFromLog(c, "the request as a curl command that reads the token from $GITLAB_TOKEN")
+	what := "the request as a curl command"
+	if v := e.CurlTokenVariable(); v != "" {
+		what += " that reads the token from $" + v
+	}
+	return sh.copyFromLog(c, what)
 }
 
 func (p *logPane) view() string {

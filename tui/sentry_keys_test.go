@@ -278,7 +278,7 @@ func TestSentryNoToken(t *testing.T) {
 		_, _, _, err := sentry.ClientFor(ctx, sentry.Tokens{}, apiURL)
 		return nil, err
 	}})
-	h.mustSay("Could not load the client keys of the project's Sentry", "Run 'errtrack login --sentry "+w.url+"'", "SENTRY_AUTH_TOKEN with SENTRY_URL="+w.url)
+	h.mustSay("Could not load the client keys of the project's Sentry", "run 'errtrack login --sentry "+w.url+"'", "with SENTRY_URL="+w.url)
 	h.mustNotSee("glet_", "Production", "This project reports to")
 	h.key("n")
 	if len(h.m.dialogs) != 0 {

@@ -318,7 +318,11 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."
 	}
-	m.sh.lastBulk = infoDialog(title, nil).withTable(m.bulkRows(p))
+	var body []string
+	if w := p.OutsideWords("mark them too and rotate again", "start a new group rotation from a shell (errtrack keys rotate --group … --restart)"); w != "" {
+		body = append(body, clean(w))
+	}
+	m.sh.lastBulk = infoDialog(title, body).withTable(m.bulkRows(p))
 	m.sh.hasBulk = true
 	reopen := keyName(m.sh.keys.Bulk)
 	if again != "" { // with marks, Bulk offers the changes; the report is one of them

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/testenv"
 )
 
 var (
@@ -102,15 +104,16 @@ func requireTool(t *testing.T, name string) string {
 	return p
 }
 
-// TestMain removes the binary built for the end-to-end tests: a test run
-// leaves nothing behind in the temporary directory.
+// TestMain runs the tests, and every errtrack they start, in a HOME, config
+// and state of their own (internal/testenv), and removes the binary built for
+// the end-to-end tests: a test run leaves nothing behind.
 func TestMain(m *testing.M) {
 	// The test binary is also the --jq filter process of the commands
 	// the tests run in process.
 	if len(os.Args) > 1 && os.Args[1] == jqChildArg {
 		os.Exit(jqChildMain(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	code := m.Run()
+	code := testenv.Run(m)
 	if builtBin != "" && buildErr == nil {
 		os.RemoveAll(filepath.Dir(builtBin))
 	}

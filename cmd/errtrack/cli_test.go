@@ -64,7 +64,7 @@ func (s *memStore) Delete(_ context.Context, host string) error {
 }
 
 type cli struct {
-	t      *testing.T
+	t      testing.TB
 	url    string
 	env    map[string]string
 	store  *memStore
@@ -90,7 +90,7 @@ type result struct {
 	stdout, stderr string
 }
 
-func newCLI(t *testing.T, h http.Handler) *cli {
+func newCLI(t testing.TB, h http.Handler) *cli {
 	t.Helper()
 	var srv *mockserver.Server
 	if h == nil {

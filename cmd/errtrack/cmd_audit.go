@@ -87,8 +87,12 @@ read (info). Exit 1 when there is an error finding, so it runs in CI.`,
 func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef) error {
 	out := []auditJSON{} // [] for a group with no project to audit, not null
 	errs := 0
-	store := a.keysSeen()
-	paths := a.projectPaths()
+	// The ages and paths files are read once and written once per run,
+	// not once per project.
+	store, flushAges := a.keysSeenBatch(true)
+	defer flushAges()
+	paths, flushPaths := a.projectPathsBatch()
+	defer flushPaths()
 	for _, ref := range refs {
 		// Given by ID, a project whose path errtrack has seen has its
 		// groups read at once with the rest: one round trip, not two.
@@ -100,10 +104,12 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
-		a.rememberPath(host, au.Project)
+		if paths != nil && au.Project.ID != 0 && au.Project.Path != "" {
+			paths.Remember(host, au.Project.ID, au.Project.Path)
+		}
 		a.withAges(store, host, &au, true)
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false), Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
 		if au.Backend != "" {
 			x.Backend = au.Backend
 		}
@@ -185,6 +191,34 @@ func (a *app) keysSeen() *seen.Store {
 	return seen.Open(filepath.Join(dir, "keys-seen.json"))
 }
 
+// keysSeenBatch is a run's batch of the keys-seen file (nil without a state
+// directory) and the flush that writes it once, at the end of the run; warn
+// says a failed write on stderr.
+func (a *app) keysSeenBatch(warn bool) (*seen.Batch, func()) {
+	s := a.keysSeen()
+	if s == nil {
+		return nil, func() {}
+	}
+	b := s.Batch()
+	return b, func() {
+		if err := b.Flush(); err != nil && warn {
+			fmt.Fprintf(a.stderr, "errtrack: warning: the keys' first sightings could not be saved: %s\n", explain.Text(err.Error()))
+		}
+	}
+}
+
+// projectPathsBatch is a run's batch of the project-path file (nil without
+// a state directory) and the flush that writes it once; a failure costs
+// only a round trip next time.
+func (a *app) projectPathsBatch() (*projectpath.Batch, func()) {
+	s := a.projectPaths()
+	if s == nil {
+		return nil, func() {}
+	}
+	b := s.Batch()
+	return b, func() { _ = b.Flush() }
+}
+
 // projectPaths is the file of each project's path by ID, in errtrack's
 // state directory; nil without one.
 func (a *app) projectPaths() *projectpath.Store {
@@ -197,7 +231,7 @@ func (a *app) projectPaths() *projectpath.Store {
 
 // lastPath is the path project id of host had when errtrack last read
 // it: remembered by a command, or in the console's recent projects.
-func (a *app) lastPath(paths *projectpath.Store, host string, id int64) string {
+func (a *app) lastPath(paths *projectpath.Batch, host string, id int64) string {
 	if paths != nil {
 		if p := paths.Lookup(host, id); p != "" {
 			return p
@@ -233,28 +267,37 @@ func (a *app) keyCreated(host string, p apiclient.ProjectRef, key int64) {
 // keyReport is a key in the audit's and the inventory's JSON (and YAML):
 // never a variable's value; the DSN only when asked.
 type keyReport struct {
-	ID        int64          `json:"id,omitempty" yaml:"id,omitempty"`
-	PublicKey string         `json:"public_key" yaml:"public_key"`
-	Name      string         `json:"name,omitempty" yaml:"name,omitempty"`
-	Active    bool           `json:"active" yaml:"active"`
-	FirstSeen *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
-	Created   bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
-	DSN       string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
-	UsedIn    []workflow.Use `json:"used_in" yaml:"used_in"`
+	ID int64 `json:"id,omitempty" yaml:"id,omitempty"`
+	// PublicKey, with the project's ID, rebuilds the key's DSN: the
+	// export leaves it out unless asked (PublicKeyStart names the key).
+	PublicKey      string         `json:"public_key,omitempty" yaml:"public_key,omitempty"`
+	PublicKeyStart string         `json:"public_key_start,omitempty" yaml:"public_key_start,omitempty"`
+	Name           string         `json:"name,omitempty" yaml:"name,omitempty"`
+	Active         bool           `json:"active" yaml:"active"`
+	FirstSeen      *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
+	Created        bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
+	DSN            string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
+	UsedIn         []workflow.Use `json:"used_in" yaml:"used_in"`
 	// UseUnknown: no variable errtrack can read holds the key's DSN and
 	// these cannot be read (hidden variables, groups): its use is unknown.
 	UseUnknown []string `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
 }
 
-// keyReports are an audit's keys as reported.
-func keyReports(au workflow.Audit, withDSN bool) []keyReport {
+// keyReports are an audit's keys as reported: each key's public key with
+// withPublic, else the start of it; its DSN with withDSN.
+func keyReports(au workflow.Audit, withDSN, withPublic bool) []keyReport {
 	out := []keyReport{}
 	for _, k := range au.Keys {
 		used := k.Known()
 		if used == nil {
 			used = []workflow.Use{}
 		}
-		r := keyReport{ID: k.Key.ID, PublicKey: k.Key.PublicKey, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+		r := keyReport{ID: k.Key.ID, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
+		if withPublic || withDSN {
+			r.PublicKey = k.Key.PublicKey
+		} else {
+			r.PublicKeyStart = publicKeyStart(k.Key.PublicKey)
+		}
 		if withDSN {
 			r.DSN = k.Key.DSN
 		}
@@ -272,9 +315,22 @@ func keyReports(au workflow.Audit, withDSN bool) []keyReport {
 	return out
 }
 
+// publicKeyStart is the start of a public key, enough for a person to tell
+// keys apart, not to rebuild a DSN: "glet_" and 8 hex digits of 32.
+func publicKeyStart(k string) string {
+	prefix, rest := "", k
+	if strings.HasPrefix(k, "glet_") {
+		prefix, rest = "glet_", k[len("glet_"):]
+	}
+	if len(rest) > 8 {
+		rest = rest[:8]
+	}
+	return prefix + rest
+}
+
 // withAges adds when errtrack first saw each GitLab key. Ages are a help:
 // a state directory that cannot be written costs them, not the report.
-func (a *app) withAges(store *seen.Store, host string, au *workflow.Audit, warn bool) {
+func (a *app) withAges(store *seen.Batch, host string, au *workflow.Audit, warn bool) {
 	if store == nil || au.Backend == workflow.BackendSentry {
 		return
 	}

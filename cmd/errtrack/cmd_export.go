@@ -15,8 +15,9 @@ import (
 )
 
 // The inventory `errtrack export` writes: its field names are stable
-// (docs/export.md). No variable's value is in it, and no DSN unless
-// --with-dsn.
+// (docs/export.md). No variable's value is in it, no DSN unless --with-dsn,
+// and no public key (which with the project's ID rebuilds the DSN) unless
+// --with-public-keys or --with-dsn.
 
 type exportProject struct {
 	Project       string        `json:"project" yaml:"project"`
@@ -53,9 +54,9 @@ func (a *app) exportCmd() *cobra.Command {
 	var p projectFlag
 	var gf groupFlags
 	var format string
-	var withDSN bool
+	var withDSN, withPublic bool
 	cmd := &cobra.Command{
-		Use:   "export [-p P | --group G [--include-subgroups]] [--format json|yaml] [--with-dsn]",
+		Use:   "export [-p P | --group G [--include-subgroups]] [--format json|yaml] [--with-public-keys | --with-dsn]",
 		Short: "The inventory of error tracking: each project's settings, keys and where each DSN is used",
 		Long: `Writes, for each project (one, or every project of a group you maintain):
 its error tracking settings (integrated or Sentry, active), its client keys
@@ -64,8 +65,12 @@ and where each key's DSN is used (project and group CI/CD variables, by
 name and environment scope, never a value), the audit's findings, and a
 migration to Sentry under way. It is what a maintainer keeps before GitLab
 changes anything, and what 'errtrack migrate' plans from. No secret is in
-it: --with-dsn adds each key's DSN. The field names are stable
-(docs/export.md).`,
+it: each key is named by its ID (a Sentry key by its name) and the start of
+its public key. A key's whole public key is as good as its DSN (with the
+project's ID it rebuilds the DSN, and events sent with it are accepted), so
+it is left out: --with-public-keys adds the public keys, --with-dsn the
+public keys and DSNs; keep such a file as you keep the DSNs. The field
+names are stable (docs/export.md).`,
 		Example: "  errtrack export --group web --include-subgroups --format yaml > error-tracking.yaml\n  errtrack export -p web/shop --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -104,7 +109,7 @@ it: --with-dsn adds each key's DSN. The field names are stable
 				}
 				refs = []apiclient.ProjectRef{ref}
 			}
-			out, err := a.inventory(ctx, g, c, host, refs, withDSN)
+			out, err := a.inventory(ctx, g, c, host, refs, withDSN, withPublic)
 			if err != nil {
 				return err
 			}
@@ -117,7 +122,8 @@ it: --with-dsn adds each key's DSN. The field names are stable
 	fl := cmd.Flags()
 	fl.StringVar(&format, "format", "json", "json or yaml")
 	fl.BoolVar(&g.jsonOut, "json", false, "the same as --format json (the default), as every command takes it")
-	fl.BoolVar(&withDSN, "with-dsn", false, "include each key's DSN (a credential: keep the file safe)")
+	fl.BoolVar(&withDSN, "with-dsn", false, "include each key's public key and DSN (credentials: keep the file safe)")
+	fl.BoolVar(&withPublic, "with-public-keys", false, "include each key's public key (with the project's ID it rebuilds the DSN: keep the file safe)")
 	fl.StringVar(&gf.group, "group", "", "every project of this group (ID or path) you maintain")
 	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	return cmd
@@ -125,9 +131,10 @@ it: --with-dsn adds each key's DSN. The field names are stable
 
 // inventory reads each project's audit (its Sentry's keys for a
 // Sentry-backed one) into the export's shape.
-func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, withDSN bool) ([]exportProject, error) {
+func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, withDSN, withPublic bool) ([]exportProject, error) {
 	out := []exportProject{}
-	store := a.keysSeen()
+	store, flushAges := a.keysSeenBatch(false)
+	defer flushAges()
 	// The ledger adds the migrations under way; without it the export
 	// goes on, saying what it lacks.
 	led, closeLedger, lerr := a.rotations(host, workflow.FrontEndMigrate)
@@ -142,7 +149,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 			return nil, reportedf(a, "reading %s failed: %s Nothing was written.", ref, a.explain(err, "run the command again"))
 		}
 		a.withAges(store, host, &au, false)
-		x := exportProject{Project: au.Project.Name(), ProjectID: au.Project.ID, Keys: keyReports(au, withDSN), Findings: []exportFind{}}
+		x := exportProject{Project: au.Project.Name(), ProjectID: au.Project.ID, Keys: keyReports(au, withDSN, withPublic), Findings: []exportFind{}}
 		x.ErrorTracking = exportTrack{Backend: "none"}
 		if s := au.Settings; s != nil {
 			x.ErrorTracking.Configured, x.ErrorTracking.Active = true, s.Active

@@ -159,11 +159,10 @@ func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, func(work
 				return nil, nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
 			}
 		}
-		rule, err := workflow.SlugMapping(m)
+		rule, named, err := workflow.SlugMapping(m)
 		if err != nil {
 			return nil, nil, usagef("--mapping %s: %s", explain.Text(f.mapping), explain.Text(err.Error()))
 		}
-		named := func(p workflow.Project) bool { _, ok := m[p.Path]; return ok }
 		return rule, named, nil
 	}
 	rule, err := workflow.SlugRule(f.slug)

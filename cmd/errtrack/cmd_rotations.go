@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -95,6 +97,15 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		return err
 	}
 	store, err := a.openLedger()
+	var ro *ledger.UnwritableError
+	if errors.As(err, &ro) {
+		// Listing writes nothing: a state directory that cannot be
+		// written is read as it is.
+		if store, err = ledger.ReadOnly(ro.Dir); err == nil {
+			fmt.Fprintf(a.stderr, "errtrack: the state directory %s cannot be written (%s): the ledger is listed as it is; a rotation needs it writable.\n",
+				explain.Text(ro.Dir), explain.Text(ro.Err.Error()))
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -217,7 +228,7 @@ func (a *app) rotationFilter(g *globalFlags, f rotationsFlags) (func(ledger.Reco
 		if err != nil {
 			return nil, err
 		}
-		tests = append(tests, func(r ledger.Record) bool { return r.Host == h })
+		tests = append(tests, func(r ledger.Record) bool { return hosturl.Same(r.Host, h) })
 	}
 	switch {
 	case f.project != "" && f.group != "":

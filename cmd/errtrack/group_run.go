@@ -141,12 +141,16 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 	defer rcancel()
 	env := workflow.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
 		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
+	// The keys made are remembered in one write at the end of the run,
+	// not one per key (which made a run of many projects quadratic).
+	created, flushCreated := a.keysSeenBatch(false)
+	defer flushCreated()
 	done := plan.Run(rctx, env, func(e workflow.Event) {
 		if !e.Done {
 			return
 		}
-		if rot := e.Item.Rotation; rot != nil && rot.New != nil {
-			a.keyCreated(r.host, e.Item.Project.Ref, rot.New.ID)
+		if rot := e.Item.Rotation; rot != nil && rot.New != nil && created != nil {
+			created.Created(r.host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())
 		}
 		n++
 		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(e.Item.Project.Name()), e.Item.Result, explain.Text(a.groupWords(e.Item)))
@@ -204,16 +208,9 @@ func (a *app) finishCampaign(p workflow.Plan) {
 		fmt.Fprintf(a.stderr, "errtrack: the rotation ledger could not be updated (%s): a run started again may plan again the projects this one rotated.\n", explain.Text(err.Error()))
 		return
 	}
-	if p.Failed() > 0 || p.Interrupted() {
-		return
-	}
-	if out := p.Outside(); len(out) > 0 {
-		ids := make([]string, len(out))
-		for i, id := range out {
-			ids[i] = fmt.Sprint(id)
-		}
-		fmt.Fprintf(a.stderr, "The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (project IDs %s). Run it where they are (their group, --include-subgroups), or start a new rotation with --restart; until then the projects rotated are left alone.\n",
-			workflow.Projects(len(out), ""), strings.Join(ids, ", "))
+	// Named whatever else happened: a failed run says it too.
+	if w := p.OutsideWords("run it where they are (their group, --include-subgroups)", "start a new rotation with --restart"); w != "" {
+		fmt.Fprintln(a.stderr, w)
 	}
 }
 

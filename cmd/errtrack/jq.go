@@ -37,6 +37,9 @@ import (
 //   - stops at the command's deadline, and is killed by errtrack at it or
 //     on Ctrl+C (it ignores the terminal's signals, so the parent decides
 //     what is said);
+//   - ends when errtrack dies, even by SIGKILL: the standard input it
+//     watches reaches its end (and on Linux the kernel's parent-death
+//     signal kills it);
 //   - gets no environment: not a token, not anything else.
 // When the process cannot be started, the filter runs in errtrack itself,
 // with the same heap watch cancelling it.
@@ -54,6 +57,7 @@ const (
 	jqExitMemory  = 3
 	jqExitNotJSON = 4
 	jqExitTime    = 5
+	jqExitOrphan  = 6 // errtrack is gone: nobody reads the results
 )
 
 var errNotJSON = errors.New("--jq needs a JSON answer, and this one is not JSON")
@@ -110,7 +114,14 @@ func (a *app) filterJQ(ctx context.Context, expr string, b []byte) error {
 	}
 	cmd := exec.CommandContext(ctx, self, jqChildArg, expr, strconv.FormatUint(a.jqMemory(), 10), strconv.FormatInt(int64(timeout), 10))
 	cmd.Env = []string{}
-	cmd.Stdin = bytes.NewReader(b)
+	// The answer goes in with its length first; the pipe then stays open
+	// until the filter ends (Wait closes it), so the filter sees its end
+	// when errtrack dies, and ends too.
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return a.filterJQHere(ctx, expr, b)
+	}
+	dieWithParent(cmd)
 	cmd.Stdout = a.stdout
 	var stderr boundedBuffer
 	cmd.Stderr = &stderr
@@ -118,6 +129,11 @@ func (a *app) filterJQ(ctx context.Context, expr string, b []byte) error {
 	if err := cmd.Start(); err != nil {
 		return a.filterJQHere(ctx, expr, b)
 	}
+	go func() {
+		// A filter that ended early leaves the write failing: Wait says why.
+		_, _ = fmt.Fprintf(in, "%d\n", len(b))
+		_, _ = in.Write(b)
+	}()
 	err = cmd.Wait()
 	var exit *exec.ExitError
 	switch {
@@ -201,7 +217,7 @@ func jqChildMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return jqExitError
 	}
-	in, err := io.ReadAll(stdin)
+	in, err := readAnswer(stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return jqExitError
@@ -217,6 +233,30 @@ func jqChildMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, strings.TrimPrefix(err.Error(), "--jq: "))
 		return jqExitError
 	}
+}
+
+// readAnswer reads the answer errtrack sends (its length, a newline, then
+// the answer), then watches the rest of stdin: errtrack holds it open until
+// the filter ends, so its end means errtrack died, and the filter ends too.
+func readAnswer(stdin io.Reader) ([]byte, error) {
+	r := bufio.NewReader(stdin)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("the filter process's input has no length: %w", err)
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(line), 10, 31)
+	if err != nil {
+		return nil, fmt.Errorf("the filter process's input has no length: %w", err)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	go func() {
+		_, _ = io.Copy(io.Discard, r)
+		os.Exit(jqExitOrphan)
+	}()
+	return b, nil
 }
 
 // runJQ runs code on the JSON answer b and prints each result on a line:

@@ -3,8 +3,16 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 )
+
+// dieWithParent has the kernel kill the filter process when errtrack dies,
+// however it dies (SIGKILL included); the standard input it watches is the
+// same guard on every system, and covers the moment before this is set.
+func dieWithParent(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
 
 // limitAddressSpace caps the filter process's address space at what it
 // holds now plus twice the heap bound: room for the heap, the collector

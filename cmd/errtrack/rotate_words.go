@@ -68,6 +68,7 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
 		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
 		OldKeysStep: "errtrack migrate with --delete-old-keys",
+		Restart:     "run the same command with --restart: the unfinished rotation is closed and one new key is made",
 	}
 }
 
@@ -157,7 +158,7 @@ func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflo
 	case r.Kept():
 		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}
-	if r.New != nil {
+	if r.New != nil && !r.NewGone { // a key gone has no DSN to print
 		a.printRotation(g, r)
 	}
 	return reported{err}

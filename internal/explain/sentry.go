@@ -32,8 +32,15 @@ func Sentry(err error, base string, c Context) string {
 	case errors.As(err, &te) && te.Err != nil:
 		// The keyring's words name GitLab's variable; Sentry's is another.
 		s = strings.ReplaceAll(Error(te.Err, Context{Host: base}), "GITLAB_TOKEN", "SENTRY_AUTH_TOKEN with SENTRY_URL="+base)
+	case errors.As(err, &te) && te.EnvBase != "":
+		// A token is set, for another host: never advise moving it to
+		// this one, which may be anyone's (a project's settings can name
+		// any host).
+		s = fmt.Sprintf("No Sentry token for %s: SENTRY_AUTH_TOKEN is for %s, and errtrack sends it nowhere else (do not point SENTRY_URL at %s to use it). errtrack was never logged in to %s: if it is your Sentry, run %s with a token made on it; if not, correct the project's error tracking settings.",
+			base, te.EnvBase, base, base, login)
 	case errors.Is(err, sentry.ErrNoToken):
-		s = fmt.Sprintf("%s. Run %s, or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s.", err.Error(), login, base)
+		s = fmt.Sprintf("No Sentry token for %s: errtrack was never logged in to it. If it is your Sentry, run %s with a token made on %s, or set SENTRY_AUTH_TOKEN (a token of %s) with SENTRY_URL=%s; if not, correct the project's error tracking settings.",
+			base, login, base, base, base)
 	case errors.Is(err, sentry.ErrTokenExpired):
 		s = "Sentry says the token has expired. Create a new one in Sentry (Settings → Auth Tokens) and run " + login + "."
 	case errors.As(err, &se) && se.Kind == sentry.ErrProjectMoved && se.Moved != nil:
@@ -57,7 +64,13 @@ func Sentry(err error, base string, c Context) string {
 	case errors.Is(err, sentry.ErrRateLimited):
 		// Sentry's limit, or errtrack's pacing of its host: either way
 		// Sentry's, never GitLab's.
-		s = "The Sentry at " + base + " is limiting this token's requests" + sentryWait(err) + ": " + retryOr(c, "try again") + " then."
+		if wait := sentryWait(err); wait > 0 {
+			s = fmt.Sprintf("The Sentry at %s is limiting this token's requests for %s: %s after %s.", base, wait, retryOr(c, "try again"), time.Now().Add(wait).Format("15:04:05"))
+		} else {
+			s = "The Sentry at " + base + " is limiting this token's requests and did not say for how long: " + retryOr(c, "try again") + " in a minute."
+		}
+	case errors.Is(err, apiclient.ErrTooLarge):
+		s = "The Sentry at " + base + " sent an answer too large to read safely (" + err.Error() + "). Check that the project's error tracking settings name a Sentry project (their API URL), and try again."
 	case errors.Is(err, sentry.ErrServer):
 		s = "The Sentry at " + base + " failed to answer (" + err.Error() + "): " + retryOr(c, "try again") + " in a moment."
 	default:
@@ -77,8 +90,9 @@ func FromSentry(err error) bool {
 	return errors.As(err, &se) || errors.Is(err, sentry.ErrNoToken) || errors.Is(err, sentry.ErrBadAPIURL)
 }
 
-// sentryWait says how long a rate limit asks to wait, where it says.
-func sentryWait(err error) string {
+// sentryWait is how long a rate limit asks to wait, 0 where it does not
+// say.
+func sentryWait(err error) time.Duration {
 	var wait time.Duration
 	var se *sentry.Error
 	var ae *apiclient.APIError
@@ -88,10 +102,7 @@ func sentryWait(err error) string {
 	case errors.As(err, &ae) && !ae.RetryAt.IsZero():
 		wait = time.Until(ae.RetryAt)
 	}
-	if wait <= 0 {
-		return ""
-	}
-	return " for " + wait.Round(time.Second).String()
+	return max(wait.Round(time.Second), 0)
 }
 
 func retryOr(c Context, def string) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -20,7 +21,7 @@ func TestSentryWordsNameTheSentry(t *testing.T) {
 		base string
 		want string
 	}{
-		{&sentry.TokenError{Base: base}, "", "Run 'errtrack login --sentry " + base + "', or set SENTRY_AUTH_TOKEN with SENTRY_URL=" + base},
+		{&sentry.TokenError{Base: base}, "", "run 'errtrack login --sentry " + base + "' with a token made on " + base + ", or set SENTRY_AUTH_TOKEN (a token of " + base + ") with SENTRY_URL=" + base},
 		{&sentry.TokenError{Base: base, Err: &keyring.Error{Kind: keyring.ErrUnavailable, Cause: "no bus"}}, "", "SENTRY_AUTH_TOKEN with SENTRY_URL=" + base},
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, base, "log in again with 'errtrack login --sentry " + base + "'"},
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, "", "'errtrack login --sentry URL'"},
@@ -42,6 +43,41 @@ func TestSentryWordsNameTheSentry(t *testing.T) {
 		if strings.Contains(got, "GITLAB_TOKEN") || strings.Contains(got, "--host") {
 			t.Errorf("Sentry(%v) = %q speaks of GitLab's token", tc.err, got)
 		}
+	}
+}
+
+// No token for the Sentry a project's settings name, while SENTRY_AUTH_TOKEN
+// is set for another: the advice names the host the set token belongs to,
+// warns that the settings' host was never logged in to, and never says to
+// point SENTRY_URL (and so the token) at it.
+func TestSentryTokenAdviceKeepsTheTokenHome(t *testing.T) {
+	const mine, theirs = "https://sentry.example.com", "https://sentry.attacker.example"
+	got := Sentry(&sentry.TokenError{Base: theirs, EnvBase: mine}, theirs, Context{})
+	for _, want := range []string{"SENTRY_AUTH_TOKEN is for " + mine, "never logged in to " + theirs, "'errtrack login --sentry " + theirs + "'"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "SENTRY_URL="+theirs) {
+		t.Errorf("the advice hands the token to %s: %q", theirs, got)
+	}
+}
+
+// A Sentry's 429 says when to try again, told or not; an answer too large
+// to read is the Sentry's, not "check the host URL points at GitLab".
+func TestSentryLimitAndSizeWords(t *testing.T) {
+	const base = "https://sentry.example.com"
+	told := Sentry(&sentry.Error{StatusCode: 429, Kind: sentry.ErrRateLimited, RetryAfter: 90 * time.Second}, base, Context{Retry: "run the command again"})
+	if !strings.Contains(told, "1m30s") || !strings.Contains(told, "run the command again after ") {
+		t.Errorf("%q", told)
+	}
+	untold := Sentry(&sentry.Error{StatusCode: 429, Kind: sentry.ErrRateLimited}, base, Context{Retry: "run the command again"})
+	if strings.Contains(untold, "then.") || !strings.Contains(untold, "in a minute") {
+		t.Errorf("%q", untold)
+	}
+	big := Sentry(&apiclient.APIError{Kind: apiclient.ErrTooLarge, Message: "more than 16777216 bytes"}, base, Context{})
+	if strings.Contains(big, "GitLab") || !strings.Contains(big, base) {
+		t.Errorf("%q", big)
 	}
 }
 

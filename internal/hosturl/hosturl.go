@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -40,6 +41,14 @@ func Normalize(raw string) (string, error) {
 		return "", errors.New("the host URL must not contain a query or fragment")
 	}
 	host := strings.ToLower(u.Hostname())
+	if strings.HasPrefix(host, ".") || strings.Contains(host, "..") {
+		return "", fmt.Errorf("%q has an empty label in its host name: give one such as https://gitlab.example.com", raw)
+	}
+	// A fully qualified name's trailing dot names the same host.
+	host = strings.TrimSuffix(host, ".")
+	if ip := net.ParseIP(host); ip != nil {
+		host = ip.String() // one spelling of an address: [0:0:0:0:0:0:0:1] is [::1]
+	}
 	if host == "" || strings.ContainsAny(host, " \t") {
 		return "", fmt.Errorf("%q has no host name: give one such as https://gitlab.example.com", raw)
 	}
@@ -51,6 +60,14 @@ func Normalize(raw string) (string, error) {
 		}
 	}
 	port := u.Port()
+	if port != "" {
+		// 018236 is port 18236.
+		n, err := strconv.ParseUint(port, 10, 16)
+		if err != nil || n == 0 {
+			return "", fmt.Errorf("%q has no valid port: a port is a number from 1 to 65535", raw)
+		}
+		port = strconv.FormatUint(n, 10)
+	}
 	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
 		port = ""
 	}
@@ -79,3 +96,37 @@ func IsLoopback(normalized string) bool {
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
 }
+
+// Identity names the GitLab instance a host URL reaches, for what must not
+// tell one instance apart by how its URL is written: the rotation ledger
+// and its claims. Past Normalize (scheme, case, default port, leading
+// zeros, trailing dot), the port is always written and the scheme left
+// out (one listener serves one of them), and on this machine localhost,
+// 127.0.0.1 and [::1] on one port are one name. GitLab serves no instance
+// identity a maintainer's token can read (gitlabhq lib/api/metadata.rb:
+// /api/v4/metadata and /api/v4/version answer version, revision, kas and
+// enterprise, shared by every instance of a release), so no other alias is merged: two names of a remote
+// host may be two instances. A URL that does not normalize is its own
+// identity.
+func Identity(raw string) string {
+	n, err := Normalize(raw)
+	if err != nil {
+		return raw
+	}
+	u, err := url.Parse(n)
+	if err != nil {
+		return n
+	}
+	host, port := u.Hostname(), u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
+	}
+	switch host {
+	case "localhost", "127.0.0.1", "::1": // not all of 127/8: 127.0.0.2 is another listener
+		host = "loopback"
+	}
+	return net.JoinHostPort(host, port) + u.EscapedPath()
+}
+
+// Same reports two host URLs that name one instance (Identity).
+func Same(a, b string) bool { return a == b || Identity(a) == Identity(b) }

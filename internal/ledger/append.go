@@ -47,7 +47,7 @@ func (l *Ledger) AppendUnless(recs []Record, durable bool, host string, projectI
 	var gen uint64
 	err = l.locked(func() error {
 		if conflict != nil {
-			for _, id := range l.byProject[projectKey{host, projectID}] {
+			for _, id := range l.byProject[projectKey{l.identity(host), projectID}] {
 				if r := l.recs[id]; r.Kind == KindRotation && conflict(r) {
 					found, matched = r, true
 					return nil
@@ -56,6 +56,13 @@ func (l *Ledger) AppendUnless(recs []Record, durable bool, host string, projectI
 		}
 		if len(recs) == 0 {
 			return nil
+		}
+		if l.unterminated {
+			if _, err := l.f.Write([]byte{'\n'}); err != nil {
+				return unwritable(l.dir, err)
+			}
+			l.off++
+			l.unterminated = false
 		}
 		n, err := l.f.Write(b)
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
 // ErrBusy: another errtrack process (or another part of this one) holds
@@ -24,13 +26,13 @@ var ErrBusy = errors.New("held by another errtrack run")
 // rotation's create to its end, so two runs never rotate one project at
 // once.
 func ProjectClaim(host string, projectID int64) string {
-	return fmt.Sprintf("project-%s-%d", hostTag(host), projectID)
+	return fmt.Sprintf("project-%s-%d", hostTag(hosturl.Identity(host)), projectID)
 }
 
 // CampaignClaim names the claim on a group rotation's runs: one run of it
 // at a time.
 func CampaignClaim(host, variable, scope string) string {
-	return "campaign-" + hostTag(host+"\x00"+variable+"\x00"+scope)
+	return "campaign-" + hostTag(hosturl.Identity(host)+"\x00"+variable+"\x00"+scope)
 }
 
 // hostTag is a short stable file-name-safe tag of s.

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
 // spent is the time processes' calls spent in the ledger (appends, syncs,
@@ -45,12 +47,20 @@ type Ledger struct {
 	lockF *os.File // the lock file, kept open (unix)
 	off   int64    // bytes of f read
 	lines int      // complete lines in the file
-	recs  map[string]Record
-	raw   map[string]string // each ID's newest line, to tell a change
-	order []string          // IDs in the order first seen
+	// readOnly: read by ReadOnly, never written.
+	readOnly bool
+	// unterminated: the file's last line is a whole record without its
+	// newline; the next append writes the newline first.
+	unterminated bool
+	recs         map[string]Record
+	raw          map[string]string // each ID's newest line, to tell a change
+	order        []string          // IDs in the order first seen
 	// byProject indexes rotations by host and project, so a lookup costs
 	// the same at 10 or 10,000 rotations.
 	byProject map[projectKey][]string
+	// hosts caches each host's identity (hosturl.Identity): a GitLab
+	// written two ways is one host to the ledger and its claims.
+	hosts map[string]string
 	// version counts the changes this process has seen; changed is the
 	// version at which each ID last changed.
 	version uint64
@@ -133,7 +143,7 @@ func (l *Ledger) Dir() string { return l.dir }
 
 // Close makes what was appended durable and closes the file.
 func (l *Ledger) Close() error {
-	if l == nil {
+	if l == nil || l.readOnly {
 		return nil
 	}
 	err := l.Sync()
@@ -160,6 +170,9 @@ func (l *Ledger) Close() error {
 func (l *Ledger) locked(f func() error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.readOnly {
+		return &UnwritableError{Dir: l.dir, Err: errReadOnly}
+	}
 	unlock, err := l.appendLock()
 	if err != nil {
 		return unwritable(l.dir, fmt.Errorf("locking %s.lock: %w", l.path, err))
@@ -193,11 +206,22 @@ func (l *Ledger) refresh() error {
 			line, err = full, ferr
 		}
 		if errors.Is(err, io.EOF) {
-			if len(line) > 0 {
-				// A torn append: nobody writes now, so it is garbage.
-				if terr := l.f.Truncate(l.off); terr != nil {
-					return unwritable(l.dir, terr)
+			if len(line) == 0 {
+				return nil
+			}
+			if _, perr := l.parse(bytes.TrimSpace(line)); perr == nil {
+				// A whole record whose newline is missing (a hand-edited
+				// or copied ledger): kept; the next append ends its line.
+				l.unterminated = true
+				if terr := l.take(line); terr != nil {
+					return terr
 				}
+				l.off += int64(len(line))
+				return nil
+			}
+			// A torn append: nobody writes now, so it is garbage.
+			if terr := l.f.Truncate(l.off); terr != nil {
+				return unwritable(l.dir, terr)
 			}
 			return nil
 		}
@@ -233,15 +257,38 @@ func (l *Ledger) take(line []byte) error {
 	if len(text) == 0 {
 		return nil
 	}
-	var rec Record
-	if err := json.Unmarshal(text, &rec); err != nil {
-		return &CorruptError{Path: l.path, Line: l.lines, Err: err}
-	}
-	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign && rec.Kind != KindMigration) {
-		return &CorruptError{Path: l.path, Line: l.lines, Err: errors.New("a record without an ID or kind")}
+	rec, err := l.parse(text)
+	if err != nil {
+		return err
 	}
 	l.keep(rec, string(text))
 	return nil
+}
+
+// parse reads one line's record; a line that is not one is a CorruptError
+// at the line counted last.
+func (l *Ledger) parse(text []byte) (Record, error) {
+	var rec Record
+	if err := json.Unmarshal(text, &rec); err != nil {
+		return rec, &CorruptError{Path: l.path, Line: l.lines, Err: err}
+	}
+	if rec.ID == "" || (rec.Kind != KindRotation && rec.Kind != KindCampaign && rec.Kind != KindMigration) {
+		return rec, &CorruptError{Path: l.path, Line: l.lines, Err: errors.New("a record without an ID or kind")}
+	}
+	return rec, nil
+}
+
+// identity is host's hosturl.Identity, cached; with l.mu held.
+func (l *Ledger) identity(host string) string {
+	if id, ok := l.hosts[host]; ok {
+		return id
+	}
+	if l.hosts == nil {
+		l.hosts = map[string]string{}
+	}
+	id := hosturl.Identity(host)
+	l.hosts[host] = id
+	return id
 }
 
 // keep makes rec, read or written as text, the newest state of its ID.
@@ -252,7 +299,7 @@ func (l *Ledger) keep(rec Record, text string) {
 	if _, ok := l.recs[rec.ID]; !ok {
 		l.order = append(l.order, rec.ID)
 		if rec.Kind == KindRotation || rec.Kind == KindMigration {
-			k := projectKey{rec.Host, rec.ProjectID}
+			k := projectKey{l.identity(rec.Host), rec.ProjectID}
 			l.byProject[k] = append(l.byProject[k], rec.ID)
 		}
 	}
@@ -284,6 +331,6 @@ func (l *Ledger) reopenIfReplaced() (size int64, err error) {
 		f.Close()
 		return 0, err
 	}
-	l.f, l.off, l.lines = f, 0, 0
+	l.f, l.off, l.lines, l.unterminated = f, 0, 0, false
 	return st.Size(), nil
 }

@@ -80,6 +80,26 @@ func TestTornLastLineIsCut(t *testing.T) {
 	}
 }
 
+// A last line that is a whole record without its newline (a hand-edited or
+// copied ledger) is kept: its rotation is not forgotten, and the next append
+// starts on a line of its own.
+func TestWholeLastRecordWithoutNewlineIsKept(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	os.WriteFile(path, []byte(`{"kind":"rotation","id":"r1","host":"h","project_id":1,"old_key_id":1,"phase":"created","new_key_id":2}`), 0o600)
+	b := open(t, dir)
+	if got := b.Records(nil); len(got) != 1 || got[0].ID != "r1" || got[0].NewKeyID != 2 {
+		t.Fatalf("records: %+v", got)
+	}
+	if err := b.Append(rot("r3", 3, PhaseCreating), true); err != nil {
+		t.Fatal(err)
+	}
+	c := open(t, dir)
+	if got := c.Records(nil); len(got) != 2 || got[0].ID != "r1" || got[1].ID != "r3" {
+		t.Fatalf("records after an append: %+v", got)
+	}
+}
+
 // A damaged line in the middle is refused, naming the file and the line:
 // nothing is appended past it.
 func TestCorruptLineRefused(t *testing.T) {
@@ -266,5 +286,31 @@ func TestReadOnlyDirectoryNamed(t *testing.T) {
 	}
 	if errors.Is(err, ErrBusy) {
 		t.Fatal("a read-only folder is taken for a busy claim")
+	}
+}
+
+// ReadOnly reads what is there, writes nothing (no lock file, no append),
+// and a missing ledger reads as empty.
+func TestReadOnlyWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	a := open(t, dir)
+	if err := a.Append(rot("r1", 1, PhaseCreated), true); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, FileName+".lock"))
+	r, err := ReadOnly(dir)
+	if err != nil || len(r.Records(nil)) != 1 {
+		t.Fatalf("%v: %+v", err, r.Records(nil))
+	}
+	var ro *UnwritableError
+	if err := r.Append(rot("r2", 2, PhaseCreating), true); !errors.As(err, &ro) {
+		t.Fatalf("an append to a read-only ledger: %v", err)
+	}
+	r.Close()
+	if _, err := os.Stat(filepath.Join(dir, FileName+".lock")); err == nil {
+		t.Fatal("reading took the lock")
+	}
+	if e, err := ReadOnly(filepath.Join(dir, "none")); err != nil || len(e.Records(nil)) != 0 {
+		t.Fatalf("%v", err)
 	}
 }

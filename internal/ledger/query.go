@@ -49,7 +49,7 @@ func (l *Ledger) Records(match func(Record) bool) []Record {
 	return out
 }
 
-// projectKey names a project on a host.
+// projectKey names a project on a host (its hosturl.Identity).
 type projectKey struct {
 	host string
 	id   int64
@@ -70,7 +70,7 @@ func (l *Ledger) projectRecords(kind, host string, projectID int64, match func(R
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []Record
-	for _, id := range l.byProject[projectKey{host, projectID}] {
+	for _, id := range l.byProject[projectKey{l.identity(host), projectID}] {
 		if r := l.recs[id]; r.Kind == kind && (match == nil || match(r)) {
 			out = append(out, r)
 		}

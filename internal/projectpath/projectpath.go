@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/errtrack/errtrack/internal/atomicfile"
@@ -47,6 +48,16 @@ func (s *Store) Remember(host string, id int64, path string) error {
 	if s.Lookup(host, id) == path {
 		return nil // the usual case: nothing to write, no lock taken
 	}
+	return s.update(map[key]string{{host, id}: path})
+}
+
+type key struct {
+	host string
+	id   int64
+}
+
+// update writes paths into the file, under its lock.
+func (s *Store) update(paths map[key]string) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return err
 	}
@@ -56,6 +67,18 @@ func (s *Store) Remember(host string, id int64, path string) error {
 	}
 	defer unlock()
 	f := s.read()
+	for k, path := range paths {
+		f.set(k.host, k.id, path)
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(s.path, b, 0o600)
+}
+
+// set records a path, dropping others past maxPerHost.
+func (f file) set(host string, id int64, path string) {
 	h := f[host]
 	if h == nil {
 		h = map[string]string{}
@@ -71,11 +94,62 @@ func (s *Store) Remember(host string, id int64, path string) error {
 		}
 	}
 	h[k] = path
-	b, err := json.Marshal(f)
-	if err != nil {
-		return err
+}
+
+// Batch is a run's use of the file: read once, answered from memory, and
+// the paths learnt written in one update when flushed (a group command
+// reads and writes the file once, not once per project).
+type Batch struct {
+	s      *Store
+	mu     sync.Mutex
+	snap   file
+	learnt map[key]string
+}
+
+// Batch is a batch of s's lookups and changes.
+func (s *Store) Batch() *Batch { return &Batch{s: s} }
+
+// Lookup is Store.Lookup, from the batch's copy.
+func (b *Batch) Lookup(host string, id int64) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if p, ok := b.learnt[key{host, id}]; ok {
+		return p
 	}
-	return atomicfile.Write(s.path, b, 0o600)
+	if b.snap == nil {
+		b.snap = b.s.read()
+	}
+	return b.snap[host][strconv.FormatInt(id, 10)]
+}
+
+// Remember is Store.Remember, written when the batch is flushed.
+func (b *Batch) Remember(host string, id int64, path string) {
+	if id <= 0 || path == "" || b.Lookup(host, id) == path {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.learnt == nil {
+		b.learnt = map[key]string{}
+	}
+	b.learnt[key{host, id}] = path
+}
+
+// Flush writes the paths learnt since the last flush, in one update.
+func (b *Batch) Flush() error {
+	b.mu.Lock()
+	learnt := b.learnt
+	b.learnt = nil
+	for k, p := range learnt {
+		if b.snap != nil {
+			b.snap.set(k.host, k.id, p)
+		}
+	}
+	b.mu.Unlock()
+	if len(learnt) == 0 {
+		return nil
+	}
+	return b.s.update(learnt)
 }
 
 // read is the file's content; an unreadable or corrupt file is empty: a

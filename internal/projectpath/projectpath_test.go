@@ -1,6 +1,7 @@
 package projectpath
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,5 +53,32 @@ func TestBounded(t *testing.T) {
 	}
 	if s.Lookup("https://h", int64(maxPerHost)+5) != "g/p" {
 		t.Fatal("the newest entry was dropped")
+	}
+}
+
+// A batch answers from one read of the file and writes what it learnt in
+// one update, keeping what the file held.
+func TestBatchWritesOnce(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "project-paths.json")
+	s := Open(f)
+	if err := s.Remember("https://h", 1, "g/one"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(f)
+	b := s.Batch()
+	for id := int64(2); id <= 300; id++ {
+		b.Remember("https://h", id, fmt.Sprintf("g/p%d", id))
+	}
+	if b.Lookup("https://h", 1) != "g/one" || b.Lookup("https://h", 7) != "g/p7" {
+		t.Fatal("the batch does not answer what it holds")
+	}
+	if now, _ := os.Stat(f); !os.SameFile(before, now) {
+		t.Fatal("the file was written before the batch was flushed")
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if Open(f).Lookup("https://h", 1) != "g/one" || Open(f).Lookup("https://h", 300) != "g/p300" {
+		t.Fatal("the batch's paths, or the file's, were lost")
 	}
 }

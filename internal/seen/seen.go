@@ -46,56 +46,62 @@ type file map[string]map[string]map[string]Entry
 // created with --project group/app) join them.
 func (s *Store) Observe(host string, project int64, path string, keys []int64, now time.Time) (map[int64]Entry, error) {
 	out := make(map[int64]Entry, len(keys))
-	err := s.update(func(f file) bool {
-		p := f.project(host, strconv.FormatInt(project, 10))
-		changed := false
-		if byPath, ok := f[host][pathKey(path)]; ok && path != "" {
-			for k, e := range byPath {
-				if old, ok := p[k]; !ok || e.Created || e.First.Before(old.First) {
-					p[k] = e
-				}
+	err := s.update(func(f file) bool { return f.observe(host, project, path, keys, now, out) })
+	return out, err
+}
+
+// observe is Observe on f, filling out (when not nil); it reports a change.
+func (f file) observe(host string, project int64, path string, keys []int64, now time.Time, out map[int64]Entry) bool {
+	p := f.project(host, strconv.FormatInt(project, 10))
+	changed := false
+	if byPath, ok := f[host][pathKey(path)]; ok && path != "" {
+		for k, e := range byPath {
+			if old, ok := p[k]; !ok || e.Created || e.First.Before(old.First) {
+				p[k] = e
 			}
-			delete(f[host], pathKey(path))
+		}
+		delete(f[host], pathKey(path))
+		changed = true
+	}
+	listed := make(map[string]bool, len(keys))
+	for _, id := range keys {
+		k := strconv.FormatInt(id, 10)
+		listed[k] = true
+		if _, ok := p[k]; !ok && len(p) < maxPerProject {
+			p[k] = Entry{First: now.UTC().Truncate(time.Second)}
 			changed = true
 		}
-		listed := make(map[string]bool, len(keys))
-		for _, id := range keys {
-			k := strconv.FormatInt(id, 10)
-			listed[k] = true
-			if _, ok := p[k]; !ok && len(p) < maxPerProject {
-				p[k] = Entry{First: now.UTC().Truncate(time.Second)}
-				changed = true
-			}
-			if e, ok := p[k]; ok {
-				out[id] = e
-			}
+		if e, ok := p[k]; ok && out != nil {
+			out[id] = e
 		}
-		for k := range p {
-			if !listed[k] {
-				delete(p, k)
-				changed = true
-			}
+	}
+	for k := range p {
+		if !listed[k] {
+			delete(p, k)
+			changed = true
 		}
-		return changed
-	})
-	return out, err
+	}
+	return changed
 }
 
 // Created records a key errtrack has just created in the project known by
 // its ID, or else by its path.
 func (s *Store) Created(host string, project int64, path string, key int64, now time.Time) error {
+	return s.update(func(f file) bool { return f.created(host, project, path, key, now) })
+}
+
+// created is Created on f; it reports a change.
+func (f file) created(host string, project int64, path string, key int64, now time.Time) bool {
 	id := strconv.FormatInt(project, 10)
 	if project == 0 {
 		id = pathKey(path)
 	}
-	return s.update(func(f file) bool {
-		p := f.project(host, id)
-		if len(p) >= maxPerProject {
-			return false
-		}
-		p[strconv.FormatInt(key, 10)] = Entry{First: now.UTC().Truncate(time.Second), Created: true}
-		return true
-	})
+	p := f.project(host, id)
+	if len(p) >= maxPerProject {
+		return false
+	}
+	p[strconv.FormatInt(key, 10)] = Entry{First: now.UTC().Truncate(time.Second), Created: true}
+	return true
 }
 
 // pathKey keeps paths apart from IDs among a host's projects.
@@ -125,16 +131,9 @@ func (s *Store) update(change func(file) bool) error {
 		return err
 	}
 	defer unlock()
-	f := file{}
-	b, err := os.ReadFile(s.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	f, err := s.read()
+	if err != nil {
 		return err
-	default:
-		if json.Unmarshal(b, &f) != nil {
-			f = file{}
-		}
 	}
 	if !change(f) {
 		return nil
@@ -144,4 +143,20 @@ func (s *Store) update(change func(file) bool) error {
 		return err
 	}
 	return atomicfile.Write(s.path, out, 0o600)
+}
+
+// read is the file's content; a missing or corrupt file is empty.
+func (s *Store) read() (file, error) {
+	f := file{}
+	b, err := os.ReadFile(s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		if json.Unmarshal(b, &f) != nil {
+			f = file{}
+		}
+	}
+	return f, nil
 }

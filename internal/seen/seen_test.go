@@ -37,6 +37,43 @@ func TestObserveAndCreated(t *testing.T) {
 	}
 }
 
+// A batch of creates touches the file once, when flushed, however many
+// keys it holds (a group run's), and keeps every one of them beside what
+// the file held.
+func TestBatchWritesOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys-seen.json")
+	s := Open(path)
+	day := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	const h = "https://gitlab.example.com"
+	if err := s.Created(h, 1, "", 10, day); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(path)
+	b := s.Batch()
+	for p := int64(2); p <= 500; p++ {
+		b.Created(h, p, "", p*10, day)
+	}
+	// A list seen in the batch is answered from it, and kept.
+	if got, err := b.Observe(h, 1, "", []int64{10, 11}, day.AddDate(0, 0, 1)); err != nil || !got[10].Created || got[11].First != day.AddDate(0, 0, 1) {
+		t.Fatalf("%v %+v", err, got)
+	}
+	if now, _ := os.Stat(path); !os.SameFile(before, now) || now.ModTime() != before.ModTime() {
+		t.Fatal("the file was written before the batch was flushed")
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Open(path).Observe(h, 1, "", []int64{10, 11}, day.AddDate(0, 0, 9)); got[11].First != day.AddDate(0, 0, 1) {
+		t.Fatalf("the batch's sighting of key 11 was not kept: %+v", got)
+	}
+	for _, p := range []int64{1, 2, 500} {
+		got, err := Open(path).Observe(h, p, "", []int64{p * 10}, day.AddDate(0, 0, 3))
+		if err != nil || got[p*10].First != day || !got[p*10].Created {
+			t.Fatalf("project %d: %v %+v", p, err, got)
+		}
+	}
+}
+
 // An unreadable file starts afresh; two processes (here goroutines with
 // their own Store) do not lose each other's entries.
 func TestCorruptFileAndConcurrency(t *testing.T) {

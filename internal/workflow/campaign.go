@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -60,7 +62,7 @@ func (k RotateChange) openCampaign() (*campaignPlan, error) {
 // find is the open campaign of the variable and scope on the host.
 func (c *campaignPlan) find() (ledger.Record, bool) {
 	for _, r := range c.ledger.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindCampaign && r.Host == c.ledger.host && r.Variable == c.variable &&
+		return r.Kind == ledger.KindCampaign && hosturl.Same(r.Host, c.ledger.host) && r.Variable == c.variable &&
 			r.Scope == c.scope && r.IsOpen()
 	}) {
 		return r, true
@@ -136,9 +138,9 @@ func (p Plan) Begin(group string) (release func(), err error) {
 	}
 	changed, err := l.store.ChangedSince(c.version, func(r ledger.Record) bool {
 		if r.Kind == ledger.KindCampaign {
-			return r.Host == l.host && r.Variable == c.variable && r.Scope == c.scope
+			return hosturl.Same(r.Host, l.host) && r.Variable == c.variable && r.Scope == c.scope
 		}
-		return r.Host == l.host && mine[r.ProjectID]
+		return hosturl.Same(r.Host, l.host) && mine[r.ProjectID]
 	})
 	switch {
 	case err != nil:
@@ -194,6 +196,27 @@ func (p Plan) Outside() []int64 {
 		}
 	}
 	return out
+}
+
+// OutsideWords names the projects an open group rotation set out to rotate
+// and this run does not reach, whatever else happened in the run; "" when
+// none. where says how to reach them, restart how to start a new group
+// rotation, in the front end's terms.
+func (p Plan) OutsideWords(where, restart string) string {
+	out := p.Outside()
+	if len(out) == 0 {
+		return ""
+	}
+	ids := make([]string, len(out))
+	for i, id := range out {
+		ids[i] = fmt.Sprint(id)
+	}
+	label := "project IDs "
+	if len(out) == 1 {
+		label = "project ID "
+	}
+	return fmt.Sprintf("The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (%s%s). %s, or %s; until then the projects rotated are left alone.",
+		Projects(len(out), ""), label, strings.Join(ids, ", "), capitalize(where), restart)
 }
 
 // Finish ends a run: the projects the plan found nothing to rotate in

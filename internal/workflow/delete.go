@@ -280,6 +280,16 @@ func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledge
 	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
 }
 
+// keyGoneOutside closes the project's unfinished rotations a key found gone
+// ends: it was deleted outside them (by hand, or a delete whose answer
+// was lost).
+func (l *Rotations) keyGoneOutside(projectID int64, key apiclient.ClientKey) []ledger.Record {
+	if l == nil || (key.ID == 0 && key.PublicKey == "") {
+		return nil
+	}
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", KeyName(key)))
+}
+
 // keyGone closes the open rotations a deleted key ends, but the one named
 // except (the rotation that deleted it): those that replaced it are
 // finished (note says how), those that made it are abandoned (nothing

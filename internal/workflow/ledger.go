@@ -216,8 +216,9 @@ func (e *UnknownCreateError) Error() string {
 // resolveCreating finds the key an unfinished rotation's create made,
 // whose answer was lost: the one key the project did not have then (or,
 // of a project with many keys, the one above them all). ok is false when
-// it surely made none.
-func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (apiclient.ClientKey, bool, error) {
+// it surely made none. A key another record names as its new key was made
+// by that rotation (taken), so it is never this one's.
+func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record, taken func(apiclient.ClientKey) bool) (apiclient.ClientKey, bool, error) {
 	keys, err := store.All(ctx)
 	if err != nil {
 		return apiclient.ClientKey{}, false, err
@@ -234,7 +235,7 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (ap
 		if rec.Before != nil {
 			isNew = !slices.Contains(rec.Before, KeyRef(k))
 		}
-		if isNew && !recordsOld(rec, k) {
+		if isNew && !recordsOld(rec, k) && (taken == nil || !taken(k)) {
 			made = append(made, k)
 		}
 	}
@@ -249,6 +250,25 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record) (ap
 		ids[i] = KeyName(k)
 	}
 	return apiclient.ClientKey{}, false, &UnknownCreateError{Record: rec, Candidates: ids}
+}
+
+// othersNewKeys reports a key that a record of rec's project other than rec
+// (a rotation or a migration, of any variable or scope) names as the key it
+// made.
+func (l *Rotations) othersNewKeys(rec ledger.Record) func(apiclient.ClientKey) bool {
+	if l == nil {
+		return nil
+	}
+	other := func(x ledger.Record) bool { return x.ID != rec.ID && made(x) }
+	recs := append(l.store.ProjectRotations(l.host, rec.ProjectID, other), l.store.ProjectMigrations(l.host, rec.ProjectID, other)...)
+	return func(k apiclient.ClientKey) bool {
+		for _, x := range recs {
+			if recordsNew(x, k) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // LeftToDo says what an unfinished rotation still needs, for the ledger's

@@ -93,7 +93,7 @@ func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 	if it.Acts() || !strings.Contains(it.Skip, "slug comes to nothing") {
 		t.Fatalf("%+v", it)
 	}
-	if _, err := SlugMapping(map[string]string{"demo/web-shop": "!!!"}); err == nil || !strings.Contains(err.Error(), "demo/web-shop") {
+	if _, _, err := SlugMapping(map[string]string{"demo/web-shop": "!!!"}); err == nil || !strings.Contains(err.Error(), "demo/web-shop") {
 		t.Fatalf("a mapping to nothing taken: %v", err)
 	}
 }

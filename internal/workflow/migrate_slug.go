@@ -80,18 +80,30 @@ func SlugRule(rule string) (func(Project) string, error) {
 }
 
 // SlugMapping names each project's target by a mapping of GitLab paths
-// to slugs; a path it does not name gets DefaultSlugRule's. A slug that
-// comes to nothing is refused: it would name no Sentry project.
-func SlugMapping(m map[string]string) (func(Project) string, error) {
-	for _, path := range slices.Sorted(maps.Keys(m)) {
-		if Slugify(m[path]) == "" {
-			return nil, fmt.Errorf("%s maps to %q, which is no Sentry slug (lower-case letters, digits, - and _)", safetext.Excerpt(path, 80), safetext.Excerpt(m[path], 80))
+// to slugs; a path it does not name gets DefaultSlugRule's. Paths match
+// as GitLab finds them, whatever their case (and with no slash around);
+// a path named twice with two slugs is an error, and so is a slug that
+// comes to nothing: it would name no Sentry project. named reports
+// whether the mapping names a project.
+func SlugMapping(m map[string]string) (rule func(Project) string, named func(Project) bool, err error) {
+	norm := func(path string) string { return strings.ToLower(strings.Trim(strings.TrimSpace(path), "/")) }
+	byPath := make(map[string]string, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		slug := m[k]
+		if Slugify(slug) == "" {
+			return nil, nil, fmt.Errorf("%s maps to %q, which is no Sentry slug (lower-case letters, digits, - and _)", safetext.Excerpt(k, 80), safetext.Excerpt(slug, 80))
 		}
+		if prev, ok := byPath[norm(k)]; ok && Slugify(prev) != Slugify(slug) {
+			return nil, nil, fmt.Errorf("%s is named twice (GitLab paths ignore case), with two slugs: %s and %s", safetext.Excerpt(norm(k), 80), Slugify(prev), Slugify(slug))
+		}
+		byPath[norm(k)] = slug
 	}
-	return func(p Project) string {
-		if s, ok := m[p.Path]; ok {
+	rule = func(p Project) string {
+		if s, ok := byPath[norm(p.Path)]; ok {
 			return Slugify(s)
 		}
 		return Slugify(strings.ReplaceAll(p.Path, "/", "-"))
-	}, nil
+	}
+	named = func(p Project) bool { _, ok := byPath[norm(p.Path)]; return ok }
+	return rule, named, nil
 }

@@ -40,7 +40,7 @@ func Problem(err error, again string) (string, bool) {
 		if len(ids) > 0 {
 			cands = "keys " + strings.Join(ids, ", ") + " were made since"
 		}
-		return fmt.Sprintf("%s (%s). Check the project's keys (errtrack keys list -p %d), delete any that nothing uses, then restart the rotation (keys rotate --restart, or the console's n at its question) to make one new key. Nothing was changed.",
+		return fmt.Sprintf("%s (%s). Check the project's keys (errtrack keys list -p %d), delete any that nothing uses, then restart the rotation (keys rotate --restart, or the console's m at its question) to make one new key. Nothing was changed.",
 			capitalize(unknown.Error()), cands, unknown.Record.ProjectID), true
 	case errors.As(err, &moved):
 		return capitalize(sentence(moved.Error())) + " The old key is kept; check the variable, then " + again + ": it goes on with the new key.", true

@@ -108,6 +108,9 @@ type Rotation struct {
 	// CreateUnknown and DeleteUnknown: the answer was lost; the change may
 	// or may not have been made.
 	CreateUnknown, DeleteUnknown bool
+	// NewGone: the key an unfinished rotation made, gone on with, is no
+	// longer in the project; only a restart makes a new one.
+	NewGone bool
 	// Variables are the CI/CD variables that hold the old DSN or were named.
 	Variables []VariableTarget
 	// Hidden names variables whose value cannot be read: they may hold the
@@ -266,6 +269,9 @@ type Checks struct {
 	// OldKeysStep runs a migration's later step, which deletes the
 	// migrated projects' glet_ keys ("errtrack migrate … --delete-old-keys").
 	OldKeysStep string
+	// Restart says how to leave an unfinished rotation and make a new key
+	// ("run it again with --restart").
+	Restart string
 }
 
 // State says what exists now, whatever step the rotation reached: the keys,
@@ -285,6 +291,12 @@ func (r Rotation) keysState(c Checks) string {
 		return fmt.Sprintf("A new key may or may not have been created: %s before creating another. Old key %s is untouched.", c.Keys, old)
 	case r.New == nil:
 		return fmt.Sprintf("Old key %s is untouched.", old)
+	case r.NewGone:
+		restart := c.Restart
+		if restart == "" {
+			restart = "restart the rotation to make a new key"
+		}
+		return fmt.Sprintf("Old key %s is untouched. %s", old, capitalize(sentence(restart)))
 	case r.DeleteUnknown:
 		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", KeyName(*r.New), old, c.Keys)
 	case r.OldGone:

@@ -88,7 +88,7 @@ func (r Rotation) Stop() Rotation {
 }
 
 // Kept reports a rotation that ended with both keys.
-func (r Rotation) Kept() bool { return r.New != nil && r.stopped && !r.Deleted }
+func (r Rotation) Kept() bool { return r.New != nil && r.stopped && !r.Deleted && !r.NewGone }
 
 // VariablesDecided reports that the user chose what to do with the variables.
 func (r Rotation) VariablesDecided() bool { return r.variables != undecided }

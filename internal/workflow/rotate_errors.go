@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
 )
 
 // NoSuchKeyError: the key to replace is not in the project.
@@ -12,6 +13,9 @@ type NoSuchKeyError struct {
 	ID      int64
 	// Ref names a key with no numeric ID (a Sentry key's public key).
 	Ref string
+	// Closed are the unfinished rotations the key's absence closed, as a
+	// delete through errtrack closes them.
+	Closed []ledger.Record
 }
 
 func (e *NoSuchKeyError) Error() string {
@@ -19,7 +23,39 @@ func (e *NoSuchKeyError) Error() string {
 	if e.ID == 0 {
 		name = e.Ref
 	}
-	return fmt.Sprintf("project %s has no client key %s: nothing was changed", e.Project.Name(), name)
+	s := fmt.Sprintf("project %s has no client key %s", e.Project.Name(), name)
+	if len(e.Closed) == 0 {
+		return s + ": nothing was changed"
+	}
+	s += " (deleted outside errtrack)"
+	for _, rec := range e.Closed {
+		switch {
+		case rec.Phase == ledger.PhaseAbandoned:
+			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", KeyName(OldKeyOf(rec)))
+		case made(rec):
+			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", KeyName(NewKeyOf(rec)))
+			for _, v := range rec.Variables {
+				if v.Result != "updated" && v.Result != "created" && v.Group == "" {
+					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), KeyName(NewKeyOf(rec)))
+				}
+			}
+		default:
+			s += "; its unfinished rotation is closed in the ledger"
+		}
+	}
+	return s + ". Nothing was changed"
+}
+
+// NewKeyGoneError: the key an unfinished rotation made, which this one went
+// on with, is no longer in the project (deleted outside the rotation).
+type NewKeyGoneError struct {
+	Key    apiclient.ClientKey
+	Record ledger.Record
+}
+
+func (e *NewKeyGoneError) Error() string {
+	return fmt.Sprintf("key %s, made by the unfinished rotation of key %s begun %s, is no longer in the project",
+		KeyName(e.Key), KeyName(OldKeyOf(e.Record)), e.Record.Started.Local().Format("2006-01-02 15:04"))
 }
 
 // AmbiguousError: the project has several keys and none was named.

@@ -48,7 +48,7 @@ func (r Rotation) findEarlier(ctx context.Context, api KeysAPI) (Rotation, error
 			// known yet.
 			return r, &BusyError{Project: r.Project}
 		}
-		k, found, err := resolveCreating(ctx, r.keys(api), rec)
+		k, found, err := resolveCreating(ctx, r.keys(api), rec, l.othersNewKeys(rec))
 		switch {
 		case err != nil && r.resume == decidedKeep:
 			// Restarting: it is closed at the create, naming the doubt.

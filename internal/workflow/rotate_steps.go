@@ -65,7 +65,10 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	case r.opts.NewName != "" && r.keys(api).Backend() == BackendGitLab:
 		return r, &UnnamedKeysError{Project: p}
 	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
-		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef()}
+		// The key is surely gone: the rotations it leaves open are closed,
+		// as a delete through errtrack closes them.
+		gone := apiclient.ClientKey{ID: r.opts.OldID, PublicKey: r.opts.OldRef}
+		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef(), Closed: led.keyGoneOutside(p.ID, gone)}
 	case kerr != nil:
 		return r, kerr
 	}
@@ -203,7 +206,12 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 		}
 	}
 	k, ok := FindKeyRef(keys, KeyRef(*r.New))
-	if !ok || SameKey(k, r.Old) {
+	switch {
+	case !ok && r.GoingOn():
+		// The key the unfinished rotation made was deleted since.
+		r.NewGone = true
+		return r, &NewKeyGoneError{Key: *r.New, Record: *r.Earlier}
+	case !ok || SameKey(k, r.Old):
 		return r, &NotListedError{Key: *r.New}
 	}
 	if err := r.checkNewDSN(k); err != nil {

@@ -22,6 +22,8 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	var notNew *NotNewError
 	var notListed *NotListedError
 	var foreign *ForeignDSNError
+	var newGone *NewKeyGoneError
+	var le *LedgerError
 	var ve *VariableError
 	var refused *RefusedError
 	var unsafe *UnsafeDeleteError
@@ -32,10 +34,17 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 		return sentence(explain(err)) + " Nothing was changed."
 	case errors.As(err, &notNew):
 		why = sentence(notNew.Error()) + " No new key is known, so nothing more is done."
+	case step == StepCreate && r.New != nil && errors.As(err, &le):
+		// The key exists: only its record was lost (a full disk, a state
+		// directory gone).
+		why = fmt.Sprintf("New key %s was created, but the rotation ledger could not record it (%s), so nothing more is done. Make room in errtrack's state directory (or fix it), then rotate key %s again: it finds key %s and goes on with it.",
+			KeyName(*r.New), le.Err, KeyName(r.Old), KeyName(*r.New))
 	case step == StepCreate && r.CreateUnknown:
 		why = sentence(explain(err))
 	case step == StepCreate:
 		return "Creating the new key failed, so nothing was changed: " + sentence(explain(err))
+	case errors.As(err, &newGone):
+		why = capitalize(newGone.Error()) + ", so nothing more is done."
 	case errors.As(err, &notListed):
 		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", KeyName(notListed.Key))
 	case errors.As(err, &foreign):

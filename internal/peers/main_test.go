@@ -1,0 +1,12 @@
+package peers
+
+import (
+	"os"
+	"testing"
+
+	"github.com/errtrack/errtrack/internal/testenv"
+)
+
+// TestMain runs the tests, and the other programs' clients they start, in
+// a HOME, config and state of their own.
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }

@@ -88,7 +88,12 @@ func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 		t.Fatalf("a rate limit worded as a dead key:\n%s%s", r.stdout, r.stderr)
 	}
 	r = c.run("", "export", "-p", p)
-	r.must(t, 0, `"backend": "sentry"`, `"public_key": "`+sentrycontract.Production+`"`, `"variable": "SENTRY_DSN"`)
+	r.must(t, 0, `"backend": "sentry"`, `"public_key_start": "`+sentrycontract.Production[:8]+`"`, `"variable": "SENTRY_DSN"`)
+	if strings.Contains(r.stdout, sentrycontract.Production) {
+		t.Fatalf("export without --with-public-keys holds the public key:\n%s", r.stdout)
+	}
+	r = c.run("", "export", "-p", p, "--with-public-keys")
+	r.must(t, 0, `"public_key": "`+sentrycontract.Production+`"`)
 }
 
 // keys rotate of a Sentry-backed project against Sentry's answers: the

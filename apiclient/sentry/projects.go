@@ -130,7 +130,8 @@ func (c *Client) GetTeam(ctx context.Context, org, team string) (*Team, error) {
 	if _, err := c.get(ctx, "teams/"+url.PathEscape(org)+"/"+url.PathEscape(team)+"/", nil, ErrTeamNotFound, &tj); err != nil {
 		return nil, err
 	}
-	return &Team{Slug: tj.Slug, Name: tj.Name, IsMember: tj.IsMember}, nil
+	t := Team(tj)
+	return &t, nil
 }
 
 // ListTeams returns an organisation's teams, following its pages; an
@@ -140,7 +141,7 @@ func (c *Client) ListTeams(ctx context.Context, org string) ([]Team, error) {
 	var out []Team
 	err := pagesOf(ctx, c, "organizations/"+url.PathEscape(org)+"/teams/", nil, ErrOrganizationNotFound, func(page []teamJSON) error {
 		for _, t := range page {
-			out = append(out, Team{Slug: t.Slug, Name: t.Name, IsMember: t.IsMember})
+			out = append(out, Team(t))
 		}
 		return nil
 	})

@@ -83,9 +83,12 @@ type bulkRun struct {
 	id     uint64
 	plan   workflow.Plan
 	marked int
-	// running are the items under way; done counts the items ended.
+	// running are the items under way; done counts the items ended, of
+	// acting, the plan's count at the start (counted once: a count per
+	// event made a run over n projects cost n² steps).
 	running map[int]bool
 	done    int
+	acting  int
 	events  chan tea.Msg
 	pace    *bulkPace
 	// release lets go of a rotation's campaign claim.
@@ -111,7 +114,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if r := m.sh.bulk; r != nil {
-		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.words().Doing, r.done, r.plan.Acting()), kind: statusInfo})
+		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.words().Doing, r.done, r.acting), kind: statusInfo})
 	}
 	id := nextRequestID()
 	m.sh.planning = id
@@ -203,7 +206,7 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	}
 	// Room for every event (two a project, and the end): the run never
 	// waits for the console to read them.
-	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 2*len(p.Items)+1), pace: &bulkPace{}}
+	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 2*len(p.Items)+1), pace: &bulkPace{}, acting: p.Acting()}
 	m.sh.bulk = r
 	next, s := m.setStatus(statusMsg{text: fmt.Sprintf("%s 0/%d…", r.words().Progress, p.Acting()), kind: statusInfo})
 	group := ""
@@ -326,7 +329,7 @@ func (m Model) bulkBatch(batch bulkBatchMsg) (Model, tea.Cmd) {
 		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
 			kind = statusError
 		}
-		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.plan.Acting(), it.Project.Name(), it.Result), kind: kind}
+		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.acting, it.Project.Name(), it.Result), kind: kind}
 		next, screens := m.updateAll(writeDoneMsg{w: bulkItem{it: it}})
 		m, cmds = next, append(cmds, screens)
 	}

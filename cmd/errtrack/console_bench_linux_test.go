@@ -25,6 +25,9 @@ import (
 //	s-disable-question, s-rotate-question  ctrl+o to the plan's question
 //	s-command-rotate-dry-run               keys rotate --group --dry-run
 //	s-command-disable-dry-run              settings disable --group --dry-run
+//	s-disable-run                          yes to the disable run's report
+//	s-command-enable-run                   settings enable --group --yes, its
+//	                                       plan and run (it turns them on again)
 //	ms-CPU/project-console-*, ms-CPU/project-command-*  CPU (user+system)
 //	ms-keystroke-max, ms-keystroke-median  a key typed while the rotation
 //	                                       plan runs, to its frame on the
@@ -72,7 +75,24 @@ func BenchmarkConsolePlan5000(b *testing.B) {
 		during := s.typeTimed("app-4", "marked projects?")
 		s.waitFor(fmt.Sprintf("of %d marked projects?", n))
 		rotate, rotateCPU := time.Since(t0), s.cpu()-cpu0
+		s.answer("Escape")
+		s.waitGone("marked projects?")
+		s.keys("Escape") // the filter
+		s.waitFor(fmt.Sprintf("(%d, %d marked)", n, n))
+
+		// The disable run, from yes to its report; the command's enable
+		// run (plan and run, whole process) turns every project on again.
+		s.keys("C-o")
+		s.waitFor("marked projects")
+		s.keys("d")
+		s.waitFor("Disable error tracking in")
+		time.Sleep(questionGrace)
+		cpu0, t0 = s.cpu(), time.Now()
+		s.keys("y")
+		s.waitFor(fmt.Sprintf("Disabling error tracking: done in %d projects", n))
+		run, runCPU := time.Since(t0), s.cpu()-cpu0
 		s.close()
+		cmdRun, cmdRunCPU := benchCommand(b, bin, env, "settings", "enable", "--group", "fleet", "--yes", "--host", url)
 
 		cmdRotate, cmdRotateCPU := benchCommand(b, bin, env, "keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--dry-run", "--host", url)
 		cmdDisable, cmdDisableCPU := benchCommand(b, bin, env, "settings", "disable", "--group", "fleet", "--dry-run", "--host", url)
@@ -83,6 +103,8 @@ func BenchmarkConsolePlan5000(b *testing.B) {
 			"s-rotate-question": rotate.Seconds(), "s-command-rotate-dry-run": cmdRotate.Seconds(),
 			"ms-CPU/project-console-disable": perProject(disableCPU), "ms-CPU/project-command-disable": perProject(cmdDisableCPU),
 			"ms-CPU/project-console-rotate": perProject(rotateCPU), "ms-CPU/project-command-rotate": perProject(cmdRotateCPU),
+			"s-disable-run": run.Seconds(), "s-command-enable-run": cmdRun.Seconds(),
+			"ms-CPU/project-console-run": perProject(runCPU), "ms-CPU/project-command-run": perProject(cmdRunCPU),
 			"ms-keystroke-max":    float64(slices.Max(during).Microseconds()) / 1000,
 			"ms-keystroke-median": float64(median(during).Microseconds()) / 1000,
 		} {

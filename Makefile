@@ -97,15 +97,16 @@ test:
 	(cd internal/peers && $(GO) vet ./...); \
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }; \
 	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION); \
-	t1=$$SECONDS; \
+	t1=$$SECONDS; rc=0; \
 	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile bin/test.json --raw-command -- \
-		./.ci/with-keyring $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -json ./...; \
+		./.ci/with-keyring $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -json ./... || rc=$$?; \
 	t2=$$SECONDS; \
-	(cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile ../../bin/test-peers.json -- -race -count=1 ./...); \
+	(cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile ../../bin/test-peers.json -- -race -count=1 ./...) || rc=$$?; \
 	t3=$$SECONDS; \
 	echo "Slowest tests:"; \
 	./bin/gotestsum tool slowest --jsonfile bin/test.json --threshold 2s --num 10; \
-	echo "make test took $$((t3-t0)) s: vet, gofmt and gotestsum $$((t1-t0)) s, tests $$((t2-t1)) s, internal/peers $$((t3-t2)) s"
+	echo "make test took $$((t3-t0)) s: vet, gofmt and gotestsum $$((t1-t0)) s, tests $$((t2-t1)) s, internal/peers $$((t3-t2)) s"; \
+	exit $$rc
 
 # Opens the console against the built-in mock server with demo data; no token needed.
 demo: build

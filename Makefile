@@ -79,23 +79,38 @@ install:
 
 # Every test, under the race detector, with a real Secret Service for the
 # keyring tests (.ci/with-keyring) and a real terminal (tmux) for the
-# end-to-end test. gotestsum prints each package's result as it ends, then
-# the skipped tests and the failed tests' output, then the counts.
+# end-to-end tests. gotestsum prints each package's result and time as it
+# ends, then the skipped tests and the failed tests' output, then the
+# counts; the slowest tests and each phase's time close it (every test's
+# time is in bin/test.json). Tests run four at a time within a package:
+# most of cmd/errtrack's wait on a terminal, a mock's latency or a child
+# process, not on a core. Then other programs' clients (GitLab's, Sentry's)
+# against the mocks and GitLab's answers, in internal/peers (a module of its
+# own: the main module does not depend on them; .ci/run installs
+# python3-gitlab, ruby-gitlab, python3-sentry-sdk, and sentry-cli and
+# @sentry/node with npm ci in internal/peers/node; under CI a missing one
+# fails). make test-isolation runs between the two.
+# Fuzzing's short run is .ci/run's, beside make test (make fuzz-short).
 GOTESTSUM_VERSION := v1.13.0
+TEST_PARALLEL ?= 4
 test:
-	$(GO) vet ./...
-	cd internal/peers && $(GO) vet ./...
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
-	$(MAKE) --no-print-directory fuzz-short
-	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION)
-	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --raw-command -- \
-		./.ci/with-keyring $(GO) test -race -count=1 -json ./...
-	$(MAKE) --no-print-directory test-isolation
-	# Other programs' clients (GitLab's, Sentry's) against the mocks and GitLab's answers (a module of
-	# its own: the main module does not depend on them). .ci/run installs
-	# python3-gitlab, ruby-gitlab, python3-sentry-sdk, and sentry-cli and
-	# @sentry/node (npm ci in internal/peers/node); under CI a missing one fails.
-	cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg -- -race -count=1 ./...
+	@set -e; t0=$$SECONDS; \
+	$(GO) vet ./...; \
+	(cd internal/peers && $(GO) vet ./...); \
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt would change:"; gofmt -l $$(git ls-files '*.go'); exit 1; }; \
+	GOBIN="$(CURDIR)/bin" $(GO) install gotest.tools/gotestsum@$(GOTESTSUM_VERSION); \
+	t1=$$SECONDS; rc=0; \
+	./bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile bin/test.json --raw-command -- \
+		./.ci/with-keyring $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) -json ./... || rc=$$?; \
+	t2=$$SECONDS; \
+	$(MAKE) --no-print-directory test-isolation || rc=$$?; \
+	t3=$$SECONDS; \
+	(cd internal/peers && ../../bin/gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile ../../bin/test-peers.json -- -race -count=1 ./...) || rc=$$?; \
+	t4=$$SECONDS; \
+	echo "Slowest tests:"; \
+	./bin/gotestsum tool slowest --jsonfile bin/test.json --threshold 2s --num 10; \
+	echo "make test took $$((t4-t0)) s: vet, gofmt and gotestsum $$((t1-t0)) s, tests $$((t2-t1)) s, test-isolation $$((t3-t2)) s, internal/peers $$((t4-t3)) s"; \
+	exit $$rc
 
 # The tests never touch the user's files: the end-to-end and keyring tests and
 # the packages that write config and state run with ERRTRACK_CONFIG_DIR,
@@ -172,7 +187,7 @@ FUZZ_TARGETS := \
 	./tui:FuzzKeySequences:2000 \
 	./cmd/errtrack:FuzzKeysJSON:20000
 
-# A short bounded run of every fuzz target (part of make test).
+# A short bounded run of every fuzz target (part of .ci/run, beside make test).
 fuzz-short:
 	@for t in $(FUZZ_TARGETS); do \
 		IFS=: read -r pkg fn n <<< "$$t"; \

@@ -124,9 +124,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case bulkBegunMsg:
 		return m.bulkBegun(msg)
 	case bulkEventMsg:
-		next, cmd := m.bulkEvent(msg)
-		next, quit := next.followQuitQuestion()
-		return next, tea.Batch(cmd, quit)
+		return m.bulkEvent(msg)
+	case bulkBatchMsg:
+		return m.bulkBatch(msg)
 	case bulkEndedMsg:
 		next, cmd := m.bulkEnded(msg)
 		next, quit := next.followQuitQuestion()

@@ -66,7 +66,7 @@ func (m Model) changesUnderWay() []string {
 	}
 	if r := m.sh.bulk; r != nil {
 		d := r.words().Doing
-		out = append(out, fmt.Sprintf("a change to the marked projects was under way (%s%s: %d of %d done)", strings.ToLower(d[:1]), d[1:], r.done, r.plan.Acting()))
+		out = append(out, fmt.Sprintf("a change to the marked projects was under way (%s%s: %d of %d done)", strings.ToLower(d[:1]), d[1:], r.done, r.acting))
 	}
 	return out
 }

@@ -87,7 +87,7 @@ func (d dialog) layout(st Styles, width, height int) (inner int, title, body []s
 	inner = max(min(dialogWidth, width-chrome-2), 10)
 	title = wrap(d.title, inner)
 	if len(d.table) > 0 {
-		body = reportTable(st, d.table, inner)
+		body = d.tableLines(st, inner)
 		if len(d.body) > 0 {
 			body = append(body, "")
 		}

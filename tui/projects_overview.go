@@ -46,20 +46,37 @@ func (o *overviews) stale(id int64) bool {
 	return false
 }
 
-// style colours a row's state: on, off, not set up, or a problem.
-func (o overviews) style(st Styles, id int64) lipgloss.Style {
+// stateTone is the colour of a row's state: on, off, not set up, or a
+// problem; unknown while it loads.
+type stateTone uint8
+
+const (
+	toneUnknown stateTone = iota
+	toneBad
+	toneNone
+	toneOn
+	toneOff
+)
+
+// tone says how project id's state is coloured.
+func (o overviews) tone(id int64) stateTone {
 	v, ok := o.byID[id]
 	switch {
 	case !ok || v.loading:
-		return st.Subtle
+		return toneUnknown
 	case v.o.Err != nil:
-		return st.StateBad
+		return toneBad
 	case v.o.Missing:
-		return st.StateNone
+		return toneNone
 	case v.o.Settings != nil && v.o.Settings.Active && (v.o.Settings.Integrated || v.o.Settings.APIURL != nil):
-		return st.StateOn
+		return toneOn
 	}
-	return st.StateOff
+	return toneOff
+}
+
+// style is the tone's style in st.
+func (t stateTone) style(st Styles) lipgloss.Style {
+	return [...]lipgloss.Style{toneUnknown: st.Subtle, toneBad: st.StateBad, toneNone: st.StateNone, toneOn: st.StateOn, toneOff: st.StateOff}[t]
 }
 
 // text is the state column of a row, in width cells.

@@ -68,50 +68,77 @@ func (s *projectsScreen) count() string {
 func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 	st := s.sh.styles
 	r := s.rows[i]
-	var line, state string
-	switch {
-	case r.kind == rowTyped && s.filter.foreign != "":
-		line = "  ✗ " + clean(s.filter.typed.String()) + " is on " + s.filter.foreign + ", not on this GitLab"
-	case r.kind == rowTyped:
-		line = "  → open " + clean(s.filter.typed.String())
-	default:
-		it := s.item(r)
-		name := it.name
-		if r.kind == rowRecent {
-			name += "  (recent)"
+	if r.kind == rowTyped {
+		line := "  → open " + clean(s.filter.typed.String())
+		if s.filter.foreign != "" {
+			line = "  ✗ " + clean(s.filter.typed.String()) + " is on " + s.filter.foreign + ", not on this GitLab"
 		}
-		if g := s.scope.group; g != nil && workflow.SharedInto(g.Path, it.path) {
-			name += "  (shared)"
+		if i == s.list.cursor {
+			return st.Selected.Render(pad(line, s.width))
 		}
-		mark := "  "
-		if it.id != 0 && s.marks.has(it.id) {
-			mark = "● "
-		}
-		line = mark + pad(it.path, pathW) + " " + pad(name, nameW) + " "
-		state = s.overviews.text(it.id, stateW)
-		switch {
-		case it.notMaintained && it.role != "":
-			state = "not a Maintainer (" + it.role + ")"
-		case it.notMaintained:
-			state = "not a Maintainer"
-		case it.skip != "":
-			state = "archived: skipped"
-		}
+		return pad(line, s.width)
 	}
-	cols := 2 + pathW + 1 + nameW + 1
+	it := s.item(r)
+	k := rowKey{path: it.path, name: it.name, marked: it.id != 0 && s.marks.has(it.id), selected: i == s.list.cursor,
+		skipped: it.skip != "", tone: s.overviews.tone(it.id), pathW: pathW, nameW: nameW, stateW: stateW, width: s.width, palette: st.palette}
+	if r.kind == rowRecent {
+		k.name += "  (recent)"
+	}
+	if g := s.scope.group; g != nil && workflow.SharedInto(g.Path, it.path) {
+		k.name += "  (shared)"
+	}
+	k.state = s.overviews.text(it.id, stateW)
 	switch {
-	case i == s.list.cursor:
-		if r.kind != rowTyped {
-			line = pad(line, cols) + state
-		}
-		return st.Selected.Render(pad(line, s.width))
-	case r.kind != rowTyped && s.item(r).skip != "":
+	case it.notMaintained && it.role != "":
+		k.state = "not a Maintainer (" + it.role + ")"
+	case it.notMaintained:
+		k.state = "not a Maintainer"
+	case it.skip != "":
+		k.state = "archived: skipped"
+	}
+	if line, ok := s.drawn[k]; ok {
+		return line
+	}
+	line := k.draw(st)
+	s.redrawn++
+	if s.drawn == nil || len(s.drawn) >= maxDrawnRows {
+		s.drawn = make(map[rowKey]string, maxDrawnRows)
+	}
+	s.drawn[k] = line
+	return line
+}
+
+// maxDrawnRows bounds the rows kept drawn: many screens' worth.
+const maxDrawnRows = 1024
+
+// rowKey is everything a project's row shows and how: a row is drawn again
+// only when one of them changes. Drawing measures every cell grapheme by
+// grapheme, and drawing each row on every frame cost most of the console's
+// time while a plan's answers arrived.
+type rowKey struct {
+	path, name, state           string
+	marked, selected, skipped   bool
+	tone                        stateTone
+	pathW, nameW, stateW, width int
+	palette                     palette
+}
+
+// draw draws the row.
+func (k rowKey) draw(st Styles) string {
+	mark := "  "
+	if k.marked {
+		mark = "● "
+	}
+	line := mark + pad(k.path, k.pathW) + " " + pad(k.name, k.nameW) + " "
+	cols := 2 + k.pathW + 1 + k.nameW + 1
+	switch {
+	case k.selected:
+		return st.Selected.Render(pad(pad(line, cols)+k.state, k.width))
+	case k.skipped:
 		// Dimmed whole: nothing to do there; the words say why.
-		return st.Subtle.Render(pad(pad(line, cols)+state, s.width))
-	case r.kind != rowTyped:
-		// The state in its colour; the words say it too.
-		rest := max(s.width-cols, 0)
-		return pad(line, cols) + s.overviews.style(st, s.item(r).id).Render(pad(state, rest))
+		return st.Subtle.Render(pad(pad(line, cols)+k.state, k.width))
 	}
-	return pad(line, s.width)
+	// The state in its colour; the words say it too.
+	rest := max(k.width-cols, 0)
+	return pad(line, cols) + k.tone.style(st).Render(pad(k.state, rest))
 }

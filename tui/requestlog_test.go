@@ -2,7 +2,9 @@ package tui
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -115,5 +117,38 @@ func TestRequestLogDetailScrollsAndPathsFit(t *testing.T) {
 	h.key("up")
 	if h.view() != first {
 		t.Fatal("up did not scroll back")
+	}
+}
+
+// A burst of requests wakes the console once per logWake, not once per
+// request (each wake draws a frame), and the last request is never left
+// without a wake.
+func TestRequestLogWakesOncePerBurst(t *testing.T) {
+	var wakes atomic.Int32
+	log := &RequestLog{OnChange: func() { wakes.Add(1) }}
+	start := time.Now()
+	for range 1000 {
+		log.Add(apiclient.Exchange{Method: "GET", URL: "https://h/api/v4/user", Status: 200, Attempt: 1})
+	}
+	burst := time.Since(start)
+	waitWakes := func(n int32) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); wakes.Load() < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d wakes, want %d", wakes.Load(), n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	waitWakes(1)
+	time.Sleep(3 * logWake)
+	if most := int32(burst/logWake) + 2; wakes.Load() > most {
+		t.Fatalf("1,000 requests in %v woke the console %d times, want at most %d", burst, wakes.Load(), most)
+	}
+	before := wakes.Load()
+	log.Add(apiclient.Exchange{Method: "GET", URL: "https://h/api/v4/user", Status: 200, Attempt: 1})
+	waitWakes(before + 1)
+	if _, total := log.snapshot(); total != 1001 {
+		t.Fatalf("%d exchanges counted, want 1001", total)
 	}
 }

@@ -32,6 +32,9 @@ type projectsScreen struct {
 	rows          []row
 	list          listView
 	width, height int
+	// drawn keeps rows as last drawn (projects_view.go), a cache only.
+	drawn   map[rowKey]string
+	redrawn int // rows drawn anew, for the tests
 }
 
 func newProjectsScreen(sh *shared) *projectsScreen {

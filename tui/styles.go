@@ -26,7 +26,11 @@ type Styles struct {
 	StateOn, StateOff, StateNone, StateBad lipgloss.Style
 	// Breadcrumb is the header's path; Accent its current part.
 	Breadcrumb, Accent lipgloss.Style
+	// palette tells palettes apart, for what keeps lines drawn in one.
+	palette palette
 }
+
+type palette struct{ dark, noColor bool }
 
 // NewStyles builds the palette for a dark or light background. With noColor
 // (NO_COLOR set) only bold, faint and reverse are used, so state stays visible.
@@ -45,7 +49,7 @@ func NewStyles(isDark, noColor bool) Styles {
 	barBg := ld(lipgloss.Color("#E8E8E8"), lipgloss.Color("#262626"))
 	barFg := ld(lipgloss.Color("#303030"), lipgloss.Color("#D0D0D0"))
 
-	s := Styles{
+	s := Styles{palette: palette{isDark, noColor},
 		Title:        lipgloss.NewStyle().Bold(true).Foreground(accent),
 		Subtle:       lipgloss.NewStyle().Foreground(subtle),
 		Faint:        lipgloss.NewStyle().Faint(true),

@@ -3,6 +3,7 @@ package tui
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,8 +21,8 @@ func truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= width {
-		return s
+	if len(s) <= width || cells(s) <= width {
+		return s // no character takes more cells than bytes
 	}
 	return ansi.Truncate(s, width, "…")
 }
@@ -29,10 +30,35 @@ func truncate(s string, width int) string {
 // pad truncates or pads s to exactly width cells.
 func pad(s string, width int) string {
 	s = truncate(s, width)
-	if w := lipgloss.Width(s); w < width {
+	if w := cells(s); w < width {
 		s += strings.Repeat(" ", width-w)
 	}
 	return s
+}
+
+// cells is lipgloss.Width(s), measured once per string: a frame's lines
+// are mostly the last frame's (rows kept drawn), and measuring walks every
+// grapheme cluster.
+func cells(s string) int {
+	if len(s) < 32 {
+		return lipgloss.Width(s)
+	}
+	measured.Lock()
+	defer measured.Unlock()
+	if w, ok := measured.m[s]; ok {
+		return w
+	}
+	if measured.m == nil || len(measured.m) >= 4096 {
+		measured.m = make(map[string]int, 4096)
+	}
+	w := lipgloss.Width(s)
+	measured.m[s] = w
+	return w
+}
+
+var measured struct {
+	sync.Mutex
+	m map[string]int
 }
 
 // wrap breaks plain text into lines of at most width cells, between words

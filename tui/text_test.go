@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
 )
 
 // Words wrap at spaces: never inside a URL, a DSN or a hyphenated word.
@@ -53,5 +55,24 @@ func TestWrapCutsDSNAtSeparators(t *testing.T) {
 	}
 	if got := wrap(strings.Repeat("x", 50), 20); !slices.Equal(got, []string{strings.Repeat("x", 20), strings.Repeat("x", 20), strings.Repeat("x", 10)}) {
 		t.Fatalf("%q", got)
+	}
+}
+
+// pad and truncate fit a string to its cells, wide characters and styling
+// included, whether its width was measured before or not (widths are kept
+// per string) and however short it is in bytes.
+func TestPadAndTruncateFitCells(t *testing.T) {
+	styled := lipgloss.NewStyle().Bold(true).Render("fleet/app-0042 — 日本語のプロジェクト名")
+	for _, s := range []string{"", "ab", "日本語", "日本語のプロジェクト名とその説明が長いもの", styled, "e\u0301e\u0301e\u0301"} {
+		for _, w := range []int{1, 2, 3, 5, 8, 40} {
+			for range 2 { // measured, then kept
+				if got := lipgloss.Width(pad(s, w)); got != w {
+					t.Fatalf("pad(%q, %d) is %d cells", s, w, got)
+				}
+				if got := truncate(s, w); lipgloss.Width(got) > w || (lipgloss.Width(s) <= w && got != s) {
+					t.Fatalf("truncate(%q, %d) = %q", s, w, got)
+				}
+			}
+		}
 	}
 }

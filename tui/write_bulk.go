@@ -70,6 +70,9 @@ type (
 		id   uint64
 		plan workflow.Plan
 	}
+	// bulkBatchMsg is the events the run sent since the last batch, in
+	// order: one frame for them all.
+	bulkBatchMsg []tea.Msg
 	// bulkDoneMsg tells the screens a bulk change ran through; failed
 	// are the projects that failed, which stay marked to try again.
 	bulkDoneMsg struct{ failed map[int64]bool }
@@ -80,10 +83,14 @@ type bulkRun struct {
 	id     uint64
 	plan   workflow.Plan
 	marked int
-	// running are the items under way; done counts the items ended.
+	// running are the items under way; done counts the items ended, of
+	// acting, the plan's count at the start (counted once: a count per
+	// event made a run over n projects cost n² steps).
 	running map[int]bool
 	done    int
+	acting  int
 	events  chan tea.Msg
+	pace    *bulkPace
 	// release lets go of a rotation's campaign claim.
 	release func()
 }
@@ -107,7 +114,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if r := m.sh.bulk; r != nil {
-		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.words().Doing, r.done, r.plan.Acting()), kind: statusInfo})
+		return m.setStatus(statusMsg{text: fmt.Sprintf("%s is under way (%d of %d done): one change to several projects at a time.", r.words().Doing, r.done, r.acting), kind: statusInfo})
 	}
 	id := nextRequestID()
 	m.sh.planning = id
@@ -199,7 +206,7 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	}
 	// Room for every event (two a project, and the end): the run never
 	// waits for the console to read them.
-	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 2*len(p.Items)+1)}
+	r := &bulkRun{id: nextRequestID(), plan: p, marked: msg.marked, running: map[int]bool{}, events: make(chan tea.Msg, 2*len(p.Items)+1), pace: &bulkPace{}, acting: p.Acting()}
 	m.sh.bulk = r
 	next, s := m.setStatus(statusMsg{text: fmt.Sprintf("%s 0/%d…", r.words().Progress, p.Acting()), kind: statusInfo})
 	group := ""
@@ -241,44 +248,97 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 		close(ch)
 		return nil
 	}
-	return m, tea.Batch(run, waitBulk(ch))
+	return m, tea.Batch(run, waitBulk(ch, r.pace))
 }
 
-// waitBulk delivers the run's next message.
-func waitBulk(ch chan tea.Msg) tea.Cmd {
+// bulkFrame is how often at most the run's progress is delivered: Bubble
+// Tea draws a frame after every message, and a run over 5,000 projects
+// sends 10,000 events.
+const bulkFrame = 50 * time.Millisecond
+
+// bulkPace is when the last batch was delivered; only the run's waits,
+// one after the other, use it.
+type bulkPace struct{ last time.Time }
+
+// waitBulk delivers the run's next messages as one batch: the first as
+// soon as it comes when none came for bulkFrame, else with all that came
+// until then.
+func waitBulk(ch chan tea.Msg, pace *bulkPace) tea.Cmd {
 	return func() tea.Msg {
 		msg, ok := <-ch
 		if !ok {
 			return nil
 		}
-		return msg
+		batch := bulkBatchMsg{msg}
+		timer := time.NewTimer(time.Until(pace.last.Add(bulkFrame)))
+		defer timer.Stop()
+		for more := true; more; {
+			if _, end := msg.(bulkEndedMsg); end {
+				break
+			}
+			// What came already goes in first; then whatever comes until
+			// the frame is due.
+			select {
+			case msg, more = <-ch:
+			default:
+				select {
+				case msg, more = <-ch:
+				case <-timer.C:
+					more = false
+				}
+			}
+			if more {
+				batch = append(batch, msg)
+			}
+		}
+		pace.last = time.Now()
+		return batch
 	}
 }
 
-// bulkEvent records a project starting or ending, says how far the run
-// is, and tells the screens showing the project what changed.
+// bulkEvent is one event of the run, as a batch of one.
 func (m Model) bulkEvent(msg bulkEventMsg) (Model, tea.Cmd) {
+	return m.bulkBatch(bulkBatchMsg{msg})
+}
+
+// bulkBatch records the projects starting or ending, says once how far the
+// run is, and tells the screens showing each project what changed.
+func (m Model) bulkBatch(batch bulkBatchMsg) (Model, tea.Cmd) {
 	r := m.sh.bulk
-	if r == nil || r.id != msg.id {
-		return m, nil
+	var cmds []tea.Cmd
+	var status *statusMsg
+	for _, msg := range batch {
+		if end, ok := msg.(bulkEndedMsg); ok {
+			next, cmd := m.bulkEnded(end)
+			next, quit := next.followQuitQuestion()
+			return next, tea.Batch(append(cmds, cmd, quit)...)
+		}
+		ev, ok := msg.(bulkEventMsg)
+		if !ok || r == nil || r.id != ev.id {
+			return m, tea.Batch(cmds...)
+		}
+		i, it := ev.ev.Index, ev.ev.Item
+		r.plan.Items[i] = it
+		if !ev.ev.Done {
+			r.running[i] = true
+			continue
+		}
+		delete(r.running, i)
+		r.done++
+		kind := statusInfo
+		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+			kind = statusError
+		}
+		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.acting, it.Project.Name(), it.Result), kind: kind}
+		next, screens := m.updateAll(writeDoneMsg{w: bulkItem{it: it}})
+		m, cmds = next, append(cmds, screens)
 	}
-	wait := waitBulk(r.events)
-	i, it := msg.ev.Index, msg.ev.Item
-	r.plan.Items[i] = it
-	if !msg.ev.Done {
-		r.running[i] = true
-		return m, wait
+	if status != nil {
+		next, cmd := m.setStatus(*status)
+		m, cmds = next, append(cmds, cmd)
 	}
-	delete(r.running, i)
-	r.done++
-	kind := statusInfo
-	if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
-		kind = statusError
-	}
-	text := fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.plan.Acting(), it.Project.Name(), it.Result)
-	next, status := m.setStatus(statusMsg{text: text, kind: kind})
-	all, screens := next.updateAll(writeDoneMsg{w: bulkItem{it: it}})
-	return all, tea.Batch(status, screens, wait)
+	next, quit := m.followQuitQuestion()
+	return next, tea.Batch(append(cmds, quit, waitBulk(r.events, r.pace))...)
 }
 
 // bulkEnded ends the run: the report in a dialog, reopened with Bulk; the

@@ -50,7 +50,7 @@ func (m Model) bulkHolding(hs []workflow.Hold) string {
 			continue // ended, or left alone
 		}
 		if h, ok := workflow.Meet(r.plan.Holds(i), hs); ok {
-			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + workflow.Projects(r.plan.Acting()-r.done, "") + " to go)"
+			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + workflow.Projects(r.acting-r.done, "") + " to go)"
 		}
 	}
 	return ""

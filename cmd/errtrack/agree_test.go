@@ -49,6 +49,7 @@ func settle(t *testing.T, m tea.Model, cmd tea.Cmd) tea.Model {
 // The console and `errtrack status` give the same day count for the same
 // token at the same instant, whatever the time zone and the hour.
 func TestConsoleAndStatusAgreeOnExpiry(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["GITLAB_TOKEN"] = mockserver.TokenExpiring // expires in 3 days
 	days := regexp.MustCompile(`expires (in \d+ days|tomorrow)|has expired`)

@@ -28,6 +28,7 @@ func newScaleCLI(t *testing.T) *cli {
 
 // --paginate follows the pages and prints one array of every element.
 func TestAPIPaginate(t *testing.T) {
+	t.Parallel()
 	c := newScaleCLI(t)
 	r := c.run("", "api", keys1, "--paginate")
 	r.must(t, 0)
@@ -46,6 +47,7 @@ func TestAPIPaginate(t *testing.T) {
 // --jq filters the answer: numbers as JSON, strings without quotes, one
 // per line; a bad expression is a usage error with gojq's message.
 func TestAPIJQ(t *testing.T) {
+	t.Parallel()
 	c := newScaleCLI(t)
 	r := c.run("", "api", keys1, "--paginate", "--jq", "length")
 	r.must(t, 0)
@@ -96,6 +98,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // Server text that --jq prints raw is still cleaned: no escape sequence
 // or control character reaches the terminal.
 func TestAPIJQEscapes(t *testing.T) {
+	t.Parallel()
 	s, _ := mockserver.New(mockserver.Options{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/api/v4/hostile" {
@@ -124,6 +127,7 @@ func TestAPIJQEscapes(t *testing.T) {
 // -H adds a header; those that carry credentials or steer the request are
 // usage errors, and nothing is sent.
 func TestAPIHeaders(t *testing.T) {
+	t.Parallel()
 	s, _ := mockserver.New(mockserver.Options{})
 	var mu sync.Mutex
 	var seen []http.Header
@@ -155,6 +159,7 @@ func TestAPIHeaders(t *testing.T) {
 
 // --input sends a file's or stdin's JSON as the body; -X names the method.
 func TestAPIInput(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	settings := "projects/1/error_tracking/settings"
 	c.run(`{"active": false}`, "api", "-X", "PATCH", settings, "--input", "-").must(t, 0, `"active": false`)
@@ -175,6 +180,7 @@ func TestAPIInput(t *testing.T) {
 // -i prints the status line and the headers before the body; a header
 // echoing the token shows it redacted.
 func TestAPIInclude(t *testing.T) {
+	t.Parallel()
 	s, _ := mockserver.New(mockserver.Options{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Echo", "token "+r.Header.Get("PRIVATE-TOKEN"))

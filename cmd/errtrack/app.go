@@ -194,7 +194,7 @@ func (a *app) run(args []string) (code int) {
 			code = exitFailure
 		}
 	}()
-	apiclient.Version = appVersion()
+	setClientVersion()
 	// net/http reads GODEBUG before main runs: with http2debug it would
 	// print every request header, the token included. It cannot be turned
 	// off from here, so errtrack does not start.
@@ -358,3 +358,7 @@ func (a *app) readStdinLine() (string, error) {
 	}
 	return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
 }
+
+// setClientVersion names errtrack's version in the client's User-Agent,
+// once per process: tests run commands in parallel in one process.
+var setClientVersion = sync.OnceFunc(func() { apiclient.Version = appVersion() })

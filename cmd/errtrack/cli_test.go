@@ -181,6 +181,7 @@ func (r result) must(t *testing.T, code int, want ...string) {
 }
 
 func TestSettingsCommands(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "settings", "get", "--project", "demo/legacy-api").must(t, 0, "Active:", "yes", "Legacy API", "https://sentry.example.com/demo/legacy-api/")
 	r := c.run("", "settings", "get", "-p", "1", "--json")
@@ -207,6 +208,7 @@ func TestSettingsCommands(t *testing.T) {
 }
 
 func TestKeysCommands(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "list", "-p", "1").must(t, 0, "ID", "PUBLIC KEY", "glet_", "/errortracking/api/v1/projects/1")
 	r := c.run("", "keys", "list", "-p", "1", "--json")
@@ -245,6 +247,7 @@ func TestKeysCommands(t *testing.T) {
 }
 
 func TestRotate(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	before := c.server.Keys(5)
 	r := c.run("", "keys", "rotate", "-p", "demo/paused", "--yes")
@@ -307,6 +310,7 @@ func (f failingDeletes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestRotateDeleteFailsKeepsBoth(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, failingDeletes{srv})
 	r := c.run("", "keys", "rotate", "-p", "5", "--yes", "--json")
@@ -321,6 +325,7 @@ func TestRotateDeleteFailsKeepsBoth(t *testing.T) {
 }
 
 func TestErrorClasses(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	for _, tc := range []struct {
 		token string
@@ -357,6 +362,7 @@ func TestErrorClasses(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "list").must(t, 2, "--project is required")
 	c.run("", "keys", "list", "-p", "no path").must(t, 2, "not a project")
@@ -369,6 +375,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "version").must(t, 0, "errtrack dev")
 	var walk func(cmd *cobra.Command)
@@ -386,6 +393,7 @@ func TestVersionAndHelp(t *testing.T) {
 }
 
 func TestLoginStatusLogout(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["GITLAB_TOKEN"] = ""
 	c.run("nonsense-token\n", "login").must(t, 1, "was not stored", "did not accept your token")
@@ -413,6 +421,7 @@ func TestLoginStatusLogout(t *testing.T) {
 }
 
 func TestLastHostRemembered(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "list", "-p", "1").must(t, 0)
 	delete(c.env, "GITLAB_HOST")
@@ -420,6 +429,7 @@ func TestLastHostRemembered(t *testing.T) {
 }
 
 func TestHostileServerOutputIsSafe(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil\u200b\U000e0041"
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -457,6 +467,7 @@ func TestHostileServerOutputIsSafe(t *testing.T) {
 
 // A mistyped command is an error with a suggestion, not a help page and exit 0.
 func TestMistypedCommands(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "lsit").must(t, 2, `unknown command "lsit" for "errtrack keys"`, "did you mean list?")
 	c.run("", "keys", "lsit", "-p", "1").must(t, 2, `unknown command "lsit"`, "did you mean list?")
@@ -467,6 +478,7 @@ func TestMistypedCommands(t *testing.T) {
 
 // Flag values are checked with words, not strconv's.
 func TestFlagValueWords(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	for _, tc := range []struct {
 		args []string
@@ -488,6 +500,7 @@ func TestFlagValueWords(t *testing.T) {
 // a different --host or GITLAB_HOST is refused rather than acting on a
 // same-named project elsewhere.
 func TestProjectURLHost(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	delete(c.env, "GITLAB_HOST")
 	c.run("", "keys", "list", "-p", c.url+"/demo/web-shop/-/settings/monitor").must(t, 0, "glet_")
@@ -505,6 +518,7 @@ func TestProjectURLHost(t *testing.T) {
 // The host is remembered only after a request to it worked: a mistyped
 // --host does not become the default of later commands.
 func TestMistypedHostNotRemembered(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "list", "-p", "1").must(t, 0)
 	c.run("", "keys", "list", "-p", "1", "--host", "http://127.0.0.1:1").must(t, 1, "Could not reach the server")
@@ -513,6 +527,7 @@ func TestMistypedHostNotRemembered(t *testing.T) {
 }
 
 func TestStatusJSON(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["GITLAB_TOKEN"] = mockserver.TokenExpiring
 	r := c.run("", "status", "--json")
@@ -532,6 +547,7 @@ func TestStatusJSON(t *testing.T) {
 // With GITLAB_TOKEN set, token errors say to change the variable: logging
 // in changes nothing while it is set.
 func TestEnvTokenErrorsNameTheVariable(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["GITLAB_TOKEN"] = mockserver.TokenExpired
 	r := c.run("", "keys", "list", "-p", "1")
@@ -544,6 +560,7 @@ func TestEnvTokenErrorsNameTheVariable(t *testing.T) {
 // --debug prints every request and answer with headers, the token as
 // [redacted]; ERRTRACK_DEBUG=api does the same.
 func TestDebugOutput(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "settings", "disable", "-p", "demo/web-shop", "--debug")
 	r.must(t, 0, "> PATCH "+c.url+"/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false",
@@ -558,6 +575,7 @@ func TestDebugOutput(t *testing.T) {
 
 // errtrack api: a raw call with the stored credentials and errtrack's rules.
 func TestAPICommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "api", "GET", "projects/demo%2Fweb-shop/error_tracking/settings")
 	r.must(t, 0, `"active": true`, `"integrated": true`)
@@ -577,6 +595,7 @@ func TestAPICommand(t *testing.T) {
 }
 
 func TestProjectsList(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "projects", "list").must(t, 0, "ERROR TRACKING", "demo/web-shop", "integrated · on · 2 keys", "Sentry · on", "not set up")
 	r := c.run("", "projects", "list", "--json")
@@ -603,6 +622,7 @@ func TestProjectsList(t *testing.T) {
 // The variables glab users have: GITLAB_URI and GL_HOST name the host,
 // GITLAB_ACCESS_TOKEN holds the token; ERRTRACK_CONFIG_DIR moves the config.
 func TestGlabVariables(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	delete(c.env, "GITLAB_HOST")
 	delete(c.env, "GITLAB_TOKEN")
@@ -628,6 +648,7 @@ func TestGlabVariables(t *testing.T) {
 // A --ca-file that worked for a host is remembered: a self-managed GitLab
 // with a private CA needs it once.
 func TestCAFileRemembered(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	ts := httptest.NewTLSServer(srv)
 	defer ts.Close()
@@ -654,6 +675,7 @@ func TestCAFileRemembered(t *testing.T) {
 // Tab completes --project from the recent projects and the server's search,
 // and key IDs for keys delete.
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "list", "-p", "demo/paused").must(t, 0) // remembers the host
 	r := c.run("", "__complete", "keys", "list", "--project", "demo/we")

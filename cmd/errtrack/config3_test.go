@@ -8,6 +8,7 @@ import (
 // replace it (the last host used is kept apart, and serves only where no
 // default is set); set to "" it goes back to the last host used.
 func TestConfigHostIsADefault(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "config", "set", "host", "gitlab.example.com").must(t, 0)
 	delete(c.env, "GITLAB_HOST")
@@ -21,6 +22,7 @@ func TestConfigHostIsADefault(t *testing.T) {
 
 // A key bound to two actions is named from the entry being set.
 func TestConfigKeysConflictNamesTheEntrySet(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "config", "set", "keys.rotate", "x").must(t, 0)
 	r := c.run("", "config", "set", "keys.delete", "x")
@@ -29,6 +31,7 @@ func TestConfigKeysConflictNamesTheEntrySet(t *testing.T) {
 
 // The console's palette: set, read, refused when it is not one.
 func TestConfigTheme(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "config", "get", "theme").must(t, 0, "auto")
 	c.run("", "config", "set", "theme", "Light").must(t, 0)

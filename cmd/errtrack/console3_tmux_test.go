@@ -189,6 +189,7 @@ func TestConsoleDialogsInTmux(t *testing.T) {
 	s := consoleIn(t, 120, 32, bin+" --demo -p demo/web-shop")
 	s.waitFor("Client keys (2)")
 	s.waitFor("USED IN")
+	s.waitFor("SENTRY_DSN") // the uses read, not "…"
 	s.keys("Enter")
 	s.waitFor("Client key 1 of demo/web-shop")
 	details := boxWidth(t, s)

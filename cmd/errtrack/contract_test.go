@@ -29,6 +29,7 @@ func contractCLI(t *testing.T, set string) *cli {
 }
 
 func TestGroupCommandsAgainstGitLabsAnswers(t *testing.T) {
+	t.Parallel()
 	c := contractCLI(t, "ops")
 
 	// audit: the maintained projects, the shared one included; a key a
@@ -76,6 +77,7 @@ func TestGroupCommandsAgainstGitLabsAnswers(t *testing.T) {
 // JSON 429 and a minute's Retry-After: errtrack says it was limited and
 // how to go on, within --timeout.
 func TestGroupListingRateLimitedByGitLab(t *testing.T) {
+	t.Parallel()
 	s, err := contract.NewServer("limited")
 	if err != nil {
 		t.Fatal(err)

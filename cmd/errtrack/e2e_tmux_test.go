@@ -94,6 +94,7 @@ func (s tmuxSession) keys(keys ...string) {
 // the console in tmux, creates a key, cancels one delete, confirms another,
 // and checks the server's state through the API.
 func TestEndToEndInTmux(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "tmux")
 	bin := binary(t)
 	url := startMockServer(t)

@@ -12,6 +12,7 @@ import (
 // export --format yaml round-trips through a YAML parser, holds every
 // project, key and use, and no DSN or variable value unless asked.
 func TestExportInventory(t *testing.T) {
+	t.Parallel()
 	c, _ := sentryCLI(t)
 	r := c.run("", "export", "--group", "demo", "--include-subgroups", "--format", "yaml")
 	r.must(t, 0)
@@ -42,6 +43,7 @@ func TestExportInventory(t *testing.T) {
 // A ledger that cannot be opened is said once: an export and a delete go
 // on without it, warning; a rotation stops before it changes anything.
 func TestUnopenableLedgerSaidOnce(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	file := filepath.Join(t.TempDir(), "not-a-folder")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
@@ -68,6 +70,7 @@ func TestUnopenableLedgerSaidOnce(t *testing.T) {
 // export takes --json as every command does, and refuses flags that ask
 // for two things.
 func TestExportFlags(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "export", "-p", "demo/web-shop", "--json").must(t, 0, `"project": "demo/web-shop"`)
 	c.run("", "export", "-p", "demo/web-shop", "--json", "--format", "yaml").must(t, 2, "two formats")

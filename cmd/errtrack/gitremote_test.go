@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseRemote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][2]string{
 		"git@gitlab.com:group/app.git":                    {"https://gitlab.com", "group/app"},
 		"git@gitlab.example.com:group/sub/app":            {"https://gitlab.example.com", "group/sub/app"},
@@ -31,6 +32,7 @@ func TestParseRemote(t *testing.T) {
 // Inside a clone, --project may be left out: the remote's project is used
 // when errtrack has a token for its host, or its host is the one given.
 func TestProjectFromGitRemote(t *testing.T) {
+	t.Parallel()
 	requireTool(t, "git")
 	c := newCLI(t, nil)
 	dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 // The group rotation's report, as the plan did, says why each skipped
 // project was left alone, on its own row.
 func TestGroupReportSaysWhySkipped(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	r := c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes")

@@ -17,6 +17,7 @@ import (
 // keys rotate --group: the plan first, a dry run changes nothing, --yes
 // runs the rotation plan in each project and reports per project.
 func TestGroupRotateCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN"}
@@ -51,6 +52,7 @@ func TestGroupRotateCommand(t *testing.T) {
 // Interrupted mid-group (every DELETE answered 503), the same command run
 // again ends with exactly one new key per rotated project.
 func TestGroupRotateResumes(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	failing := true
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -76,6 +78,7 @@ func TestGroupRotateResumes(t *testing.T) {
 // console's rotation of marked projects), which counts only its own
 // projects as unfinished and never gives one a second new key.
 func TestGroupRotateResumesFromAnotherScope(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	failing := true
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -103,6 +106,7 @@ func TestGroupRotateResumesFromAnotherScope(t *testing.T) {
 // none, enables disabled ones, leaves Sentry-backed ones on Sentry, and
 // skips what the user does not maintain; a dry run changes nothing.
 func TestGroupSettingsEnable(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	args := []string{"settings", "enable", "--group", "demo", "--include-subgroups"}
 	c.run("", append(args, "--dry-run")...).must(t, 0, "demo/mobile-app", "create integrated settings, enabled", "demo/paused", "demo/mobile/android", "already enabled", "not a Maintainer", "Dry run")
@@ -121,6 +125,7 @@ func TestGroupSettingsEnable(t *testing.T) {
 }
 
 func TestProjectsListGroup(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "projects", "list", "--group", "demo/mobile")
 	r.must(t, 0, "demo/mobile/ios", "integrated · on · 1 key", "demo/mobile/kiosk", "no access (Maintainer role needed)")
@@ -133,6 +138,7 @@ func TestProjectsListGroup(t *testing.T) {
 // audit lists where each DSN is used, fails on a dangling variable and
 // passes once it is fixed; --json never shows a value.
 func TestAuditCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "audit", "-p", "demo/mobile/ios")
 	r.must(t, 1, "901", "SENTRY_DSN (all environments)", "error", "OLD_SENTRY_DSN (environment staging) holds the DSN of a key that no longer exists", "1 error finding")
@@ -161,6 +167,7 @@ func TestAuditCommand(t *testing.T) {
 
 // doctor: ok on a healthy project, the fix where a check fails, exit 1.
 func TestDoctorCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "doctor", "-p", "demo/mobile/android").must(t, 0, "ok    server", "GitLab 17.5", "ok    keys", "answers (no event sent")
 	if r := c.run("", "doctor", "-p", "8"); !strings.HasPrefix(r.stdout, "demo/mobile/android\n") {
@@ -178,6 +185,7 @@ func TestDoctorCommand(t *testing.T) {
 // --web opens the project's error tracking settings page with $BROWSER;
 // over SSH without one it prints the address.
 func TestKeysListWeb(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	record := filepath.Join(dir, "url")
 	browser := filepath.Join(dir, "browser")
@@ -202,6 +210,7 @@ func TestKeysListWeb(t *testing.T) {
 }
 
 func TestConfigCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "config", "set", "host", "gitlab.example.com").must(t, 0)
 	c.run("", "config", "get", "host").must(t, 0, "https://gitlab.example.com")
@@ -218,6 +227,7 @@ func TestConfigCommand(t *testing.T) {
 // The console's keys: set, read and listed by errtrack config, checked when
 // set and again when the console starts (a file edited by hand).
 func TestConfigKeys(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "config", "get", "keys.rotate").must(t, 0, "R")
 	c.run("", "config", "set", "keys.rotate", "x, ctrl+e").must(t, 0)
@@ -241,6 +251,7 @@ func TestConfigKeys(t *testing.T) {
 // holds; the plan first, a dry run sends nothing; projects without the
 // variable or not maintained are skipped, not failed.
 func TestGroupVerifyCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	args := []string{"keys", "verify", "--group", "demo", "--include-subgroups"}
 	c.run("", append(args, "--dry-run")...).must(t, 0, "Group demo: 2 of 8 projects to send a test event to", "demo/mobile/ios", "send a test event with the DSN of key 901", "not a Maintainer", "Dry run: nothing was sent")
@@ -273,6 +284,7 @@ func TestGroupVerifyCommand(t *testing.T) {
 // An event refused in one project fails that project, not the run; the
 // exit status says some failed.
 func TestGroupVerifyRefused(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/envelope") && strings.Contains(r.URL.Path, "/7/") {
@@ -292,6 +304,7 @@ func TestGroupVerifyRefused(t *testing.T) {
 // audit says when errtrack first saw each key, exactly for the keys it
 // created, and warns of an unused key older than the keys in use.
 func TestAuditFirstSeen(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	c.now = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
@@ -311,6 +324,7 @@ func TestAuditFirstSeen(t *testing.T) {
 // A project is named by its path in the settings record, given by ID too;
 // settings create names the first client key GitLab created.
 func TestSettingsNameTheProjectAndTheFirstKey(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "settings", "get", "-p", "1").must(t, 0, "Project:       demo/web-shop")
 	r := c.run("", "settings", "create", "-p", "2", "--active=true", "--integrated=true")
@@ -329,6 +343,7 @@ func TestSettingsNameTheProjectAndTheFirstKey(t *testing.T) {
 // token from the environment is replaced there; ERRTRACK_DEBUG=1 debugs;
 // a server's text never makes a usage error.
 func TestCommandWords(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "status", "--host", strings.TrimPrefix(c.url, "http://")).must(t, 1, "answered plain HTTP", "use --host "+c.url)
 	c.env["GITLAB_TOKEN"] = mockserver.TokenExpiring
@@ -357,6 +372,7 @@ func TestCommandWords(t *testing.T) {
 // A listing whose rate-limit waits would pass --timeout ends at once with
 // the rows it could not read marked, exit 1, and says to give it longer.
 func TestProjectsListRateLimitedPastTimeout(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{ScaleProjects: 30, RateLimit: 20})
 	c := newCLI(t, srv)
 	c.server = srv
@@ -371,6 +387,7 @@ func TestProjectsListRateLimitedPastTimeout(t *testing.T) {
 // keys rotate --yes keeps the old key when a group variable holds its DSN,
 // saying which and how to go on; --keep-variables deletes it.
 func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 1})
 	c := newCLI(t, srv)
 	c.server = srv
@@ -392,6 +409,7 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 // in the report of the run that finishes it; the other projects are not
 // rotated again meanwhile.
 func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 3})
 	c := newCLI(t, srv)
 	c.server = srv
@@ -414,6 +432,7 @@ func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
 // --restart starts a new rotation: the projects an unfinished run rotated
 // are rotated again; without it they are left alone.
 func TestGroupRotateRestart(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 3})
 	c := newCLI(t, srv)
 	c.server = srv

@@ -21,6 +21,7 @@ import (
 // interrupted group rotation created, from the commands' journal), and on
 // y rotates exactly the planned projects with progress and a report.
 func TestConsoleGroupRotationInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	url, sentryURL := startMockServers(t, "--latency", "150ms")
 	ctx := context.Background()

@@ -12,6 +12,7 @@ import (
 // F and D show the findings and the doctor's checks; a keys section edited
 // into a mistake is refused at start, naming the entry.
 func TestConsoleHabitsInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	cfg := t.TempDir()
 	if err := os.WriteFile(filepath.Join(cfg, "config.json"), []byte(`{"keys":{"rotate":["x"]}}`), 0o600); err != nil {
@@ -55,6 +56,7 @@ func TestConsoleHabitsInTmux(t *testing.T) {
 // all the maintained ones marked with ctrl+a, enabled together after one
 // question, in the built binary.
 func TestConsoleGroupBulkInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	s := newTmux(t, "ERRTRACK_STATE_DIR="+t.TempDir())
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo --group demo --include-subgroups; echo EXITED rc=$?; sleep 30")

@@ -25,6 +25,7 @@ import (
 // cores); -trimpath keys the build cache by module version rather than by
 // the fresh module cache's directory, so later runs take about 2 s.
 func TestSlowGoInstallFromModuleProxy(t *testing.T) {
+	t.Parallel()
 	goBin := requireTool(t, "go")
 	requireTool(t, "git")
 	const (

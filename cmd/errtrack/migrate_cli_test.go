@@ -22,6 +22,7 @@ import (
 // tracking off, no Sentry project made twice, and its glet_ keys in place
 // until --delete-old-keys removes them.
 func TestMigrateCommandInterruptedAndResumed(t *testing.T) {
+	t.Parallel()
 	var ss *mocksentry.Server
 	var creates atomic.Int32
 	sentrySrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

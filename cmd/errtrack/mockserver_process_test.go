@@ -40,6 +40,7 @@ func startServerProcess(t *testing.T, args ...string) (*exec.Cmd, string, *strin
 }
 
 func TestMockServerStopsCleanlyOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	cmd, _, stderr := startServerProcess(t)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -62,6 +63,7 @@ func TestMockServerStopsCleanlyOnSIGTERM(t *testing.T) {
 // TestStateSurvivesKill9 kills the mock server with SIGKILL in the middle of
 // concurrent writes: the state file must still load.
 func TestStateSurvivesKill9(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "state.json")
 	cmd, url, _ := startServerProcess(t, "--state", state)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -113,6 +115,7 @@ func TestStateSurvivesKill9(t *testing.T) {
 // --listen 0.0.0.0:0 prints a URL errtrack accepts, and warns that the demo
 // tokens are public beyond loopback.
 func TestMockServerListenAnywhere(t *testing.T) {
+	t.Parallel()
 	cmd, url, stderr := startServerProcess(t, "--listen", "0.0.0.0:0")
 	c := newCLI(t, nil)
 	c.env["GITLAB_HOST"] = url
@@ -127,6 +130,7 @@ func TestMockServerListenAnywhere(t *testing.T) {
 // --tls: the first line is the https URL and the second the CA file, which
 // errtrack's --ca-file accepts; the file goes when the server stops.
 func TestMockServerTLS(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary(t), "mock-server", "--listen", "127.0.0.1:0", "--tls")
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -155,6 +159,7 @@ func TestMockServerTLS(t *testing.T) {
 // --log: a line per request on stderr, with the method, the path, the
 // status and the protocol, and no token.
 func TestMockServerLog(t *testing.T) {
+	t.Parallel()
 	cmd, url, stderr := startServerProcess(t, "--log")
 	req, _ := http.NewRequest("GET", url+"/api/v4/projects/1/error_tracking/settings?private_token="+mockserver.TokenMaintainer, nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -172,6 +177,7 @@ func TestMockServerLog(t *testing.T) {
 
 // A malformed --gitlab-version is a usage error that says what is wanted.
 func TestMockServerBadVersion(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "mock-server", "--gitlab-version", "fifteen").must(t, 2, `GitLab version "fifteen" is not MAJOR.MINOR`, "15.4")
 	c.run("", "mock-server", "--gitlab-version", "7.0").must(t, 2, "older than this mock knows")

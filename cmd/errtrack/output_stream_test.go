@@ -12,6 +12,7 @@ import (
 // A streamed list reads as json.MarshalIndent would have written it, and
 // the terminal-unsafe characters are escaped in it as everywhere.
 func TestWriteJSONStreamsListsAsMarshalIndent(t *testing.T) {
+	t.Parallel()
 	keys := []apiclient.ClientKey{{ID: 1, Active: true, PublicKey: "a\u202eb", DSN: "x\u0085y"}, {ID: 2, PublicKey: "plain"}}
 	var got bytes.Buffer
 	if err := writeJSON(&got, keys); err != nil {
@@ -40,6 +41,7 @@ func TestWriteJSONStreamsListsAsMarshalIndent(t *testing.T) {
 }
 
 func TestWriteJSONRawIsNotAList(t *testing.T) {
+	t.Parallel()
 	for _, v := range []any{json.RawMessage(`{"a":1}`), []byte("hi")} {
 		var got bytes.Buffer
 		_ = writeJSON(&got, v)

@@ -15,6 +15,7 @@ import (
 // asks before the old key goes; No keeps them and the delete question says
 // they still hold it.
 func TestRotateAsksAboutVariables(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.tty = true
 	r := c.run("y\ny\n", "keys", "rotate", "-p", "1", "--old", "1")
@@ -35,6 +36,7 @@ func TestRotateAsksAboutVariables(t *testing.T) {
 // A create answered with the key being replaced (a replaying proxy) is no
 // new key: nothing is deleted and the exit status says so.
 func TestRotateCreateAnswerNamesOldKey(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	var oldKey []byte
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -69,6 +71,7 @@ func TestRotateCreateAnswerNamesOldKey(t *testing.T) {
 
 // An update whose answer was lost is "may or may not", with where to check.
 func TestRotateVariableUpdateAnswerLost(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/variables/") {
@@ -88,6 +91,7 @@ func TestRotateVariableUpdateAnswerLost(t *testing.T) {
 // keys delete names the variables that hold the key's DSN: in the question,
 // and on stderr with --yes.
 func TestKeysDeleteNamesVariables(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.tty = true
 	c.run("n\n", "keys", "delete", "-p", "1", "1").must(t, 0, "CI/CD variable SENTRY_DSN (all environments) holds this key's DSN", "Nothing deleted")

@@ -40,6 +40,7 @@ func (f *failNth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // and the variable holds it; a created key is always printed; what the
 // output says is what the server holds.
 func TestRotateFailsAtEveryStep(t *testing.T) {
+	t.Parallel()
 	args := []string{"keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes", "--json"}
 	steps := 0
 	for n := int64(1); ; n++ {
@@ -133,6 +134,7 @@ func TestRotateFailsAtEveryStep(t *testing.T) {
 // A missing variable is created masked and raw; an ambiguous name stops the
 // rotation before anything changes.
 func TestRotateCIVariable(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "keys", "rotate", "-p", "5", "--ci-variable", "DSN_FOR_DEPLOY", "--yes")
 	r.must(t, 0, "CI/CD variable DSN_FOR_DEPLOY (all environments) was created with the new DSN (masked, raw, not protected)")
@@ -168,6 +170,7 @@ func TestRotateCIVariable(t *testing.T) {
 
 // keys verify: accepted, refused, and asked first.
 func TestKeysVerify(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "verify", "-p", "1", "1").must(t, 2, "pass --yes")
 	c.run("", "keys", "verify", "-p", "1", "1", "--yes").must(t, 0, "Key 1 (glet_", "the test event was accepted by ingestion (HTTP 200")
@@ -186,6 +189,7 @@ func TestKeysVerify(t *testing.T) {
 
 // A refused DSN: the backend answers 401 for a key it does not know.
 func TestKeysVerifyRefused(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/envelope/") {
@@ -205,6 +209,7 @@ func TestKeysVerifyRefused(t *testing.T) {
 // auth rotate: stored first, refused for an environment token, never
 // retried, and truthful when the keyring fails before or after.
 func TestAuthRotate(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "auth", "rotate").must(t, 2, "comes from GITLAB_TOKEN", "unset GITLAB_TOKEN")
 	delete(c.env, "GITLAB_TOKEN")

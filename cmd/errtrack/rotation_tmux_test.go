@@ -35,6 +35,7 @@ func newTmux(t *testing.T, env ...string) tmuxSession {
 // a test event accepted, the old key deleted; then the commands verify the
 // new key and rotate it again with --ci-variable --verify.
 func TestRotationEndToEndInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	url := startMockServer(t)
 	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer)
@@ -88,6 +89,7 @@ func TestRotationEndToEndInTmux(t *testing.T) {
 // TestDemoTokenRotationInTmux rotates the demo's token with ctrl+t: the
 // console goes on with the new one.
 func TestDemoTokenRotationInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	s := newTmux(t)
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo -p demo/web-shop; echo EXITED rc=$?; sleep 30")
@@ -107,6 +109,7 @@ func TestDemoTokenRotationInTmux(t *testing.T) {
 // The question opens under the typing and takes none of it: SENTRY_DSN and
 // key 1 stay. Answered once read, the same questions take their keys.
 func TestKeysTypedDuringRotationAnswerNothing(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	url := startMockServer(t, "--latency", "300ms")
 	s := newTmux(t, "GITLAB_TOKEN="+mockserver.TokenMaintainer)

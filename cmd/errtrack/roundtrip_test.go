@@ -58,6 +58,7 @@ func (w *waves) reset() (int, string) {
 // settings update and audit, by ID (a path seen before) and by path, are
 // one round trip each; keys delete --yes two.
 func TestSingleProjectCommandsOneRoundTrip(t *testing.T) {
+	t.Parallel()
 	s, err := mockserver.New(mockserver.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // host only; a refused token is not stored; status names where each Sentry
 // token comes from and never prints it; logout removes it.
 func TestSentryLoginStatusLogout(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	ts := httptest.NewServer(mocksentry.New(mocksentry.Options{}))
 	defer ts.Close()
@@ -47,6 +48,7 @@ func TestSentryLoginStatusLogout(t *testing.T) {
 
 // SENTRY_AUTH_TOKEN is for SENTRY_URL's host (sentry.io when unset).
 func TestSentryEnvToken(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	ts := httptest.NewServer(mocksentry.New(mocksentry.Options{}))
 	defer ts.Close()

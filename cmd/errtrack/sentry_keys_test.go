@@ -45,6 +45,7 @@ func sentryCLIWith(t *testing.T, opts mocksentry.Options) (*cli, *mocksentry.Ser
 // open in the ledger, then closed by running it again, which deletes the
 // old key; never a value or a secret in the output.
 func TestSentryKeysFromTheCommands(t *testing.T) {
+	t.Parallel()
 	c, ss := sentryCLI(t)
 	r := c.run("", "keys", "list", "-p", "demo/legacy-api", "--json")
 	r.must(t, 0, `"backend": "sentry"`, `"name": "Production"`, `"count": 1000`)
@@ -94,6 +95,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 // project whose settings name another Sentry gets no token there (and the
 // other host sees no request), with words saying how to log in there.
 func TestSentryTokenOnlyToItsHost(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -117,6 +119,7 @@ func TestSentryTokenOnlyToItsHost(t *testing.T) {
 // A Sentry rotation stopped with both keys says how to finish it by the
 // old key's public key (a Sentry key has no ID).
 func TestSentryRotationLeftOpenNamesTheKey(t *testing.T) {
+	t.Parallel()
 	c, ss := sentryCLI(t)
 	var old string
 	for _, k := range ss.Keys("demo", "legacy-api") {
@@ -135,6 +138,7 @@ func TestSentryRotationLeftOpenNamesTheKey(t *testing.T) {
 // keys verify --group finds a Sentry-backed project's key in its Sentry,
 // as the group rotation does, and sends its event there.
 func TestGroupVerifyFindsSentryKeys(t *testing.T) {
+	t.Parallel()
 	c, ss := sentryCLI(t)
 	r := c.run("", "keys", "verify", "--group", "demo", "--yes", "--json")
 	r.must(t, 0, `"project": "demo/legacy-api"`, `Key "Production"`)
@@ -152,6 +156,7 @@ func TestGroupVerifyFindsSentryKeys(t *testing.T) {
 // keys rotate --name on a project whose keys are GitLab's is refused, as
 // keys create --name is: nothing changes.
 func TestRotateNameRefusedForGitLabKeys(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--name", "prod", "--keep-variables", "--yes").must(t, 1, "have no names", "nothing was changed")
 	if c.server.KeyCount(1) != 2 {
@@ -162,6 +167,7 @@ func TestRotateNameRefusedForGitLabKeys(t *testing.T) {
 // keys update of a key the Sentry project does not have says so, with
 // where to look.
 func TestSentryKeyUpdateOfAnUnknownKey(t *testing.T) {
+	t.Parallel()
 	c, _ := sentryCLI(t)
 	c.run("", "keys", "update", "-p", "demo/legacy-api", "0123456789abcdef0123456789abcdef", "--name", "x").
 		must(t, 1, "has no key 0123456789abcdef0123456789abcdef: nothing was changed", "errtrack keys list -p demo/legacy-api")

@@ -14,6 +14,7 @@ import (
 // accepted through the new DSN), then delete the old key from the open
 // rotation, which closes it.
 func TestSentryKeysDemoInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	s := newTmux(t)
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo; echo EXITED rc=$?; sleep 30")

@@ -19,6 +19,7 @@ import (
 // is refused (the token never goes to "evil"), and a host named only by a
 // project URL does not become the remembered one for GITLAB_TOKEN.
 func TestProjectURLHostRules(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	var hits atomic.Int32
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
@@ -40,6 +41,7 @@ func TestProjectURLHostRules(t *testing.T) {
 // GODEBUG=http2debug would print the PRIVATE-TOKEN header: errtrack does
 // not start with it.
 func TestHTTP2DebugRefused(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["GODEBUG"] = "http2debug=2"
 	r := c.run("", "keys", "list", "-p", "1")
@@ -52,6 +54,7 @@ func TestHTTP2DebugRefused(t *testing.T) {
 // Shell completion passes nothing raw from the server: descriptions are
 // cleaned, and only paths made of path segments are offered.
 func TestCompletionIsCleaned(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J"
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -86,6 +89,7 @@ func jsonEscaped(s string) string {
 // A 90 KB answer nested 9,000 deep is printed as received (indenting it
 // would print 810 MB), with bounded memory.
 func TestAPIDeepJSONBounded(t *testing.T) {
+	t.Parallel()
 	deep := []byte(strings.Repeat(`{"a":[`, 4500) + strings.Repeat(`]}`, 4500))
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -106,6 +110,7 @@ func TestAPIDeepJSONBounded(t *testing.T) {
 
 // Two mock servers on one state file: the second does not start.
 func TestMockServerStateLocked(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "gitlab.json")
 	startMockServer(t, "--state", state)
 	out, err := exec.Command(binary(t), "mock-server", "--listen", "127.0.0.1:0", "--state", state).CombinedOutput()
@@ -117,6 +122,7 @@ func TestMockServerStateLocked(t *testing.T) {
 // A settings change applied and then answered 500 may have been applied:
 // it says so, with the command to check.
 func TestSettingsChangeAnswerLost(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPatch {
@@ -132,6 +138,7 @@ func TestSettingsChangeAnswerLost(t *testing.T) {
 // A projects list that ends with rows unknown exits 1, after printing
 // what it knows.
 func TestProjectsListIncompleteExits1(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.Contains(r.URL.Path, "/projects/3/") {

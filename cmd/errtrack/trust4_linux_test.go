@@ -16,6 +16,7 @@ import (
 // (the race detector's shadow memory rules the limit out under go test
 // -race): the memory never used, the bound named.
 func TestJQSingleHugeAllocation(t *testing.T) {
+	t.Parallel()
 	s, err := mockserver.New(mockserver.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func counting(t *testing.T) (http.Handler, *atomic.Int64) {
 // -H 'Private_Token: x' is PRIVATE-TOKEN to GitLab (Rack reads dashes and
 // underscores alike): refused as a usage error, nothing sent.
 func TestAPIHeaderUnderscoreRefused(t *testing.T) {
+	t.Parallel()
 	h, n := counting(t)
 	c := newCLI(t, h)
 	for _, hdr := range []string{"Private_Token: x", "PRIVATE_TOKEN: x", "job_token: x", "Proxy_Authorization: x"} {
@@ -45,6 +46,7 @@ func TestAPIHeaderUnderscoreRefused(t *testing.T) {
 // buffer for every prompt (a line read ahead is the next prompt's), and a
 // line past the bound refused.
 func TestReadStdinLine(t *testing.T) {
+	t.Parallel()
 	a := newApp()
 	a.stdin = strings.NewReader("yes\r\nno\nlast")
 	for _, want := range []string{"yes", "no", "last"} {
@@ -65,6 +67,7 @@ func TestReadStdinLine(t *testing.T) {
 // Where the filter process cannot be started, the filter runs in errtrack
 // with the same bounds: the heap watch cancels it, and so does the deadline.
 func TestJQInProcessBounds(t *testing.T) {
+	t.Parallel()
 	a := newApp()
 	var out bytes.Buffer
 	a.stdout, a.jqLimit, a.timeout = &out, 64<<20, time.Second
@@ -86,6 +89,7 @@ func TestJQInProcessBounds(t *testing.T) {
 // api GET //127.0.0.1:1/x is refused by errtrack before anything is sent:
 // a usage error that says why, not "the server rejected the request".
 func TestAPINetworkPathRefusedLocally(t *testing.T) {
+	t.Parallel()
 	h, n := counting(t)
 	c := newCLI(t, h)
 	for _, p := range []string{"//127.0.0.1:1/x", "/../x", "a b"} {
@@ -104,6 +108,7 @@ func TestAPINetworkPathRefusedLocally(t *testing.T) {
 // A Retry-After date far off is said as the date, and as past --timeout,
 // not as billions of seconds to wait.
 func TestRetryAfterFarDate(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "Thu, 01 Jan 2099 00:00:00 GMT")
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -124,6 +129,7 @@ func TestRetryAfterFarDate(t *testing.T) {
 // Headers over 256 KiB are an answer too large to read, not "Could not
 // reach the server".
 func TestHugeHeadersSaid(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for i := 0; i < 40; i++ {
 			w.Header().Add("X-Pad", strings.Repeat("p", 8<<10))
@@ -141,6 +147,7 @@ func TestHugeHeadersSaid(t *testing.T) {
 // at --help in its own words, and no second "Run 'errtrack --help'" line
 // follows; a flag parser's bare words still get that pointer.
 func TestUsageAdviceOnce(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("")
 	r.must(t, 2, "the console needs a terminal")
@@ -159,6 +166,7 @@ func TestUsageAdviceOnce(t *testing.T) {
 // and a choice for the variables that hold the old DSN. Given them all,
 // the rotation runs.
 func TestRotateNoTerminalNamesEverything(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := c.run("", "keys", "rotate", "-p", "1")
 	r.must(t, 2, "Give --yes", "--old KEY_ID (project demo/web-shop has 2 client keys", "--update-variables or --keep-variables", "nothing was changed")
@@ -176,6 +184,7 @@ func TestRotateNoTerminalNamesEverything(t *testing.T) {
 // keys create answered with a user object prints no key and exits 1,
 // saying the key may or may not exist and where to check.
 func TestKeysCreateAnswerNotAKey(t *testing.T) {
+	t.Parallel()
 	s, err := mockserver.New(mockserver.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // --input FIFO with no writer: opening it blocks, and --timeout still ends
 // the command, naming the file.
 func TestAPIInputFIFO(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "body")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
@@ -35,14 +36,15 @@ func TestAPIInputFIFO(t *testing.T) {
 
 // --jq is bounded in memory: a filter that grows step by step is stopped
 // at the bound, which the error names; nothing of the sort reaches the
-// output. (The bound is 64 MiB here to keep the test quick; the filter
+// output. (The bound is 16 MiB here to keep the test quick; the filter
 // process watches its heap whatever the bound.)
 func TestJQMemoryBound(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
-	c.jqLimit = 64 << 20
+	c.jqLimit = 16 << 20
 	for _, expr := range []string{"[range(1e9)]", "def f: [f]; f", "[range(1e9) | tostring] | length"} {
 		r := timed(t, 60*time.Second, func() result { return c.run("", "api", "user", "--jq", expr) })
-		r.must(t, 1, "--jq stopped: the filter used more than 64 MiB of memory")
+		r.must(t, 1, "--jq stopped: the filter used more than 16 MiB of memory")
 		if r.stdout != "" {
 			t.Fatalf("%s printed %.200q", expr, r.stdout)
 		}
@@ -54,6 +56,7 @@ func TestJQMemoryBound(t *testing.T) {
 // --jq is bounded in time by --timeout, and says so (not "context
 // deadline exceeded").
 func TestJQTimeBound(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	r := timed(t, 20*time.Second, func() result {
 		return c.run("", "api", "user", "--timeout", "1s", "--jq", "last(range(1e12))")
@@ -66,6 +69,7 @@ func TestJQTimeBound(t *testing.T) {
 
 // Ctrl+C during a --jq filter ends the command at once: 130, "interrupted".
 func TestJQCtrlC(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.signals = make(chan os.Signal, 2)
 	go func() {
@@ -101,6 +105,7 @@ func TestAPIInputBounded(t *testing.T) {
 // --paginate stopped by --timeout after some pages says how many were read
 // and that nothing is printed, not "did not answer in time".
 func TestAPIPaginateTimeoutSaysHowFar(t *testing.T) {
+	t.Parallel()
 	const pages = 7
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))

@@ -91,6 +91,7 @@ func TestCtrlCAtRotatePromptTellsTheTruth(t *testing.T) {
 }
 
 func TestEndOfInputAtRotatePrompt(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	c.tty = true
 	r := c.run("", "keys", "rotate", "-p", "5")
@@ -132,6 +133,7 @@ func TestSignalDuringRequest(t *testing.T) {
 }
 
 func TestRotateOldValidatedBeforeAnything(t *testing.T) {
+	t.Parallel()
 	var posts atomic.Int32
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -192,6 +194,7 @@ func TestTokenRemovedFromEnvironment(t *testing.T) {
 // A same-host redirect turns a PATCH into a GET; errtrack used to print the
 // settings it read back and exit 0 though nothing was written.
 func TestRedirectedWriteIsAFailure(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && !strings.HasPrefix(r.URL.Path, "/moved") {
@@ -214,6 +217,7 @@ func TestRedirectedWriteIsAFailure(t *testing.T) {
 // The first DELETE is applied and the connection drops; the retry finds the
 // key gone. That is a delete done, and said so.
 func TestRetriedDeleteReportedDone(t *testing.T) {
+	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	var deletes atomic.Int32
 	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -234,6 +238,7 @@ func TestRetriedDeleteReportedDone(t *testing.T) {
 // Text the network controls (a certificate's names) reaches stderr and
 // status's stdout only cleaned.
 func TestHostileTransportTextCleaned(t *testing.T) {
+	t.Parallel()
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "x"},
 		DNSNames:  []string{"evil\x1b]0;owned\x07\x1b]52;c;eA==\x07\x1b[2J.example"},
@@ -256,6 +261,7 @@ func TestHostileTransportTextCleaned(t *testing.T) {
 }
 
 func TestConsoleNeedsATerminal(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	for _, args := range [][]string{{"--demo"}, {}, {"--project", "demo/web-shop"}} {
 		r := c.run("", args...)
@@ -265,6 +271,7 @@ func TestConsoleNeedsATerminal(t *testing.T) {
 
 // A config path that is a FIFO nobody writes to: commands still run.
 func TestConfigFIFODoesNotHang(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	if err := syscall.Mkfifo(c.cfg, 0o600); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 // project the cursor is on it (enter opens it again), the filter typed to
 // find it is gone, and a message about it goes when another project opens.
 func TestConsoleTruthInTmux(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	s := newTmux(t)
 	s.tmux("respawn-pane", "-k", "-t", "e2e", bin+" --demo; echo EXITED rc=$?; sleep 30")

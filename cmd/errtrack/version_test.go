@@ -10,6 +10,7 @@ import (
 )
 
 func TestBuildVersion(t *testing.T) {
+	t.Parallel()
 	const rev = "4a74bad1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7"
 	vcs := func(modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
@@ -35,6 +36,7 @@ func TestBuildVersion(t *testing.T) {
 // The version first, on a line of its own (scripts read it), then the
 // commit, the Go release and the platform, as gh version tells them.
 func TestVersionFlagAndCommand(t *testing.T) {
+	t.Parallel()
 	c := newCLI(t, nil)
 	want := "errtrack " + appVersion() + "\n"
 	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
@@ -48,6 +50,7 @@ func TestVersionFlagAndCommand(t *testing.T) {
 }
 
 func TestCommitLine(t *testing.T) {
+	t.Parallel()
 	info := &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "4a74bad1c2d3e4f5a6b7"}, {Key: "vcs.time", Value: "2026-11-23T07:11:26Z"}, {Key: "vcs.modified", Value: "true"}}}
 	if got := commitLine(info); got != "commit 4a74bad1c2d3 of 2026-11-23, with uncommitted changes" {
 		t.Errorf("commitLine = %q", got)
@@ -60,6 +63,7 @@ func TestCommitLine(t *testing.T) {
 // TestVersionFromLdflags checks the variable the Makefile and .goreleaser.yaml
 // stamp: -X names it, and a misspelt name would be ignored without an error.
 func TestVersionFromLdflags(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "errtrack")
 	if out, err := exec.Command("go", "build", "-ldflags", "-X main.version=v9.8.7-ldflags -X main.commit=abcdef123456 -X main.date=2026-01-02", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

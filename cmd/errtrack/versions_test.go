@@ -22,6 +22,7 @@ func newVersionCLI(t *testing.T, opts mockserver.Options) *cli {
 
 // Each version class: what works, and the words for what does not.
 func TestVersionClasses(t *testing.T) {
+	t.Parallel()
 	t.Run("15.4: no PUT settings", func(t *testing.T) {
 		c := newVersionCLI(t, mockserver.Options{GitLabVersion: "15.4"})
 		c.run("", "settings", "create", "-p", "demo/mobile-app", "--active=true", "--integrated=true").must(t, 1,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,18 +17,39 @@ import (
 // A request no fixture answers fails the test.
 func sentryContractCLI(t *testing.T) *cli {
 	t.Helper()
-	s, err := sentrycontract.NewServer("keys")
+	c, _ := sentryContractCLIOf(t, "keys", "", nil)
+	return c
+}
+
+// sentryContractCLIOf is sentryContractCLI against the fixture set named;
+// dsnHost, when set, is the host SENTRY_DSN spells the Sentry's with (as
+// a deploy may: Sentry builds a DSN's host as it answers). It returns the
+// replay server too. seen, when set, sees each request to the Sentry
+// before it is answered.
+func sentryContractCLIOf(t *testing.T, set, dsnHost string, seen func(*http.Request)) (*cli, *sentrycontract.Server) {
+	t.Helper()
+	s, err := sentrycontract.NewServer(set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen != nil {
+			seen(r)
+		}
+		s.ServeHTTP(w, r)
+	}))
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() {
 		if u := s.Unmatched(); len(u) > 0 {
 			t.Errorf("requests no Sentry fixture answers: %v", u)
 		}
 	})
-	dsn := "http://" + sentrycontract.Production + "@" + strings.TrimPrefix(ts.URL, "http://") + "/2"
+	host := strings.TrimPrefix(ts.URL, "http://")
+	if dsnHost != "" {
+		_, port, _ := strings.Cut(host, ":")
+		host = dsnHost + ":" + port
+	}
+	dsn := "http://" + sentrycontract.Production + "@" + host + "/2"
 	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: dsn})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +58,7 @@ func sentryContractCLI(t *testing.T) *cli {
 	c.server = gl
 	c.env["SENTRY_AUTH_TOKEN"] = sentrycontract.Token
 	c.env["SENTRY_URL"] = ts.URL
-	return c
+	return c, s
 }
 
 // A Sentry-backed project's keys, listed, made, renamed, disabled, deleted

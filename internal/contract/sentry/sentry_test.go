@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,21 +19,32 @@ const anEnvelope = `{"event_id":"6c4b29a8d1e24f0f9a1b3c5d7e9f0a1b"}` + "\n" + `{
 // onMock sends a fixture's request to a new mock Sentry, its tokens and
 // public keys swapped for the mock's own (by the key's name), and returns
 // the answer. A rate-limited fixture first uses up the key's limit on the
-// mock, as Sentry's key had.
-func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
+// mock, as Sentry's key had. The gone set's project is one the mock does
+// not have; the migrate set's new project gets the mock's own ID.
+func onMock(t *testing.T, set string, ex Exchange, req Request) (*http.Response, any) {
 	t.Helper()
 	ss := mocksentry.New(mocksentry.Options{})
 	ts := httptest.NewServer(ss)
 	t.Cleanup(ts.Close)
-	mine := map[string]string{}
 	labels := func() *strings.Replacer {
+		mine := map[string]string{}
 		for _, k := range ss.Keys("demo", "legacy-api") {
 			mine[k.Label] = k.Public
 		}
-		return strings.NewReplacer(Production, mine["Production"], Staging, mine["Staging"], Created, mine["New"])
+		for _, k := range ss.Keys("demo", "demo-web-shop") {
+			mine["migrated "+k.Label] = k.Public
+		}
+		pairs := []string{Production, mine["Production"], Staging, mine["Staging"], Created, mine["New"]}
+		if id := ss.ProjectID("demo", "demo-web-shop"); id != 0 {
+			pairs = append(pairs, Default, mine["migrated Default"], "/api/4/", "/api/"+strconv.FormatInt(id, 10)+"/")
+		}
+		if set == "gone" {
+			pairs = append(pairs, "/projects/demo/legacy-api/", "/projects/demo/no-such-project/")
+		}
+		return strings.NewReplacer(pairs...)
 	}
 	swap := labels()
-	token := map[string]string{Token: mocksentry.TokenAdmin, ExpiredToken: mocksentry.TokenExpired}[req.Token]
+	token := map[string]string{Token: mocksentry.TokenAdmin, ExpiredToken: mocksentry.TokenExpired, OrgCIToken: mocksentry.TokenOrgCI}[req.Token]
 	if token == "" {
 		token = req.Token
 	}
@@ -53,7 +65,7 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 	}
 	if ex.After != "" {
 		// The state the fixture answers in: its After request made first.
-		prior, ok := byName(t, ex.After)
+		prior, ok := byName(t, set, ex.After)
 		if !ok {
 			t.Fatalf("%s: after %q, no such fixture", ex.Name, ex.After)
 		}
@@ -101,15 +113,15 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// byName finds a fixture of the keys set by its file name.
-func byName(t *testing.T, name string) (Exchange, bool) {
+// byName finds a fixture of a set by its file name.
+func byName(t *testing.T, set, name string) (Exchange, bool) {
 	t.Helper()
-	exchanges, err := Load("keys")
+	exchanges, err := Load(set)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ex := range exchanges {
-		if ex.Name == "keys/"+name {
+		if ex.Name == set+"/"+name {
 			return ex, true
 		}
 	}
@@ -122,17 +134,22 @@ func byName(t *testing.T, name string) (Exchange, bool) {
 // Retry-After, a Link's cursors). So the mock cannot drift from the
 // fixtures, nor the fixtures from the mock, without a test failing.
 func TestMockAnswersAsTheFixtures(t *testing.T) {
-	exchanges, err := Load("keys")
-	if err != nil {
-		t.Fatal(err)
+	var exchanges []Exchange
+	for _, set := range Sets() {
+		ex, err := Load(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exchanges = append(exchanges, ex...)
 	}
 	checked := 0
 	for _, ex := range exchanges {
 		if ex.Aux {
 			continue
 		}
+		set, _, _ := strings.Cut(ex.Name, "/")
 		for _, req := range ex.Requests {
-			resp, got := onMock(t, ex, req)
+			resp, got := onMock(t, set, ex, req)
 			if resp.StatusCode != ex.Status {
 				t.Errorf("%s %s: %d, Sentry %d (%s)", req.Method, req.Path, resp.StatusCode, ex.Status, ex.Name)
 				continue
@@ -156,7 +173,7 @@ func TestMockAnswersAsTheFixtures(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 12 {
+	if checked < 20 {
 		t.Fatalf("only %d requests checked", checked)
 	}
 }
@@ -184,9 +201,17 @@ func TestShape(t *testing.T) {
 // Every fixture names the Sentry or Relay source it was shaped from, and
 // a request no fixture answers is remembered, not guessed at.
 func TestFixturesCiteTheirSource(t *testing.T) {
-	exchanges, err := Load("keys")
-	if err != nil {
-		t.Fatal(err)
+	sets := Sets()
+	if len(sets) < 3 {
+		t.Fatalf("fixture sets: %v", sets)
+	}
+	var exchanges []Exchange
+	for _, set := range sets {
+		ex, err := Load(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exchanges = append(exchanges, ex...)
 	}
 	for _, ex := range exchanges {
 		if !strings.Contains(ex.Source, "getsentry/sentry src/") && !strings.Contains(ex.Source, "getsentry/relay relay-server/") {

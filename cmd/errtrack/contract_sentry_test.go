@@ -142,3 +142,16 @@ func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
 	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--soft", "--update-variables", "--verify", "--yes").
 		must(t, 0, "Rotated softly", `old key "Production" (0c3d5a7b9…) is disabled`)
 }
+
+// A Sentry project renamed since GitLab's settings named it, against
+// Sentry's answers (ProjectMoved, 302, on every method): the keys are
+// listed at the new slug, and an update stops before a second PUT, naming
+// the rename, the new slug and GitLab's settings page; the project read
+// that tells the rename is answered too.
+func TestSentryRenamedProjectAgainstSentrysAnswers(t *testing.T) {
+	c, _ := sentryContractCLIOf(t, "moved", "", nil)
+	p := "demo/legacy-api"
+	c.run("", "keys", "list", "-p", p).must(t, 0, "Production", "Staging")
+	c.run("", "keys", "update", "-p", p, sentrycontract.Production, "--name", "Renamed").
+		must(t, 1, "demo/legacy-api was renamed to demo/legacy-api-v2", "GitLab's error tracking settings still name demo/legacy-api", "Settings > Monitor > Error Tracking")
+}

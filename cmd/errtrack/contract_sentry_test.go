@@ -102,7 +102,9 @@ func TestSentryKeysAgainstSentrysAnswers(t *testing.T) {
 func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 	c := sentryContractCLI(t)
 	p := "demo/legacy-api"
-	c.run("", "audit", "-p", p).must(t, 0, "keys of the Sentry project demo/legacy-api", sentrycontract.Production+"  SENTRY_DSN (all environments)")
+	c.run("", "audit", "-p", p).must(t, 0, "keys of the Sentry project demo/legacy-api", sentrycontract.Production+"  SENTRY_DSN (all environments)", "2026-08-28")
+	// A Sentry key's age is its dateCreated, and the JSON says so.
+	c.run("", "audit", "-p", p, "--json").must(t, 0, `"first_seen": "2026-08-28T09:14:03.536Z"`, `"first_seen_source": "sentry"`)
 	c.run("", "doctor", "-p", p).must(t, 0, "2 active client keys", "answers (no event sent", "1 variable holds a current DSN")
 	r := c.run("", "doctor", "-p", p, "--send-test-event")
 	r.must(t, 0, "the test event was accepted by ingestion at", "warn  ingestion (key \"Staging\"", "rate-limited the test event (HTTP 429, limit: key key_quota)")

@@ -111,6 +111,21 @@ func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, "inactive or deleted") {
 		t.Fatalf("a rate limit worded as a dead key:\n%s%s", r.stdout, r.stderr)
 	}
+	// projects list counts a Sentry-backed project's keys in Sentry (two
+	// here), never GitLab's 0; without a Sentry token the count is unknown.
+	c.run("", "projects", "list", "--json").must(t, 0, `"keys": 2,
+      "keys_known": true,
+      "keys_source": "sentry"`)
+	noToken := *c
+	noToken.env = map[string]string{}
+	for k, v := range c.env {
+		if k != "SENTRY_AUTH_TOKEN" {
+			noToken.env[k] = v
+		}
+	}
+	noToken.run("", "projects", "list", "--json").must(t, 0, `"keys": null,
+      "keys_known": false,
+      "keys_source": "sentry"`)
 	r = c.run("", "export", "-p", p)
 	r.must(t, 0, `"backend": "sentry"`, `"public_key_start": "`+sentrycontract.Production[:8]+`"`, `"variable": "SENTRY_DSN"`)
 	if strings.Contains(r.stdout, sentrycontract.Production) {

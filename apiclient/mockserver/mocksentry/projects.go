@@ -138,6 +138,9 @@ func (s *Server) teamProjects(c *call) {
 			errs["slug"] = []string{"Enter a valid slug consisting of lowercase letters, numbers, underscores or hyphens. It cannot be entirely numeric."}
 		}
 	}
+	if in.Platform != nil && !validPlatform(*in.Platform) {
+		errs["platform"] = []string{"Invalid platform"}
+	}
 	if len(errs) > 0 {
 		writeJSON(c.w, http.StatusBadRequest, errs)
 		return

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -92,8 +93,15 @@ func onMock(t *testing.T, set string, ex Exchange, req Request) (*http.Response,
 		do(http.MethodPost, req.Path, req.SentryKey, []byte(anEnvelope)).Body.Close()
 	}
 	path := swap.Replace(req.Path)
+	q := url.Values{}
+	for k, v := range req.Query {
+		q.Set(k, v)
+	}
 	if req.Method == http.MethodGet && strings.HasSuffix(path, "/keys/") {
-		path += "?per_page=100" // as errtrack lists
+		q.Set("per_page", "100") // as errtrack lists
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	var body []byte
 	switch {

@@ -71,6 +71,9 @@ type ClientKey struct {
 	// names it.
 	Name      string        `json:"-"`
 	RateLimit *KeyRateLimit `json:"-"`
+	// CreatedAt is a Sentry key's dateCreated; zero for GitLab's keys,
+	// which carry no date.
+	CreatedAt time.Time `json:"-"`
 }
 
 // KeyRateLimit caps the events a key accepts: Count in Window seconds.

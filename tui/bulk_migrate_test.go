@@ -114,4 +114,9 @@ func TestBulkMigration(t *testing.T) {
 	h.key("enter")
 	h.mustSay("No integrated client keys: the project reports to the Sentry project demo/demo-web-shop", "its integrated keys were deleted")
 	h.mustNotSee("n new", "Press n")
+	// Its doctor, after the later step too, checks the Sentry side and
+	// never advises turning integrated tracking on or making a glet_ key.
+	h.key("D")
+	h.mustSay("migration: migrated to Sentry project demo/demo-web-shop", "/demo/web-shop/-/settings/operations")
+	h.mustNotSee("on the Settings tab", "on the Client keys tab")
 }

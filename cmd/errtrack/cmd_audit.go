@@ -270,14 +270,17 @@ type keyReport struct {
 	ID int64 `json:"id,omitempty" yaml:"id,omitempty"`
 	// PublicKey, with the project's ID, rebuilds the key's DSN: the
 	// export leaves it out unless asked (PublicKeyStart names the key).
-	PublicKey      string         `json:"public_key,omitempty" yaml:"public_key,omitempty"`
-	PublicKeyStart string         `json:"public_key_start,omitempty" yaml:"public_key_start,omitempty"`
-	Name           string         `json:"name,omitempty" yaml:"name,omitempty"`
-	Active         bool           `json:"active" yaml:"active"`
-	FirstSeen      *time.Time     `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
-	Created        bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
-	DSN            string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
-	UsedIn         []workflow.Use `json:"used_in" yaml:"used_in"`
+	PublicKey      string     `json:"public_key,omitempty" yaml:"public_key,omitempty"`
+	PublicKeyStart string     `json:"public_key_start,omitempty" yaml:"public_key_start,omitempty"`
+	Name           string     `json:"name,omitempty" yaml:"name,omitempty"`
+	Active         bool       `json:"active" yaml:"active"`
+	FirstSeen      *time.Time `json:"first_seen,omitempty" yaml:"first_seen,omitempty"`
+	// FirstSeenSource says where FirstSeen comes from: "sentry" (the
+	// key's dateCreated) or "errtrack" (when errtrack first saw the key).
+	FirstSeenSource string         `json:"first_seen_source,omitempty" yaml:"first_seen_source,omitempty"`
+	Created         bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
+	DSN             string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
+	UsedIn          []workflow.Use `json:"used_in" yaml:"used_in"`
 	// UseUnknown: no variable errtrack can read holds the key's DSN and
 	// these cannot be read (hidden variables, groups): its use is unknown.
 	UseUnknown []string `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
@@ -308,7 +311,10 @@ func keyReports(au workflow.Audit, withDSN, withPublic bool) []keyReport {
 		}
 		if !k.Seen.First.IsZero() {
 			first := k.Seen.First
-			r.FirstSeen = &first
+			r.FirstSeen, r.FirstSeenSource = &first, "errtrack"
+			if au.Backend == workflow.BackendSentry {
+				r.FirstSeenSource = "sentry"
+			}
 		}
 		out = append(out, r)
 	}
@@ -328,10 +334,17 @@ func publicKeyStart(k string) string {
 	return prefix + rest
 }
 
-// withAges adds when errtrack first saw each GitLab key. Ages are a help:
-// a state directory that cannot be written costs them, not the report.
+// withAges adds when errtrack first saw each GitLab key; a Sentry key's
+// age is its dateCreated, as Sentry answers it. Ages are a help: a state
+// directory that cannot be written costs them, not the report.
 func (a *app) withAges(store *seen.Batch, host string, au *workflow.Audit, warn bool) {
-	if store == nil || au.Backend == workflow.BackendSentry {
+	if au.Backend == workflow.BackendSentry {
+		for i := range au.Keys {
+			au.Keys[i].Seen = seen.Entry{First: au.Keys[i].Key.CreatedAt}
+		}
+		return
+	}
+	if store == nil {
 		return
 	}
 	ids := make([]int64, len(au.Keys))

@@ -35,6 +35,9 @@ type trackingJSON struct {
 	Integrated bool   `json:"integrated"`
 	Keys       *int   `json:"keys"` // null when not counted
 	KeysKnown  bool   `json:"keys_known"`
+	// KeysSource is "sentry" when the keys are a Sentry project's, counted
+	// there (a Sentry-backed project); absent for GitLab's own keys.
+	KeysSource string `json:"keys_source,omitempty"`
 	Error      string `json:"error,omitempty"`
 	// SentryProject (ORG/SLUG) and SentryURL: the Sentry a migration
 	// carried the project to, while GitLab's settings do not name it.
@@ -120,8 +123,9 @@ func (a *app) projectsCmd() *cobra.Command {
 			}
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))
+				counts := a.sentryKeyCounts(ctx, g, overviews)
 				for i, p := range projects {
-					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i]),
+					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i], counts[i]),
 						Shared: workflow.SharedInto(groupPath, p.PathWithNamespace), Skipped: workflow.SkipReason(p)}
 				}
 				if err := writeJSON(a.stdout, out); err != nil {
@@ -176,7 +180,9 @@ func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.
 	return out
 }
 
-func (a *app) trackingJSON(o workflow.Overview) trackingJSON {
+// trackingJSON is a project's error tracking in the list's JSON; counted,
+// when set, is its Sentry project's keys (never GitLab's count for them).
+func (a *app) trackingJSON(o workflow.Overview, counted *keyCount) trackingJSON {
 	t := trackingJSON{Summary: o.Summary(), Configured: o.Settings != nil, KeysKnown: o.KeysKnown}
 	if o.Migrated() {
 		t.SentryProject, t.SentryURL = o.SentryProject, o.SentryURL
@@ -184,10 +190,17 @@ func (a *app) trackingJSON(o workflow.Overview) trackingJSON {
 	if o.Settings != nil {
 		t.Active, t.Integrated = o.Settings.Active, o.Settings.Integrated
 	}
-	if o.Err == nil {
+	switch {
+	case o.Err == nil && counted != nil:
+		t.KeysSource, t.KeysKnown = counted.source, counted.known
+		if counted.known {
+			n := counted.n
+			t.Keys = &n
+		}
+	case o.Err == nil:
 		n := o.Keys
 		t.Keys = &n
-	} else {
+	default:
 		t.Error = a.explain(o.Err, "run the command again")
 	}
 	return t

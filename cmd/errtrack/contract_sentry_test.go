@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,18 +17,39 @@ import (
 // A request no fixture answers fails the test.
 func sentryContractCLI(t *testing.T) *cli {
 	t.Helper()
-	s, err := sentrycontract.NewServer("keys")
+	c, _ := sentryContractCLIOf(t, "keys", "", nil)
+	return c
+}
+
+// sentryContractCLIOf is sentryContractCLI against the fixture set named;
+// dsnHost, when set, is the host SENTRY_DSN spells the Sentry's with (as
+// a deploy may: Sentry builds a DSN's host as it answers). It returns the
+// replay server too. seen, when set, sees each request to the Sentry
+// before it is answered.
+func sentryContractCLIOf(t *testing.T, set, dsnHost string, seen func(*http.Request)) (*cli, *sentrycontract.Server) {
+	t.Helper()
+	s, err := sentrycontract.NewServer(set)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen != nil {
+			seen(r)
+		}
+		s.ServeHTTP(w, r)
+	}))
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() {
 		if u := s.Unmatched(); len(u) > 0 {
 			t.Errorf("requests no Sentry fixture answers: %v", u)
 		}
 	})
-	dsn := "http://" + sentrycontract.Production + "@" + strings.TrimPrefix(ts.URL, "http://") + "/2"
+	host := strings.TrimPrefix(ts.URL, "http://")
+	if dsnHost != "" {
+		_, port, _ := strings.Cut(host, ":")
+		host = dsnHost + ":" + port
+	}
+	dsn := "http://" + sentrycontract.Production + "@" + host + "/2"
 	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: dsn})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +58,7 @@ func sentryContractCLI(t *testing.T) *cli {
 	c.server = gl
 	c.env["SENTRY_AUTH_TOKEN"] = sentrycontract.Token
 	c.env["SENTRY_URL"] = ts.URL
-	return c
+	return c, s
 }
 
 // A Sentry-backed project's keys, listed, made, renamed, disabled, deleted
@@ -80,13 +102,30 @@ func TestSentryKeysAgainstSentrysAnswers(t *testing.T) {
 func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 	c := sentryContractCLI(t)
 	p := "demo/legacy-api"
-	c.run("", "audit", "-p", p).must(t, 0, "keys of the Sentry project demo/legacy-api", sentrycontract.Production+"  SENTRY_DSN (all environments)")
+	c.run("", "audit", "-p", p).must(t, 0, "keys of the Sentry project demo/legacy-api", sentrycontract.Production+"  SENTRY_DSN (all environments)", "2026-08-28")
+	// A Sentry key's age is its dateCreated, and the JSON says so.
+	c.run("", "audit", "-p", p, "--json").must(t, 0, `"first_seen": "2026-08-28T09:14:03.536Z"`, `"first_seen_source": "sentry"`)
 	c.run("", "doctor", "-p", p).must(t, 0, "2 active client keys", "answers (no event sent", "1 variable holds a current DSN")
 	r := c.run("", "doctor", "-p", p, "--send-test-event")
 	r.must(t, 0, "the test event was accepted by ingestion at", "warn  ingestion (key \"Staging\"", "rate-limited the test event (HTTP 429, limit: key key_quota)")
 	if strings.Contains(r.stdout+r.stderr, "inactive or deleted") {
 		t.Fatalf("a rate limit worded as a dead key:\n%s%s", r.stdout, r.stderr)
 	}
+	// projects list counts a Sentry-backed project's keys in Sentry (two
+	// here), never GitLab's 0; without a Sentry token the count is unknown.
+	c.run("", "projects", "list", "--json").must(t, 0, `"keys": 2,
+      "keys_known": true,
+      "keys_source": "sentry"`)
+	noToken := *c
+	noToken.env = map[string]string{}
+	for k, v := range c.env {
+		if k != "SENTRY_AUTH_TOKEN" {
+			noToken.env[k] = v
+		}
+	}
+	noToken.run("", "projects", "list", "--json").must(t, 0, `"keys": null,
+      "keys_known": false,
+      "keys_source": "sentry"`)
 	r = c.run("", "export", "-p", p)
 	r.must(t, 0, `"backend": "sentry"`, `"public_key_start": "`+sentrycontract.Production[:8]+`"`, `"variable": "SENTRY_DSN"`)
 	if strings.Contains(r.stdout, sentrycontract.Production) {
@@ -119,4 +158,17 @@ func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
 	c = sentryContractCLI(t)
 	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--soft", "--update-variables", "--verify", "--yes").
 		must(t, 0, "Rotated softly", `old key "Production" (0c3d5a7b9…) is disabled`)
+}
+
+// A Sentry project renamed since GitLab's settings named it, against
+// Sentry's answers (ProjectMoved, 302, on every method): the keys are
+// listed at the new slug, and an update stops before a second PUT, naming
+// the rename, the new slug and GitLab's settings page; the project read
+// that tells the rename is answered too.
+func TestSentryRenamedProjectAgainstSentrysAnswers(t *testing.T) {
+	c, _ := sentryContractCLIOf(t, "moved", "", nil)
+	p := "demo/legacy-api"
+	c.run("", "keys", "list", "-p", p).must(t, 0, "Production", "Staging")
+	c.run("", "keys", "update", "-p", p, sentrycontract.Production, "--name", "Renamed").
+		must(t, 1, "demo/legacy-api was renamed to demo/legacy-api-v2", "GitLab's error tracking settings still name demo/legacy-api", "Settings > Monitor > Error Tracking")
 }

@@ -183,7 +183,7 @@ func (s sentryKeys) Where() string {
 
 // FromSentry is a Sentry key as a client key: no numeric ID.
 func FromSentry(k sentry.Key) apiclient.ClientKey {
-	out := apiclient.ClientKey{PublicKey: k.ID, DSN: k.DSN, Active: k.Active, Name: k.Name}
+	out := apiclient.ClientKey{PublicKey: k.ID, DSN: k.DSN, Active: k.Active, Name: k.Name, CreatedAt: k.Created}
 	if k.RateLimit != nil {
 		out.RateLimit = &apiclient.KeyRateLimit{Window: k.RateLimit.Window, Count: k.RateLimit.Count}
 	}

@@ -138,6 +138,9 @@ func (s *Server) teamProjects(c *call) {
 			errs["slug"] = []string{"Enter a valid slug consisting of lowercase letters, numbers, underscores or hyphens. It cannot be entirely numeric."}
 		}
 	}
+	if in.Platform != nil && !validPlatform(*in.Platform) {
+		errs["platform"] = []string{"Invalid platform"}
+	}
 	if len(errs) > 0 {
 		writeJSON(c.w, http.StatusBadRequest, errs)
 		return
@@ -227,9 +230,10 @@ func (s *Server) RenameProject(org, slug, newSlug string) bool {
 
 // moved answers ProjectMoved for a slug a project had before a rename,
 // for every method: 302, Location the requested path and query with the
-// new slug, body {slug, detail: {extra: {url, slug}}}
+// new slug, body {slug, detail: {code, message, extra: {url, slug}}}
 // (src/sentry/api/bases/project.py, ProjectEndpoint.convert_args and
-// handle_exception_with_details). false when the slug is no old one.
+// handle_exception_with_details; the detail SentryAPIException makes,
+// src/sentry/api/exceptions.py). false when the slug is no old one.
 func (s *Server) moved(c *call) bool {
 	org, slug := c.params[0], c.params[1]
 	for _, p := range s.st.projects {
@@ -242,7 +246,8 @@ func (s *Server) moved(c *call) bool {
 		}
 		newURL := strings.Replace(full, "projects/"+org+"/"+slug+"/", "projects/"+org+"/"+p.Slug+"/", 1)
 		c.w.Header().Set("Location", newURL)
-		writeJSON(c.w, http.StatusFound, map[string]any{"slug": p.Slug, "detail": map[string]any{"extra": map[string]string{"url": newURL, "slug": p.Slug}}})
+		writeJSON(c.w, http.StatusFound, map[string]any{"slug": p.Slug, "detail": map[string]any{
+			"code": "resource-moved", "message": "Resource has been moved", "extra": map[string]string{"url": newURL, "slug": p.Slug}}})
 		return true
 	}
 	return false

@@ -37,12 +37,18 @@ const (
 	Token        = "sntryu_contract0000000000000000000000000000000000000000000000000"
 	ExpiredToken = "sntryu_expired00000000000000000000000000000000000000000000000000"
 	UnknownToken = "sntryu_unknown00000000000000000000000000000000000000000000000000"
+	// OrgCIToken is an organisation auth token of demo, scope org:ci (no
+	// user), as the mock Sentry's TokenOrgCI.
+	OrgCIToken = "sntrys_demo-org-ci-token"
 	// Production and Staging are the project's keys' public keys;
 	// Staging has a rate limit of 1000 an hour, and is past it at ingestion.
 	Production = "0c3d5a7b9e1f2a4c6e8b0d2f4a6c8e0b"
 	Staging    = "5f1c1f4a3a6e4b1d8f0e2a9c7b6d5e4f"
 	// Created is the public key of the key "New" the create fixture makes.
 	Created = "9a8b7c6d5e4f30211203405566778899"
+	// Default is the key Sentry makes with a new project (the migrate
+	// set's demo/demo-web-shop, project ID 4).
+	Default = "3e7d1a5c9b2f48e6a0c4d8f2b6e1a9c3"
 	// Unknown is a public key Relay refuses (403).
 	Unknown = "ffffffffffffffffffffffffffffffff"
 )
@@ -73,6 +79,20 @@ type Request struct {
 	Token     string            `json:"token"`
 	SentryKey string            `json:"sentry_key"`
 	Body      map[string]any    `json:"body"`
+}
+
+// Sets names the fixture sets: keys (a Sentry-backed project's keys and
+// ingestion), gone (its Sentry project deleted), migrate (a migration's
+// new Sentry project).
+func Sets() []string {
+	entries, _ := files.ReadDir("testdata")
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 // Load reads a fixture set.

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,21 +20,35 @@ const anEnvelope = `{"event_id":"6c4b29a8d1e24f0f9a1b3c5d7e9f0a1b"}` + "\n" + `{
 // onMock sends a fixture's request to a new mock Sentry, its tokens and
 // public keys swapped for the mock's own (by the key's name), and returns
 // the answer. A rate-limited fixture first uses up the key's limit on the
-// mock, as Sentry's key had.
-func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
+// mock, as Sentry's key had. The gone set's project is one the mock does
+// not have; the migrate set's new project gets the mock's own ID.
+func onMock(t *testing.T, set string, ex Exchange, req Request) (*http.Response, any) {
 	t.Helper()
 	ss := mocksentry.New(mocksentry.Options{})
 	ts := httptest.NewServer(ss)
 	t.Cleanup(ts.Close)
-	mine := map[string]string{}
+	if set == "moved" && !ss.RenameProject("demo", "legacy-api", "legacy-api-v2") {
+		t.Fatal("renaming the mock's project")
+	}
 	labels := func() *strings.Replacer {
-		for _, k := range ss.Keys("demo", "legacy-api") {
+		mine := map[string]string{}
+		for _, k := range append(ss.Keys("demo", "legacy-api"), ss.Keys("demo", "legacy-api-v2")...) {
 			mine[k.Label] = k.Public
 		}
-		return strings.NewReplacer(Production, mine["Production"], Staging, mine["Staging"], Created, mine["New"])
+		for _, k := range ss.Keys("demo", "demo-web-shop") {
+			mine["migrated "+k.Label] = k.Public
+		}
+		pairs := []string{Production, mine["Production"], Staging, mine["Staging"], Created, mine["New"]}
+		if id := ss.ProjectID("demo", "demo-web-shop"); id != 0 {
+			pairs = append(pairs, Default, mine["migrated Default"], "/api/4/", "/api/"+strconv.FormatInt(id, 10)+"/")
+		}
+		if set == "gone" {
+			pairs = append(pairs, "/projects/demo/legacy-api/", "/projects/demo/no-such-project/")
+		}
+		return strings.NewReplacer(pairs...)
 	}
 	swap := labels()
-	token := map[string]string{Token: mocksentry.TokenAdmin, ExpiredToken: mocksentry.TokenExpired}[req.Token]
+	token := map[string]string{Token: mocksentry.TokenAdmin, ExpiredToken: mocksentry.TokenExpired, OrgCIToken: mocksentry.TokenOrgCI}[req.Token]
 	if token == "" {
 		token = req.Token
 	}
@@ -53,7 +69,7 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 	}
 	if ex.After != "" {
 		// The state the fixture answers in: its After request made first.
-		prior, ok := byName(t, ex.After)
+		prior, ok := byName(t, set, ex.After)
 		if !ok {
 			t.Fatalf("%s: after %q, no such fixture", ex.Name, ex.After)
 		}
@@ -77,8 +93,15 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 		do(http.MethodPost, req.Path, req.SentryKey, []byte(anEnvelope)).Body.Close()
 	}
 	path := swap.Replace(req.Path)
+	q := url.Values{}
+	for k, v := range req.Query {
+		q.Set(k, v)
+	}
 	if req.Method == http.MethodGet && strings.HasSuffix(path, "/keys/") {
-		path += "?per_page=100" // as errtrack lists
+		q.Set("per_page", "100") // as errtrack lists
+	}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	var body []byte
 	switch {
@@ -99,17 +122,20 @@ func onMock(t *testing.T, ex Exchange, req Request) (*http.Response, any) {
 	return resp, Fill(got, ts.URL)
 }
 
-var digits = regexp.MustCompile(`[0-9]+`)
+var (
+	digits    = regexp.MustCompile(`[0-9]+`)
+	publicKey = regexp.MustCompile(`[0-9a-f]{32}`)
+)
 
-// byName finds a fixture of the keys set by its file name.
-func byName(t *testing.T, name string) (Exchange, bool) {
+// byName finds a fixture of a set by its file name.
+func byName(t *testing.T, set, name string) (Exchange, bool) {
 	t.Helper()
-	exchanges, err := Load("keys")
+	exchanges, err := Load(set)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ex := range exchanges {
-		if ex.Name == "keys/"+name {
+		if ex.Name == set+"/"+name {
 			return ex, true
 		}
 	}
@@ -122,17 +148,22 @@ func byName(t *testing.T, name string) (Exchange, bool) {
 // Retry-After, a Link's cursors). So the mock cannot drift from the
 // fixtures, nor the fixtures from the mock, without a test failing.
 func TestMockAnswersAsTheFixtures(t *testing.T) {
-	exchanges, err := Load("keys")
-	if err != nil {
-		t.Fatal(err)
+	var exchanges []Exchange
+	for _, set := range Sets() {
+		ex, err := Load(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exchanges = append(exchanges, ex...)
 	}
 	checked := 0
 	for _, ex := range exchanges {
 		if ex.Aux {
 			continue
 		}
+		set, _, _ := strings.Cut(ex.Name, "/")
 		for _, req := range ex.Requests {
-			resp, got := onMock(t, ex, req)
+			resp, got := onMock(t, set, ex, req)
 			if resp.StatusCode != ex.Status {
 				t.Errorf("%s %s: %d, Sentry %d (%s)", req.Method, req.Path, resp.StatusCode, ex.Status, ex.Name)
 				continue
@@ -149,6 +180,9 @@ func TestMockAnswersAsTheFixtures(t *testing.T) {
 				if k == "Retry-After" || k == "X-Sentry-Rate-Limits" || k == "Link" {
 					want, have = digits.ReplaceAllString(want, "N"), digits.ReplaceAllString(have, "N")
 				}
+				if k == "Location" { // a key's ID in it is the mock's own
+					want, have = publicKey.ReplaceAllString(want, "KEY"), publicKey.ReplaceAllString(have, "KEY")
+				}
 				if have != want {
 					t.Errorf("%s %s: %s %q, Sentry %q (%s)", req.Method, req.Path, k, have, want, ex.Name)
 				}
@@ -156,7 +190,7 @@ func TestMockAnswersAsTheFixtures(t *testing.T) {
 			checked++
 		}
 	}
-	if checked < 12 {
+	if checked < 20 {
 		t.Fatalf("only %d requests checked", checked)
 	}
 }
@@ -184,9 +218,17 @@ func TestShape(t *testing.T) {
 // Every fixture names the Sentry or Relay source it was shaped from, and
 // a request no fixture answers is remembered, not guessed at.
 func TestFixturesCiteTheirSource(t *testing.T) {
-	exchanges, err := Load("keys")
-	if err != nil {
-		t.Fatal(err)
+	sets := Sets()
+	if len(sets) < 3 {
+		t.Fatalf("fixture sets: %v", sets)
+	}
+	var exchanges []Exchange
+	for _, set := range sets {
+		ex, err := Load(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exchanges = append(exchanges, ex...)
 	}
 	for _, ex := range exchanges {
 		if !strings.Contains(ex.Source, "getsentry/sentry src/") && !strings.Contains(ex.Source, "getsentry/relay relay-server/") {

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/keyring"
+)
+
+// check's exit statuses, beside exitOK and exitFailure (could not check).
+const (
+	exitFindings = 3
+	exitToken    = 4
+)
+
+// exitStatus ends a command with a status of its own, its words already
+// written.
+type exitStatus struct {
+	code int
+	err  error
+}
+
+func (e exitStatus) Error() string { return e.err.Error() }
+
+// checkJSON is check's --json: each project's rules, findings and what
+// could not be checked; never a DSN's secret part nor a variable's value.
+type checkJSON struct {
+	Policy    string            `json:"policy"`
+	Projects  []check.Result    `json:"projects"`
+	Unchecked []check.Unchecked `json:"unchecked"`
+	Findings  int               `json:"findings"`
+}
+
+func (a *app) checkCmd() *cobra.Command {
+	g := &globalFlags{}
+	var p projectFlag
+	var gf groupFlags
+	var policyFile, format string
+	var schema bool
+	cmd := &cobra.Command{
+		Use:   "check [-p P | --group G [--include-subgroups]] [--policy FILE] [--format text|json|junit]",
+		Short: "Hold projects to a key policy (errtrack.yaml); exit 3 on findings",
+		Long: `Holds each project to the rules of a policy file: errtrack.yaml in the
+repository's top level, or --policy FILE (docs/check.md; --schema prints its
+JSON schema). It reads what errtrack audit reads, and nothing more: one line
+per finding with the project, the key, the variable, the rule, and the
+command that fixes it. --format json is the evidence; --format junit is a
+JUnit XML report for a pipeline's test report.
+
+Exit status:
+  0  every rule holds
+  1  something could not be checked (a project, or a group's CI/CD variables,
+     which need the Owner role): named on stderr
+  2  the command or the policy file is wrong (its line named)
+  3  findings (they win over 1: what could not be checked is still named)
+  4  the token is missing, expired, revoked or lacks the permission (named)`,
+		Example: "  errtrack check --group demo --include-subgroups\n  errtrack check -p group/web-shop --policy ci/errtrack.yaml --format junit > check.xml\n  errtrack check --schema > errtrack-policy.schema.json",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if schema {
+				_, err := a.stdout.Write(check.Schema)
+				return err
+			}
+			if g.jsonOut {
+				format = "json"
+			}
+			if format != "text" && format != "json" && format != "junit" {
+				return usagef("--format must be text, json or junit, not %q", format)
+			}
+			pol, err := a.loadPolicy(policyFile)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			refs, c, host, err := a.checkTargets(ctx, g, &p, gf)
+			if err != nil {
+				return a.checkFailed(err, "")
+			}
+			return a.runCheck(ctx, g, c, host, refs, pol, format)
+		},
+	}
+	addHostFlags(cmd.Flags(), g)
+	p.add(cmd)
+	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "the same as --format json")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json (evidence) or junit (a JUnit XML report)")
+	cmd.Flags().StringVar(&policyFile, "policy", "", "the policy file (default: errtrack.yaml in the repository's top level)")
+	cmd.Flags().BoolVar(&schema, "schema", false, "print the policy file's JSON schema and exit")
+	cmd.Flags().StringVar(&gf.group, "group", "", "check every project of this group (ID or path) you maintain")
+	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	return cmd
+}
+
+// loadPolicy reads --policy, or errtrack.yaml in the repository's top level.
+func (a *app) loadPolicy(file string) (*check.Policy, error) {
+	if file == "" {
+		f, err := check.Find(a.dir)
+		if err != nil {
+			return nil, usagef("%v: give --policy FILE, or add %s to the repository's top level (docs/check.md)", err, check.FileName)
+		}
+		file = f
+	}
+	pol, err := check.Load(file)
+	if err != nil {
+		return nil, usagef("the policy cannot be used: %v", err)
+	}
+	return pol, nil
+}
+
+// checkTargets are the projects to check, as audit finds them.
+func (a *app) checkTargets(ctx context.Context, g *globalFlags, p *projectFlag, gf groupFlags) ([]apiclient.ProjectRef, *apiclient.Client, string, error) {
+	if gf.group == "" {
+		ref, c, host, err := a.projectClient(ctx, g, p)
+		return []apiclient.ProjectRef{ref}, c, host, err
+	}
+	if p.raw != "" {
+		return nil, nil, "", usageError{err: errGroupAndProject}
+	}
+	ref, err := apiclient.ParseGroupRef(gf.group)
+	if err != nil {
+		return nil, nil, "", usagef("--group: %v", err)
+	}
+	c, host, err := a.hostClient(ctx, g)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	refs, err := a.groupRefs(ctx, c, ref, gf.subgroups)
+	return refs, c, host, err
+}
+
+// tokenError: the token is missing, expired, revoked or lacks what the
+// read needs.
+func tokenError(err error) bool {
+	for _, e := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope, apiclient.ErrBadToken, keyring.ErrNotFound} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFailed ends check on an error: 4 for the token, 2 for a usage
+// mistake, else 1; what names where it happened.
+func (a *app) checkFailed(err error, what string) error {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	msg := a.explain(err, "run errtrack check again")
+	if what != "" {
+		msg = what + ": " + msg
+	}
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
+	if tokenError(err) {
+		return exitStatus{code: exitToken, err: err}
+	}
+	return exitStatus{code: exitFailure, err: err}
+}
+
+// recordingAPI hands the audit's reads of CI/CD variables to check too:
+// the rules on variables' flags need them, and no request is made twice.
+type recordingAPI struct {
+	workflow.AuditAPI
+	mu     sync.Mutex
+	vars   []apiclient.Variable
+	groups map[string][]apiclient.Variable
+}
+
+func (r *recordingAPI) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.AuditAPI.ListVariables(ctx, p)
+	r.mu.Lock()
+	r.vars = v
+	r.mu.Unlock()
+	return v, resp, err
+}
+
+func (r *recordingAPI) ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.AuditAPI.ListGroupVariables(ctx, g)
+	if err == nil {
+		r.mu.Lock()
+		r.groups[g.Path] = v
+		r.mu.Unlock()
+	}
+	return v, resp, err
+}
+
+// checkProjects audits and evaluates each project; a project that could
+// not be read is unchecked (named), a token that fails ends the run.
+func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) ([]check.Result, []check.Unchecked, error) {
+	store, flushAges := a.keysSeenBatch(true)
+	defer flushAges()
+	paths, flushPaths := a.projectPathsBatch()
+	defer flushPaths()
+	results := []check.Result{}
+	unchecked := []check.Unchecked{}
+	for _, ref := range refs {
+		last := ""
+		if ref.Path == "" {
+			last = a.lastPath(paths, host, ref.ID)
+		}
+		rec := &recordingAPI{AuditAPI: c, groups: map[string][]apiclient.Variable{}}
+		au, err := workflow.AuditProjectWith(ctx, rec, ref, workflow.AuditOptions{LastPath: last, Resolve: a.sentryResolver(g)})
+		if err != nil {
+			if tokenError(err) || ctx.Err() != nil {
+				return nil, nil, a.checkFailed(err, "checking "+ref.String())
+			}
+			unchecked = append(unchecked, check.Unchecked{Project: ref.String(), Why: a.explain(err, "run errtrack check again")})
+			continue
+		}
+		if paths != nil && au.Project.ID != 0 && au.Project.Path != "" {
+			paths.Remember(host, au.Project.ID, au.Project.Path)
+		}
+		a.withAges(store, host, &au, true)
+		r := check.Evaluate(pol, check.Project{Audit: au, Variables: rec.vars, GroupVariables: rec.groups}, a.now())
+		unchecked = append(unchecked, r.Unchecked...)
+		results = append(results, r)
+	}
+	return results, unchecked, nil
+}
+
+func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format string) error {
+	results, unchecked, err := a.checkProjects(ctx, g, c, host, refs, pol)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, r := range results {
+		n += len(r.Findings)
+	}
+	switch format {
+	case "json":
+		err = writeJSON(a.stdout, checkJSON{Policy: pol.Source, Projects: results, Unchecked: unchecked, Findings: n})
+	case "junit":
+		err = check.WriteJUnit(a.stdout, results)
+	default:
+		a.printCheck(a.stdout, results)
+	}
+	if err != nil {
+		return err
+	}
+	// What could not be checked is named on stderr whatever the format.
+	for _, u := range unchecked {
+		what := u.Project
+		if len(u.Rules) > 0 {
+			what += " (" + strings.Join(u.Rules, ", ") + ")"
+		}
+		fmt.Fprintf(a.stderr, "errtrack: not checked: %s: %s\n", explain.Text(what), explain.Text(u.Why))
+	}
+	switch {
+	case n > 0:
+		return exitStatus{code: exitFindings, err: reportedf(a, "%s in %s: the policy does not hold", plural(n, "finding"), plural(len(results), "project"))}
+	case len(unchecked) > 0:
+		return exitStatus{code: exitFailure, err: reportedf(a, "no findings, but not everything could be checked (see above)")}
+	}
+	if format == "text" {
+		fmt.Fprintf(a.stdout, "The policy holds in %s.\n", plural(len(results), "project"))
+	}
+	return nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// printCheck prints one line per finding: project, key, variable, rule,
+// then the command that fixes it.
+func (a *app) printCheck(w io.Writer, results []check.Result) {
+	tw := newTable(w)
+	any := false
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if !any {
+				fmt.Fprintln(tw, "PROJECT\tKEY\tVARIABLE\tRULE\tFINDING\tFIX")
+				any = true
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", explain.Text(r.Project), dash(f.Key), dash(f.Variable), f.Rule, explain.Text(f.What), explain.Text(f.Fix))
+		}
+	}
+	_ = tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return explain.Text(s)
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+)
+
+// demoPolicy is the policy the mock's demo breaks (docs/examples).
+const demoPolicy = "../../docs/examples/errtrack.yaml"
+
+// checkCLI is sentryCLI whose GitLab and Sentry count the requests made.
+func checkCLI(t *testing.T) (*cli, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	var ss *mocksentry.Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); ss.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); gl.ServeHTTP(w, r) }))
+	c.server = gl
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = ts.URL
+	return c, &n
+}
+
+func writePolicy(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "errtrack.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The demo group breaks the demo policy: exit 3, the same findings as
+// text lines, as JSON and as JUnit failures, each with the command that
+// fixes it; the groups whose variables the token cannot read are named.
+func TestCheckDemoGroupFindings(t *testing.T) {
+	c, _ := checkCLI(t)
+	args := []string{"check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy}
+	text := c.run("", args...)
+	text.must(t, exitFindings, "no-dangling-dsn", "OLD_SENTRY_DSN", "integrated-error-tracking", "errtrack settings disable -p demo/web-shop",
+		"rate-limit", "--rate-limit 1000/3600", "not checked: demo/web-shop", "group demo could not be read")
+	var report checkJSON
+	js := c.run("", append(args, "--json")...)
+	if js.code != exitFindings {
+		t.Fatalf("--json exit %d\n%s", js.code, js.stderr)
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &report); err != nil {
+		t.Fatal(err, js.stdout)
+	}
+	lines := strings.Count(strings.TrimSpace(text.stdout), "\n") // less the header line
+	if report.Findings == 0 || report.Findings != lines {
+		t.Fatalf("JSON has %d findings, the text %d lines:\n%s", report.Findings, lines, text.stdout)
+	}
+	if len(report.Unchecked) == 0 || report.Unchecked[0].Group == "" {
+		t.Fatalf("the unread groups are not in the JSON: %+v", report.Unchecked)
+	}
+	ju := c.run("", append(args, "--format", "junit")...)
+	var suites struct {
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(ju.stdout), &suites); err != nil || ju.code != exitFindings {
+		t.Fatalf("exit %d, %v\n%s", ju.code, err, ju.stdout)
+	}
+	failed := 0
+	for _, s := range suites.Suites {
+		for _, tc := range s.Cases {
+			if tc.Failure != nil {
+				failed++
+			}
+		}
+	}
+	if failed != report.Findings || suites.Failures != failed {
+		t.Fatalf("JUnit: %d failing cases (%d counted), want one per finding (%d)\n%s", failed, suites.Failures, report.Findings, ju.stdout)
+	}
+	if strings.Contains(js.stdout+text.stdout+ju.stdout, "glet_") {
+		t.Fatal("a GitLab key's public key (half a DSN) is in the report")
+	}
+}
+
+// check makes no more requests than audit over the same projects.
+func TestCheckReadsNoMoreThanAudit(t *testing.T) {
+	c, n := checkCLI(t)
+	c.run("", "audit", "--group", "demo", "--include-subgroups") // keys seen once: both runs alike
+	n.Store(0)
+	c.run("", "audit", "--group", "demo", "--include-subgroups")
+	audit := n.Swap(0)
+	c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy).must(t, exitFindings)
+	if got := n.Load(); got > audit || audit == 0 {
+		t.Fatalf("check made %d requests, audit %d", got, audit)
+	}
+}
+
+// An expired token: exit 4, said so.
+func TestCheckExpiredTokenExits4(t *testing.T) {
+	c, _ := checkCLI(t)
+	c.env["GITLAB_TOKEN"] = mockserver.TokenExpired
+	c.run("", "check", "--group", "demo", "--policy", demoPolicy).must(t, exitToken, "expired")
+	c.run("", "check", "-p", "demo/web-shop", "--policy", demoPolicy).must(t, exitToken, "expired")
+}
+
+// A policy that holds but for what cannot be read: exit 1, the group
+// named; one that holds where all is read: exit 0.
+func TestCheckUnreadGroupExits1AndHoldingPolicyExits0(t *testing.T) {
+	c, _ := checkCLI(t)
+	vars := writePolicy(t, "version: 1\nrules:\n  no_dangling_dsn: true\n")
+	c.run("", "check", "-p", "demo/web-shop", "--policy", vars).must(t, exitFailure, "not checked: demo/web-shop (no-dangling-dsn): the CI/CD variables of group demo could not be read")
+	off := writePolicy(t, "version: 1\nrules:\n  integrated_error_tracking: off\n")
+	c.run("", "check", "-p", "demo/paused", "--policy", off).must(t, exitOK, "The policy holds in 1 project.")
+	c.run("", "check", "-p", "demo/web-shop", "--policy", off).must(t, exitFindings, "integrated error tracking is enabled")
+}
+
+// A policy file's mistakes are named by line, and nothing is read.
+func TestCheckBadPolicyNamesItsLines(t *testing.T) {
+	c, n := checkCLI(t)
+	bad := writePolicy(t, "version: 1\nrules:\n  key_max_age: {days: -3}\n  unused_kyes: {days: 3}\n")
+	r := c.run("", "check", "-p", "demo/web-shop", "--policy", bad)
+	r.must(t, exitUsage, "errtrack.yaml:3: key_max_age.days must be a whole number of at least 1", `errtrack.yaml:4: unknown field "unused_kyes"`)
+	if n.Load() != 0 {
+		t.Fatalf("%d requests for a policy that cannot be used", n.Load())
+	}
+	// Without --policy, outside a repository: said what to give.
+	c.run("", "check", "-p", "demo/web-shop").must(t, exitUsage, "--policy FILE")
+}
+
+// --schema prints the schema shipped in docs/.
+func TestCheckSchemaIsTheDocsOne(t *testing.T) {
+	c, _ := checkCLI(t)
+	r := c.run("", "check", "--schema")
+	want, err := os.ReadFile("../../docs/errtrack-policy.schema.json")
+	if err != nil || r.code != 0 || r.stdout != string(want) {
+		t.Fatalf("exit %d, %v: --schema differs from docs/errtrack-policy.schema.json", r.code, err)
+	}
+}

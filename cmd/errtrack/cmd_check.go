@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/atomicfile"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -45,7 +46,7 @@ func (a *app) checkCmd() *cobra.Command {
 	g := &globalFlags{}
 	var p projectFlag
 	var gf groupFlags
-	var policyFile, format string
+	var policyFile, format, junitFile string
 	var schema bool
 	cmd := &cobra.Command{
 		Use:   "check [-p P | --group G [--include-subgroups]] [--policy FILE] [--format text|json|junit]",
@@ -87,7 +88,7 @@ Exit status:
 			if err != nil {
 				return a.checkFailed(err, "")
 			}
-			return a.runCheck(ctx, g, c, host, refs, pol, format)
+			return a.runCheck(ctx, g, c, host, refs, pol, format, junitFile)
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
@@ -95,6 +96,7 @@ Exit status:
 	cmd.Flags().BoolVar(&g.jsonOut, "json", false, "the same as --format json")
 	cmd.Flags().StringVar(&format, "format", "text", "text, json (evidence) or junit (a JUnit XML report)")
 	cmd.Flags().StringVar(&policyFile, "policy", "", "the policy file (default: errtrack.yaml in the repository's top level)")
+	cmd.Flags().StringVar(&junitFile, "junit", "", "also write the JUnit XML report to this file (one run, two reports: a pipeline's artifacts)")
 	cmd.Flags().BoolVar(&schema, "schema", false, "print the policy file's JSON schema and exit")
 	cmd.Flags().StringVar(&gf.group, "group", "", "check every project of this group (ID or path) you maintain")
 	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
@@ -228,7 +230,7 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 	return results, unchecked, nil
 }
 
-func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format string) error {
+func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format, junitFile string) error {
 	results, unchecked, err := a.checkProjects(ctx, g, c, host, refs, pol)
 	if err != nil {
 		return err
@@ -244,6 +246,9 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 		err = check.WriteJUnit(a.stdout, results)
 	default:
 		a.printCheck(a.stdout, results)
+	}
+	if err == nil && junitFile != "" {
+		err = writeJUnitFile(junitFile, results)
 	}
 	if err != nil {
 		return err
@@ -297,4 +302,16 @@ func dash(s string) string {
 		return "-"
 	}
 	return explain.Text(s)
+}
+
+// writeJUnitFile writes the JUnit report whole or not at all.
+func writeJUnitFile(path string, results []check.Result) error {
+	var b strings.Builder
+	if err := check.WriteJUnit(&b, results); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("the JUnit report could not be written: %w", err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,7 @@ func (a *app) checkCmd() *cobra.Command {
 	var gf groupFlags
 	var policyFile, format, junitFile string
 	var schema bool
+	var ff fixFlags
 	cmd := &cobra.Command{
 		Use:   "check [-p P | --group G [--include-subgroups]] [--policy FILE] [--format text|json|junit]",
 		Short: "Hold projects to a key policy (errtrack.yaml); exit 3 on findings",
@@ -58,14 +60,22 @@ per finding with the project, the key, the variable, the rule, and the
 command that fixes it. --format json is the evidence; --format junit is a
 JUnit XML report for a pipeline's test report.
 
+--fix mends what errtrack can, as one plan shown and asked once (--yes for
+a pipeline, --dry-run to show it only): keys past key_max_age rotated with
+the variable that holds them repointed and a test event sent (resumable:
+run again after an interruption, no key is made twice), the policy's rate
+limit set on Sentry keys (their loader settings kept), unused keys deleted
+when no variable holds them. Run check again afterwards.
+
 Exit status:
   0  every rule holds
   1  something could not be checked (a project, or a group's CI/CD variables,
      which need the Owner role): named on stderr
   2  the command or the policy file is wrong (its line named)
   3  findings (they win over 1: what could not be checked is still named)
-  4  the token is missing, expired, revoked or lacks the permission (named)`,
-		Example: "  errtrack check --group demo --include-subgroups\n  errtrack check -p group/web-shop --policy ci/errtrack.yaml --format junit > check.xml\n  errtrack check --schema > errtrack-policy.schema.json",
+  4  the token is missing, expired, revoked or lacks the permission (named)
+With --fix: 0 when every fix went through, 1 when one failed.`,
+		Example: "  errtrack check --group demo --include-subgroups\n  errtrack check --group demo --include-subgroups --fix --dry-run\n  errtrack check -p group/web-shop --policy ci/errtrack.yaml --format junit > check.xml\n  errtrack check --schema > errtrack-policy.schema.json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if schema {
@@ -74,6 +84,9 @@ Exit status:
 			}
 			if g.jsonOut {
 				format = "json"
+			}
+			if (ff.dryRun || ff.yes) && !ff.fix {
+				return usagef("--dry-run and --yes go with --fix")
 			}
 			if format != "text" && format != "json" && format != "junit" {
 				return usagef("--format must be text, json or junit, not %q", format)
@@ -88,7 +101,15 @@ Exit status:
 			if err != nil {
 				return a.checkFailed(err, "")
 			}
-			return a.runCheck(ctx, g, c, host, refs, pol, format, junitFile)
+			results, err := a.runCheck(ctx, g, c, host, refs, pol, format, junitFile)
+			var st exitStatus
+			if !ff.fix || !errors.As(err, &st) || st.code != exitFindings {
+				return err
+			}
+			if err := a.runFix(cmd.Context(), g, c, host, gf.group, results, ff); err != nil || ff.dryRun {
+				return cmp.Or(err, error(st))
+			}
+			return nil
 		},
 	}
 	addHostFlags(cmd.Flags(), g)
@@ -98,6 +119,9 @@ Exit status:
 	cmd.Flags().StringVar(&policyFile, "policy", "", "the policy file (default: errtrack.yaml in the repository's top level)")
 	cmd.Flags().StringVar(&junitFile, "junit", "", "also write the JUnit XML report to this file (one run, two reports: a pipeline's artifacts)")
 	cmd.Flags().BoolVar(&schema, "schema", false, "print the policy file's JSON schema and exit")
+	cmd.Flags().BoolVar(&ff.fix, "fix", false, "mend what errtrack can, as one plan shown and asked once")
+	cmd.Flags().BoolVar(&ff.dryRun, "dry-run", false, "with --fix, show the plan and change nothing")
+	cmd.Flags().BoolVar(&ff.yes, "yes", false, "with --fix, do not ask (for a pipeline)")
 	cmd.Flags().StringVar(&gf.group, "group", "", "check every project of this group (ID or path) you maintain")
 	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	return cmd
@@ -230,10 +254,10 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 	return results, unchecked, nil
 }
 
-func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format, junitFile string) error {
+func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format, junitFile string) ([]check.Result, error) {
 	results, unchecked, err := a.checkProjects(ctx, g, c, host, refs, pol)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	n := 0
 	for _, r := range results {
@@ -251,7 +275,7 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 		err = writeJUnitFile(junitFile, results)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// What could not be checked is named on stderr whatever the format.
 	for _, u := range unchecked {
@@ -263,14 +287,14 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 	}
 	switch {
 	case n > 0:
-		return exitStatus{code: exitFindings, err: reportedf(a, "%s in %s: the policy does not hold", plural(n, "finding"), plural(len(results), "project"))}
+		return results, exitStatus{code: exitFindings, err: reportedf(a, "%s in %s: the policy does not hold", plural(n, "finding"), plural(len(results), "project"))}
 	case len(unchecked) > 0:
-		return exitStatus{code: exitFailure, err: reportedf(a, "no findings, but not everything could be checked (see above)")}
+		return results, exitStatus{code: exitFailure, err: reportedf(a, "no findings, but not everything could be checked (see above)")}
 	}
 	if format == "text" {
 		fmt.Fprintf(a.stdout, "The policy holds in %s.\n", plural(len(results), "project"))
 	}
-	return nil
+	return results, nil
 }
 
 func plural(n int, noun string) string {

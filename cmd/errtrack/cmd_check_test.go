@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
@@ -21,7 +22,16 @@ const demoPolicy = "../../docs/examples/errtrack.yaml"
 // checkCLI is sentryCLI whose GitLab and Sentry count the requests made.
 func checkCLI(t *testing.T) (*cli, *atomic.Int64) {
 	t.Helper()
+	c, n, _ := checkCLIFailing(t)
+	return c, n
+}
+
+// checkCLIFailing is checkCLI whose GitLab answers every DELETE 503 while
+// the flag it returns is set (a run interrupted after its keys were made).
+func checkCLIFailing(t *testing.T) (*cli, *atomic.Int64, *atomic.Bool) {
+	t.Helper()
 	var n atomic.Int64
+	var failDeletes atomic.Bool
 	var ss *mocksentry.Server
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
@@ -30,11 +40,18 @@ func checkCLI(t *testing.T) (*cli, *atomic.Int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); gl.ServeHTTP(w, r) }))
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		if failDeletes.Load() && r.Method == http.MethodDelete {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		gl.ServeHTTP(w, r)
+	}))
 	c.server = gl
 	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
 	c.env["SENTRY_URL"] = ts.URL
-	return c, &n
+	return c, &n, &failDeletes
 }
 
 func writePolicy(t *testing.T, text string) string {
@@ -153,4 +170,72 @@ func TestCheckSchemaIsTheDocsOne(t *testing.T) {
 	if err != nil || r.code != 0 || r.stdout != string(want) {
 		t.Fatalf("exit %d, %v: --schema differs from docs/errtrack-policy.schema.json", r.code, err)
 	}
+}
+
+// check --fix mends what it can in one plan: the keys past their age that
+// a project's variable holds are rotated (the variable repointed), the
+// Sentry keys get the policy's rate limit. Interrupted (every GitLab
+// DELETE failing) and run again, it goes on with the keys it made: one new
+// key per project. A second check finds nothing of what was mendable.
+func TestCheckFixMendsAndResumes(t *testing.T) {
+	c, _, failDeletes := checkCLIFailing(t)
+	pol := writePolicy(t, "version: 1\nrules:\n  key_max_age: {days: 90}\nscopes:\n  - project: demo/legacy-api\n    rules:\n      rate_limit: {count: 1000, window: 3600}\n")
+	args := []string{"check", "--group", "demo", "--include-subgroups", "--policy", pol}
+	c.run("", args...).must(t, exitFindings, "rate-limit") // the keys first seen now
+	c.now = time.Now().AddDate(0, 0, 100)
+	dry := c.run("", append(args, "--fix", "--dry-run")...)
+	dry.must(t, exitFindings, "key-max-age", "Dry run: nothing was changed", "set rate limit 1000/3600", "demo/web-shop", "demo/mobile/ios")
+	if c.server.KeyCount(1) != 2 || c.server.KeyCount(7) != 1 {
+		t.Fatalf("a dry run changed keys: %v %v", c.server.Keys(1), c.server.Keys(7))
+	}
+	c.run("n\n", append(args, "--fix")...).must(t, exitOK, "Make the 3 changes planned above?", "Nothing was changed.")
+	failDeletes.Store(true)
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitFailure, "2 of 2 projects failed", "New key", "no key is made twice")
+	failDeletes.Store(false)
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitOK, "earlier run left 2 projects unfinished", "Fixed.")
+	web, ios := c.server.Keys(1), c.server.Keys(7)
+	if len(web) != 2 || web[0].ID == 1 || web[1].ID == 1 || len(ios) != 1 || ios[0].ID == 901 {
+		t.Fatalf("keys after the fix: web-shop %v, ios %v: want one new key each, the old ones gone", web, ios)
+	}
+	var report checkJSON
+	r := c.run("", append(args, "--json")...)
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatal(err, r.stdout)
+	}
+	for _, p := range report.Projects {
+		for _, f := range p.Findings {
+			if f.Mendable || f.Rule == "rate-limit" {
+				t.Errorf("left after the fix: %s %+v", p.Project, f)
+			}
+		}
+	}
+}
+
+// An unused key (no variable holds it, all of them read) past the policy's
+// days is deleted by --fix; the key a variable holds is never touched,
+// and check then exits 0.
+func TestCheckFixDeletesUnusedKeysOnly(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Options{ScaleGroup: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, srv)
+	c.server = srv
+	c.run("", "keys", "create", "-p", "fleet/app-001").must(t, 0)
+	if srv.KeyCount(2001) != 2 {
+		t.Fatalf("keys %v", srv.Keys(2001))
+	}
+	pol := writePolicy(t, "version: 1\nrules:\n  unused_keys: {days: 30}\n")
+	args := []string{"check", "--group", "fleet", "--policy", pol}
+	c.run("", args...).must(t, exitOK, "The policy holds in 2 projects.")
+	c.now = time.Now().AddDate(0, 0, 40)
+	c.run("", args...).must(t, exitFindings, "unused-keys", "errtrack keys delete -p fleet/app-001")
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitOK, "delete key", "done.")
+	if keys := srv.Keys(2001); len(keys) != 1 || keys[0].ID != 200001 {
+		t.Fatalf("keys after the fix: %v, want the held key 200001 alone", keys)
+	}
+	if srv.KeyCount(2002) != 1 {
+		t.Fatalf("app-002's held key went: %v", srv.Keys(2002))
+	}
+	c.run("", args...).must(t, exitOK, "The policy holds")
 }

@@ -37,7 +37,12 @@ type Finding struct {
 	key apiclient.ClientKey
 	// variable the key is held by (a rotation repoints it).
 	holder *workflow.Use
+	// rateLimit is the policy's limit, COUNT/WINDOW.
+	rateLimit string
 }
+
+// RateLimitWant is the rate limit the policy gives a key, COUNT/WINDOW.
+func (f Finding) RateLimitWant() string { return f.rateLimit }
 
 // ClientKey is the key a finding is about (zero for none).
 func (f Finding) ClientKey() apiclient.ClientKey { return f.key }
@@ -185,7 +190,7 @@ func (e *evaluation) rateLimit() {
 			continue
 		}
 		ev := map[string]any{"rate_limit": got}
-		e.add(Finding{Rule: RuleRateLimit, key: k.Key, What: what, Mendable: rl.Count > 0, Evidence: ev,
+		e.add(Finding{Rule: RuleRateLimit, key: k.Key, What: what, Mendable: rl.Count > 0, Evidence: ev, rateLimit: want,
 			Fix: "errtrack keys update -p " + e.proj() + " " + k.Key.PublicKey + " --rate-limit " + want})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -74,7 +73,8 @@ Exit status:
   2  the command or the policy file is wrong (its line named)
   3  findings (they win over 1: what could not be checked is still named)
   4  the token is missing, expired, revoked or lacks the permission (named)
-With --fix: 0 when every fix went through, 1 when one failed.`,
+With --fix: 0 when every finding was mended, 3 when findings errtrack cannot
+mend remain (or with --dry-run), 1 when a fix failed (run it again).`,
 		Example: "  errtrack check --group demo --include-subgroups\n  errtrack check --group demo --include-subgroups --fix --dry-run\n  errtrack check -p group/web-shop --policy ci/errtrack.yaml --format junit > check.xml\n  errtrack check --schema > errtrack-policy.schema.json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -106,10 +106,7 @@ With --fix: 0 when every fix went through, 1 when one failed.`,
 			if !ff.fix || !errors.As(err, &st) || st.code != exitFindings {
 				return err
 			}
-			if err := a.runFix(cmd.Context(), g, c, host, gf.group, results, ff); err != nil || ff.dryRun {
-				return cmp.Or(err, error(st))
-			}
-			return nil
+			return a.runFix(cmd.Context(), g, c, host, gf.group, results, ff)
 		},
 	}
 	addHostFlags(cmd.Flags(), g)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -71,8 +72,22 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 		path := r.Audit.Project.Path
 		proj := apiclient.Project{ID: r.Audit.Project.ID, PathWithNamespace: path}
 		added := map[string]bool{}
+		// A rotation an earlier run left open goes on, whatever its old
+		// key's finding says now (its variable may hold the new key).
+		replacing := map[int64]bool{}
+		for _, rec := range led.OpenRotations(r.Audit.Project.ID) {
+			if rec.Named != nil && rec.Named.Group == "" {
+				replacing[rec.OldKeyID] = true
+				if !added[rec.Named.Key] {
+					added[rec.Named.Key] = true
+					byVar[rec.Named.Key] = append(byVar[rec.Named.Key], proj)
+				}
+			}
+		}
 		for _, f := range r.Findings {
 			switch {
+			case f.Rule == check.RuleKeyMaxAge && f.ClientKey().ID != 0 && replacing[f.ClientKey().ID]:
+				// its open rotation replaces it
 			case !f.Mendable:
 				p.left++
 			case f.Rule == check.RuleKeyMaxAge:
@@ -99,14 +114,6 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 					k.stop = a.explain(err, "run errtrack check --fix again")
 				}
 				p.keys = append(p.keys, k)
-			}
-		}
-		// A rotation an earlier run left open goes on, whatever its old
-		// key's finding says now (its variable may hold the new key).
-		for _, rec := range led.OpenRotations(r.Audit.Project.ID) {
-			if rec.Named != nil && rec.Named.Group == "" && !added[rec.Named.Key] {
-				added[rec.Named.Key] = true
-				byVar[rec.Named.Key] = append(byVar[rec.Named.Key], proj)
 			}
 		}
 	}
@@ -169,10 +176,10 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 	switch {
 	case ff.dryRun:
 		fmt.Fprintln(a.stderr, "Dry run: nothing was changed.")
-		return nil
+		return findingsLeft
 	case plan.acting() == 0:
 		fmt.Fprintln(a.stderr, "Nothing errtrack can fix: nothing was changed.")
-		return nil
+		return findingsLeft
 	case !ff.yes:
 		ok, err := a.confirm(ctx, fmt.Sprintf("Make the %d changes planned above? [y/N] ", plan.acting()))
 		switch {
@@ -180,7 +187,7 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 			return fmt.Errorf("%w: nothing was changed", err)
 		case !ok:
 			fmt.Fprintln(a.stderr, "Nothing was changed.")
-			return nil
+			return findingsLeft
 		}
 	}
 	var failures []error
@@ -203,9 +210,15 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 	if len(failures) > 0 {
 		return reportedf(a, "%d of the fixes failed (see above): run errtrack check --fix again to go on; no key is made twice.", len(failures))
 	}
-	fmt.Fprintln(a.stderr, "Fixed. Run errtrack check again to see what is left.")
+	if plan.left > 0 {
+		return exitStatus{code: exitFindings, err: reportedf(a, "Fixed what errtrack can; %s it cannot mend remain (their fix is in the report above).", plural(plan.left, "finding"))}
+	}
+	fmt.Fprintln(a.stderr, "Fixed. Run errtrack check again to confirm.")
 	return nil
 }
+
+// findingsLeft: a fix that changed nothing leaves check's findings.
+var findingsLeft = exitStatus{code: exitFindings, err: errors.New("findings left")}
 
 // runRotationPlan runs one variable's rotations as keys rotate --group
 // does: under the ledger's claim, each new key remembered as created.

@@ -188,11 +188,11 @@ func TestCheckFixMendsAndResumes(t *testing.T) {
 	if c.server.KeyCount(1) != 2 || c.server.KeyCount(7) != 1 {
 		t.Fatalf("a dry run changed keys: %v %v", c.server.Keys(1), c.server.Keys(7))
 	}
-	c.run("n\n", append(args, "--fix")...).must(t, exitOK, "Make the 3 changes planned above?", "Nothing was changed.")
+	c.run("n\n", append(args, "--fix")...).must(t, exitFindings, "Make the 3 changes planned above?", "Nothing was changed.")
 	failDeletes.Store(true)
 	c.run("", append(args, "--fix", "--yes")...).must(t, exitFailure, "2 of 2 projects failed", "New key", "no key is made twice")
 	failDeletes.Store(false)
-	c.run("", append(args, "--fix", "--yes")...).must(t, exitOK, "earlier run left 2 projects unfinished", "Fixed.")
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitFindings, "earlier run left 2 projects unfinished", "3 findings it cannot mend remain")
 	web, ios := c.server.Keys(1), c.server.Keys(7)
 	if len(web) != 2 || web[0].ID == 1 || web[1].ID == 1 || len(ios) != 1 || ios[0].ID == 901 {
 		t.Fatalf("keys after the fix: web-shop %v, ios %v: want one new key each, the old ones gone", web, ios)

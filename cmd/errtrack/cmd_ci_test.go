@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,12 +70,18 @@ func TestCITemplateRunsAgainstTheMock(t *testing.T) {
 			return ""
 		}))
 	}
-	sh := exec.Command("sh", "-c", strings.Join(job.Script, "\n"))
-	sh.Dir, sh.Env = work, env
-	out, err := sh.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitFindings {
-		t.Fatalf("%v\n%s", err, out)
+	run := func(extra ...string) (int, string) {
+		sh := exec.Command("sh", "-c", strings.Join(job.Script, "\n"))
+		sh.Dir, sh.Env = work, append(slices.Clone(env), extra...)
+		out, err := sh.CombinedOutput()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		return sh.ProcessState.ExitCode(), string(out)
+	}
+	if code, out := run(); code != exitFindings {
+		t.Fatalf("exit %d\n%s", code, out)
 	}
 	var report checkJSON
 	if b, err := os.ReadFile(filepath.Join(work, "errtrack-check.json")); err != nil || json.Unmarshal(b, &report) != nil || report.Findings == 0 {
@@ -85,5 +92,15 @@ func TestCITemplateRunsAgainstTheMock(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(work, job.Artifacts.Reports.JUnit)); err != nil || xml.Unmarshal(b, &junit) != nil || junit.Failures != report.Findings {
 		t.Fatalf("the JUnit report: %v, %d failures, %d findings", err, junit.Failures, report.Findings)
+	}
+	// A schedule with ERRTRACK_FIX=true mends the Sentry key's rate limit;
+	// the findings errtrack cannot mend are left (exit 3), and the next
+	// run has no rate-limit finding.
+	if code, out := run("ERRTRACK_FIX=true"); code != exitFindings || !strings.Contains(out, "set rate limit 1000/3600") || !strings.Contains(out, "done.") {
+		t.Fatalf("with ERRTRACK_FIX=true: exit %d\n%s", code, out)
+	}
+	run()
+	if b, _ := os.ReadFile(filepath.Join(work, "errtrack-check.json")); strings.Contains(string(b), `"rule": "rate-limit"`) {
+		t.Fatalf("a rate-limit finding after the fix:\n%s", b)
 	}
 }

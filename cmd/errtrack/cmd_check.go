@@ -101,6 +101,11 @@ mend remain (or with --dry-run), 1 when a fix failed (run it again).`,
 			if err != nil {
 				return a.checkFailed(err, "")
 			}
+			if !ff.fix {
+				// Read beside the audit's reads: least privilege, said.
+				done := a.warnBroadToken(ctx, c, "check")
+				defer done()
+			}
 			results, err := a.runCheck(ctx, g, c, host, refs, pol, format, junitFile)
 			var st exitStatus
 			if !ff.fix || !errors.As(err, &st) || st.code != exitFindings {
@@ -335,4 +340,25 @@ func writeJUnitFile(path string, results []check.Result) error {
 		return fmt.Errorf("the JUnit report could not be written: %w", err)
 	}
 	return nil
+}
+
+// warnBroadToken reads the token's scopes while the command runs; the
+// returned func waits and warns when they are broader than command needs.
+// A token whose scopes cannot be read (not a personal, project or group
+// access token) warns of nothing.
+func (a *app) warnBroadToken(ctx context.Context, c *apiclient.Client, command string) func() {
+	ch := make(chan []string, 1)
+	go func() {
+		t, _, err := c.TokenInfo(ctx)
+		if err != nil || t == nil {
+			ch <- nil
+			return
+		}
+		ch <- t.Scopes
+	}()
+	return func() {
+		if w := broaderScope(command, <-ch); w != "" {
+			fmt.Fprintf(a.stderr, "errtrack: warning: %s.\n", w)
+		}
+	}
 }

@@ -117,16 +117,21 @@ func TestCheckDemoGroupFindings(t *testing.T) {
 	}
 }
 
-// check makes no more requests than audit over the same projects.
+// check makes no more requests than audit over the same projects, but
+// one: the token's own scopes, for the least-privilege warning.
 func TestCheckReadsNoMoreThanAudit(t *testing.T) {
 	c, n := checkCLI(t)
 	c.run("", "audit", "--group", "demo", "--include-subgroups") // keys seen once: both runs alike
 	n.Store(0)
 	c.run("", "audit", "--group", "demo", "--include-subgroups")
 	audit := n.Swap(0)
-	c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy).must(t, exitFindings)
-	if got := n.Load(); got > audit || audit == 0 {
-		t.Fatalf("check made %d requests, audit %d", got, audit)
+	c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy).must(t, exitFindings, "warning: the token has the api scope")
+	if got := n.Load(); got > audit+1 || audit == 0 {
+		t.Fatalf("check made %d requests, audit %d (+1 for the token's scopes)", got, audit)
+	}
+	c.env["GITLAB_TOKEN"] = mockserver.TokenReadOnly
+	if r := c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy); strings.Contains(r.stderr, "warning: the token") || r.code != exitFindings {
+		t.Fatalf("a read_api token: exit %d\n%s", r.code, r.stderr)
 	}
 }
 

@@ -96,6 +96,10 @@ func TestExampleAndSchemaShipped(t *testing.T) {
 	if _, err := Load("../../docs/examples/errtrack.yaml"); err != nil {
 		t.Fatal(err)
 	}
+	example, err := os.ReadFile("../../docs/examples/errtrack.yaml")
+	if err != nil || !bytes.Equal(example, demoPolicy) || len(Demo().Rules.Set()) == 0 {
+		t.Fatalf("docs/examples/errtrack.yaml differs from internal/check/demo_policy.yaml (%v)", err)
+	}
 	docs, err := os.ReadFile("../../docs/errtrack-policy.schema.json")
 	if err != nil || !bytes.Equal(docs, Schema) {
 		t.Fatalf("docs/errtrack-policy.schema.json differs from internal/check/schema.json (%v)", err)

@@ -249,7 +249,11 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 			paths.Remember(host, au.Project.ID, au.Project.Path)
 		}
 		a.withAges(store, host, &au, true)
-		r := check.Evaluate(pol, check.Project{Audit: au, Variables: rec.vars, GroupVariables: rec.groups}, a.now())
+		pr := check.Project{Audit: au, Variables: rec.vars, GroupVariables: rec.groups}
+		if pol.For(au.Project.Path).Has(check.RuleTestEvent) {
+			pr.TestEvents = sendTestEvents(ctx, c, au)
+		}
+		r := check.Evaluate(pol, pr, a.now())
 		unchecked = append(unchecked, r.Unchecked...)
 		results = append(results, r)
 	}
@@ -375,4 +379,20 @@ func (a *app) consolePolicy(notice string) (*check.Policy, string) {
 		return nil, strings.TrimSpace(notice + " The key policy is not used: " + err.Error())
 	}
 	return pol, notice
+}
+
+// sendTestEvents sends one test event through each key in use (the
+// test-event rule, opt-in): a key's clients' events are taken, or not.
+func sendTestEvents(ctx context.Context, c *apiclient.Client, au workflow.Audit) map[string]check.TestEvent {
+	out := map[string]check.TestEvent{}
+	for _, k := range check.InUse(au) {
+		res, err := workflow.VerifyKey(ctx, c, au.Project, k)
+		var refused *workflow.RefusedError
+		te := check.TestEvent{Err: err}
+		if res != nil && (err == nil || errors.As(err, &refused)) {
+			te = check.TestEvent{Accepted: res.Accepted, Status: res.StatusCode}
+		}
+		out[workflow.KeyRef(k)] = te
+	}
+	return out
 }

@@ -244,3 +244,21 @@ func TestCheckFixDeletesUnusedKeysOnly(t *testing.T) {
 	}
 	c.run("", args...).must(t, exitOK, "The policy holds")
 }
+
+// test_event (opt-in) sends one event through each key a variable holds:
+// accepted, the rule holds; refused (the instance's integrated error
+// tracking switched off: its ingestion answers 401), a finding.
+func TestCheckTestEventRule(t *testing.T) {
+	c, _ := checkCLI(t)
+	pol := writePolicy(t, "version: 1\nrules:\n  test_event: true\n")
+	c.run("", "check", "-p", "demo/web-shop", "--policy", pol).must(t, exitOK, "The policy holds in 1 project.")
+	if n := c.server.Envelopes(1); n != 1 {
+		t.Fatalf("%d events sent through web-shop's key in use, want 1", n)
+	}
+	off, err := mockserver.New(mockserver.Options{NoIntegratedErrorTracking: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = newCLI(t, off)
+	c.run("", "check", "-p", "demo/web-shop", "--policy", pol).must(t, exitFindings, "test-event", "a test event through key 1 was not accepted (HTTP 401)", "errtrack doctor -p demo/web-shop")
+}

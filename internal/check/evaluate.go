@@ -19,6 +19,28 @@ type Project struct {
 	// group's that could be read.
 	Variables      []apiclient.Variable
 	GroupVariables map[string][]apiclient.Variable
+	// TestEvents are the test events sent through the keys in use (by
+	// workflow.KeyRef), for the test-event rule.
+	TestEvents map[string]TestEvent
+}
+
+// TestEvent is a test event's answer; Err, it could not be sent.
+type TestEvent struct {
+	Accepted bool
+	Status   int
+	Err      error
+}
+
+// InUse are the keys the test-event rule sends an event through: active,
+// and held by a variable errtrack can read.
+func InUse(a workflow.Audit) []apiclient.ClientKey {
+	var out []apiclient.ClientKey
+	for _, k := range a.Keys {
+		if k.Key.Active && len(k.Known()) > 0 {
+			out = append(out, k.Key)
+		}
+	}
+	return out
 }
 
 // Finding is a rule a project breaks, with the command that fixes it.
@@ -93,6 +115,8 @@ func Evaluate(p *Policy, pr Project, now time.Time) Result {
 			e.dangling()
 		case RuleUnusedKeys:
 			e.unused()
+		case RuleTestEvent:
+			e.testEvents()
 		}
 	}
 	// Rules that read variables cannot be held where some could not be
@@ -372,4 +396,23 @@ func shellArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (e *evaluation) testEvents() {
+	for _, k := range InUse(e.pr.Audit) {
+		te, sent := e.pr.TestEvents[workflow.KeyRef(k)]
+		switch {
+		case !sent:
+			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleTestEvent},
+				Why: "no test event was sent through key " + workflow.KeyName(k)})
+		case te.Err != nil:
+			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleTestEvent},
+				Why: "the test event through key " + workflow.KeyName(k) + " could not be sent: " + te.Err.Error()})
+		case !te.Accepted:
+			e.add(Finding{Rule: RuleTestEvent, key: k,
+				What:     fmt.Sprintf("a test event through key %s was not accepted (HTTP %d): its clients' events are lost", workflow.KeyName(k), te.Status),
+				Fix:      "errtrack doctor -p " + e.proj() + " says why",
+				Evidence: map[string]any{"status": te.Status, "accepted": false}})
+		}
+	}
 }

@@ -184,3 +184,22 @@ func TestWriteJUnit(t *testing.T) {
 		t.Fatal("an escape reached the report")
 	}
 }
+
+// test-event: a key in use with no event sent, or one that could not be
+// sent, is unchecked; a refused one is a finding; an accepted one holds.
+func TestEvaluateTestEvents(t *testing.T) {
+	p := policy(t, "rules: {test_event: true}")
+	pr := project()
+	r := Evaluate(p, pr, now)
+	if len(r.Findings) != 0 || len(r.Unchecked) != 1 || !strings.Contains(r.Unchecked[0].Why, "no test event was sent through key 1") {
+		t.Fatalf("none sent: %+v %+v", r.Findings, r.Unchecked)
+	}
+	pr.TestEvents = map[string]TestEvent{"1": {Accepted: false, Status: 403}}
+	if r := Evaluate(p, pr, now); len(r.Findings) != 1 || r.Findings[0].Rule != RuleTestEvent || !strings.Contains(r.Findings[0].What, "HTTP 403") {
+		t.Fatalf("refused: %+v", r.Findings)
+	}
+	pr.TestEvents = map[string]TestEvent{"1": {Accepted: true, Status: 200}}
+	if r := Evaluate(p, pr, now); len(r.Findings) != 0 || len(r.Unchecked) != 0 {
+		t.Fatalf("accepted: %+v %+v", r.Findings, r.Unchecked)
+	}
+}

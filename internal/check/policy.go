@@ -26,11 +26,12 @@ const (
 	RuleDSNVariables  = "dsn-variables"
 	RuleDanglingDSN   = "no-dangling-dsn"
 	RuleUnusedKeys    = "unused-keys"
+	RuleTestEvent     = "test-event"
 	maxPolicyFileSize = 1 << 20
 )
 
 // RuleNames are every rule, in the order a report lists them.
-var RuleNames = []string{RuleKeyMaxAge, RuleRateLimit, RuleIntegrated, RuleDSNVariables, RuleDanglingDSN, RuleUnusedKeys}
+var RuleNames = []string{RuleKeyMaxAge, RuleRateLimit, RuleIntegrated, RuleDSNVariables, RuleDanglingDSN, RuleUnusedKeys, RuleTestEvent}
 
 // Policy is a parsed errtrack.yaml.
 type Policy struct {
@@ -61,6 +62,9 @@ type Rules struct {
 	DSNVars     *VariableRule  `yaml:"dsn_variables"`
 	DanglingDSN *bool          `yaml:"no_dangling_dsn"`
 	UnusedKeys  *AgeRule       `yaml:"unused_keys"`
+	// TestEvent: a test event through each key in use is accepted
+	// (opt-in: check sends one event per key).
+	TestEvent *bool `yaml:"test_event"`
 }
 
 // AgeRule is a number of days.
@@ -213,6 +217,9 @@ func (r Rules) with(o Rules) Rules {
 	if o.UnusedKeys != nil {
 		r.UnusedKeys = o.UnusedKeys
 	}
+	if o.TestEvent != nil {
+		r.TestEvent = o.TestEvent
+	}
 	return r
 }
 
@@ -226,6 +233,7 @@ func (r Rules) Set() []string {
 		RuleDSNVariables: r.DSNVars != nil && (r.DSNVars.Masked || r.DSNVars.Protected || len(r.DSNVars.Scopes) > 0),
 		RuleDanglingDSN:  r.DanglingDSN != nil && *r.DanglingDSN,
 		RuleUnusedKeys:   r.UnusedKeys != nil && r.UnusedKeys.Days > 0,
+		RuleTestEvent:    r.TestEvent != nil && *r.TestEvent,
 	}
 	for _, n := range RuleNames {
 		if on[n] {

@@ -177,6 +177,7 @@ func (v *validator) rules(n *yaml.Node, r *Rules, what string) {
 			r.DSNVars = vr
 		},
 		"no_dangling_dsn": func(n *yaml.Node) { b := v.boolean(n, "no_dangling_dsn"); r.DanglingDSN = &b },
+		"test_event":      func(n *yaml.Node) { b := v.boolean(n, "test_event"); r.TestEvent = &b },
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/atomicfile"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
@@ -169,7 +170,7 @@ func (a *app) checkTargets(ctx context.Context, g *globalFlags, p *projectFlag, 
 // tokenError: the token is missing, expired, revoked or lacks what the
 // read needs.
 func tokenError(err error) bool {
-	for _, e := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope, apiclient.ErrBadToken, keyring.ErrNotFound} {
+	for _, e := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope, apiclient.ErrBadToken, keyring.ErrNotFound, sentry.ErrNoToken} {
 		if errors.Is(err, e) {
 			return true
 		}
@@ -224,25 +225,26 @@ func (r *recordingAPI) ListGroupVariables(ctx context.Context, g apiclient.Group
 
 // checkProjects audits and evaluates each project; a project that could
 // not be read is unchecked (named), a token that fails ends the run.
-func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) ([]check.Result, []check.Unchecked, error) {
+func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) (checked, error) {
+	var out checked
 	store, flushAges := a.keysSeenBatch(true)
 	defer flushAges()
 	paths, flushPaths := a.projectPathsBatch()
 	defer flushPaths()
-	results := []check.Result{}
-	unchecked := []check.Unchecked{}
+	out.results, out.unchecked = []check.Result{}, []check.Unchecked{}
 	for _, ref := range refs {
 		last := ""
 		if ref.Path == "" {
 			last = a.lastPath(paths, host, ref.ID)
 		}
 		rec := &recordingAPI{AuditAPI: c, groups: map[string][]apiclient.Variable{}}
-		au, err := workflow.AuditProjectWith(ctx, rec, ref, workflow.AuditOptions{LastPath: last, Resolve: a.sentryResolver(g)})
+		watch := &sentryWatch{}
+		au, err := workflow.AuditProjectWith(ctx, rec, ref, workflow.AuditOptions{LastPath: last, Resolve: watch.resolver(a.sentryResolver(g))})
 		if err != nil {
 			if tokenError(err) || ctx.Err() != nil {
-				return nil, nil, a.checkFailed(err, "checking "+ref.String())
+				return out, a.checkFailed(err, "checking "+ref.String())
 			}
-			unchecked = append(unchecked, check.Unchecked{Project: ref.String(), Why: a.explain(err, "run errtrack check again")})
+			out.unchecked = append(out.unchecked, check.Unchecked{Project: ref.String(), Why: a.explain(err, "run errtrack check again")})
 			continue
 		}
 		if paths != nil && au.Project.ID != 0 && au.Project.Path != "" {
@@ -250,21 +252,36 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 		}
 		a.withAges(store, host, &au, true)
 		pr := check.Project{Audit: au, Variables: rec.vars, GroupVariables: rec.groups}
+		if err := watch.get(); err != nil {
+			pr.KeysUnread = a.explain(err, "run errtrack check again")
+			if tokenError(err) {
+				out.tokens = append(out.tokens, au.Project.Name())
+			}
+		}
 		if pol.For(au.Project.Path).Has(check.RuleTestEvent) {
 			pr.TestEvents = sendTestEvents(ctx, c, au)
 		}
 		r := check.Evaluate(pol, pr, a.now())
-		unchecked = append(unchecked, r.Unchecked...)
-		results = append(results, r)
+		out.unchecked = append(out.unchecked, r.Unchecked...)
+		out.results = append(out.results, r)
 	}
-	return results, unchecked, nil
+	return out, nil
+}
+
+// checked is what check found: each project's result, what could not be
+// checked, and the Sentry tokens that failed (exit 4, named).
+type checked struct {
+	results   []check.Result
+	unchecked []check.Unchecked
+	tokens    []string
 }
 
 func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy, format, junitFile string) ([]check.Result, error) {
-	results, unchecked, err := a.checkProjects(ctx, g, c, host, refs, pol)
+	out, err := a.checkProjects(ctx, g, c, host, refs, pol)
 	if err != nil {
 		return nil, err
 	}
+	results, unchecked := out.results, out.unchecked
 	n := 0
 	for _, r := range results {
 		n += len(r.Findings)
@@ -292,6 +309,8 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 		fmt.Fprintf(a.stderr, "errtrack: not checked: %s: %s\n", explain.Text(what), explain.Text(u.Why))
 	}
 	switch {
+	case len(out.tokens) > 0:
+		return results, exitStatus{code: exitToken, err: reportedf(a, "a Sentry token failed (see above): the keys of %s were not checked", strings.Join(out.tokens, ", "))}
 	case n > 0:
 		return results, exitStatus{code: exitFindings, err: reportedf(a, "%s in %s: the policy does not hold", plural(n, "finding"), plural(len(results), "project"))}
 	case len(unchecked) > 0:
@@ -395,4 +414,48 @@ func sendTestEvents(ctx context.Context, c *apiclient.Client, au workflow.Audit)
 		out[workflow.KeyRef(k)] = te
 	}
 	return out
+}
+
+// sentryWatch keeps what reading a project's Sentry keys failed with: the
+// audit words it as a finding, check needs the error (a token: exit 4).
+type sentryWatch struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (w *sentryWatch) set(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.err = err
+}
+
+func (w *sentryWatch) get() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// resolver is base whose failures (and its stores' listings') w keeps.
+func (w *sentryWatch) resolver(base workflow.SentryResolver) workflow.SentryResolver {
+	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+		st, err := base(ctx, apiURL)
+		if err != nil {
+			w.set(err)
+			return nil, err
+		}
+		return watchedStore{KeyStore: st, w: w}, nil
+	}
+}
+
+type watchedStore struct {
+	workflow.KeyStore
+	w *sentryWatch
+}
+
+func (s watchedStore) All(ctx context.Context) ([]apiclient.ClientKey, error) {
+	keys, err := s.KeyStore.All(ctx)
+	if err != nil {
+		s.w.set(err)
+	}
+	return keys, err
 }

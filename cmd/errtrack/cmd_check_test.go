@@ -262,3 +262,16 @@ func TestCheckTestEventRule(t *testing.T) {
 	c = newCLI(t, off)
 	c.run("", "check", "-p", "demo/web-shop", "--policy", pol).must(t, exitFindings, "test-event", "a test event through key 1 was not accepted (HTTP 401)", "errtrack doctor -p demo/web-shop")
 }
+
+// A Sentry-backed project's keys read with an expired Sentry token: exit
+// 4, the Sentry named; its key rules are not taken as holding.
+func TestCheckExpiredSentryTokenExits4(t *testing.T) {
+	c, _ := checkCLI(t)
+	pol := writePolicy(t, "version: 1\nrules:\n  rate_limit: {required: true}\n")
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenExpired
+	r := c.run("", "check", "-p", "demo/legacy-api", "--policy", pol, "--json")
+	r.must(t, exitToken, "a Sentry token failed", "not checked: demo/legacy-api (rate-limit)")
+	if !strings.Contains(r.stderr, c.env["SENTRY_URL"]) && !strings.Contains(strings.ToLower(r.stderr), "sentry") {
+		t.Fatalf("the Sentry is not named:\n%s", r.stderr)
+	}
+}

@@ -22,6 +22,9 @@ type Project struct {
 	// TestEvents are the test events sent through the keys in use (by
 	// workflow.KeyRef), for the test-event rule.
 	TestEvents map[string]TestEvent
+	// KeysUnread says why the keys (a Sentry's) could not be read: the
+	// rules on keys are then not checked, never taken as holding.
+	KeysUnread string
 }
 
 // TestEvent is a test event's answer; Err, it could not be sent.
@@ -97,6 +100,9 @@ func Evaluate(p *Policy, pr Project, now time.Time) Result {
 	path := a.Project.Path
 	rules := p.For(path)
 	r := Result{Project: a.Project.Name(), Backend: workflow.BackendGitLab, Rules: rules.Set(), Findings: []Finding{}, Audit: a}
+	if r.Rules == nil {
+		r.Rules = []string{}
+	}
 	if a.Backend != "" {
 		r.Backend = a.Backend
 	}
@@ -121,6 +127,17 @@ func Evaluate(p *Policy, pr Project, now time.Time) Result {
 	}
 	// Rules that read variables cannot be held where some could not be
 	// read: each such group is named, never taken as empty.
+	if pr.KeysUnread != "" {
+		var onKeys []string
+		for _, rule := range r.Rules {
+			if rule != RuleIntegrated && rule != RuleDSNVariables {
+				onKeys = append(onKeys, rule)
+			}
+		}
+		if len(onKeys) > 0 {
+			r.Unchecked = append(r.Unchecked, Unchecked{Project: r.Project, Rules: onKeys, Why: "the keys could not be read: " + pr.KeysUnread})
+		}
+	}
 	var needVars []string
 	for _, rule := range r.Rules {
 		if rule == RuleDSNVariables || rule == RuleDanglingDSN || rule == RuleUnusedKeys {
@@ -318,12 +335,14 @@ func (e *evaluation) dangling() {
 	// none of the project's: deleted.
 	ids := map[string]bool{}
 	hosts := map[string]bool{}
+	projects := map[int64]bool{} // the project IDs its keys' DSNs name
 	for _, k := range a.Keys {
 		if c, ok := dsn.Identity(k.Key.DSN); ok {
 			ids[c] = true
 		}
 		if d, err := dsn.Parse(k.Key.DSN); err == nil {
 			hosts[d.Scheme+"://"+dsn.CanonicalHost(d)] = true
+			projects[d.ProjectID] = true
 		}
 	}
 	check := func(group string, vars []apiclient.Variable) {
@@ -346,7 +365,7 @@ func (e *evaluation) dangling() {
 				if c, ok := dsn.Identity(val); ok && ids[c] {
 					continue
 				}
-				if a.Project.ID != 0 && d.ProjectID != a.Project.ID && a.Backend != workflow.BackendSentry {
+				if !projects[d.ProjectID] {
 					continue // another project's key: the audit's finding, not this rule's
 				}
 				u := workflow.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}

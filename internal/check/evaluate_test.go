@@ -203,3 +203,13 @@ func TestEvaluateTestEvents(t *testing.T) {
 		t.Fatalf("accepted: %+v %+v", r.Findings, r.Unchecked)
 	}
 }
+
+// Keys that could not be read (a Sentry's): the rules on keys are named
+// unchecked, never taken as holding.
+func TestEvaluateKeysUnread(t *testing.T) {
+	pr := Project{Audit: workflow.Audit{Project: workflow.Project{ID: 3, Path: "demo/api"}, Backend: workflow.BackendSentry}, KeysUnread: "401 Token expired"}
+	r := Evaluate(policy(t, "rules: {rate_limit: {required: true}, integrated_error_tracking: off, unused_keys: {days: 3}}"), pr, now)
+	if len(r.Unchecked) != 1 || strings.Join(r.Unchecked[0].Rules, ",") != "rate-limit,unused-keys" {
+		t.Fatalf("%+v", r.Unchecked)
+	}
+}

@@ -142,7 +142,7 @@ func keyArgOf(k apiclient.ClientKey) string {
 
 // printFixPlan shows the plan on stderr.
 func (a *app) printFixPlan(p fixPlan) {
-	fmt.Fprintf(a.stderr, "Fix: %d changes errtrack can make; %d findings it cannot mend (their fix is in the report).\n", p.acting(), p.left)
+	fmt.Fprintf(a.stderr, "Fix: %s errtrack can make; %s it cannot mend (their fix is in the report).\n", plural(p.acting(), "change"), plural(p.left, "finding"))
 	for _, r := range p.rotations {
 		a.printGroupPlan(r)
 	}
@@ -154,7 +154,7 @@ func (a *app) printFixPlan(p fixPlan) {
 		if k.stop != "" {
 			what = "skip: " + what + ": " + k.stop
 		}
-		fmt.Fprintf(a.stderr, "  %s\t%s\n", explain.Text(k.result.Project), explain.Text(what))
+		fmt.Fprintf(a.stderr, "  %s  %s\n", explain.Text(k.result.Project), explain.Text(what))
 	}
 }
 
@@ -181,7 +181,7 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 		fmt.Fprintln(a.stderr, "Nothing errtrack can fix: nothing was changed.")
 		return findingsLeft
 	case !ff.yes:
-		ok, err := a.confirm(ctx, fmt.Sprintf("Make the %d changes planned above? [y/N] ", plan.acting()))
+		ok, err := a.confirm(ctx, fmt.Sprintf("Make the %s planned above? [y/N] ", plural(plan.acting(), "change")))
 		switch {
 		case err != nil:
 			return fmt.Errorf("%w: nothing was changed", err)

@@ -179,10 +179,21 @@ func keyArg(k apiclient.ClientKey) string {
 
 func (e *evaluation) keyAge() {
 	limit := e.rules.KeyMaxAge.Days
+	var ageless []string
+	defer func() {
+		// A key whose age errtrack does not know (a Sentry's keys carry
+		// none errtrack reads) is named, not taken as young.
+		if len(ageless) > 0 {
+			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleKeyMaxAge},
+				Why: "errtrack does not know the age of key " + strings.Join(ageless, ", key ")})
+		}
+	}()
 	for _, k := range e.pr.Audit.Keys {
-		// A key whose age errtrack does not know (a Sentry key's) is
-		// held to no age.
-		if k.Seen.First.IsZero() || !k.Key.Active {
+		if !k.Key.Active {
+			continue
+		}
+		if k.Seen.First.IsZero() {
+			ageless = append(ageless, workflow.KeyName(k.Key))
 			continue
 		}
 		days := int(e.now.Sub(k.Seen.First).Hours() / 24)

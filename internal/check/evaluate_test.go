@@ -213,3 +213,14 @@ func TestEvaluateKeysUnread(t *testing.T) {
 		t.Fatalf("%+v", r.Unchecked)
 	}
 }
+
+// A key whose age errtrack does not know (a Sentry's) is named not
+// checked by key-max-age, never taken as young.
+func TestEvaluateAgelessKeysUnchecked(t *testing.T) {
+	pr := Project{Audit: workflow.Audit{Project: workflow.Project{ID: 3, Path: "demo/api"}, Backend: workflow.BackendSentry,
+		Keys: []workflow.AuditedKey{{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}}}}}
+	r := Evaluate(policy(t, "rules: {key_max_age: {days: 9}}"), pr, now)
+	if len(r.Findings) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Rules[0] != RuleKeyMaxAge || !strings.Contains(r.Unchecked[0].Why, `key "A"`) {
+		t.Fatalf("%+v %+v", r.Findings, r.Unchecked)
+	}
+}

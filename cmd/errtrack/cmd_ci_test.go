@@ -104,3 +104,15 @@ func TestCITemplateRunsAgainstTheMock(t *testing.T) {
 		t.Fatalf("a rate-limit finding after the fix:\n%s", b)
 	}
 }
+
+// In a CI/CD job (CI=true) the host is CI_SERVER_URL when no --host or
+// GITLAB_HOST names one; GITLAB_HOST wins over it.
+func TestCIServerURLIsTheHostInAJob(t *testing.T) {
+	c := newCLI(t, nil)
+	url := c.env["GITLAB_HOST"]
+	delete(c.env, "GITLAB_HOST")
+	c.env["CI"], c.env["CI_SERVER_URL"] = "true", url
+	c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0, "Active:")
+	c.env["GITLAB_HOST"], c.env["CI_SERVER_URL"] = url, "http://127.0.0.1:1"
+	c.run("", "settings", "get", "-p", "demo/web-shop").must(t, 0, "Active:")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -199,9 +200,13 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 			failures = append(failures, err)
 		}
 	}
+	var lastSentry time.Time
 	for _, k := range plan.keys {
 		if k.stop != "" || ctx.Err() != nil {
 			continue
+		}
+		if k.store != nil {
+			paceSentry(ctx, &lastSentry)
 		}
 		if err := a.runKeyFix(ctx, g, c, led, k); err != nil {
 			failures = append(failures, err)
@@ -267,4 +272,23 @@ func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client
 	}
 	fmt.Fprintf(a.stderr, "%s: done.\n", name)
 	return nil
+}
+
+// sentryKeyGap spaces the key changes sent to a Sentry: its key endpoints
+// allow 40 requests a second, and a change is two (the key read, so its
+// loader settings are sent back, then the update).
+const sentryKeyGap = 2 * time.Second / 40
+
+// paceSentry waits until sentryKeyGap has passed since *last, then marks
+// now; a cancelled ctx ends the wait.
+func paceSentry(ctx context.Context, last *time.Time) {
+	if wait := time.Until(last.Add(sentryKeyGap)); !last.IsZero() && wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	*last = time.Now()
 }

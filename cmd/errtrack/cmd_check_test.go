@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
@@ -273,5 +274,26 @@ func TestCheckExpiredSentryTokenExits4(t *testing.T) {
 	r.must(t, exitToken, "a Sentry token failed", "not checked: demo/legacy-api (rate-limit)")
 	if !strings.Contains(r.stderr, c.env["SENTRY_URL"]) && !strings.Contains(strings.ToLower(r.stderr), "sentry") {
 		t.Fatalf("the Sentry is not named:\n%s", r.stderr)
+	}
+}
+
+// Key changes sent to a Sentry are spaced to its key endpoints' 40
+// requests a second (two per change); a cancelled wait ends at once.
+func TestPaceSentrySpacesKeyChanges(t *testing.T) {
+	var last time.Time
+	start := time.Now()
+	for range 3 {
+		paceSentry(context.Background(), &last)
+	}
+	if took := time.Since(start); took < 2*sentryKeyGap {
+		t.Fatalf("3 changes in %v, want at least %v", took, 2*sentryKeyGap)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	last = time.Now().Add(time.Hour)
+	start = time.Now()
+	paceSentry(ctx, &last)
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("a cancelled wait took %v", took)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -105,6 +106,9 @@ type Deps struct {
 	// uses the new one. It is nil when the token cannot be rotated from
 	// here: it comes from an environment variable.
 	RotateToken func(ctx context.Context, host string) (API, *apiclient.RotatedToken, error)
+	// Policy, when set, is the key policy (errtrack.yaml) the project
+	// screen's findings hold each project to, each with its rule's name.
+	Policy *check.Policy
 	// LoginReason is shown on the login screen (why a token is needed).
 	LoginReason string
 	// Notice is shown in the status line at start (a config file set aside).

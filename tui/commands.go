@@ -113,7 +113,8 @@ func loadKeysCmd(api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
 
 func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
 	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
-		a, err := workflow.KeyUses(ctx, api, p, keys, s, known)
+		rec := &varRecorder{UsesAPI: api, groups: map[string][]apiclient.Variable{}}
+		a, err := workflow.KeyUses(ctx, rec, p, keys, s, known)
 		// Ages are GitLab keys' (by ID): a Sentry's have none.
 		gitlab := len(keys) > 0 && keys[0].ID != 0
 		if err == nil && d.KeysSeen != nil && p.ID != 0 && gitlab {
@@ -126,7 +127,11 @@ func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclien
 				a.WithAges(ages)
 			}
 		}
-		return usesLoadedMsg{id: id, audit: a, err: err}
+		msg := usesLoadedMsg{id: id, audit: a, err: err}
+		if err == nil {
+			msg.policy = rec.evaluate(d, a, keys)
+		}
+		return msg
 	})
 }
 

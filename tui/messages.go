@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -65,6 +66,8 @@ type usesLoadedMsg struct {
 	id    uint64
 	audit workflow.Audit
 	err   error
+	// policy: the key policy's findings (nil without a policy).
+	policy *check.Result
 }
 
 // keysLoadedMsg answers the list of a project's keys where they are:

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -37,6 +38,8 @@ type keysPane struct {
 	uses   loadable[workflow.Audit]
 	usedIn map[string][]workflow.Use
 	ages   map[int64]seen.Entry
+	// policy: the key policy's findings, loaded with the uses.
+	policy *check.Result
 
 	// store holds the keys listed when they are a Sentry project's (nil:
 	// GitLab's integrated keys). reports is the Sentry api_url the

@@ -19,6 +19,7 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 		return
 	}
 	p.uses.set(msg.audit)
+	p.policy = msg.policy
 	p.usedIn = make(map[string][]workflow.Use, len(msg.audit.Keys))
 	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {

@@ -49,8 +49,9 @@ func (s *projectScreen) findings() tea.Cmd {
 		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press "+keyName(s.sh.keys.Findings)+" again in a moment.")
 	}
 	a := u.val
+	rules := policyLines(s.keys.policy)
 	if len(a.Findings) == 0 {
-		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, []string{"Nothing wrong: every CI/CD variable that holds a DSN holds a current key's."})})
+		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, append([]string{"Nothing wrong: every CI/CD variable that holds a DSN holds a current key's."}, rules...))})
 	}
 	var body []string
 	for i, f := range a.Findings {
@@ -60,6 +61,7 @@ func (s *projectScreen) findings() tea.Cmd {
 		body = append(body, strings.ToUpper(f.Severity[:1])+f.Severity[1:]+": "+clean(f.What)+".",
 			"Fix: "+clean(f.FixWith(consoleAction(s.sh.keys)))+".")
 	}
+	body = append(body, rules...)
 	title := fmt.Sprintf("Findings for %s: %s, %d in all", name, errorsWord(a.Errors()), len(a.Findings))
 	return msgCmd(openDialogMsg{d: infoDialog(title, body)})
 }

@@ -228,7 +228,10 @@ func (a *app) run(args []string) (code int) {
 	}
 	var ue usageError
 	var rep reported
+	var st exitStatus
 	switch {
+	case errors.As(err, &st) && !interruptedBy:
+		return st.code // its words are written
 	case errors.As(err, &quitUnfinished{}):
 		return 130
 	case errors.As(err, &rep):

@@ -280,6 +280,6 @@ func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error
 func (a *app) authCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "auth", Short: "Log in, log out, show the token status and rotate the token", Args: noArgs,
 		Example: "  errtrack auth login --host gitlab.example.com\n  errtrack auth status"}
-	cmd.AddCommand(a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.rotateTokenCmd())
+	cmd.AddCommand(a.loginCmd(), a.logoutCmd(), a.statusCmd(), a.rotateTokenCmd(), a.permissionsCmd())
 	return cmd
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -170,6 +171,7 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 	for _, r := range cfg.Recent[host] {
 		deps.Recent = append(deps.Recent, tui.RecentProject{ID: r.ID, Path: r.Path})
 	}
+	deps.Policy, deps.Notice = a.consolePolicy(deps.Notice)
 	deps.TokenEnv = a.envTokenName
 	deps.OpenURL = a.openURL
 	deps.Log = a.requestLog()
@@ -305,7 +307,7 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 			}
 			return rotateWith(ctx, store, host, token, opt, time.Now())
 		},
-		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log, Sentry: sentryKeys,
+		API: c, Host: c.BaseURL(), Demo: true, Project: opts.project, Log: log, Sentry: sentryKeys, Policy: check.Demo(),
 		Recent:         []tui.RecentProject{{ID: 1, Path: "demo/web-shop"}},
 		RequestTimeout: opts.flags.timeout,
 	}, cleanup, nil

@@ -88,6 +88,12 @@ func (a *app) envHost() (string, string) {
 			return v, name
 		}
 	}
+	// In a GitLab CI/CD job, the instance running it.
+	if a.getenv("CI") == "true" {
+		if v := strings.TrimSpace(a.getenv("CI_SERVER_URL")); v != "" {
+			return v, "CI_SERVER_URL"
+		}
+	}
 	return "", ""
 }
 

@@ -63,7 +63,7 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 	}{
 		{"version", a.versionCmd}, {"settings", a.settingsCmd}, {"keys", a.keysCmd}, {"login", a.loginCmd},
 		{"logout", a.logoutCmd}, {"status", a.statusCmd}, {"auth", a.authCmd}, {"projects", a.projectsCmd},
-		{"audit", a.auditCmd}, {"doctor", a.doctorCmd}, {"rotations", a.rotationsCmd}, {"migrate", a.migrateCmd},
+		{"audit", a.auditCmd}, {"check", a.checkCmd}, {"ci", a.ciCmd}, {"doctor", a.doctorCmd}, {"rotations", a.rotationsCmd}, {"migrate", a.migrateCmd},
 		{"export", a.exportCmd}, {"config", a.configCmd}, {"api", a.apiCmd},
 		{"mock-server", a.mockServerCmd}, {"man", a.manCmd},
 	}

@@ -61,6 +61,9 @@ func Isolate() (string, error) {
 			}
 		}
 	}
+	// In a CI/CD job errtrack takes its host from CI_SERVER_URL: a test
+	// run in one must not reach the instance running it.
+	os.Unsetenv("CI_SERVER_URL")
 	// Only the private Secret Service of .ci/with-keyring is ever reached:
 	// outside it, the user's own session bus (and keyring) is out of reach.
 	if !keyringIT {

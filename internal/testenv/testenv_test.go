@@ -19,6 +19,7 @@ func TestIsolateClearsTheCallersSettings(t *testing.T) {
 	t.Setenv("SENTRY_URL", "https://sentry.example")
 	t.Setenv("SENTRY_AUTH_TOKEN", "user-token")
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1/bus")
+	t.Setenv("CI_SERVER_URL", "https://gitlab.example")
 	t.Setenv("ERRTRACK_KEYRING_IT", "")
 	t.Setenv("GOCACHE", "")
 	t.Setenv("GOPATH", "")
@@ -35,7 +36,7 @@ func TestIsolateClearsTheCallersSettings(t *testing.T) {
 				t.Errorf("%s=%s, not in the isolated directory %s", k, v, dir)
 			}
 		case k == "ERRTRACK_KEYRING_IT":
-		case strings.HasPrefix(k, "ERRTRACK_") || strings.HasPrefix(k, "GITLAB_") || strings.HasPrefix(k, "SENTRY_") || strings.HasPrefix(k, "GL_") || k == "DBUS_SESSION_BUS_ADDRESS":
+		case strings.HasPrefix(k, "ERRTRACK_") || strings.HasPrefix(k, "GITLAB_") || strings.HasPrefix(k, "SENTRY_") || strings.HasPrefix(k, "GL_") || k == "DBUS_SESSION_BUS_ADDRESS" || k == "CI_SERVER_URL":
 			t.Errorf("%s is still set", k)
 		}
 	}

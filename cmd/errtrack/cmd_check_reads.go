@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// check's reads beyond the audit's own: the variables the audit read,
+// kept for the rules on them; what a Sentry's keys failed with; the
+// test events of the test-event rule; the console's policy.
+
+// recordingAPI hands the audit's reads of CI/CD variables to check too:
+// the rules on variables' flags need them, and no request is made twice.
+type recordingAPI struct {
+	workflow.AuditAPI
+	mu     sync.Mutex
+	vars   []apiclient.Variable
+	groups map[string][]apiclient.Variable
+}
+
+func (r *recordingAPI) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.AuditAPI.ListVariables(ctx, p)
+	r.mu.Lock()
+	r.vars = v
+	r.mu.Unlock()
+	return v, resp, err
+}
+
+func (r *recordingAPI) ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.AuditAPI.ListGroupVariables(ctx, g)
+	if err == nil {
+		r.mu.Lock()
+		r.groups[g.Path] = v
+		r.mu.Unlock()
+	}
+	return v, resp, err
+}
+
+// sentryWatch keeps what reading a project's Sentry keys failed with: the
+// audit words it as a finding, check needs the error (a token: exit 4).
+type sentryWatch struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (w *sentryWatch) set(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.err = err
+}
+
+func (w *sentryWatch) get() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// resolver is base whose failures (and its stores' listings') w keeps.
+func (w *sentryWatch) resolver(base workflow.SentryResolver) workflow.SentryResolver {
+	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+		st, err := base(ctx, apiURL)
+		if err != nil {
+			w.set(err)
+			return nil, err
+		}
+		return watchedStore{KeyStore: st, w: w}, nil
+	}
+}
+
+type watchedStore struct {
+	workflow.KeyStore
+	w *sentryWatch
+}
+
+func (s watchedStore) All(ctx context.Context) ([]apiclient.ClientKey, error) {
+	keys, err := s.KeyStore.All(ctx)
+	if err != nil {
+		s.w.set(err)
+	}
+	return keys, err
+}
+
+// sendTestEvents sends one test event through each key in use (the
+// test-event rule, opt-in): a key's clients' events are taken, or not.
+func sendTestEvents(ctx context.Context, c *apiclient.Client, au workflow.Audit) map[string]check.TestEvent {
+	out := map[string]check.TestEvent{}
+	for _, k := range check.InUse(au) {
+		res, err := workflow.VerifyKey(ctx, c, au.Project, k)
+		var refused *workflow.RefusedError
+		te := check.TestEvent{Err: err}
+		if res != nil && (err == nil || errors.As(err, &refused)) {
+			te = check.TestEvent{Accepted: res.Accepted, Status: res.StatusCode}
+		}
+		out[workflow.KeyRef(k)] = te
+	}
+	return out
+}
+
+// consolePolicy is the repository's errtrack.yaml for the console, if it
+// has one; a policy that cannot be used is said in the status line.
+func (a *app) consolePolicy(notice string) (*check.Policy, string) {
+	file, err := check.Find(a.dir)
+	if err != nil {
+		return nil, notice
+	}
+	pol, err := check.Load(file)
+	if err != nil {
+		return nil, strings.TrimSpace(notice + " The key policy is not used: " + err.Error())
+	}
+	return pol, notice
+}

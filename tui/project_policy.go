@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// The key policy's findings on the project screen (F): the rules errtrack
+// check holds the project to, from the same reads as the keys' uses.
+
+// varRecorder keeps the CI/CD variables the uses were read from, so the
+// policy's rules on variables need no second read.
+type varRecorder struct {
+	workflow.UsesAPI
+	mu     sync.Mutex
+	vars   []apiclient.Variable
+	groups map[string][]apiclient.Variable
+}
+
+func (r *varRecorder) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.UsesAPI.ListVariables(ctx, p)
+	r.mu.Lock()
+	r.vars = v
+	r.mu.Unlock()
+	return v, resp, err
+}
+
+func (r *varRecorder) ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error) {
+	v, resp, err := r.UsesAPI.ListGroupVariables(ctx, g)
+	if err == nil {
+		r.mu.Lock()
+		r.groups[g.Path] = v
+		r.mu.Unlock()
+	}
+	return v, resp, err
+}
+
+// evaluate holds the project to the policy; nil without one.
+func (r *varRecorder) evaluate(d Deps, a workflow.Audit, keys []apiclient.ClientKey) *check.Result {
+	if d.Policy == nil {
+		return nil
+	}
+	if len(keys) > 0 && keys[0].ID == 0 {
+		a.Backend = workflow.BackendSentry // a Sentry's keys: no ID
+	}
+	now := time.Now()
+	if d.Clock != nil {
+		now = d.Clock.Now()
+	}
+	res := check.Evaluate(d.Policy, check.Project{Audit: a, Variables: r.vars, GroupVariables: r.groups}, now)
+	return &res
+}
+
+// policyLines are the policy's findings for the dialog: the rule's name
+// beside each, then what could not be checked.
+func policyLines(r *check.Result) []string {
+	if r == nil {
+		return nil
+	}
+	if len(r.Rules) == 0 {
+		return []string{"", "Policy: no rule of errtrack.yaml applies to this project."}
+	}
+	head := fmt.Sprintf("Policy (errtrack.yaml): %d findings.", len(r.Findings))
+	if len(r.Findings) == 1 {
+		head = "Policy (errtrack.yaml): 1 finding."
+	}
+	if len(r.Findings) == 0 {
+		head = "Policy (errtrack.yaml): every rule holds here."
+	}
+	lines := []string{"", head}
+	for _, f := range r.Findings {
+		lines = append(lines, "["+f.Rule+"] "+clean(f.What)+".", "  Fix: "+clean(f.Fix)+".")
+	}
+	for _, u := range r.Unchecked {
+		lines = append(lines, fmt.Sprintf("Not checked (%s): %s.", clean(joinRules(u.Rules)), clean(u.Why)))
+	}
+	return lines
+}
+
+func joinRules(rules []string) string {
+	s := ""
+	for i, r := range rules {
+		if i > 0 {
+			s += ", "
+		}
+		s += r
+	}
+	return s
+}

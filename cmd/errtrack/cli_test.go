@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,8 +76,10 @@ type cli struct {
 	stdin io.Reader
 	// signals reaches the app's signal handler, as a real signal would.
 	signals chan os.Signal
-	// now, when set, is the commands' clock.
-	now time.Time
+	// now, when set, is the commands' clock; run stores it in clock, when
+	// set, so a mock's clock can follow it.
+	now   time.Time
+	clock *atomic.Pointer[time.Time]
 	// dir is where git looks for remotes; "" is a directory with none.
 	dir string
 	// sentry is the keyring's Sentry store; never the real keyring.
@@ -139,6 +142,10 @@ func (c *cli) run(stdin string, args ...string) result {
 	if !c.now.IsZero() {
 		now := c.now
 		a.now = func() time.Time { return now }
+	}
+	if c.clock != nil {
+		now := c.now
+		c.clock.Store(&now)
 	}
 	code := a.run(args)
 	r := result{code, out.String(), errb.String()}

@@ -35,13 +35,24 @@ type keyFix struct {
 	deletion *workflow.Deletion
 	store    workflow.KeyStore
 	stop     string
+	// afterRotation: the plan rotates the key, so the rate limit goes to
+	// the key that replaces it, once made (the old one is deleted).
+	afterRotation bool
 }
 
 func (f keyFix) words() string {
 	if f.deletion != nil {
 		return "delete key " + workflow.KeyName(f.finding.ClientKey()) + " (no CI/CD variable holds it)"
 	}
+	if f.afterRotation {
+		return "set rate limit " + f.finding.RateLimitWant() + " on the key that replaces key " + workflow.KeyName(f.finding.ClientKey()) + ", after its rotation"
+	}
 	return "set rate limit " + f.finding.RateLimitWant() + " on key " + workflow.KeyName(f.finding.ClientKey())
+}
+
+// rotatedKey names a project's key a rotation replaces.
+func rotatedKey(projectID int64, old apiclient.ClientKey) string {
+	return fmt.Sprint(projectID) + " " + workflow.KeyRef(old)
 }
 
 // fixPlan is everything --fix will do.
@@ -131,6 +142,20 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 		}
 		p.rotations = append(p.rotations, plan)
 	}
+	// A key the plan rotates is deleted: its rate limit goes to the new key.
+	rotated := map[string]bool{}
+	for _, r := range p.rotations {
+		for _, it := range r.Items {
+			if it.Acts() && it.Rotation != nil {
+				rotated[rotatedKey(it.Project.Ref.ID, it.Rotation.Old)] = true
+			}
+		}
+	}
+	for i, k := range p.keys {
+		if k.deletion == nil && rotated[rotatedKey(k.result.Audit.Project.ID, k.finding.ClientKey())] {
+			p.keys[i].afterRotation = true
+		}
+	}
 	return p, nil
 }
 
@@ -192,11 +217,12 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 		}
 	}
 	var failures []error
+	made := map[string]apiclient.ClientKey{} // the new keys, by the key each replaces
 	for _, r := range plan.rotations {
 		if r.Acting() == 0 {
 			continue
 		}
-		if err := a.runRotationPlan(ctx, g, c, host, group, r); err != nil {
+		if err := a.runRotationPlan(ctx, g, c, host, group, r, made); err != nil {
 			failures = append(failures, err)
 		}
 	}
@@ -208,7 +234,7 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 		if k.store != nil {
 			paceSentry(ctx, &lastSentry)
 		}
-		if err := a.runKeyFix(ctx, g, c, led, k); err != nil {
+		if err := a.runKeyFix(ctx, g, c, led, k, made); err != nil {
 			failures = append(failures, err)
 		}
 	}
@@ -226,8 +252,9 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 var findingsLeft = exitStatus{code: exitFindings, err: errors.New("findings left")}
 
 // runRotationPlan runs one variable's rotations as keys rotate --group
-// does: under the ledger's claim, each new key remembered as created.
-func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.Client, host, group string, plan workflow.Plan) error {
+// does: under the ledger's claim, each new key remembered as created (and
+// put in made, by the key it replaces).
+func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.Client, host, group string, plan workflow.Plan, made map[string]apiclient.ClientKey) error {
 	release, err := plan.Begin(group)
 	if err != nil {
 		return reportedf(a, "%s: %s.", plan.Kind.Words().Doing, explain.Text(err.Error()))
@@ -243,8 +270,11 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 		if !e.Done {
 			return
 		}
-		if rot := e.Item.Rotation; rot != nil && rot.New != nil && created != nil {
-			created.Created(host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())
+		if rot := e.Item.Rotation; rot != nil && rot.New != nil {
+			made[rotatedKey(e.Item.Project.Ref.ID, rot.Old)] = *rot.New
+			if created != nil {
+				created.Created(host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())
+			}
 		}
 		fmt.Fprintf(a.stderr, "%s: %s. %s\n", explain.Text(e.Item.Project.Name()), e.Item.Result, explain.Text(a.groupWords(e.Item)))
 	})
@@ -252,18 +282,29 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 	return a.runOutcome(done, plan.Kind.Words())
 }
 
-// runKeyFix sets a rate limit or deletes an unused key.
-func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, k keyFix) error {
+// runKeyFix sets a rate limit (on the key that replaced a rotated one) or
+// deletes an unused key.
+func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, k keyFix, made map[string]apiclient.ClientKey) error {
 	rctx, cancel := a.deadline(ctx, g)
 	defer cancel()
 	name := explain.Text(k.result.Project) + ": " + explain.Text(k.words())
+	target := k.finding.ClientKey()
+	if k.afterRotation {
+		nk, ok := made[rotatedKey(k.result.Audit.Project.ID, target)]
+		if !ok {
+			fmt.Fprintf(a.stderr, "%s: not done: the rotation made no new key. Run errtrack check --fix again.\n", name)
+			return errors.New("no new key to set the rate limit on")
+		}
+		target = nk
+		name = explain.Text(k.result.Project) + ": set rate limit " + explain.Text(k.finding.RateLimitWant()+" on key "+workflow.KeyName(nk))
+	}
 	var err error
 	if k.deletion != nil {
 		_, err = k.deletion.Run(rctx, c, led)
 	} else {
 		var rl *sentry.RateLimit
 		if rl, _, err = workflow.ParseRateLimit(k.finding.RateLimitWant()); err == nil {
-			_, err = workflow.UpdateSentryKey(rctx, k.store, k.finding.ClientKey().PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
+			_, err = workflow.UpdateSentryKey(rctx, k.store, target.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
 		}
 	}
 	if err != nil {

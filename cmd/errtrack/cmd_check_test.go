@@ -36,7 +36,15 @@ func checkCLIFailing(t *testing.T) (*cli, *atomic.Int64, *atomic.Bool) {
 	var ss *mocksentry.Server
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1); ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	// The Sentry's clock is the commands' (c.now): a key it makes then is
+	// new, not as old as the days the test moved on.
+	var clock atomic.Pointer[time.Time]
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL, Now: func() time.Time {
+		if now := clock.Load(); now != nil && !now.IsZero() {
+			return *now
+		}
+		return time.Now()
+	}})
 	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +58,7 @@ func checkCLIFailing(t *testing.T) (*cli, *atomic.Int64, *atomic.Bool) {
 		gl.ServeHTTP(w, r)
 	}))
 	c.server = gl
+	c.clock = &clock
 	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
 	c.env["SENTRY_URL"] = ts.URL
 	return c, &n, &failDeletes
@@ -194,11 +203,11 @@ func TestCheckFixMendsAndResumes(t *testing.T) {
 	if c.server.KeyCount(1) != 2 || c.server.KeyCount(7) != 1 {
 		t.Fatalf("a dry run changed keys: %v %v", c.server.Keys(1), c.server.Keys(7))
 	}
-	c.run("n\n", append(args, "--fix")...).must(t, exitFindings, "Make the 3 changes planned above?", "Nothing was changed.")
+	c.run("n\n", append(args, "--fix")...).must(t, exitFindings, "Make the 4 changes planned above?", "Nothing was changed.")
 	failDeletes.Store(true)
-	c.run("", append(args, "--fix", "--yes")...).must(t, exitFailure, "2 of 2 projects failed", "New key", "no key is made twice")
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitFailure, "2 of 3 projects failed", "New key", "no key is made twice")
 	failDeletes.Store(false)
-	c.run("", append(args, "--fix", "--yes")...).must(t, exitFindings, "earlier run left 2 projects unfinished", "3 findings it cannot mend remain")
+	c.run("", append(args, "--fix", "--yes")...).must(t, exitFindings, "earlier run left 2 projects unfinished", "4 findings it cannot mend remain")
 	web, ios := c.server.Keys(1), c.server.Keys(7)
 	if len(web) != 2 || web[0].ID == 1 || web[1].ID == 1 || len(ios) != 1 || ios[0].ID == 901 {
 		t.Fatalf("keys after the fix: web-shop %v, ios %v: want one new key each, the old ones gone", web, ios)
@@ -215,6 +224,19 @@ func TestCheckFixMendsAndResumes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A Sentry key past its age and without a rate limit is rotated, and the
+// rate limit goes to the key that replaces it (the old one is deleted):
+// the plan says so, the fix goes through, a second check exits 0.
+func TestCheckFixRateLimitsTheRotatedKey(t *testing.T) {
+	c, _, _ := checkCLIFailing(t)
+	pol := writePolicy(t, "version: 1\nrules:\n  key_max_age: {days: 90}\n  rate_limit: {count: 1000, window: 3600}\n")
+	args := []string{"check", "-p", "demo/legacy-api", "--policy", pol}
+	c.run("", args...).must(t, exitFindings, "key-max-age", "has no rate limit")
+	fix := c.run("", append(args, "--fix", "--yes")...)
+	fix.must(t, exitOK, "set rate limit 1000/3600 on the key that replaces key \"Production\"", "Fixed.")
+	c.run("", args...).must(t, exitOK, "The policy holds in 1 project.")
 }
 
 // An unused key (no variable holds it, all of them read) past the policy's

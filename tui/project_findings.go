@@ -49,7 +49,7 @@ func (s *projectScreen) findings() tea.Cmd {
 		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press "+keyName(s.sh.keys.Findings)+" again in a moment.")
 	}
 	a := u.val
-	rules := policyLines(s.keys.policy)
+	rules := policyLines(s.sh.keys, s.keys.policy)
 	if len(a.Findings) == 0 {
 		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, append([]string{"Nothing wrong: every CI/CD variable that holds a DSN holds a current key's."}, rules...))})
 	}

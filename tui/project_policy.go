@@ -57,9 +57,40 @@ func (r *varRecorder) evaluate(d Deps, a workflow.Audit, keys []apiclient.Client
 	return &res
 }
 
+// policyFix words a finding's fix as the console does it: the key that
+// does it, and where; a plain action where no key does.
+func policyFix(k KeyMap, a check.FixAction) string {
+	onKey := func(b string) string {
+		return fmt.Sprintf("%s on key %s, on the Client keys tab", b, clean(workflow.KeyName(a.Key)))
+	}
+	copyDSN := "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
+	switch a.Kind {
+	case check.FixRotateKey:
+		return onKey(keyName(k.Rotate))
+	case check.FixSetRateLimit:
+		return onKey(keyName(k.RateLimit)) + ", set to " + clean(a.RateLimit)
+	case check.FixMigrate:
+		return keyName(k.BulkMigrate) + " in the " + keyName(k.Bulk) + " menu of the marked projects carries it to a Sentry"
+	case check.FixDisableIntegrated:
+		return keyName(k.ToggleActive) + " on the Settings tab disables it"
+	case check.FixVariableFlags:
+		return "change it in " + clean(a.VariableSettings())
+	case check.FixEnableOrRepoint:
+		return onKey(keyName(k.ToggleActive)) + " enables it; or point the variable at an active key (" + copyDSN + ")"
+	case check.FixRepointVariable:
+		return "point it at a current key's DSN (" + copyDSN + "), or remove it"
+	case check.FixDeleteKey:
+		return onKey(keyName(k.Delete))
+	case check.FixDoctor:
+		return keyName(k.Doctor) + " (the doctor) says why"
+	}
+	return ""
+}
+
 // policyLines are the policy's findings for the dialog: the rule's name
-// beside each, then what could not be checked.
-func policyLines(r *check.Result) []string {
+// beside each, its fix in the console's keys, then what could not be
+// checked.
+func policyLines(k KeyMap, r *check.Result) []string {
 	if r == nil {
 		return nil
 	}
@@ -75,7 +106,7 @@ func policyLines(r *check.Result) []string {
 	}
 	lines := []string{"", head}
 	for _, f := range r.Findings {
-		lines = append(lines, "["+f.Rule+"] "+clean(f.What)+".", "  Fix: "+clean(f.Fix)+".")
+		lines = append(lines, "["+f.Rule+"] "+clean(f.What)+".", "  Fix: "+policyFix(k, f.Action)+".")
 	}
 	for _, u := range r.Unchecked {
 		lines = append(lines, fmt.Sprintf("Not checked (%s): %s.", clean(joinRules(u.Rules)), clean(u.Why)))

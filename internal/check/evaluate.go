@@ -44,14 +44,16 @@ func InUse(a workflow.Audit) []apiclient.ClientKey {
 	return out
 }
 
-// Finding is a rule a project breaks, with the command that fixes it.
+// Finding is a rule a project breaks, with what fixes it.
 type Finding struct {
 	Rule     string `json:"rule"`
 	Project  string `json:"project"`
 	Key      string `json:"key,omitempty"`
 	Variable string `json:"variable,omitempty"`
 	What     string `json:"what"`
-	Fix      string `json:"fix"`
+	// Fix is Action as errtrack's command line.
+	Fix    string    `json:"fix"`
+	Action FixAction `json:"-"`
 	// Mendable: check --fix mends it.
 	Mendable bool `json:"mendable"`
 	// Evidence: what the finding was read from (never a value).
@@ -163,10 +165,10 @@ func (e *evaluation) add(f Finding) {
 	if f.key.PublicKey != "" && f.Key == "" {
 		f.Key = workflow.KeyName(f.key)
 	}
+	f.Action.Project = e.pr.Audit.Project.Path
+	f.Fix = f.Action.Command()
 	e.r.Findings = append(e.r.Findings, f)
 }
-
-func (e *evaluation) proj() string { return shellArg(e.pr.Audit.Project.Path) }
 
 // keyArg names a key on a command line: a GitLab key's ID, a Sentry key's
 // public key.
@@ -204,17 +206,17 @@ func (e *evaluation) keyAge() {
 		if k.Seen.Created {
 			by = "created by errtrack"
 		}
-		fix := "errtrack keys rotate -p " + e.proj() + " --old " + keyArg(k.Key) + " --verify"
+		fix := FixAction{Kind: FixRotateKey, Key: k.Key}
 		var holder *workflow.Use
 		known := k.Known()
 		if len(known) > 0 {
 			u := known[0]
 			holder = &u
-			fix += " --ci-variable " + u.Variable + " --update-variables"
+			fix.Variable, fix.Group = u.Variable, u.Group
 		}
 		e.add(Finding{Rule: RuleKeyMaxAge, key: k.Key, holder: holder, Variable: labels(known),
-			What: fmt.Sprintf("key %s is %d days old (%s %s); the policy allows %d", workflow.KeyName(k.Key), days, by, k.Seen.First.Format(time.DateOnly), limit),
-			Fix:  fix, Mendable: len(known) == 1 && known[0].Group == "" && known[0].Line == "" && !k.UseUnknown(),
+			What:   fmt.Sprintf("key %s is %d days old (%s %s); the policy allows %d", workflow.KeyName(k.Key), days, by, k.Seen.First.Format(time.DateOnly), limit),
+			Action: fix, Mendable: len(known) == 1 && known[0].Group == "" && known[0].Line == "" && !k.UseUnknown(),
 			Evidence: map[string]any{"age_days": days, "since": k.Seen.First, "age_from": by}})
 	}
 }
@@ -241,7 +243,7 @@ func (e *evaluation) rateLimit() {
 		}
 		ev := map[string]any{"rate_limit": got}
 		e.add(Finding{Rule: RuleRateLimit, key: k.Key, What: what, Mendable: rl.Count > 0, Evidence: ev, rateLimit: want,
-			Fix: "errtrack keys update -p " + e.proj() + " " + k.Key.PublicKey + " --rate-limit " + want})
+			Action: FixAction{Kind: FixSetRateLimit, Key: k.Key, RateLimit: want}})
 	}
 }
 
@@ -253,11 +255,11 @@ func (e *evaluation) integrated() {
 	switch *e.rules.Integrated {
 	case IntegratedNone:
 		e.add(Finding{Rule: RuleIntegrated, What: fmt.Sprintf("integrated error tracking is still configured (%s)", onOff(s.Active)),
-			Fix: "errtrack migrate --to SENTRY_URL --org ORG -p " + e.proj(), Evidence: map[string]any{"active": s.Active, "integrated": true}})
+			Action: FixAction{Kind: FixMigrate}, Evidence: map[string]any{"active": s.Active, "integrated": true}})
 	case IntegratedOff:
 		if s.Active {
 			e.add(Finding{Rule: RuleIntegrated, What: "integrated error tracking is enabled",
-				Fix: "errtrack settings disable -p " + e.proj(), Evidence: map[string]any{"active": true, "integrated": true}})
+				Action: FixAction{Kind: FixDisableIntegrated}, Evidence: map[string]any{"active": true, "integrated": true}})
 		}
 	}
 }
@@ -281,7 +283,7 @@ func (e *evaluation) unused() {
 		}
 		e.add(Finding{Rule: RuleUnusedKeys, key: k.Key, Mendable: true,
 			What:     fmt.Sprintf("key %s is referenced by no CI/CD variable and was first seen %d days ago; the policy allows %d", workflow.KeyName(k.Key), days, limit),
-			Fix:      "errtrack keys delete -p " + e.proj() + " " + keyArg(k.Key),
+			Action:   FixAction{Kind: FixDeleteKey, Key: k.Key},
 			Evidence: map[string]any{"first_seen": k.Seen.First, "used_in": []string{}}})
 	}
 }
@@ -309,7 +311,7 @@ func (e *evaluation) testEvents() {
 		case !te.Accepted:
 			e.add(Finding{Rule: RuleTestEvent, key: k,
 				What:     fmt.Sprintf("a test event through key %s was not accepted (HTTP %d): its clients' events are lost", workflow.KeyName(k), te.Status),
-				Fix:      "errtrack doctor -p " + e.proj() + " says why",
+				Action:   FixAction{Kind: FixDoctor, Key: k},
 				Evidence: map[string]any{"status": te.Status, "accepted": false}})
 		}
 	}

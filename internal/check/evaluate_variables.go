@@ -49,13 +49,9 @@ func (e *evaluation) variables() {
 			if len(wrong) == 0 {
 				continue
 			}
-			where := "the project's"
-			if u.Group != "" {
-				where = "group " + u.Group + "'s"
-			}
 			e.add(Finding{Rule: RuleDSNVariables, key: k.Key, Variable: u.Label(),
 				What:     fmt.Sprintf("%s holds the DSN of key %s and is %s", u.Label(), workflow.KeyName(k.Key), strings.Join(wrong, "; ")),
-				Fix:      "change it in " + where + " Settings > CI/CD > Variables (errtrack changes no variable's flags)",
+				Action:   FixAction{Kind: FixVariableFlags, Key: k.Key, Variable: u.Variable, Group: u.Group},
 				Evidence: map[string]any{"masked": v.Masked || v.Hidden, "protected": v.Protected, "environment_scope": v.EnvironmentScope}})
 		}
 	}
@@ -81,8 +77,8 @@ func (e *evaluation) dangling() {
 	for _, k := range a.Keys {
 		if known := k.Known(); !k.Key.Active && len(known) > 0 {
 			e.add(Finding{Rule: RuleDanglingDSN, key: k.Key, Variable: labels(known),
-				What: fmt.Sprintf("%s holds the DSN of key %s, which is disabled", labels(known), workflow.KeyName(k.Key)),
-				Fix:  "errtrack keys update -p " + e.proj() + " " + keyArg(k.Key) + " --active=true, or point the variable at an active key (errtrack keys list -p " + e.proj() + ")"})
+				What:   fmt.Sprintf("%s holds the DSN of key %s, which is disabled", labels(known), workflow.KeyName(k.Key)),
+				Action: FixAction{Kind: FixEnableOrRepoint, Key: k.Key, Variable: known[0].Variable, Group: known[0].Group}})
 		}
 	}
 	// A DSN of this instance (or this Sentry) in a variable whose key is
@@ -124,8 +120,8 @@ func (e *evaluation) dangling() {
 				}
 				u := workflow.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
 				e.add(Finding{Rule: RuleDanglingDSN, Variable: u.Label(),
-					What: u.Label() + " holds the DSN of a key that no longer exists",
-					Fix:  "point it at a current key's DSN (errtrack keys list -p " + e.proj() + "), or remove it"})
+					What:   u.Label() + " holds the DSN of a key that no longer exists",
+					Action: FixAction{Kind: FixRepointVariable, Variable: v.Key, Group: group}})
 			}
 		}
 	}

@@ -101,8 +101,11 @@ mend remain (or with --dry-run), 1 when a fix failed (run it again).`,
 			if err != nil {
 				return a.checkFailed(err, "")
 			}
-			if !ff.fix {
-				// Read beside the audit's reads: least privilege, said.
+			if !ff.fix && a.getenv("CI") == "true" {
+				// In a CI job (a scheduled check, unattended, its token
+				// in a variable), least privilege is said: the token's
+				// scopes are read beside the audit's reads. At a
+				// terminal, check reads no more than audit.
 				done := a.warnBroadToken(ctx, c, "check")
 				defer done()
 			}

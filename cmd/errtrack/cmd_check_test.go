@@ -127,17 +127,26 @@ func TestCheckDemoGroupFindings(t *testing.T) {
 	}
 }
 
-// check makes no more requests than audit over the same projects, but
-// one: the token's own scopes, for the least-privilege warning.
+// check makes no more requests than audit over the same projects; in a CI
+// job one more, the token's own scopes, for the least-privilege warning.
 func TestCheckReadsNoMoreThanAudit(t *testing.T) {
 	c, n := checkCLI(t)
 	c.run("", "audit", "--group", "demo", "--include-subgroups") // keys seen once: both runs alike
 	n.Store(0)
 	c.run("", "audit", "--group", "demo", "--include-subgroups")
 	audit := n.Swap(0)
+	r := c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy)
+	r.must(t, exitFindings)
+	if got := n.Swap(0); got > audit || audit == 0 || strings.Contains(r.stderr, "warning: the token") {
+		t.Fatalf("check made %d requests, audit %d; outside CI no more, and no scope read:\n%s", got, audit, r.stderr)
+	}
+	// In a CI job (a scheduled check), a token broader than check needs
+	// is said: one request more, the token's scopes.
+	c.env["CI"] = "true"
+	c.env["CI_SERVER_URL"] = c.url
 	c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy).must(t, exitFindings, "warning: the token has the api scope")
-	if got := n.Load(); got > audit+1 || audit == 0 {
-		t.Fatalf("check made %d requests, audit %d (+1 for the token's scopes)", got, audit)
+	if got := n.Load(); got > audit+1 {
+		t.Fatalf("check in CI made %d requests, audit %d (+1 for the token's scopes)", got, audit)
 	}
 	c.env["GITLAB_TOKEN"] = mockserver.TokenReadOnly
 	if r := c.run("", "check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy); strings.Contains(r.stderr, "warning: the token") || r.code != exitFindings {

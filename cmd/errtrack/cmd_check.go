@@ -275,13 +275,11 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 	if err != nil {
 		return nil, err
 	}
-	// What could not be checked is named on stderr whatever the format.
-	for _, u := range unchecked {
-		what := u.Project
-		if len(u.Rules) > 0 {
-			what += " (" + strings.Join(u.Rules, ", ") + ")"
-		}
-		fmt.Fprintf(a.stderr, "errtrack: not checked: %s: %s\n", explain.Text(what), explain.Text(u.Why))
+	// What could not be checked is named on stderr whatever the format,
+	// once per cause: the projects one unread group leaves unchecked are
+	// one line.
+	for _, line := range uncheckedLines(unchecked) {
+		fmt.Fprintf(a.stderr, "errtrack: not checked: %s\n", explain.Text(line))
 	}
 	switch {
 	case len(out.tokens) > 0:
@@ -359,4 +357,34 @@ func (a *app) warnBroadToken(ctx context.Context, c *apiclient.Client, command s
 			fmt.Fprintf(a.stderr, "errtrack: warning: %s.\n", w)
 		}
 	}
+}
+
+// uncheckedLines names what could not be checked, one line per cause (its
+// rules and why), with the projects it left unchecked: at most ten named.
+func uncheckedLines(unchecked []check.Unchecked) []string {
+	type cause struct{ rules, why string }
+	var order []cause
+	projects := map[cause][]string{}
+	for _, u := range unchecked {
+		c := cause{strings.Join(u.Rules, ", "), u.Why}
+		if _, ok := projects[c]; !ok {
+			order = append(order, c)
+		}
+		if ps := projects[c]; len(ps) == 0 || ps[len(ps)-1] != u.Project {
+			projects[c] = append(ps, u.Project)
+		}
+	}
+	lines := make([]string, 0, len(order))
+	for _, c := range order {
+		ps := projects[c]
+		what := strings.Join(ps, ", ")
+		if len(ps) > 10 {
+			what = strings.Join(ps[:10], ", ") + fmt.Sprintf(" and %d more projects", len(ps)-10)
+		}
+		if c.rules != "" {
+			what += " (" + c.rules + ")"
+		}
+		lines = append(lines, what+": "+c.why)
+	}
+	return lines
 }

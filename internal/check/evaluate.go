@@ -1,6 +1,7 @@
 package check
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -147,7 +148,7 @@ func Evaluate(p *Policy, pr Project, now time.Time) Result {
 	for _, g := range a.UnreadGroups() {
 		if len(needVars) > 0 {
 			r.Unchecked = append(r.Unchecked, Unchecked{Project: r.Project, Rules: needVars, Group: g,
-				Why: "the CI/CD variables of group " + g + " could not be read (" + a.Unread[g].Error() + "): reading them needs the Owner role on the group"})
+				Why: unreadGroupWhy(g, a.Unread[g])})
 		}
 	}
 	return r
@@ -315,4 +316,14 @@ func (e *evaluation) testEvents() {
 				Evidence: map[string]any{"status": te.Status, "accepted": false}})
 		}
 	}
+}
+
+// unreadGroupWhy says why a group's variables are not in the check: a 403
+// is the Owner role GitLab asks for them; anything else is the failure.
+func unreadGroupWhy(g string, err error) string {
+	why := "the CI/CD variables of group " + g + " could not be read"
+	if errors.Is(err, apiclient.ErrForbidden) {
+		return why + ": reading them needs the Owner role on the group"
+	}
+	return why + " (" + err.Error() + ")"
 }

@@ -81,7 +81,7 @@ func TestCheckDemoGroupFindings(t *testing.T) {
 	args := []string{"check", "--group", "demo", "--include-subgroups", "--policy", demoPolicy}
 	text := c.run("", args...)
 	text.must(t, exitFindings, "no-dangling-dsn", "OLD_SENTRY_DSN", "integrated-error-tracking", "errtrack settings disable -p demo/web-shop",
-		"rate-limit", "--rate-limit 1000/3600", "demo/mobile-app, demo/web-shop (dsn-variables, no-dangling-dsn, unused-keys): the CI/CD variables of group demo could not be read: reading them needs the Owner role on the group")
+		"rate-limit", "--rate-limit 1000/3600", "(created in Sentry 2026-", "demo/mobile-app, demo/web-shop (dsn-variables, no-dangling-dsn, unused-keys): the CI/CD variables of group demo could not be read: reading them needs the Owner role on the group")
 	if n := strings.Count(text.stderr, "not checked:"); n != 2 {
 		t.Fatalf("%d lines of what was not checked, want one per unread group:\n%s", n, text.stderr)
 	}

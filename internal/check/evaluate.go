@@ -184,8 +184,8 @@ func (e *evaluation) keyAge() {
 	limit := e.rules.KeyMaxAge.Days
 	var ageless []string
 	defer func() {
-		// A key whose age errtrack does not know (a Sentry's keys carry
-		// none errtrack reads) is named, not taken as young.
+		// A key whose age errtrack does not know (neither errtrack nor
+		// its Sentry says when it was made) is named, not taken as young.
 		if len(ageless) > 0 {
 			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleKeyMaxAge},
 				Why: "errtrack does not know the age of key " + strings.Join(ageless, ", key ")})
@@ -204,7 +204,10 @@ func (e *evaluation) keyAge() {
 			continue
 		}
 		by := "first seen by errtrack"
-		if k.Seen.Created {
+		switch {
+		case e.pr.Audit.Backend == workflow.BackendSentry:
+			by = "created in Sentry" // its dateCreated
+		case k.Seen.Created:
 			by = "created by errtrack"
 		}
 		fix := FixAction{Kind: FixRotateKey, Key: k.Key}

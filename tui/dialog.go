@@ -74,6 +74,9 @@ type ask struct {
 	submitHelp  string
 	submit      func(text string, option bool) (tea.Msg, string)
 	problem     string
+	// suggested is what an empty field submits, shown as its placeholder:
+	// typing replaces it rather than appending to it.
+	suggested string
 }
 
 // inputDialog asks for a line of text, starting with value.
@@ -84,6 +87,17 @@ func inputDialog(title string, body []string, prompt, value, submitHelp string, 
 	in.CursorEnd()
 	in.Focus()
 	return dialog{title: title, body: body, ask: &ask{input: in, submit: submit, submitHelp: submitHelp}}
+}
+
+// suggesting is an input dialog whose field starts empty with value as
+// its placeholder, submitted when nothing is typed.
+func suggesting(d dialog, value string) dialog {
+	a := *d.ask
+	a.input.SetValue("")
+	a.input.Placeholder = value
+	a.suggested = value
+	d.ask = &a
+	return d
 }
 
 // withOption adds a yes/no to an input dialog, switched with k.
@@ -103,7 +117,11 @@ func (d dialog) answer(msg tea.Msg, k KeyMap) (dialog, tea.Cmd, bool) {
 		case key.Matches(kp, k.Back):
 			return d, nil, true
 		case key.Matches(kp, k.Confirm):
-			out, problem := a.submit(strings.TrimSpace(a.input.Value()), a.option)
+			text := strings.TrimSpace(a.input.Value())
+			if text == "" {
+				text = a.suggested
+			}
+			out, problem := a.submit(text, a.option)
 			if problem != "" {
 				a.problem = problem
 				return d, nil, false

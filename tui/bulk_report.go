@@ -56,7 +56,7 @@ func (m Model) bulkWords(it workflow.Item) string {
 		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
 			keyName(k.Rotate) + " on key " + fmt.Sprint(it.OldKeyID) + ": it goes on with key " + fmt.Sprint(it.NewKeyID) + " and its delete question names them."
 	case errors.As(it.Err, &groups):
-		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + "): its delete question names them. Nothing was changed here."
+		return it.Skip + ": " + groups.Advice("open the project, "+keyName(k.Rotate)) + ". Nothing was changed here."
 	case errors.As(it.Err, &others):
 		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + ") to choose what they get. Nothing was changed here."
 	case it.Words != "":

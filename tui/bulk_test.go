@@ -350,7 +350,8 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	}
 	h.send(<-h.m.sh.bulk.events)
 	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
-		"failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN")
+		"failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN",
+		"rotate it on its own (open the project, R): the old key stays until the group's variables hold the new DSN")
 	if n := h.m.BulkQuitNote(); n != "" {
 		t.Fatalf("a finished run says %q on quitting", n)
 	}

@@ -249,9 +249,9 @@ func (a *app) groupWords(it workflow.Item) string {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
-		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + "), or run it with --keep-variables to delete the old key anyway."
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + ")."
 	case errors.As(it.Err, &groups):
-		return it.Skip + ": point them at the new DSN after the rotation, or run with --keep-variables (the old key then goes while they hold its DSN); nothing was changed here"
+		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
 	case errors.As(it.Err, &others):
 		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
 	case errors.As(it.Err, &refused):

@@ -60,6 +60,8 @@ type groupItemJSON struct {
 	Status    int            `json:"status,omitempty"`
 	Words     string         `json:"words,omitempty"`
 	Error     string         `json:"error,omitempty"`
+	// A migration's: the Sentry key the variables now hold.
+	SentryKey *keyRefJSON `json:"sentry_key,omitempty"`
 }
 
 // groupRun is one group command's run of the driver.
@@ -290,11 +292,17 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 		if it.Check != nil {
 			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
 		}
-		switch it.Result {
-		case workflow.ResultFailed, workflow.ResultUnderWay:
+		_, migrating := p.Kind.(workflow.MigrateChange)
+		switch {
+		case it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay:
 			x.Error = a.groupWords(it)
-		case workflow.ResultNotReached:
+		case it.Result == workflow.ResultNotReached:
 			x.Words = it.Words
+		case migrating && it.Result == workflow.ResultChanged:
+			// What was made: the Sentry project and key (the words name
+			// them), not only that a test event went through.
+			x.Words, x.KeyID = it.Words, 0
+			x.SentryKey = &keyRefJSON{PublicKey: it.Key.PublicKey}
 		}
 		items[i] = x
 	}
@@ -312,12 +320,16 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 			keys = fmt.Sprint(x.OldKeyID)
 		case x.KeyID != 0:
 			keys = fmt.Sprint(x.KeyID)
+		case x.SentryKey != nil:
+			keys = workflow.KeyName(p.Items[i].Key)
 		}
 		detail := x.Reason
 		it := p.Items[i]
 		switch {
 		case x.Error != "":
 			detail = x.Error
+		case x.SentryKey != nil:
+			detail = x.Words
 		case len(x.Variables) > 0:
 			var vars []string
 			for _, v := range x.Variables {

@@ -23,7 +23,12 @@ func (m Model) bulkRows(p workflow.Plan) []reportRow {
 		if result == "" {
 			result = workflow.ResultPlanned
 		}
-		out = append(out, reportRow{result, clean(it.Project.Name()), clean(m.bulkWords(it))})
+		row := reportRow{result: result, project: clean(it.Project.Name()), what: clean(m.bulkWords(it))}
+		if result == workflow.ResultPlanned {
+			c := p.Columns(it)
+			row.cols = workflow.Columns{Target: clean(c.Target), Changes: clean(c.Changes), Then: clean(c.Then)}
+		}
+		out = append(out, row)
 	}
 	slices.SortStableFunc(out, func(a, b reportRow) int { return bulkRank(a.result) - bulkRank(b.result) })
 	return out

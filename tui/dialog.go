@@ -43,6 +43,9 @@ type dialog struct {
 	// table, when set, is drawn above the body at the box's width: the
 	// plan or report of a change to several projects.
 	table []reportRow
+	// row is the table's selected row, 1-based (0: none): enter shows
+	// it whole.
+	row int
 	// offset is the first body line shown when the body is taller than
 	// the box (a report of many projects): the arrows scroll it.
 	offset int
@@ -205,6 +208,9 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 	if d.ask != nil {
 		return d.answer(msg, k)
 	}
+	if d.row > 0 && d.row <= len(d.table) && key.Matches(msg, k.Confirm) {
+		return d, msgCmd(openDialogMsg{d: rowDetails(d.table[d.row-1])}), false
+	}
 	if d.onYes == nil {
 		for _, p := range d.picks {
 			if key.Matches(msg, p.key) {
@@ -234,6 +240,7 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 		return d, msgCmd(d.onAlt), true
 	case key.Matches(msg, k.SwitchChoice):
 		d.choice = d.nextChoice(msg.String() == "left" || msg.String() == "h")
+		d.row = 0 // enter chooses the button again
 	case key.Matches(msg, k.Confirm):
 		switch d.choice {
 		case choiceYes:
@@ -275,15 +282,28 @@ func (d dialog) help(k KeyMap) helpMap {
 		}
 		return helpMap{short: append(short, k.Back)}
 	}
+	// A table's rows are selected with the arrows, shown whole with enter.
+	var rows []key.Binding
+	confirm := k.Confirm
+	if len(d.table) > 0 {
+		rows = append(rows, with(k.Down, "select row"))
+		if d.row > 0 {
+			confirm = with(k.Confirm, "details")
+			rows = append(rows, confirm)
+		}
+	}
 	if d.onYes == nil {
 		if d.onAlt != nil {
-			return helpMap{short: []key.Binding{with(d.altKey, d.alt), k.Close}}
+			return helpMap{short: append(rows, with(d.altKey, d.alt), k.Close)}
 		}
-		return helpMap{short: []key.Binding{k.Close}}
+		return helpMap{short: append(rows, k.Close)}
 	}
 	// The help bar keeps its last two when narrow: y and n.
-	if d.onAlt != nil {
-		return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, d.altKey, k.Yes, k.No}}
+	if d.row > 0 {
+		return helpMap{short: append(rows, k.Yes, k.No)}
 	}
-	return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, k.Yes, k.No}}
+	if d.onAlt != nil {
+		return helpMap{short: append(rows, k.SwitchChoice, k.Confirm, d.altKey, k.Yes, k.No)}
+	}
+	return helpMap{short: append(rows, k.SwitchChoice, k.Confirm, k.Yes, k.No)}
 }

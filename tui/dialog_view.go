@@ -20,12 +20,46 @@ func (d dialog) scroll(msg tea.KeyPressMsg, k KeyMap, st Styles, width, height i
 		return d, false // the keys are the field's
 	}
 	_, _, body, room := d.layout(st, width, height)
+	if len(d.table) > 0 && key.Matches(msg, k.Up, k.Down) {
+		// The arrows select a row of the table (enter shows it whole),
+		// the body following the selection.
+		if key.Matches(msg, k.Up) {
+			d.row = max(d.row-1, 0)
+		} else {
+			d.row = min(d.row+1, len(d.table))
+		}
+		if d.row > 0 && len(body) > room && room >= 3 {
+			_, starts := reportTable(st, d.table, d.innerWidth(width), d.row)
+			line := starts[d.row-1]
+			switch {
+			case line < d.offset+1:
+				d.offset = max(line-1, 0)
+			case line > d.offset+room-3:
+				d.offset = min(line-room+3, max(len(body)-room+1, 0))
+			}
+		}
+		return d, true
+	}
 	if len(body) <= room || room < 3 {
 		return d, false
 	}
 	d.offset, ok = scrollBy(msg, k, d.offset, len(body), room)
 	return d, ok
 }
+
+// innerWidth is the box's inner width: dialogWidth where the terminal
+// has room, and a table's the terminal's width, so a plan's rows fit on
+// one line each.
+func (d dialog) innerWidth(width int) int {
+	const chrome = 4 // border and padding, left and right
+	if len(d.table) > 0 {
+		return max(min(maxTableWidth, width-chrome-2), 10)
+	}
+	return max(min(dialogWidth, width-chrome-2), 10)
+}
+
+// maxTableWidth bounds a table's box on a very wide terminal.
+const maxTableWidth = 160
 
 // scrollBy moves the first line shown of n lines in room with the
 // navigation keys; false when msg is not one of them.
@@ -83,11 +117,10 @@ const dialogWidth = 72
 // layout wraps the title and the body at the box's inner width; room is
 // how many body lines fit.
 func (d dialog) layout(st Styles, width, height int) (inner int, title, body []string, room int) {
-	const chrome = 4 // border and padding, left and right
-	inner = max(min(dialogWidth, width-chrome-2), 10)
+	inner = d.innerWidth(width)
 	title = wrap(d.title, inner)
 	if len(d.table) > 0 {
-		body = reportTable(st, d.table, inner)
+		body, _ = reportTable(st, d.table, inner, d.row)
 		if len(d.body) > 0 {
 			body = append(body, "")
 		}

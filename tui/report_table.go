@@ -10,38 +10,93 @@ import (
 
 // reportRow is one project's row of a plan or a report of a change to
 // several projects: its result ("planned" before the run), the project,
-// and what was or will be done there, or why not.
-type reportRow struct{ result, project, what string }
+// and what was or will be done there, or why not; cols are the plan's
+// row in short (where, what changes, then), what its details (enter).
+type reportRow struct {
+	result, project, what string
+	cols                  workflow.Columns
+}
 
 // The table's columns: the result (as wide as the longest result shown),
-// the project (up to maxProject), and what, which wraps under itself.
+// the project (up to maxProject), then the plan's columns, or what.
 const maxProject = 32
 
+// planned: the row is a plan's, drawn on one line.
+func (r reportRow) planned() bool { return r.result == workflow.ResultPlanned || r.cols.Target != "" }
+
 // reportTable draws rows as a table in width cells: a header, each result
-// in its state's colour (the word says it too), what wraps under itself.
-func reportTable(st Styles, rows []reportRow, width int) []string {
+// in its state's colour (the word says it too). A plan's rows take one
+// line each, cut where they do not fit (enter shows one whole); a
+// report's what wraps under itself. sel (1-based, 0 none) is drawn
+// selected. starts are each row's first line.
+func reportTable(st Styles, rows []reportRow, width, sel int) (lines []string, starts []int) {
 	projW, resultColumn := len("PROJECT"), len("RESULT")
+	colW := []int{len("TARGET"), len("CHANGES"), len("THEN")}
+	withCols := false
 	for _, r := range rows {
 		projW = max(projW, lipgloss.Width(r.project))
 		resultColumn = max(resultColumn, lipgloss.Width(r.result))
+		if r.cols.Target != "" {
+			withCols = true
+			for i, c := range []string{r.cols.Target, r.cols.Changes, r.cols.Then} {
+				colW[i] = max(colW[i], lipgloss.Width(c))
+			}
+		}
 	}
 	projW = min(projW, maxProject, max(width/3, 8))
 	whatAt := resultColumn + 2 + projW + 2
 	whatW := max(width-whatAt, 10)
+	// The plan's columns share what is left, the widest giving way first.
+	for colW[0]+colW[1]+colW[2]+4 > whatW && max(colW[0], colW[1], colW[2]) > 6 {
+		i := 0
+		for j := range colW {
+			if colW[j] > colW[i] {
+				i = j
+			}
+		}
+		colW[i]--
+	}
 	h := st.Header.Render
-	lines := []string{h("RESULT") + strings.Repeat(" ", resultColumn+2-6) + h("PROJECT") + strings.Repeat(" ", max(projW+2-7, 2)) + h("WHAT")}
-	for _, r := range rows {
-		what := wrap(r.what, whatW)
+	head := h("RESULT") + strings.Repeat(" ", resultColumn+2-6) + h("PROJECT") + strings.Repeat(" ", max(projW+2-7, 2))
+	if withCols {
+		head += h("TARGET") + strings.Repeat(" ", colW[0]+2-6) + h("CHANGES") + strings.Repeat(" ", colW[1]+2-7) + h("THEN")
+	} else {
+		head += h("WHAT")
+	}
+	lines = []string{head}
+	for i, r := range rows {
+		starts = append(starts, len(lines))
+		var what []string
+		switch {
+		case r.cols.Target != "":
+			what = []string{pad(r.cols.Target, colW[0]) + "  " + pad(r.cols.Changes, colW[1]) + "  " + truncate(r.cols.Then, colW[2])}
+		case r.planned() || withCols:
+			what = []string{truncate(r.what, whatW)}
+		default:
+			what = wrap(r.what, whatW)
+		}
 		if len(what) == 0 {
 			what = []string{""}
 		}
-		head := resultStyle(st, r.result).Render(pad(r.result, resultColumn)) + "  " + pad(r.project, projW) + "  "
-		lines = append(lines, head+what[0])
+		result := resultStyle(st, r.result).Render(pad(r.result, resultColumn))
+		if i+1 == sel {
+			result = st.Selected.Render(pad(r.result, resultColumn))
+		}
+		lines = append(lines, result+"  "+pad(r.project, projW)+"  "+what[0])
 		for _, l := range what[1:] {
 			lines = append(lines, strings.Repeat(" ", whatAt)+l)
 		}
 	}
-	return lines
+	return lines, starts
+}
+
+// rowDetails is one row whole: enter on a plan's or report's row.
+func rowDetails(r reportRow) dialog {
+	var body []string
+	if r.cols.Target != "" {
+		body = append(body, "Target:   "+r.cols.Target, "Changes:  "+r.cols.Changes, "Then:     "+r.cols.Then, "")
+	}
+	return infoDialog(r.project+": "+r.result, append(body, r.what))
 }
 
 // resultStyle colours a result: changed and ok as on, failed as bad,

@@ -214,7 +214,7 @@ func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
 		t.Fatal("no event received")
 	}
 	h.key("y")
-	h.mustSay("Rotated: new key 4 replaces key 1", "CI/CD variable SENTRY_DSN (all environments) holds the new DSN.")
+	h.mustSay("Rotated: new key 4 replaces key 1, which is deleted; SENTRY_DSN holds the new DSN.")
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
 		t.Fatalf("keys %v", ids)
 	}
@@ -280,7 +280,7 @@ func TestVerifyKey(t *testing.T) {
 func TestRotateKeepOldSaysSo(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("down", "R", "n")
-	h.mustSay("Both keys exist: new key 4 is in place, old key 2", "was kept")
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("the old key was touched")
 	}

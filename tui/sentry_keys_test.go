@@ -454,3 +454,27 @@ func TestSoftRotationBannerAfterTheOldKeyIsOnAgain(t *testing.T) {
 		t.Fatal("the old key is still off")
 	}
 }
+
+// At 80x24 a soft rotation's result, with the Sentry keys' long names,
+// takes at most two lines (it took three at 120 columns).
+func TestSoftRotationResultTwoLinesAt80(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(80, 24)
+	h.selectKey("Production")
+	h.key("R")
+	h.typeText("Production 2")
+	h.key("enter")
+	h.mustSee("Update variables")
+	// the DSN copied: said in two lines too
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 || !strings.Contains(strings.Join(lines, " "), "clipboard") {
+		t.Fatalf("the copy's status at 80 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	h.key("y")
+	h.mustSee("Disable old key")
+	h.key("y")
+	h.mustSay("Rotated softly: new key \"Production 2\"", "(in SENTRY_DSN); old key", "disabled until you delete it (d).")
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 {
+		t.Fatalf("the result takes %d lines at 80 columns:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}

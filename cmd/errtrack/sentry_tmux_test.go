@@ -42,7 +42,7 @@ func TestSentryKeysDemoInTmux(t *testing.T) {
 	s.waitFor("accepted by ingestion (HTTP 200)")
 	s.answer("y")
 	s.waitFor("Rotated softly")
-	s.waitFor("SENTRY_DSN (all environments) holds the new DSN")
+	s.waitFor("(in SENTRY_DSN); old key")
 	date := time.Now().Format(time.DateOnly)
 	s.waitRow("Production", "off", "none")
 	// The new key: on, and where SENTRY_DSN now points.

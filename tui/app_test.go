@@ -484,7 +484,8 @@ func TestQuitQuestionFollowsTheChange(t *testing.T) {
 	h := newHarness(t, Deps{API: faulty(g.api), Host: g.url, Project: "1"})
 	create := h.holdWrite("n")
 	h.key("q")
-	h.mustSay("Quit with a change under way?", "a client key was being created in demo/web-shop")
+	h.mustSay("Quit with a change under way?", "a client key was being created in demo/web-shop",
+		"It may happen or not", "Check the project before trying again.") // one change: not "each", not "the projects"
 	h.run(create)
 	h.mustNotSee("Quit with a change under way?")
 	h.mustSay("nothing is under way any more")

@@ -269,18 +269,24 @@ func (d dialog) nextChoice(left bool) int {
 
 func (d dialog) help(k KeyMap) helpMap {
 	if a := d.ask; a != nil {
-		short := []key.Binding{with(k.Confirm, a.submitHelp)}
+		// Confirm and cancel last: a narrow help bar keeps those two. The
+		// option by its first words ("soft"): the box says the rest.
+		var short []key.Binding
 		if a.optionLabel != "" {
-			short = append(short, with(a.toggleKey, a.optionLabel))
+			label, _, _ := strings.Cut(a.optionLabel, ":")
+			short = append(short, with(a.toggleKey, label))
 		}
-		return helpMap{short: append(short, with(k.Back, "cancel"))}
+		return helpMap{short: append(short, with(k.Confirm, a.submitHelp), with(k.Back, "cancel"))}
 	}
 	if len(d.picks) > 0 {
-		short := make([]key.Binding, 0, len(d.picks)+1)
+		// The picks' keys as one ("e/d/r/v/m/x choose"): the box has their
+		// words, and a narrow help bar keeps them all with esc.
+		var keys []string
 		for _, p := range d.picks {
-			short = append(short, p.key) // its short words; the box has the long ones
+			keys = append(keys, p.key.Help().Key)
 		}
-		return helpMap{short: append(short, k.Back)}
+		choose := key.NewBinding(key.WithHelp(strings.Join(keys, "/"), "choose"))
+		return helpMap{short: []key.Binding{choose, k.Back}}
 	}
 	// A table's rows are selected with the arrows, shown whole with enter.
 	var rows []key.Binding

@@ -228,7 +228,9 @@ func (a *ask) view(st Styles, width int) string {
 		if a.option {
 			box = "[x]"
 		}
-		lines = append(lines, box+" "+a.optionLabel+st.Subtle.Render("  ("+keyName(a.toggleKey)+")"))
+		// wrapped here, so the box counts the lines it takes
+		opt := wrapHanging(box+" "+a.optionLabel+"  ("+keyName(a.toggleKey)+")", width)
+		lines = append(lines, opt...)
 	}
 	if a.problem != "" {
 		for _, l := range wrap(a.problem, width) {

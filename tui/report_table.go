@@ -87,6 +87,9 @@ func reportTable(st Styles, rows []reportRow, width, sel int) (lines []string, s
 			lines = append(lines, strings.Repeat(" ", whatAt)+l)
 		}
 	}
+	for i, l := range lines {
+		lines[i] = truncate(l, width) // never wider than the box: it would wrap
+	}
 	return lines, starts
 }
 

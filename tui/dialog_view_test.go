@@ -1,0 +1,88 @@
+package tui
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/workflow"
+)
+
+// mustKeepDecision checks, at a small terminal, that the open dialog shows
+// its whole border and that the help bar holds its confirm and cancel
+// keys.
+func (h *harness) mustKeepDecision(confirm, cancel string) {
+	h.t.Helper()
+	if len(h.m.dialogs) == 0 {
+		h.t.Fatalf("no dialog open:\n%s", h.view())
+	}
+	v := h.view()
+	lines := strings.Split(v, "\n")
+	top, bottom := strings.Count(v, "╭"), strings.Count(v, "╰")
+	if top != 1 || bottom != 1 {
+		h.t.Fatalf("the dialog's border is cut (%d tops, %d bottoms):\n%s", top, bottom, v)
+	}
+	bar := lines[len(lines)-2]
+	for _, k := range []string{confirm, cancel} {
+		if !strings.Contains(bar, k) {
+			h.t.Fatalf("the help bar lacks %q:\n%s", k, v)
+		}
+	}
+}
+
+// At 50x15 every dialog of the rotation, delete and migration flows keeps
+// its border and its confirm and cancel keys on the help bar.
+func TestSmallTerminalKeepsTheDecision(t *testing.T) {
+	t.Run("sentry rotation", func(t *testing.T) {
+		w := newSentryWorld(t, mocksentry.Options{})
+		h := w.console(t, mocksentry.TokenAdmin, Deps{})
+		h.resize(50, 15)
+		h.selectKey("Production")
+		h.key("R")
+		h.mustKeepDecision("enter rotate", "esc cancel")
+		h.key("enter")
+		h.mustKeepDecision("y yes", "n/esc no")
+		h.key("y")
+		h.mustKeepDecision("y yes", "n/esc no")
+	})
+	t.Run("delete", func(t *testing.T) {
+		h, _ := console(t, "1")
+		h.resize(50, 15)
+		h.key("d")
+		h.mustKeepDecision("y yes", "n/esc no")
+	})
+	t.Run("migration", func(t *testing.T) {
+		g := demoGitLab(t)
+		ss := mocksentry.New(mocksentry.Options{})
+		ts := httptest.NewServer(ss)
+		t.Cleanup(ts.Close)
+		migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+			sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
+			if err != nil {
+				return nil, err
+			}
+			info, err := sc.CheckToken(ctx)
+			if err != nil {
+				return nil, err
+			}
+			rule, _ := workflow.SlugRule("")
+			return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
+		}
+		h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),
+			Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})
+		h.resize(50, 15)
+		h.mustSee("demo/web-shop")
+		h.key("ctrl+a", "ctrl+o")
+		h.mustKeepDecision("m/x choose", "esc back") // every pick's key, d r v m included
+		h.mustKeepDecision("e/d/r/v/m/x", "esc")
+		h.key("m")
+		h.mustKeepDecision("enter next", "esc cancel")
+		h.key("enter")
+		h.mustKeepDecision("enter plan", "esc cancel")
+		h.key("enter")
+		h.mustKeepDecision("y yes", "n/esc no")
+	})
+}

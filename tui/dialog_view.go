@@ -55,7 +55,15 @@ func (d dialog) innerWidth(width int) int {
 	if len(d.table) > 0 {
 		return max(min(maxTableWidth, width-chrome-2), 10)
 	}
-	return max(min(dialogWidth, width-chrome-2), 10)
+	// A value copied whole (a DSN, a URL: a line of one word) widens the
+	// box to hold it on one line where the terminal allows.
+	inner := dialogWidth
+	for _, l := range d.body {
+		if t := strings.TrimSpace(l); !strings.Contains(t, " ") {
+			inner = max(inner, lipgloss.Width(l))
+		}
+	}
+	return max(min(inner, width-chrome-2), 10)
 }
 
 // maxTableWidth bounds a table's box on a very wide terminal.

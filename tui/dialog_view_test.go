@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -85,4 +86,27 @@ func TestSmallTerminalKeepsTheDecision(t *testing.T) {
 		h.key("enter")
 		h.mustKeepDecision("y yes", "n/esc no")
 	})
+}
+
+// At 200 columns the key view shows a DSN (about 90 characters) on one
+// line, so it can be selected as one string; at 80 it breaks at its
+// separators, whole.
+func TestKeyViewShowsTheDSNOnOneLine(t *testing.T) {
+	h, g := console(t, "1")
+	keys, _, err := g.api.ListClientKeys(context.Background(), apiclient.ProjectID(1))
+	if err != nil || len(keys) == 0 || len(keys[0].DSN) < 80 {
+		t.Fatalf("%v: %+v", err, keys)
+	}
+	h.resize(200, 40)
+	h.mustSee("Client keys")
+	h.key("enter")
+	h.mustSee("DSN:")
+	for _, l := range strings.Split(h.view(), "\n") {
+		for _, k := range keys {
+			if strings.Contains(l, k.DSN) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no DSN on one line at 200 columns:\n%s", h.view())
 }

@@ -494,10 +494,17 @@ func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 		h.key("enter")
 		// The box's lines, less what is drawn beside it.
 		lines := strings.Split(h.view(), "\n")
-		left := -1
+		left, right := -1, -1
 		for _, l := range lines {
 			if i := strings.Index(l, "│ Client key 1 of"); i >= 0 {
 				left = len([]rune(l[:i]))
+				r := []rune(l)
+				for j := left + 1; j < len(r); j++ {
+					if r[j] == '│' {
+						right = j // the box is as wide as its DSN needs, where it can be
+						break
+					}
+				}
 			}
 		}
 		if left < 0 {
@@ -506,10 +513,10 @@ func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 		var joined strings.Builder
 		for _, l := range lines {
 			r := []rune(l)
-			if len(r) < left+dialogWidth+4 {
+			if len(r) <= right {
 				continue
 			}
-			inner := strings.TrimSpace(string(r[left+1 : left+dialogWidth+3]))
+			inner := strings.TrimSpace(string(r[left+1 : right]))
 			if inner == "http://" {
 				t.Fatalf("at %d columns the DSN breaks after its scheme:\n%s", w, h.view())
 			}

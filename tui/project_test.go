@@ -36,7 +36,11 @@ func TestProjectShowsKeysAndSettings(t *testing.T) {
 	h, g := console(t, "1")
 	h.resize(130, 30) // room for USED IN and the DSN
 	keys := g.srv.Keys(1)
-	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN ", "unknown (group demo u", "http://glet_", "1/2")
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN (+? group demo unread)", "? (group demo unread)", "http://glet_", "1/2")
+	// at 120 the reason stays whole, and key 1 keeps its caveat
+	h.resize(120, 30)
+	h.mustSee("SENTRY_DSN (+? group demo unread)", "? (group demo unread)")
+	h.resize(130, 30)
 	h.key("tab")
 	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {

@@ -56,8 +56,12 @@ func TestBulkMigration(t *testing.T) {
 	h.key("esc")
 	h.mustSay("Migrate to the Sentry at " + ts.URL)
 	h.key("y")
-	h.mustSay("done in 1 project", "changed demo/web-shop Migrated to Sentry project demo/demo-web-shop",
-		"then go with the later step (x in the ctrl+o menu of the marked projects)")
+	h.mustSay("done in 1 project", "changed demo/web-shop Migrated to Sentry project demo/demo-web-shop")
+	h.dialogSays("then go with the later step (x in the ctrl+o menu of the marked projects)")
+	// the report's row whole on enter
+	h.key("down", "enter")
+	h.mustSay("then go with the later step (x in the ctrl+o menu of the marked projects)")
+	h.key("esc")
 	keys := ss.Keys("demo", "demo-web-shop")
 	if len(keys) != 1 || ss.Events(keys[0].Public) != 1 {
 		t.Fatalf("Sentry keys %+v", keys)

@@ -118,9 +118,11 @@ func scrolled(st Styles, lines []string, offset, room, width int) []string {
 }
 
 // dialogWidth is every dialog's inner width where the terminal has room:
-// one width for every question and box, whatever it holds, so they read
-// as one family; a line wider (a DSN) breaks at its separators.
-const dialogWidth = 72
+// one width for every question and box, so they read as one family, wide
+// enough for a DSN on one line (about 90 characters), to be selected as
+// one string; a longer one widens its box where the terminal allows, and
+// breaks at its separators where it does not.
+const dialogWidth = 96
 
 // layout wraps the title and the body at the box's inner width; room is
 // how many body lines fit.

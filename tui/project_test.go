@@ -269,7 +269,7 @@ func TestRotateRefusedTestEvent(t *testing.T) {
 func TestVerifyKey(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("v")
-	h.mustSee("Send a test event with key 1 of demo/web-shop?", "recorded in the project")
+	h.mustSay("Send a test event with key 1 of demo/web-shop?", "recorded in the project")
 	h.key("n")
 	if g.srv.Envelopes(1) != 0 {
 		t.Fatal("sent after No")

@@ -21,14 +21,18 @@ type reportRow struct {
 // the project (up to maxProject), then the plan's columns, or what.
 const maxProject = 32
 
-// planned: the row is a plan's, drawn on one line.
-func (r reportRow) planned() bool { return r.result == workflow.ResultPlanned || r.cols.Target != "" }
+// firstSentence is s up to its first full stop followed by a space.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
+}
 
 // reportTable draws rows as a table in width cells: a header, each result
-// in its state's colour (the word says it too). A plan's rows take one
-// line each, cut where they do not fit (enter shows one whole); a
-// report's what wraps under itself. sel (1-based, 0 none) is drawn
-// selected. starts are each row's first line.
+// in its state's colour (the word says it too), one line a project, cut
+// where it does not fit (enter shows one whole). sel (1-based, 0 none) is
+// drawn selected. starts are each row's first line.
 func reportTable(st Styles, rows []reportRow, width, sel int) (lines []string, starts []int) {
 	projW, resultColumn := len("PROJECT"), len("RESULT")
 	colW := []int{len("TARGET"), len("CHANGES"), len("THEN")}
@@ -70,10 +74,10 @@ func reportTable(st Styles, rows []reportRow, width, sel int) (lines []string, s
 		switch {
 		case r.cols.Target != "":
 			what = []string{pad(r.cols.Target, colW[0]) + "  " + pad(r.cols.Changes, colW[1]) + "  " + truncate(r.cols.Then, colW[2])}
-		case r.planned() || withCols:
-			what = []string{truncate(r.what, whatW)}
 		default:
-			what = wrap(r.what, whatW)
+			// One line a project: its first sentence, cut to fit; enter
+			// shows the row whole.
+			what = []string{truncate(firstSentence(r.what), whatW)}
 		}
 		if len(what) == 0 {
 			what = []string{""}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -56,24 +58,7 @@ func TestSmallTerminalKeepsTheDecision(t *testing.T) {
 		h.mustKeepDecision("y yes", "n/esc no")
 	})
 	t.Run("migration", func(t *testing.T) {
-		g := demoGitLab(t)
-		ss := mocksentry.New(mocksentry.Options{})
-		ts := httptest.NewServer(ss)
-		t.Cleanup(ts.Close)
-		migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
-			sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
-			if err != nil {
-				return nil, err
-			}
-			info, err := sc.CheckToken(ctx)
-			if err != nil {
-				return nil, err
-			}
-			rule, _ := workflow.SlugRule("")
-			return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
-		}
-		h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),
-			Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})
+		h := migrationHarness(t)
 		h.resize(50, 15)
 		h.mustSee("demo/web-shop")
 		h.key("ctrl+a", "ctrl+o")
@@ -109,4 +94,70 @@ func TestKeyViewShowsTheDSNOnOneLine(t *testing.T) {
 		}
 	}
 	t.Fatalf("no DSN on one line at 200 columns:\n%s", h.view())
+}
+
+// migrationHarness is the console on the demo group, migrating to a mock
+// Sentry from the marked projects' menu.
+func migrationHarness(t *testing.T) *harness {
+	t.Helper()
+	g := demoGitLab(t)
+	ss := mocksentry.New(mocksentry.Options{})
+	ts := httptest.NewServer(ss)
+	t.Cleanup(ts.Close)
+	migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+		sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
+		if err != nil {
+			return nil, err
+		}
+		info, err := sc.CheckToken(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rule, _ := workflow.SlugRule("")
+		return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
+	}
+	return newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),
+		Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})
+}
+
+// mustSayInTwoLines checks that the status line says want in at most two
+// lines at 80 columns.
+func (h *harness) mustSayInTwoLines(want string) {
+	h.t.Helper()
+	lines := statusLines(h.m.sh.styles, h.m.status, 80, 24)
+	if len(lines) > 2 || !strings.Contains(strings.Join(strings.Fields(ansi.Strip(strings.Join(lines, " "))), " "), want) {
+		h.t.Fatalf("the status at 80 columns, want %q in at most two lines:\n%s", want, strings.Join(lines, "\n"))
+	}
+}
+
+// At 80x24 the results of the rotation, delete and migration flows take
+// at most two lines.
+func TestResultsInTwoLinesAt80(t *testing.T) {
+	t.Run("rotation", func(t *testing.T) {
+		h, _ := console(t, "1")
+		h.resize(80, 24)
+		h.key("R")
+		h.mustSee("Update variables")
+		h.mustSayInTwoLines("clipboard")
+		h.key("y")
+		h.mustSee("Delete old key 1?")
+		h.key("y")
+		h.mustSayInTwoLines("Rotated: new key 4 replaces key 1, which is deleted")
+	})
+	t.Run("delete", func(t *testing.T) {
+		h, _ := console(t, "1")
+		h.resize(80, 24)
+		h.key("d")
+		h.key("y")
+		h.mustSayInTwoLines("Deleted client key 1")
+	})
+	t.Run("migration", func(t *testing.T) {
+		h := migrationHarness(t)
+		h.resize(80, 24)
+		h.mustSee("demo/web-shop")
+		h.key("ctrl+a", "ctrl+o", "m", "enter", "enter")
+		h.mustSee("Migrate to the Sentry at")
+		h.key("y")
+		h.mustSayInTwoLines("done in")
+	})
 }

@@ -16,10 +16,16 @@ import (
 // scroll moves the body of a box taller than the terminal with the
 // navigation keys; false when msg is not one, or the body fits.
 func (d dialog) scroll(msg tea.KeyPressMsg, k KeyMap, st Styles, width, height int) (_ dialog, ok bool) {
-	if d.ask != nil {
-		return d, false // the keys are the field's
-	}
 	_, _, body, room := d.layout(st, width, height)
+	if d.ask != nil {
+		// The keys are the field's, but pgup and pgdn: a small terminal
+		// reads the question's words with them.
+		if !key.Matches(msg, k.TextPageUp, k.TextPageDown) || len(body) <= room || room < 3 {
+			return d, false
+		}
+		d.offset, ok = scrollBy(msg, k, d.offset, len(body), room)
+		return d, ok
+	}
 	if len(d.table) > 0 && key.Matches(msg, k.Up, k.Down) {
 		// The arrows select a row of the table (enter shows it whole),
 		// the body following the selection.
@@ -172,6 +178,11 @@ func (d dialog) view(st Styles, width, height int, armed bool) string {
 		}
 	default:
 		body = scrolled(st, body, d.offset, room, inner)
+		if d.ask != nil { // the arrows are the field's
+			for i, l := range body {
+				body[i] = strings.NewReplacer("(↓/pgdn)", "(pgdn)", "(↑/pgup)", "(pgup)").Replace(l)
+			}
+		}
 	}
 	var b strings.Builder
 	b.WriteString(st.Title.Render(strings.Join(title, "\n")))

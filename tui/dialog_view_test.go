@@ -161,3 +161,23 @@ func TestResultsInTwoLinesAt80(t *testing.T) {
 		h.mustSayInTwoLines("done in")
 	})
 }
+
+// At 50x15 a question's words taller than the box scroll with pgdn, the
+// arrows and letters staying the field's.
+func TestSmallQuestionScrollsWithPgdn(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(50, 15)
+	h.selectKey("Production")
+	h.key("R")
+	h.mustSee("more lines (pgdn)")
+	h.mustNotSee("once its clients")
+	for range 8 {
+		h.key("pgdown")
+	}
+	h.mustSay("use the new DSN")
+	h.typeText("j")
+	if v := h.m.dialogs[len(h.m.dialogs)-1].ask.input.Value(); v != "j" {
+		t.Fatalf("the field holds %q", v)
+	}
+}

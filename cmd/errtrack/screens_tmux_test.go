@@ -67,3 +67,39 @@ func TestMigrationPlanOneLineAProjectInTmux(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("Migrate to the Sentry at")
 }
+
+// At 50x15 the Sentry rotation's question keeps its bottom border and its
+// rotate and cancel keys; the marked-projects menu keeps every pick's key.
+func TestSmallTerminalKeepsTheDecisionInTmux(t *testing.T) {
+	s := demoTmux(t, 50, 15, "-p demo/legacy-api")
+	s.waitFor("Client keys (2)")
+	s.waitFor("Production")
+	s.keys("R")
+	s.waitFor("enter rotate • esc cancel")
+	if scr := s.screen(); !strings.Contains(scr, "╰") || !strings.Contains(scr, "╭") {
+		t.Fatalf("the question's border is cut:\n%s", scr)
+	}
+	s.keys("Escape")
+	s.waitGone("enter rotate")
+
+	m := demoTmux(t, 50, 15, "")
+	m.waitFor("partner/sdk")
+	m.waitFor("SDK        on")
+	m.keys("C-a")
+	m.waitFor("marked")
+	m.keys("C-o")
+	m.waitFor("e/d/r/v/m/x choose • esc back")
+}
+
+// At 200 columns the key view shows the key's DSN on one line.
+func TestKeyViewDSNOnOneLineInTmux(t *testing.T) {
+	s := demoTmux(t, 200, 40, "-p demo/web-shop")
+	s.waitFor("Client keys (2)")
+	s.waitFor("USED IN")
+	s.keys("Enter")
+	s.waitFor("Client key 1 of demo/web-shop")
+	dsn := regexp.MustCompile(`http://glet_[0-9a-f]{32}@127\.0\.0\.1:\d+/\S+/\d+`)
+	if d := dsn.FindString(s.screen()); len(d) < 80 {
+		t.Fatalf("no whole DSN on one line (%q):\n%s", d, s.screen())
+	}
+}

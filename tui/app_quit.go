@@ -78,13 +78,21 @@ func (m Model) quitQuestion() *dialog {
 	if len(under) == 0 {
 		return nil
 	}
-	d := confirmDialog("Quit with a change under way?", quitBody(under), "Quit", tea.QuitMsg{})
+	d := confirmDialog("Quit with a change under way?", quitBody(under, m.sh.bulk != nil), "Quit", tea.QuitMsg{})
 	return &d
 }
 
-func quitBody(under []string) []string {
-	return []string{"errtrack would quit while " + strings.Join(under, ", and while ") + ".",
-		"", "Each may happen or not: errtrack cannot tell once it quits. Check the projects before trying again."}
+// quitBody names what is under way, and what to check: one change is
+// "it", in "the project" (or the marked projects, for a change to them).
+func quitBody(under []string, bulk bool) []string {
+	check := "Each may happen or not: errtrack cannot tell once it quits. Check the projects before trying again."
+	switch {
+	case len(under) == 1 && bulk:
+		check = "It may happen or not: errtrack cannot tell once it quits. Check the marked projects before trying again."
+	case len(under) == 1:
+		check = "It may happen or not: errtrack cannot tell once it quits. Check the project before trying again."
+	}
+	return []string{"errtrack would quit while " + strings.Join(under, ", and while ") + ".", "", check}
 }
 
 // followQuitQuestion keeps an open quit question true as changes end: it
@@ -96,7 +104,7 @@ func (m Model) followQuitQuestion() (Model, tea.Cmd) {
 		}
 		under := m.changesUnderWay()
 		if len(under) > 0 {
-			m.dialogs[i].body = quitBody(under)
+			m.dialogs[i].body = quitBody(under, m.sh.bulk != nil)
 			return m, nil
 		}
 		m.dialogs = append(m.dialogs[:i:i], m.dialogs[i+1:]...)

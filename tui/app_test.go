@@ -484,8 +484,26 @@ func TestQuitQuestionFollowsTheChange(t *testing.T) {
 	h := newHarness(t, Deps{API: faulty(g.api), Host: g.url, Project: "1"})
 	create := h.holdWrite("n")
 	h.key("q")
-	h.mustSay("Quit with a change under way?", "a client key was being created in demo/web-shop")
+	h.mustSay("Quit with a change under way?", "a client key was being created in demo/web-shop",
+		"It may happen or not", "Check the project before trying again.") // one change: not "each", not "the projects"
 	h.run(create)
 	h.mustNotSee("Quit with a change under way?")
 	h.mustSay("nothing is under way any more")
+}
+
+// At 80x24 the login screen shows the token page's address whole (it was
+// cut to "…&…"): every part of it, in order, no ellipsis.
+func TestLoginShowsTheTokenURLWhole(t *testing.T) {
+	h := newHarness(t, Deps{Login: func(context.Context, string, string) (API, error) { return nil, nil },
+		Host: "https://gitlab.example-company.com", LoginReason: "No token yet."})
+	h.resize(80, 24)
+	want := "https://gitlab.example-company.com/-/user_settings/personal_access_tokens?name=errtrack&scopes=api"
+	v := h.view()
+	if strings.Contains(v, "…") {
+		t.Fatalf("the login screen cuts something:\n%s", v)
+	}
+	joined := strings.ReplaceAll(strings.Join(strings.Fields(v), ""), " ", "")
+	if !strings.Contains(joined, want) {
+		t.Fatalf("the login screen does not show %s whole:\n%s", want, v)
+	}
 }

@@ -48,10 +48,20 @@ func TestBulkMigration(t *testing.T) {
 	h.key("enter")
 	h.mustSee("Organisation: demo/backend")
 	h.key("enter")
-	h.mustSay("Migrate to the Sentry at "+ts.URL+" in 1 of 1 marked", "planned demo/web-shop to a new Sentry project demo/demo-web-shop (team")
+	h.mustSay("Migrate to the Sentry at "+ts.URL+" in 1 of 1 marked", "TARGET CHANGES THEN",
+		"planned demo/web-shop demo/demo-web-shop (new) SENTRY_DSN → Sentry DSN integrated off")
+	// enter on a row shows it whole; esc goes back to the question
+	h.key("down", "enter")
+	h.mustSay("demo/web-shop: planned", "to a new Sentry project demo/demo-web-shop (team backend)")
+	h.key("esc")
+	h.mustSay("Migrate to the Sentry at " + ts.URL)
 	h.key("y")
-	h.mustSay("done in 1 project", "changed demo/web-shop Migrated to Sentry project demo/demo-web-shop",
-		"then go with the later step (x in the ctrl+o menu of the marked projects)")
+	h.mustSay("done in 1 project", "changed demo/web-shop Migrated to Sentry project demo/demo-web-shop")
+	h.dialogSays("then go with the later step (x in the ctrl+o menu of the marked projects)")
+	// the report's row whole on enter
+	h.key("down", "enter")
+	h.mustSay("then go with the later step (x in the ctrl+o menu of the marked projects)")
+	h.key("esc")
 	keys := ss.Keys("demo", "demo-web-shop")
 	if len(keys) != 1 || ss.Events(keys[0].Public) != 1 {
 		t.Fatalf("Sentry keys %+v", keys)

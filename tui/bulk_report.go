@@ -23,7 +23,12 @@ func (m Model) bulkRows(p workflow.Plan) []reportRow {
 		if result == "" {
 			result = workflow.ResultPlanned
 		}
-		out = append(out, reportRow{result, clean(it.Project.Name()), clean(m.bulkWords(it))})
+		row := reportRow{result: result, project: clean(it.Project.Name()), what: clean(m.bulkWords(it))}
+		if result == workflow.ResultPlanned {
+			c := p.Columns(it)
+			row.cols = workflow.Columns{Target: clean(c.Target), Changes: clean(c.Changes), Then: clean(c.Then)}
+		}
+		out = append(out, row)
 	}
 	slices.SortStableFunc(out, func(a, b reportRow) int { return bulkRank(a.result) - bulkRank(b.result) })
 	return out
@@ -56,7 +61,7 @@ func (m Model) bulkWords(it workflow.Item) string {
 		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
 			keyName(k.Rotate) + " on key " + fmt.Sprint(it.OldKeyID) + ": it goes on with key " + fmt.Sprint(it.NewKeyID) + " and its delete question names them."
 	case errors.As(it.Err, &groups):
-		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + "): its delete question names them. Nothing was changed here."
+		return it.Skip + ": " + groups.Advice("open the project, "+keyName(k.Rotate)) + ". Nothing was changed here."
 	case errors.As(it.Err, &others):
 		return it.Skip + ": open the project and rotate it there (" + keyName(k.Rotate) + ") to choose what they get. Nothing was changed here."
 	case it.Words != "":

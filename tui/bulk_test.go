@@ -146,8 +146,9 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	h.key("ctrl+o", "r")
 	h.mustSee("Rotate the key which variable holds?", "Variable: SENTRY_DSN")
 	h.key("enter")
-	h.mustSay("Rotate the keys SENTRY_DSN holds in 2 of 7 marked projects?",
-		"planned demo/web-shop rotate key 1", "planned demo/mobile/ios rotate key 901",
+	h.mustSay("Rotate the keys SENTRY_DSN holds in 2 of 7 marked projects?", "PROJECT TARGET CHANGES THEN",
+		"planned demo/web-shop new key for 1 SENTRY_DSN → new DSN old key deleted")
+	h.dialogSays("planned demo/web-shop rotate key 1", "planned demo/mobile/ios rotate key 901",
 		"skipped demo/mobile-app no CI/CD variable SENTRY_DSN", "skipped demo/mobile/android no CI/CD variable SENTRY_DSN")
 	h.key("n")
 	if !reflect.DeepEqual(allKeys(g), before) {
@@ -313,7 +314,7 @@ func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 	h.key("esc")
 	h.mustSee("● demo/mobile/ios")
 	h.key("ctrl+o", "r", "enter")
-	h.mustSay("planned demo/mobile/ios go on with key")
+	h.dialogSays("planned demo/mobile/ios go on with key")
 	h.key("y")
 	h.mustSay("done in 1 project")
 	if ids := g.keyIDs(7); !slices.Equal(ids, []int64{created}) {
@@ -350,7 +351,8 @@ func TestBulkRotationOfAFleet(t *testing.T) {
 	}
 	h.send(<-h.m.sh.bulk.events)
 	h.dialogSays("Rotating the keys SENTRY_DSN holds: 1 of 5 projects failed",
-		"failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN")
+		"failed fleet/app-001 the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN",
+		"rotate it on its own (open the project, R): the old key stays until the group's variables hold the new DSN")
 	if n := h.m.BulkQuitNote(); n != "" {
 		t.Fatalf("a finished run says %q on quitting", n)
 	}
@@ -446,9 +448,13 @@ func (h *harness) dialogText() string {
 		h.t.Fatalf("no dialog open:\n%s", h.view())
 	}
 	d := h.m.dialogs[len(h.m.dialogs)-1]
-	table := reportTable(NewStyles(true, true), d.table, 200) // wide: a row a line
+	table, _ := reportTable(NewStyles(true, true), d.table, 200, 0) // wide: a row a line
 	for i, l := range table {
 		table[i] = ansi.Strip(l)
+	}
+	// and each row whole, as enter on it shows it
+	for _, r := range d.table {
+		table = append(table, r.result+" "+r.project+" "+r.what)
 	}
 	return d.title + "\n" + strings.Join(append(table, d.body...), "\n")
 }
@@ -531,7 +537,7 @@ func TestLongPlanScrolls(t *testing.T) {
 	h.mustSee("more lines (↑/pgup)", "Go")
 	h.mustSay("planned fleet/app-030 disable")
 	h.mustNotSee("fleet/app-001 ", "(↓/pgdn)")
-	h.key("pgup", "down")
+	h.key("pgup")
 	h.mustSee("(↑/pgup)", "(↓/pgdn)")
 	h.key("g")
 	h.mustSay("fleet/app-001 disable")

@@ -67,11 +67,66 @@ func helpPage(st Styles, title string, full [][]key.Binding, width int) []string
 	}
 	section("Keys here ("+clean(title)+")", screenKeys...)
 	section("Everywhere", full[len(full)-1])
+	lines = inColumns(lines, width)
 	lines = append(lines, "", st.Title.Render("Mouse"))
 	for _, l := range wrap("A click selects a row, a click on the selected row opens it, a click on a tab switches to it, the wheel scrolls. Shift+drag selects text (Option+drag in iTerm2).", max(width-2, 20)) {
 		lines = append(lines, "  "+st.Help.FullDesc.Render(l))
 	}
 	return lines
+}
+
+// inColumns sets lines side by side in as many columns as width holds,
+// as k9s's help does, so a wide terminal shows every key without
+// scrolling: a column never ends on a heading nor starts with a blank.
+func inColumns(lines []string, width int) []string {
+	colW := 0
+	for _, l := range lines {
+		colW = max(colW, lipgloss.Width(l))
+	}
+	colW += 4
+	n := min(max(width/max(colW, 1), 1), len(lines))
+	if n <= 1 {
+		return lines
+	}
+	height := (len(lines) + n - 1) / n
+	var cols [][]string
+	for rest := lines; len(rest) > 0; {
+		for len(rest) > 0 && rest[0] == "" {
+			rest = rest[1:]
+		}
+		k := min(height, len(rest))
+		// a heading (a line with no indent) stays with its first key
+		for k > 1 && k < len(rest) && !strings.HasPrefix(rest[k-1], " ") && rest[k-1] != "" {
+			k--
+		}
+		if k == 0 {
+			break
+		}
+		cols, rest = append(cols, rest[:k]), rest[k:]
+	}
+	if len(cols) > n {
+		return lines // it would not fit after all
+	}
+	out := make([]string, 0, height)
+	for i := 0; ; i++ {
+		var row strings.Builder
+		any := false
+		for c, col := range cols {
+			cell := ""
+			if i < len(col) {
+				cell, any = col[i], true
+			}
+			if c < len(cols)-1 {
+				cell += strings.Repeat(" ", max(colW-lipgloss.Width(cell), 0))
+			}
+			row.WriteString(cell)
+		}
+		if !any {
+			break
+		}
+		out = append(out, strings.TrimRight(row.String(), " "))
+	}
+	return out
 }
 
 // helpBox is the help page from line offset, scrolled where the terminal

@@ -41,5 +41,5 @@ func (sh *shared) copy(c osc52Msg) tea.Cmd {
 // osc52 sends text with OSC 52 and says so.
 func osc52(msg osc52Msg) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(msg.text), msgCmd(statusMsg{kind: statusSuccess, inLog: msg.inLog,
-		text: "Sent " + msg.what + " to the terminal's clipboard (OSC 52): it arrives where the terminal allows it (in tmux, set-clipboard on)."}))
+		text: "Sent " + msg.what + " to the terminal's clipboard (OSC 52; in tmux, set-clipboard on)."}))
 }

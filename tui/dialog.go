@@ -45,6 +45,9 @@ type dialog struct {
 	// plan or report of a change to several projects.
 	table []reportRow
 	drawn *drawnTable
+	// row is the table's selected row, 1-based (0: none): enter shows
+	// it whole.
+	row int
 	// offset is the first body line shown when the body is taller than
 	// the box (a report of many projects): the arrows scroll it.
 	offset int
@@ -58,22 +61,34 @@ func (d dialog) withTable(rows []reportRow) dialog {
 
 // drawnTable keeps a dialog's table as last drawn: a plan of 5,000
 // projects took the console 100 ms to lay out, on every frame and key.
+// It is kept unselected; a selection draws its own row again.
 type drawnTable struct {
 	width   int
 	palette palette
+	layout  tableLayout
 	lines   []string
+	starts  []int
 }
 
-// tableLines is the table drawn at width in st.
-func (d dialog) tableLines(st Styles, width int) []string {
+// tableLines is the table drawn at width in st, with row sel (1-based, 0
+// none) selected, and each row's first line.
+func (d dialog) tableLines(st Styles, width, sel int) (lines []string, starts []int) {
 	c := d.drawn
 	if c == nil {
-		return reportTable(st, d.table, width)
+		return reportTable(st, d.table, width, sel)
 	}
 	if c.lines == nil || c.width != width || c.palette != st.palette {
-		*c = drawnTable{width: width, palette: st.palette, lines: reportTable(st, d.table, width)}
+		lines, starts := reportTable(st, d.table, width, 0)
+		*c = drawnTable{width: width, palette: st.palette, layout: layoutTable(d.table, width), lines: lines, starts: starts}
 	}
-	return slices.Clip(c.lines)
+	lines = slices.Clip(c.lines)
+	if sel > 0 && sel <= len(d.table) {
+		lines = slices.Clone(c.lines)
+		at := c.starts[sel-1]
+		row := c.layout.row(st, d.table[sel-1], true)
+		copy(lines[at:at+len(row)], row)
+	}
+	return lines, slices.Clip(c.starts)
 }
 
 // openDialogMsg opens a dialog; async marks one opened by a result
@@ -96,6 +111,9 @@ type ask struct {
 	submitHelp  string
 	submit      func(text string, option bool) (tea.Msg, string)
 	problem     string
+	// suggested is what an empty field submits, shown as its placeholder:
+	// typing replaces it rather than appending to it.
+	suggested string
 }
 
 // inputDialog asks for a line of text, starting with value.
@@ -106,6 +124,17 @@ func inputDialog(title string, body []string, prompt, value, submitHelp string, 
 	in.CursorEnd()
 	in.Focus()
 	return dialog{title: title, body: body, ask: &ask{input: in, submit: submit, submitHelp: submitHelp}}
+}
+
+// suggesting is an input dialog whose field starts empty with value as
+// its placeholder, submitted when nothing is typed.
+func suggesting(d dialog, value string) dialog {
+	a := *d.ask
+	a.input.SetValue("")
+	a.input.Placeholder = value
+	a.suggested = value
+	d.ask = &a
+	return d
 }
 
 // withOption adds a yes/no to an input dialog, switched with k.
@@ -125,7 +154,11 @@ func (d dialog) answer(msg tea.Msg, k KeyMap) (dialog, tea.Cmd, bool) {
 		case key.Matches(kp, k.Back):
 			return d, nil, true
 		case key.Matches(kp, k.Confirm):
-			out, problem := a.submit(strings.TrimSpace(a.input.Value()), a.option)
+			text := strings.TrimSpace(a.input.Value())
+			if text == "" {
+				text = a.suggested
+			}
+			out, problem := a.submit(text, a.option)
 			if problem != "" {
 				a.problem = problem
 				return d, nil, false
@@ -209,6 +242,9 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 	if d.ask != nil {
 		return d.answer(msg, k)
 	}
+	if d.row > 0 && d.row <= len(d.table) && key.Matches(msg, k.Confirm) {
+		return d, msgCmd(openDialogMsg{d: rowDetails(d.table[d.row-1])}), false
+	}
 	if d.onYes == nil {
 		for _, p := range d.picks {
 			if key.Matches(msg, p.key) {
@@ -238,6 +274,7 @@ func (d dialog) update(msg tea.KeyPressMsg, k KeyMap) (dialog, tea.Cmd, bool) {
 		return d, msgCmd(d.onAlt), true
 	case key.Matches(msg, k.SwitchChoice):
 		d.choice = d.nextChoice(msg.String() == "left" || msg.String() == "h")
+		d.row = 0 // enter chooses the button again
 	case key.Matches(msg, k.Confirm):
 		switch d.choice {
 		case choiceYes:
@@ -266,28 +303,47 @@ func (d dialog) nextChoice(left bool) int {
 
 func (d dialog) help(k KeyMap) helpMap {
 	if a := d.ask; a != nil {
-		short := []key.Binding{with(k.Confirm, a.submitHelp)}
+		// Confirm and cancel last: a narrow help bar keeps those two. The
+		// option by its first words ("soft"): the box says the rest.
+		var short []key.Binding
 		if a.optionLabel != "" {
-			short = append(short, with(a.toggleKey, a.optionLabel))
+			label, _, _ := strings.Cut(a.optionLabel, ":")
+			short = append(short, with(a.toggleKey, label))
 		}
-		return helpMap{short: append(short, with(k.Back, "cancel"))}
+		return helpMap{short: append(short, with(k.Confirm, a.submitHelp), with(k.Back, "cancel"))}
 	}
 	if len(d.picks) > 0 {
-		short := make([]key.Binding, 0, len(d.picks)+1)
+		// The picks' keys as one ("e/d/r/v/m/x choose"): the box has their
+		// words, and a narrow help bar keeps them all with esc.
+		var keys []string
 		for _, p := range d.picks {
-			short = append(short, p.key) // its short words; the box has the long ones
+			keys = append(keys, p.key.Help().Key)
 		}
-		return helpMap{short: append(short, k.Back)}
+		choose := key.NewBinding(key.WithHelp(strings.Join(keys, "/"), "choose"))
+		return helpMap{short: []key.Binding{choose, k.Back}}
+	}
+	// A table's rows are selected with the arrows, shown whole with enter.
+	var rows []key.Binding
+	confirm := k.Confirm
+	if len(d.table) > 0 {
+		rows = append(rows, with(k.Down, "select row"))
+		if d.row > 0 {
+			confirm = with(k.Confirm, "details")
+			rows = append(rows, confirm)
+		}
 	}
 	if d.onYes == nil {
 		if d.onAlt != nil {
-			return helpMap{short: []key.Binding{with(d.altKey, d.alt), k.Close}}
+			return helpMap{short: append(rows, with(d.altKey, d.alt), k.Close)}
 		}
-		return helpMap{short: []key.Binding{k.Close}}
+		return helpMap{short: append(rows, k.Close)}
 	}
 	// The help bar keeps its last two when narrow: y and n.
-	if d.onAlt != nil {
-		return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, d.altKey, k.Yes, k.No}}
+	if d.row > 0 {
+		return helpMap{short: append(rows, k.Yes, k.No)}
 	}
-	return helpMap{short: []key.Binding{k.SwitchChoice, k.Confirm, k.Yes, k.No}}
+	if d.onAlt != nil {
+		return helpMap{short: append(rows, k.SwitchChoice, k.Confirm, d.altKey, k.Yes, k.No)}
+	}
+	return helpMap{short: append(rows, k.SwitchChoice, k.Confirm, k.Yes, k.No)}
 }

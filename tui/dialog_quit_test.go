@@ -15,5 +15,5 @@ func TestQAtARotationsQuestionCancelsIt(t *testing.T) {
 	if ids := g.keyIDs(1); len(ids) != 3 || ids[1] != 2 {
 		t.Fatalf("keys after q: %v", ids)
 	}
-	h.mustSay("Both keys exist: new key 4 is in place, old key 2", "was kept")
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
 }

@@ -16,16 +16,64 @@ import (
 // scroll moves the body of a box taller than the terminal with the
 // navigation keys; false when msg is not one, or the body fits.
 func (d dialog) scroll(msg tea.KeyPressMsg, k KeyMap, st Styles, width, height int) (_ dialog, ok bool) {
-	if d.ask != nil {
-		return d, false // the keys are the field's
-	}
 	_, _, body, room := d.layout(st, width, height)
+	if d.ask != nil {
+		// The keys are the field's, but pgup and pgdn: a small terminal
+		// reads the question's words with them.
+		if !key.Matches(msg, k.TextPageUp, k.TextPageDown) || len(body) <= room || room < 3 {
+			return d, false
+		}
+		d.offset, ok = scrollBy(msg, k, d.offset, len(body), room)
+		return d, ok
+	}
+	if len(d.table) > 0 && key.Matches(msg, k.Up, k.Down) {
+		// The arrows select a row of the table (enter shows it whole),
+		// the body following the selection.
+		if key.Matches(msg, k.Up) {
+			d.row = max(d.row-1, 0)
+		} else {
+			d.row = min(d.row+1, len(d.table))
+		}
+		if d.row > 0 && len(body) > room && room >= 3 {
+			_, starts := d.tableLines(st, d.innerWidth(width), d.row)
+			line := starts[d.row-1]
+			switch {
+			case line < d.offset+1:
+				d.offset = max(line-1, 0)
+			case line > d.offset+room-3:
+				d.offset = min(line-room+3, max(len(body)-room+1, 0))
+			}
+		}
+		return d, true
+	}
 	if len(body) <= room || room < 3 {
 		return d, false
 	}
 	d.offset, ok = scrollBy(msg, k, d.offset, len(body), room)
 	return d, ok
 }
+
+// innerWidth is the box's inner width: dialogWidth where the terminal
+// has room, and a table's the terminal's width, so a plan's rows fit on
+// one line each.
+func (d dialog) innerWidth(width int) int {
+	const chrome = 4 // border and padding, left and right
+	if len(d.table) > 0 {
+		return max(min(maxTableWidth, width-chrome-2), 10)
+	}
+	// A value copied whole (a DSN, a URL: a line of one word) widens the
+	// box to hold it on one line where the terminal allows.
+	inner := dialogWidth
+	for _, l := range d.body {
+		if t := strings.TrimSpace(l); !strings.Contains(t, " ") {
+			inner = max(inner, lipgloss.Width(l))
+		}
+	}
+	return max(min(inner, width-chrome-2), 10)
+}
+
+// maxTableWidth bounds a table's box on a very wide terminal.
+const maxTableWidth = 160
 
 // scrollBy moves the first line shown of n lines in room with the
 // navigation keys; false when msg is not one of them.
@@ -76,18 +124,19 @@ func scrolled(st Styles, lines []string, offset, room, width int) []string {
 }
 
 // dialogWidth is every dialog's inner width where the terminal has room:
-// one width for every question and box, whatever it holds, so they read
-// as one family; a line wider (a DSN) breaks at its separators.
-const dialogWidth = 72
+// one width for every question and box, so they read as one family, wide
+// enough for a DSN on one line (about 90 characters), to be selected as
+// one string; a longer one widens its box where the terminal allows, and
+// breaks at its separators where it does not.
+const dialogWidth = 96
 
 // layout wraps the title and the body at the box's inner width; room is
 // how many body lines fit.
 func (d dialog) layout(st Styles, width, height int) (inner int, title, body []string, room int) {
-	const chrome = 4 // border and padding, left and right
-	inner = max(min(dialogWidth, width-chrome-2), 10)
+	inner = d.innerWidth(width)
 	title = wrap(d.title, inner)
 	if len(d.table) > 0 {
-		body = d.tableLines(st, inner)
+		body, _ = d.tableLines(st, inner, d.row)
 		if len(d.body) > 0 {
 			body = append(body, "")
 		}
@@ -129,6 +178,11 @@ func (d dialog) view(st Styles, width, height int, armed bool) string {
 		}
 	default:
 		body = scrolled(st, body, d.offset, room, inner)
+		if d.ask != nil { // the arrows are the field's
+			for i, l := range body {
+				body[i] = strings.NewReplacer("(↓/pgdn)", "(pgdn)", "(↑/pgup)", "(pgup)").Replace(l)
+			}
+		}
 	}
 	var b strings.Builder
 	b.WriteString(st.Title.Render(strings.Join(title, "\n")))
@@ -195,7 +249,9 @@ func (a *ask) view(st Styles, width int) string {
 		if a.option {
 			box = "[x]"
 		}
-		lines = append(lines, box+" "+a.optionLabel+st.Subtle.Render("  ("+keyName(a.toggleKey)+")"))
+		// wrapped here, so the box counts the lines it takes
+		opt := wrapHanging(box+" "+a.optionLabel+"  ("+keyName(a.toggleKey)+")", width)
+		lines = append(lines, opt...)
 	}
 	if a.problem != "" {
 		for _, l := range wrap(a.problem, width) {

@@ -37,6 +37,9 @@ type keysPane struct {
 	// loaded after the list; ages (GitLab's keys only) by ID.
 	uses   loadable[workflow.Audit]
 	usedIn map[string][]workflow.Use
+	// unread are the groups whose variables could not be read: any key's
+	// DSN may be there too.
+	unread []string
 	ages   map[int64]seen.Entry
 	// policy: the key policy's findings, loaded with the uses.
 	policy *check.Result

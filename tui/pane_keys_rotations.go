@@ -64,12 +64,27 @@ func (p *keysPane) rotationNote(r ledger.Record) string {
 	}
 	switch r.Phase {
 	case ledger.PhaseDisabled:
+		if p.activeNow(workflow.OldKeyOf(r)) {
+			// a turned the old key on again since: the ledger's phase is
+			// what the rotation did, not what the key is.
+			return clean(fmt.Sprintf("Soft rotation open: key %s, disabled on %s, is on again; new key %s; delete the old key (%s) once its clients have moved.", old, on, nk, keyName(k.Delete)))
+		}
 		return clean(fmt.Sprintf("Soft rotation open: key %s disabled on %s, new key %s; delete the old key (%s) once its clients have moved.", old, on, nk, keyName(k.Delete)))
 	case ledger.PhaseCreating:
 		return clean(fmt.Sprintf("Rotation of key %s open since %s: its create's answer was lost; %s on key %s finds out what it made and goes on.", old, r.Started.Local().Format(time.DateOnly), keyName(k.Rotate), old))
 	}
 	return clean(fmt.Sprintf("Rotation open since %s: new key %s, old key %s still there; delete it (%s) once its clients have moved, or %s on it goes on.",
 		r.Started.Local().Format(time.DateOnly), nk, old, keyName(k.Delete), keyName(k.Rotate)))
+}
+
+// activeNow: the key the ledger holds is listed, and on.
+func (p *keysPane) activeNow(k apiclient.ClientKey) bool {
+	for _, x := range p.data.val {
+		if workflow.SameKey(x, k) {
+			return x.Active
+		}
+	}
+	return false
 }
 
 // named names a key the ledger holds as the list shows it (with its

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -47,7 +46,7 @@ func explainsSentry(err error) bool {
 }
 
 // maxKeyName is the longest name Sentry keeps (ProjectKey.label).
-const maxKeyName = 64
+const maxKeyName = workflow.MaxKeyName
 
 // checkName says why a key name will not do, "" when it will.
 func checkName(name string) string {
@@ -62,36 +61,21 @@ func checkName(name string) string {
 	return ""
 }
 
-// newKeyName is the name offered for a new key: "errtrack 2026-05-01",
-// or, for a rotation, the old key's name with today's date.
-func newKeyName(old string, now time.Time) string {
-	date := now.Format(time.DateOnly)
-	old = strings.TrimSpace(old)
-	if len(old) > len(date) {
-		if _, err := time.Parse(time.DateOnly, old[len(old)-len(date):]); err == nil {
-			old = strings.TrimSpace(old[:len(old)-len(date)])
-		}
-	}
-	if old == "" {
-		return "errtrack " + date
-	}
-	if r := []rune(old); len(r) > maxKeyName-len(date)-1 {
-		old = string(r[:maxKeyName-len(date)-1])
-	}
-	return old + " " + date
-}
+// newKeyName is the name offered for a new key (workflow.NewKeyName: the
+// name a rotation given none gets, whichever front end runs it).
+func newKeyName(old string, now time.Time) string { return workflow.NewKeyName(old, now) }
 
 // createQuestion asks the new key's name (n).
 func (p *keysPane) createQuestion(project workflow.Project) dialog {
 	store := p.store
-	return inputDialog("New client key in the "+clean(store.Where()), []string{
+	return suggesting(inputDialog("New client key in the "+clean(store.Where()), []string{
 		"Sentry names each key: a name says which clients use it (\"Production\", \"iOS app\").",
-	}, "Name: ", newKeyName("", p.sh.clock.Now()), "create", func(name string, _ bool) (tea.Msg, string) {
+	}, "Name: ", "", "create", func(name string, _ bool) (tea.Msg, string) {
 		if why := checkName(name); why != "" {
 			return nil, why
 		}
 		return startWriteMsg{createKeyWrite{proj: project, store: store, name: name}}, ""
-	})
+	}), newKeyName("", p.sh.clock.Now()))
 }
 
 // rotateQuestion asks the new key's name, and whether the old key is
@@ -105,13 +89,13 @@ func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.Client
 		"",
 		"Soft: the old key is disabled (its events refused, it can be turned on again) and deleted later, with " + keyName(k.Delete) + " once its clients use the new DSN; the rotation stays open until then. Otherwise it is deleted at the end.",
 	}
-	return inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
-		"New key's name: ", newKeyName(clean(sel.Name), p.sh.clock.Now()), "rotate", func(name string, soft bool) (tea.Msg, string) {
+	return suggesting(inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
+		"New key's name: ", "", "rotate", func(name string, soft bool) (tea.Msg, string) {
 			if why := checkName(name); why != "" {
 				return nil, why
 			}
 			return startWriteMsg{p.rotation(project, sel, name, soft)}, ""
-		}).withOption("soft: disable the old key, delete it later", sel.Active, k.SoftRotation)
+		}).withOption("soft: disable the old key, delete it later", sel.Active, k.SoftRotation), newKeyName(clean(sel.Name), p.sh.clock.Now()))
 }
 
 // sentryKey handles what only a Sentry's keys have: their switch, their
@@ -142,19 +126,15 @@ func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel a
 				return update(sentry.UpdateKeyOptions{Name: &text}, "renamed"), ""
 			})}), true
 	case key.Matches(km, k.RateLimit):
-		now := "none"
-		if r := sel.RateLimit; r != nil {
-			now = fmt.Sprintf("%d/%d", r.Count, r.Window)
-		}
-		return msgCmd(openDialogMsg{d: inputDialog("Rate limit of key "+name, []string{
+		return msgCmd(openDialogMsg{d: suggesting(inputDialog("Rate limit of key "+name, []string{
 			"Events the key accepts per window, COUNT/WINDOW: 1000/1h (or 1000/3600, in seconds) is 1000 an hour; s, min, h and d name the unit; a window of at most a day. none removes the limit.",
-		}, "Limit: ", now, "set", func(text string, _ bool) (tea.Msg, string) {
+		}, "Limit: ", "", "set", func(text string, _ bool) (tea.Msg, string) {
 			rl, clear, err := workflow.ParseRateLimit(text)
 			if err != nil {
 				return nil, "Not a rate limit: " + clean(err.Error()) + "."
 			}
 			return update(sentry.UpdateKeyOptions{RateLimit: rl, ClearRateLimit: clear}, "rate-limited"), ""
-		})}), true
+		}), workflow.RateLimitText(sel.RateLimit))}), true
 	}
 	return nil, false
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,11 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 	}
 	p.uses.set(msg.audit)
 	p.policy = msg.policy
+	p.unread = p.unread[:0]
+	for g := range msg.audit.Unread {
+		p.unread = append(p.unread, clean(g))
+	}
+	slices.Sort(p.unread)
 	p.usedIn = make(map[string][]workflow.Use, len(msg.audit.Keys))
 	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {
@@ -63,22 +69,42 @@ func ago(d time.Duration) string {
 // usedText says where key k's DSN is used: "SENTRY_DSN (all
 // environments), group web/SENTRY_DSN (production)", "nowhere", "…" while
 // it is being found, "?" when the variables could not be read.
-func (p *keysPane) usedText(k apiclient.ClientKey) string { return p.usedWords(k, workflow.Use.Label) }
+// A key read in some variables while a group's are unread says so: its
+// DSN may be there too.
+func (p *keysPane) usedText(k apiclient.ClientKey) string {
+	return p.usedWords(k, workflow.Use.Label, "; the variables of group %s could not be read: they may hold it too")
+}
 
-// usedShort is usedText for the USED IN column.
-func (p *keysPane) usedShort(k apiclient.ClientKey) string { return p.usedWords(k, workflow.Use.Short) }
+// usedShort is usedText for the USED IN column: an unread group as
+// "? (group demo unread)", whole at 120 columns.
+func (p *keysPane) usedShort(k apiclient.ClientKey) string {
+	return p.usedWords(k, func(u workflow.Use) string {
+		if u.Unknown != "" && u.Variable == "" {
+			return "? (group " + u.Group + " unread)"
+		}
+		return u.Short()
+	}, " (+? group %s unread)")
+}
 
-func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string) string {
+func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string, caveat string) string {
 	used, ok := p.usedIn[workflow.KeyRef(k)]
 	switch {
+	case ok && len(used) == 0 && len(p.unread) > 0:
+		return "? (group " + strings.Join(p.unread, ", ") + " unread)"
 	case ok && len(used) == 0:
 		return "nowhere"
 	case ok:
 		labels := make([]string, len(used))
+		unknown := false
 		for i, u := range used {
 			labels[i] = label(u)
+			unknown = unknown || u.Unknown != ""
 		}
-		return strings.Join(labels, ", ")
+		s := strings.Join(labels, ", ")
+		if !unknown && len(p.unread) > 0 {
+			s += fmt.Sprintf(caveat, strings.Join(p.unread, ", "))
+		}
+		return s
 	case p.uses.loading():
 		return "…"
 	case p.uses.err != nil:

@@ -186,6 +186,21 @@ func (p *keysPane) render(w int) string {
 	}
 	dsnW := room - usedW - 4
 	start, end := p.list.window()
+	if usedW > 0 {
+		// Where a DSN is used, whole before the DSN (enter and c give it):
+		// a cut reason ("unknown (group demo u…") says nothing.
+		need := usedW
+		for _, i := range p.rows[start:end] {
+			need = max(need, lipgloss.Width(clean(p.usedShort(p.keys()[i]))))
+		}
+		if need = min(need, maxUsedColumn); p.sentry() && need > room-2 {
+			// a Sentry key's public key gives way first (enter shows it)
+			give := max(min(c.keyW-minKeyColumn, need-(room-2)), 0)
+			c.keyW, room = c.keyW-give, room+give
+		}
+		usedW = min(need, room-2)
+		dsnW = room - usedW - 4
+	}
 	if longest := p.longestDSN(start, end); dsnW > longest {
 		// The DSNs are whole: the rest of the room says where they are used.
 		usedW = min(usedW+dsnW-longest, maxUsedColumn)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -91,7 +92,7 @@ func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
 		case workflow.CheckWarn:
 			warns++
 		}
-		body = append(body, fmt.Sprintf("%-4s  %s: %s", c.Status, clean(c.Name), clean(c.Detail)))
+		body = append(body, checkStyle(s.sh.styles, c.Status).Render(fmt.Sprintf("%-4s", c.Status))+fmt.Sprintf("  %s: %s", clean(c.Name), clean(c.Detail)))
 		if fix := c.FixWith(consoleAction(k)); fix != "" && c.Status != workflow.CheckOK {
 			body = append(body, "  ↳ fix: "+clean(fix))
 		}
@@ -112,6 +113,21 @@ func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
 	}
 	body = append(body, "", send)
 	return infoDialog("Doctor for "+clean(s.project.Name())+": "+verdict, body)
+}
+
+// checkStyle colours a check's state by its meaning, as the report's
+// states are: ok as on, warn as needing a look, fail as bad (the word
+// says it too, without colour).
+func checkStyle(st Styles, status string) lipgloss.Style {
+	switch status {
+	case workflow.CheckOK:
+		return st.StateOn
+	case workflow.CheckWarn:
+		return st.Warning
+	case workflow.CheckFail:
+		return st.StateBad
+	}
+	return st.Subtle
 }
 
 func errorsWord(n int) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,11 @@ func TestProjectShowsKeysAndSettings(t *testing.T) {
 	h, g := console(t, "1")
 	h.resize(130, 30) // room for USED IN and the DSN
 	keys := g.srv.Keys(1)
-	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN ", "unknown (group demo u", "http://glet_", "1/2")
+	h.mustSee("Client keys (2)", "Settings (active)", keys[0].PublicKey, "USED IN", "SENTRY_DSN (+? group demo unread)", "? (group demo unread)", "http://glet_", "1/2")
+	// at 120 the reason stays whole, and key 1 keeps its caveat
+	h.resize(120, 30)
+	h.mustSee("SENTRY_DSN (+? group demo unread)", "? (group demo unread)")
+	h.resize(130, 30)
 	h.key("tab")
 	h.mustSee("Active        yes", "Integrated    yes", "Project name  —", "a disable")
 	if h.m.top().Busy() {
@@ -214,7 +219,7 @@ func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
 		t.Fatal("no event received")
 	}
 	h.key("y")
-	h.mustSay("Rotated: new key 4 replaces key 1", "CI/CD variable SENTRY_DSN (all environments) holds the new DSN.")
+	h.mustSay("Rotated: new key 4 replaces key 1, which is deleted; SENTRY_DSN holds the new DSN.")
 	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
 		t.Fatalf("keys %v", ids)
 	}
@@ -264,7 +269,7 @@ func TestRotateRefusedTestEvent(t *testing.T) {
 func TestVerifyKey(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("v")
-	h.mustSee("Send a test event with key 1 of demo/web-shop?", "recorded in the project")
+	h.mustSay("Send a test event with key 1 of demo/web-shop?", "recorded in the project")
 	h.key("n")
 	if g.srv.Envelopes(1) != 0 {
 		t.Fatal("sent after No")
@@ -280,7 +285,7 @@ func TestVerifyKey(t *testing.T) {
 func TestRotateKeepOldSaysSo(t *testing.T) {
 	h, g := console(t, "1")
 	h.key("down", "R", "n")
-	h.mustSay("Both keys exist: new key 4 is in place, old key 2", "was kept")
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("the old key was touched")
 	}
@@ -493,10 +498,17 @@ func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 		h.key("enter")
 		// The box's lines, less what is drawn beside it.
 		lines := strings.Split(h.view(), "\n")
-		left := -1
+		left, right := -1, -1
 		for _, l := range lines {
 			if i := strings.Index(l, "│ Client key 1 of"); i >= 0 {
 				left = len([]rune(l[:i]))
+				r := []rune(l)
+				for j := left + 1; j < len(r); j++ {
+					if r[j] == '│' {
+						right = j // the box is as wide as its DSN needs, where it can be
+						break
+					}
+				}
 			}
 		}
 		if left < 0 {
@@ -505,10 +517,10 @@ func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 		var joined strings.Builder
 		for _, l := range lines {
 			r := []rune(l)
-			if len(r) < left+dialogWidth+4 {
+			if len(r) <= right {
 				continue
 			}
-			inner := strings.TrimSpace(string(r[left+1 : left+dialogWidth+3]))
+			inner := strings.TrimSpace(string(r[left+1 : right]))
 			if inner == "http://" {
 				t.Fatalf("at %d columns the DSN breaks after its scheme:\n%s", w, h.view())
 			}
@@ -691,6 +703,10 @@ func TestDoctorInTheConsole(t *testing.T) {
 	h, g := console(t, "demo/paused")
 	h.key("D")
 	h.mustSay("Doctor for demo/paused: ", "ok    server: GitLab 17.5 answers", "settings: ", "fix: ", "No test event was sent")
+	// ok, warn and fail in their meaning's colour, the words kept
+	if raw := h.m.View().Content; !regexp.MustCompile(`\x1b\[[0-9;]*m(ok  |warn|fail)`).MatchString(raw) {
+		t.Fatalf("the checks' states are not coloured:\n%q", raw)
+	}
 	if g.srv.Envelopes(5) != 0 {
 		t.Fatal("the doctor sent an event")
 	}

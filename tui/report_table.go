@@ -10,38 +10,111 @@ import (
 
 // reportRow is one project's row of a plan or a report of a change to
 // several projects: its result ("planned" before the run), the project,
-// and what was or will be done there, or why not.
-type reportRow struct{ result, project, what string }
+// and what was or will be done there, or why not; cols are the plan's
+// row in short (where, what changes, then), what its details (enter).
+type reportRow struct {
+	result, project, what string
+	cols                  workflow.Columns
+}
 
 // The table's columns: the result (as wide as the longest result shown),
-// the project (up to maxProject), and what, which wraps under itself.
+// the project (up to maxProject), then the plan's columns, or what.
 const maxProject = 32
 
+// firstSentence is s up to its first full stop followed by a space.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
 // reportTable draws rows as a table in width cells: a header, each result
-// in its state's colour (the word says it too), what wraps under itself.
-func reportTable(st Styles, rows []reportRow, width int) []string {
-	projW, resultColumn := len("PROJECT"), len("RESULT")
-	for _, r := range rows {
-		projW = max(projW, lipgloss.Width(r.project))
-		resultColumn = max(resultColumn, lipgloss.Width(r.result))
+// in its state's colour (the word says it too), one line a project, cut
+// where it does not fit (enter shows one whole). sel (1-based, 0 none) is
+// drawn selected. starts are each row's first line.
+func reportTable(st Styles, rows []reportRow, width, sel int) (lines []string, starts []int) {
+	l := layoutTable(rows, width)
+	lines = []string{truncate(l.head(st), width)}
+	for i, r := range rows {
+		starts = append(starts, len(lines))
+		lines = append(lines, l.row(st, r, i+1 == sel)...)
 	}
-	projW = min(projW, maxProject, max(width/3, 8))
-	whatAt := resultColumn + 2 + projW + 2
-	whatW := max(width-whatAt, 10)
+	return lines, starts
+}
+
+// tableLayout is where a table's columns stand at a width: laid out once,
+// its rows drawn one by one (a selection draws its row again, not the
+// whole table).
+type tableLayout struct {
+	width, resultColumn, projW, whatAt, whatW int
+	colW                                      [3]int
+	withCols                                  bool
+}
+
+func layoutTable(rows []reportRow, width int) tableLayout {
+	l := tableLayout{width: width, resultColumn: len("RESULT"), projW: len("PROJECT"), colW: [3]int{len("TARGET"), len("CHANGES"), len("THEN")}}
+	for _, r := range rows {
+		l.projW = max(l.projW, lipgloss.Width(r.project))
+		l.resultColumn = max(l.resultColumn, lipgloss.Width(r.result))
+		if r.cols.Target != "" {
+			l.withCols = true
+			for i, c := range []string{r.cols.Target, r.cols.Changes, r.cols.Then} {
+				l.colW[i] = max(l.colW[i], lipgloss.Width(c))
+			}
+		}
+	}
+	l.projW = min(l.projW, maxProject, max(width/3, 8))
+	l.whatAt = l.resultColumn + 2 + l.projW + 2
+	l.whatW = max(width-l.whatAt, 10)
+	// The plan's columns share what is left, the widest giving way first.
+	colW := &l.colW
+	for colW[0]+colW[1]+colW[2]+4 > l.whatW && max(colW[0], colW[1], colW[2]) > 6 {
+		i := 0
+		for j := range colW {
+			if colW[j] > colW[i] {
+				i = j
+			}
+		}
+		colW[i]--
+	}
+	return l
+}
+
+func (l tableLayout) head(st Styles) string {
 	h := st.Header.Render
-	lines := []string{h("RESULT") + strings.Repeat(" ", resultColumn+2-6) + h("PROJECT") + strings.Repeat(" ", max(projW+2-7, 2)) + h("WHAT")}
-	for _, r := range rows {
-		what := wrap(r.what, whatW)
-		if len(what) == 0 {
-			what = []string{""}
-		}
-		head := resultStyle(st, r.result).Render(pad(r.result, resultColumn)) + "  " + pad(r.project, projW) + "  "
-		lines = append(lines, head+what[0])
-		for _, l := range what[1:] {
-			lines = append(lines, strings.Repeat(" ", whatAt)+l)
-		}
+	head := h("RESULT") + strings.Repeat(" ", l.resultColumn+2-6) + h("PROJECT") + strings.Repeat(" ", max(l.projW+2-7, 2))
+	if l.withCols {
+		return head + h("TARGET") + strings.Repeat(" ", l.colW[0]+2-6) + h("CHANGES") + strings.Repeat(" ", l.colW[1]+2-7) + h("THEN")
 	}
-	return lines
+	return head + h("WHAT")
+}
+
+// row is r's line, never wider than the box (it would wrap).
+func (l tableLayout) row(st Styles, r reportRow, selected bool) []string {
+	var what string
+	switch {
+	case r.cols.Target != "":
+		what = pad(r.cols.Target, l.colW[0]) + "  " + pad(r.cols.Changes, l.colW[1]) + "  " + truncate(r.cols.Then, l.colW[2])
+	default:
+		// One line a project: its first sentence, cut to fit; enter
+		// shows the row whole.
+		what = truncate(firstSentence(r.what), l.whatW)
+	}
+	result := resultStyle(st, r.result).Render(pad(r.result, l.resultColumn))
+	if selected {
+		result = st.Selected.Render(pad(r.result, l.resultColumn))
+	}
+	return []string{truncate(result+"  "+pad(r.project, l.projW)+"  "+what, l.width)}
+}
+
+// rowDetails is one row whole: enter on a plan's or report's row.
+func rowDetails(r reportRow) dialog {
+	var body []string
+	if r.cols.Target != "" {
+		body = append(body, "Target:   "+r.cols.Target, "Changes:  "+r.cols.Changes, "Then:     "+r.cols.Then, "")
+	}
+	return infoDialog(r.project+": "+r.result, append(body, r.what))
 }
 
 // resultStyle colours a result: changed and ok as on, failed as bad,

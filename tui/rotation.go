@@ -159,11 +159,52 @@ func (w rotationWrite) outcome(v voice) outcome {
 	case step == workflow.StepConfirmDelete:
 		return append(out, openDialogMsg{d: w.deleteQuestion(v.keys), async: true})
 	case r.Kept():
+		if s, ok := rotatedWords(r, v.keys); ok {
+			return append(out, say(w.r.Project, statusInfo, s)...)
+		}
 		return append(out, say(w.r.Project, statusInfo, r.State(consoleChecks(v.keys))+" Delete the old key with "+keyName(v.keys.Delete)+" once its clients use the new DSN.")...)
 	case r.Disabled:
+		if s, ok := rotatedWords(r, v.keys); ok {
+			return append(out, say(w.r.Project, statusSuccess, s)...)
+		}
 		return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys))+" "+keyName(v.keys.Delete)+" on it deletes it.")...)
 	}
+	if s, ok := rotatedWords(r, v.keys); ok {
+		return append(out, say(w.r.Project, statusSuccess, s)...)
+	}
 	return append(out, say(w.r.Project, statusSuccess, r.State(consoleChecks(v.keys)))...)
+}
+
+// rotatedWords say a rotation that went as planned in two lines at 80
+// columns: the keys, the variables now holding the new DSN, and what the
+// old key waits for; ok false where something needs the whole words (a
+// variable not changed, hidden or unread ones, an answer lost).
+func rotatedWords(r workflow.Rotation, k KeyMap) (string, bool) {
+	if r.New == nil || r.VariablesErr != nil || len(r.Hidden) > 0 || r.DeleteUnknown || r.OldGone || r.DeletedOnRetry || len(r.StillOld()) > 0 {
+		return "", false
+	}
+	var held []string
+	for _, v := range r.Variables {
+		if !v.Done {
+			return "", false
+		}
+		held = append(held, v.Key)
+	}
+	nk, old := clean(workflow.KeyName(*r.New)), clean(workflow.KeyName(r.Old))
+	in, holds := "", ""
+	if len(held) > 0 {
+		in = " (in " + clean(strings.Join(held, ", ")) + ")"
+		holds = "; " + clean(strings.Join(held, ", ")) + map[bool]string{true: " holds", false: " hold"}[len(held) == 1] + " the new DSN"
+	}
+	switch {
+	case r.Disabled:
+		return "Rotated softly: new key " + nk + in + "; old key " + old + " disabled until you delete it (" + keyName(k.Delete) + ").", true
+	case r.Deleted:
+		return "Rotated: new key " + nk + " replaces key " + old + ", which is deleted" + holds + ".", true
+	case r.Kept():
+		return "Both keys exist: new key " + nk + in + ", old key " + old + " kept: " + keyName(k.Delete) + " deletes it once its clients moved.", true
+	}
+	return "", false
 }
 
 // copyNewDSN copies the new DSN, when it is safe to paste, and says where.

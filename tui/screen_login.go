@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -177,9 +178,24 @@ func (s *loginScreen) View() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(" errtrack needs a personal access token with the api scope. Create one at\n")
-	b.WriteString(st.Subtle.Render("   "+s.tokenPage()) + "\n")
-	b.WriteString(" It is checked with the server, then kept in the system keyring, never in a file.\n\n")
+	para := func(text string) {
+		for _, l := range wrap(text, max(s.width-2, 20)) {
+			b.WriteString(" " + l + "\n")
+		}
+	}
+	para("errtrack needs a personal access token with the api scope. Create one at")
+	// The page's address whole, never cut with "…": indented where it
+	// fits, else from the first column, broken only at its separators.
+	page := s.tokenPage()
+	indent := "   "
+	if lipgloss.Width(page)+len(indent) > s.width {
+		indent = ""
+	}
+	for _, l := range wrap(page, max(s.width-len(indent), 20)) {
+		b.WriteString(st.Subtle.Render(indent+l) + "\n")
+	}
+	para("It is checked with the server, then kept in the system keyring, never in a file.")
+	b.WriteString("\n")
 	// The focused field is drawn first: with the host known, the token.
 	if s.tokenFirst() {
 		b.WriteString(" " + fieldView(s.token, st) + "\n")

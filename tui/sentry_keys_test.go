@@ -111,17 +111,14 @@ func TestSentryKeysListed(t *testing.T) {
 	h.mustSee("disable key", "rename key", "rate limit")
 }
 
-// n asks the new key's name and creates it under that name; an empty name
-// is refused in the question, which stays open.
+// n asks the new key's name and creates it under that name: the name
+// offered is a placeholder, so typing replaces it rather than appending.
 func TestSentryCreateAsksAName(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	var created int
 	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, workflow.Project, int64) { created++ }})
 	h.key("n")
 	h.mustSay("New client key in the Sentry project demo/legacy-api", "Name: errtrack "+testNow.Format(time.DateOnly))
-	h.clearField()
-	h.key("enter")
-	h.mustSay("Give the key a name")
 	h.typeText("CI runner")
 	h.key("enter")
 	k := w.key(t, "CI runner")
@@ -236,13 +233,12 @@ func TestSentryKeyToggleRenameRateLimit(t *testing.T) {
 	w.key(t, "Staging EU")
 
 	h.key("l")
-	h.mustSay("Limit: 1000/3600")
-	h.clearField()
+	h.mustSay("Limit: 1000/1h") // as the list shows it
 	h.typeText("10/0")
 	h.key("enter")
 	h.mustSay("Not a rate limit")
 	h.clearField()
-	h.typeText("500/60")
+	h.typeText("500/min") // min, as the help names it
 	h.key("enter")
 	h.mustSee("500/1min")
 	if k := w.key(t, "Staging EU"); k.RateCount != 500 || k.RateWindow != 60 {
@@ -424,4 +420,61 @@ func TestSentryHostileKeyName(t *testing.T) {
 	}
 	h.key("enter", "n", "n") // a soft rotation of it: its note names it
 	checkSafe(t, h.m.View().Content)
+}
+
+// Enter on the offered name takes it whole: the placeholder is the name.
+func TestSentryCreateTakesTheOfferedName(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.key("n")
+	h.key("enter")
+	h.mustSay(`Created key "errtrack ` + testNow.Format(time.DateOnly) + `"`)
+	w.key(t, "errtrack "+testNow.Format(time.DateOnly))
+}
+
+// After a soft rotation, a turns the old key on again: the banner stops
+// calling it disabled.
+func TestSoftRotationBannerAfterTheOldKeyIsOnAgain(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.selectKey("Production")
+	h.key("R")
+	h.typeText("Production 2")
+	h.key("enter")
+	h.mustSay("Update its CI/CD variables?")
+	h.key("y")
+	h.mustSay(`Disable old key "Production"`)
+	h.key("y")
+	h.mustSay("Rotated softly")
+	h.mustSay(`disabled on ` + testNow.Format(time.DateOnly) + `, new key "Production 2"`)
+	h.selectKey("Production")
+	h.key("a")
+	h.mustSay(`, disabled on ` + testNow.Format(time.DateOnly) + `, is on again; new key "Production 2"`)
+	if !w.key(t, "Production").Active {
+		t.Fatal("the old key is still off")
+	}
+}
+
+// At 80x24 a soft rotation's result, with the Sentry keys' long names,
+// takes at most two lines (it took three at 120 columns).
+func TestSoftRotationResultTwoLinesAt80(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(80, 24)
+	h.selectKey("Production")
+	h.key("R")
+	h.typeText("Production 2")
+	h.key("enter")
+	h.mustSee("Update variables")
+	// the DSN copied: said in two lines too
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 || !strings.Contains(strings.Join(lines, " "), "clipboard") {
+		t.Fatalf("the copy's status at 80 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	h.key("y")
+	h.mustSee("Disable old key")
+	h.key("y")
+	h.mustSay("Rotated softly: new key \"Production 2\"", "(in SENTRY_DSN); old key", "disabled until you delete it (d).")
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 {
+		t.Fatalf("the result takes %d lines at 80 columns:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
 }

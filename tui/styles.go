@@ -92,6 +92,13 @@ func NewStyles(isDark, noColor bool) Styles {
 	s.TabActive = lipgloss.NewStyle().Bold(true).Foreground(ld(lipgloss.Color("#FFFFFF"), lipgloss.Color("#1A1A2E"))).Background(accent).Padding(0, 1)
 	s.TabInactive = lipgloss.NewStyle().Foreground(subtle).Padding(0, 1)
 	s.Header = lipgloss.NewStyle().Bold(true).Foreground(subtle).Underline(true)
+	// The fields' prompts ("/ "), blurred text and cursor in the palette:
+	// Bubbles' default is ANSI colour 7, light grey, unseen on white.
+	for _, st := range []*textinput.StyleState{&s.Input.Focused, &s.Input.Blurred} {
+		st.Prompt = lipgloss.NewStyle().Foreground(accent)
+	}
+	s.Input.Blurred.Text = lipgloss.NewStyle().Foreground(subtle)
+	s.Input.Cursor.Color = accent
 	if noColor {
 		plain := lipgloss.NewStyle()
 		s.Title, s.TabActive = plain.Bold(true), plain.Bold(true).Underline(true)

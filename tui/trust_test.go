@@ -209,7 +209,7 @@ func TestClipboardChoice(t *testing.T) {
 	}
 	cb.fail = true
 	h.key("c")
-	h.mustSay("Sent the DSN of key 1 to the terminal's clipboard (OSC 52)")
+	h.mustSay("Sent the DSN of key 1 to the terminal's clipboard (OSC 52; in tmux, set-clipboard on).")
 	if len(h.copied()) != 1 {
 		t.Fatal("no OSC 52 after the system clipboard failed")
 	}

@@ -109,7 +109,7 @@ func (a *app) keysCmd() *cobra.Command {
 	}
 	createP.add(create)
 	create.Flags().StringVar(&createName, "name", "", "the key's name (a Sentry project's keys)")
-	create.Flags().StringVar(&createRate, "rate-limit", "", "events per window of seconds, COUNT/WINDOW (a Sentry project's keys)")
+	create.Flags().StringVar(&createRate, "rate-limit", "", "events per window, COUNT/WINDOW: 1000/1h, 50/min, 1000/3600 in seconds (a Sentry project's keys)")
 
 	var delP projectFlag
 	var delYes bool

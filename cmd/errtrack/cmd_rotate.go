@@ -134,7 +134,7 @@ planned.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.oldRaw, "old", "", "the key to replace: its ID, or a Sentry key's public key (default: the project's only key)")
 	fl.BoolVar(&f.soft, "soft", false, "a Sentry-backed project's rotation: disable the old key instead of deleting it (delete it later by running the rotation again)")
-	fl.StringVar(&f.name, "name", "", "the new key's name (a Sentry-backed project's keys)")
+	fl.StringVar(&f.name, "name", "", "the new key's name (a Sentry-backed project's keys; default: the old key's name with today's date)")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "delete the old key without asking (needed when standard input is not a terminal)")
 	fl.StringVar(&f.ciVar, "ci-variable", "", "CI/CD variable to point at the new DSN before the old key goes, e.g. SENTRY_DSN")
 	fl.StringVar(&f.scope, "environment-scope", "", "environment scope of --ci-variable, when several variables have its name")

@@ -20,9 +20,12 @@ import (
 // security review asks for, never a DSN's secret or a variable's value.
 type rotationJSON struct {
 	ID string `json:"id"`
-	// Kind is "rotation" or "migration" (to a Sentry, whose project is
-	// Target).
+	// Kind is "rotation", "migration" (to a Sentry, whose project is
+	// Target) or "campaign" (a group rotation: the keys Variable holds in
+	// the projects of Group).
 	Kind      string            `json:"kind"`
+	Group     string            `json:"group,omitempty"`
+	Variable  string            `json:"variable,omitempty"`
 	Target    string            `json:"target,omitempty"`
 	Host      string            `json:"host"`
 	Project   string            `json:"project"`
@@ -114,12 +117,16 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	hosts := map[string]bool{}
 	var keys []string
 	for _, r := range store.Records(func(r ledger.Record) bool {
-		return (r.Kind == ledger.KindRotation || r.Kind == ledger.KindMigration) && match(r)
+		// A group rotation is listed with its projects' rotations: one a
+		// run left open is open until a run finishes it.
+		return (r.Kind == ledger.KindRotation || r.Kind == ledger.KindMigration || r.Kind == ledger.KindCampaign) && match(r)
 	}) {
 		hosts[r.Host] = true
 		out = append(out, toRotationJSON(r))
 		k := workflow.KeyName(workflow.OldKeyOf(r))
 		switch {
+		case r.Kind == ledger.KindCampaign:
+			k = "the keys " + workflow.VariableRefLabel(ledger.Variable{Key: r.Variable, Scope: r.Scope}) + " holds"
 		case r.Kind == ledger.KindMigration:
 			k = "→ " + r.Target // a migration's old keys are the project's glet_ keys
 		case r.NewKeyID != 0 || r.NewPublic != "":
@@ -153,7 +160,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	rows := [][]string{head}
 	for i, r := range out {
 		state := r.State
-		if r.State == "open" || r.Phase != ledger.PhaseDone {
+		if (r.State == "open" || r.Phase != ledger.PhaseDone) && r.Phase != r.State {
 			state += " (" + r.Phase + ")"
 		}
 		by := r.FrontEnd
@@ -207,6 +214,23 @@ func toRotationJSON(r ledger.Record) rotationJSON {
 	if r.IsOpen() {
 		x.State = "open"
 	}
+	if r.Kind == ledger.KindCampaign {
+		x.Group, x.Variable = r.Group, r.Variable
+		x.Project = fmt.Sprintf("group rotation (%d projects)", len(r.Projects))
+		if r.Group != "" {
+			x.Project = fmt.Sprintf("group %s (%d projects)", r.Group, len(r.Projects))
+		}
+		if x.State == "open" {
+			x.LeftToDo = "run it again: it rotates the projects no run has rotated yet"
+			if r.Group != "" {
+				run := "errtrack keys rotate --group " + r.Group + " --ci-variable " + r.Variable
+				if r.Scope != "" && r.Scope != "*" {
+					run += " --environment-scope " + r.Scope
+				}
+				x.LeftToDo = "run '" + run + "' again: it rotates the projects no run has rotated yet"
+			}
+		}
+	}
 	if r.NewKeyID != 0 || r.NewPublic != "" {
 		x.NewKey = &keyRefJSON{ID: r.NewKeyID, PublicKey: r.NewPublic}
 	}
@@ -239,7 +263,7 @@ func (a *app) rotationFilter(g *globalFlags, f rotationsFlags) (func(ledger.Reco
 			return nil, usagef("--project: %v", err)
 		}
 		tests = append(tests, func(r ledger.Record) bool {
-			return (ref.ID != 0 && r.ProjectID == ref.ID) || (ref.Path != "" && strings.EqualFold(r.ProjectPath, ref.Path))
+			return r.Kind != ledger.KindCampaign && ((ref.ID != 0 && r.ProjectID == ref.ID) || (ref.Path != "" && strings.EqualFold(r.ProjectPath, ref.Path)))
 		})
 	case f.group != "":
 		ref, err := apiclient.ParseGroupRef(f.group)
@@ -250,7 +274,12 @@ func (a *app) rotationFilter(g *globalFlags, f rotationsFlags) (func(ledger.Reco
 			return nil, usagef("--group takes the group's path here (the ledger records projects by path): e.g. --group web")
 		}
 		prefix := strings.ToLower(ref.Path) + "/"
-		tests = append(tests, func(r ledger.Record) bool { return strings.HasPrefix(strings.ToLower(r.ProjectPath), prefix) })
+		tests = append(tests, func(r ledger.Record) bool {
+			if r.Kind == ledger.KindCampaign {
+				return strings.EqualFold(r.Group, ref.Path) || strings.HasPrefix(strings.ToLower(r.Group), prefix)
+			}
+			return strings.HasPrefix(strings.ToLower(r.ProjectPath), prefix)
+		})
 	}
 	if f.since != "" {
 		since, err := parseSince(f.since, time.Now())

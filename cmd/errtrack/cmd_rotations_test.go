@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
 // rotationsAfterOne is the CLI with one finished rotation in its ledger.
@@ -89,5 +91,33 @@ func TestFitColumns(t *testing.T) {
 				t.Errorf("width %d: a cut cell without …: %q", width, c)
 			}
 		}
+	}
+}
+
+// A group rotation a run left open (a project failed, every other one
+// rotated and closed) is what --open lists, with how to finish it;
+// --group finds it, --project does not.
+func TestRotationsOpenListsAnOpenGroupRotation(t *testing.T) {
+	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 3})
+	c := newCLI(t, srv)
+	c.server = srv
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	c.run("", "keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "1 of 3 projects failed")
+	c.env["COLUMNS"] = "400"
+	for _, args := range [][]string{{"rotations", "--open"}, {"rotations", "--open", "--group", "fleet"}} {
+		r := c.run("", args...)
+		r.must(t, 0, "group fleet (2 projects)", "the keys SENTRY_DSN (all environments) holds", "  open  ",
+			"run 'errtrack keys rotate --group fleet --ci-variable SENTRY_DSN' again")
+		if strings.Contains(r.stderr, "No rotation in the ledger matches") {
+			t.Fatalf("%v: %s", args, r.stderr)
+		}
+	}
+	var rows []rotationJSON
+	j := c.run("", "rotations", "--open", "--json")
+	if err := json.Unmarshal([]byte(j.stdout), &rows); err != nil || len(rows) != 1 || rows[0].Kind != "campaign" || rows[0].Group != "fleet" || rows[0].State != "open" {
+		t.Fatalf("%v: %s", err, j.stdout)
+	}
+	if r := c.run("", "rotations", "--open", "-p", "fleet/app-002"); strings.Contains(r.stdout, "group fleet") {
+		t.Fatalf("a project's rotations list its group's:\n%s", r.stdout)
 	}
 }

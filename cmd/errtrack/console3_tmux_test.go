@@ -156,7 +156,7 @@ func TestConsoleNarrowStatusKeepsItsEnd(t *testing.T) {
 	s.waitFor("Delete old key 1?")
 	s.answer("n")
 	s.waitFor("Both keys exist")
-	if scr := strings.Join(strings.Fields(s.screen()), " "); !strings.Contains(scr, "once its clients use the new DSN.") {
+	if scr := strings.Join(strings.Fields(s.screen()), " "); !strings.Contains(scr, "once its clients moved.") {
 		t.Fatalf("the status line lost its end:\n%s", s.screen())
 	}
 	s.keys("C-c")

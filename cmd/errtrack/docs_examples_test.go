@@ -133,7 +133,7 @@ func opensConsole(args []string) bool {
 var (
 	loopbackPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 	gletKey      = regexp.MustCompile(`glet_[0-9a-f]{32}`)
-	hexKey       = regexp.MustCompile(`\b[0-9a-f]{32}\b`)
+	hexKey       = regexp.MustCompile(`\b[0-9a-f]{32}\b|\b[0-9a-f]{20,31}…`) // whole, or cut to fit a column
 	isoDate      = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
 	clockTime    = regexp.MustCompile(`\d{2}:\d{2}:\d{2}(\.\d+)?`)
 	selfPath     = regexp.MustCompile(`\S*/errtrack(\.test)?\b`)

@@ -60,6 +60,8 @@ type groupItemJSON struct {
 	Status    int            `json:"status,omitempty"`
 	Words     string         `json:"words,omitempty"`
 	Error     string         `json:"error,omitempty"`
+	// A migration's: the Sentry key the variables now hold.
+	SentryKey *keyRefJSON `json:"sentry_key,omitempty"`
 }
 
 // groupRun is one group command's run of the driver.
@@ -249,9 +251,9 @@ func (a *app) groupWords(it workflow.Item) string {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
-		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + "), or run it with --keep-variables to delete the old key anyway."
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + ")."
 	case errors.As(it.Err, &groups):
-		return it.Skip + ": point them at the new DSN after the rotation, or run with --keep-variables (the old key then goes while they hold its DSN); nothing was changed here"
+		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
 	case errors.As(it.Err, &others):
 		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
 	case errors.As(it.Err, &refused):
@@ -290,11 +292,17 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 		if it.Check != nil {
 			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
 		}
-		switch it.Result {
-		case workflow.ResultFailed, workflow.ResultUnderWay:
+		_, migrating := p.Kind.(workflow.MigrateChange)
+		switch {
+		case it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay:
 			x.Error = a.groupWords(it)
-		case workflow.ResultNotReached:
+		case it.Result == workflow.ResultNotReached:
 			x.Words = it.Words
+		case migrating && it.Result == workflow.ResultChanged:
+			// What was made: the Sentry project and key (the words name
+			// them), not only that a test event went through.
+			x.Words, x.KeyID = it.Words, 0
+			x.SentryKey = &keyRefJSON{PublicKey: it.Key.PublicKey}
 		}
 		items[i] = x
 	}
@@ -312,12 +320,16 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 			keys = fmt.Sprint(x.OldKeyID)
 		case x.KeyID != 0:
 			keys = fmt.Sprint(x.KeyID)
+		case x.SentryKey != nil:
+			keys = workflow.KeyName(p.Items[i].Key)
 		}
 		detail := x.Reason
 		it := p.Items[i]
 		switch {
 		case x.Error != "":
 			detail = x.Error
+		case x.SentryKey != nil:
+			detail = x.Words
 		case len(x.Variables) > 0:
 			var vars []string
 			for _, v := range x.Variables {

@@ -404,8 +404,9 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 	}
 }
 
-// A group rotation stopped by a group variable says how to go on (point
-// it at the new DSN, or --keep-variables), and the project's new key shows
+// A group rotation stopped by a group variable says how to go on (rotate
+// the project on its own, which keeps the old key; never --keep-variables,
+// which deletes a key the variable still hands out), and the project's new key shows
 // in the report of the run that finishes it; the other projects are not
 // rotated again meanwhile.
 func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
@@ -415,7 +416,12 @@ func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
 	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
-	c.run("", args...).must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN", "run with --keep-variables", "nothing was changed here", "1 of 3 projects failed")
+	first := c.run("", args...)
+	first.must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN",
+		"rotate it on its own ('errtrack keys rotate -p fleet/app-001 --yes'): the old key stays until the group's variables hold the new DSN", "nothing was changed here", "1 of 3 projects failed")
+	if strings.Contains(first.stdout+first.stderr, "--keep-variables") {
+		t.Fatalf("the advice offers to delete a key the group's variable still hands out:\n%s", first.stdout)
+	}
 	if srv.KeyCount(2001) != 1 {
 		t.Fatal("a key was made in the project the plan stopped")
 	}

@@ -72,9 +72,9 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	s.waitFor("Variable: SENTRY_DSN")
 	s.keys("Enter")
 	s.waitFor("in 3 of 7 marked projects?")
-	s.waitRow("demo/mobile/ios", fmt.Sprintf("go on with key %d", created.ID))
-	s.waitRow("demo/web-shop", "rotate key 1")
-	s.waitRow("demo/legacy-api", `rotate key "Production"`)
+	s.waitRow("demo/mobile/ios", fmt.Sprintf("key %d, made before", created.ID), "SENTRY_DSN → new DSN", "old key deleted")
+	s.waitRow("demo/web-shop", "new key for 1", "SENTRY_DSN → new DSN")
+	s.waitRow("demo/legacy-api", `new key for "Production"`)
 	s.answer("y")
 	s.waitFor("/3: ") // the progress, wherever the user is
 	s.waitFor("Rotating the keys SENTRY_DSN holds: done in 3 projects")

@@ -135,7 +135,7 @@ func printSentryKeys(w io.Writer, keys []apiclient.ClientKey) {
 	tw.Flush()
 }
 
-// parseRateLimit reads --rate-limit COUNT/WINDOW ("1000/3600", "100/60s"),
+// parseRateLimit reads --rate-limit COUNT/WINDOW ("1000/1h", "50/min", "1000/3600"),
 // or "none" to remove it (workflow.ParseRateLimit, as the console reads it).
 func parseRateLimit(s string) (*sentry.RateLimit, bool, error) {
 	rl, clear, err := workflow.ParseRateLimit(s)
@@ -219,6 +219,6 @@ GitLab's integrated keys have none of these: only create and delete.`,
 	fl := cmd.Flags()
 	fl.StringVar(&name, "name", "", "the key's new name")
 	fl.BoolVar(&active, "active", true, "turn the key on (true) or off (false)")
-	fl.StringVar(&rate, "rate-limit", "", "events per window of seconds, COUNT/WINDOW (1000/3600), or none")
+	fl.StringVar(&rate, "rate-limit", "", "events per window, COUNT/WINDOW: 1000/1h, 50/min, 1000/3600 in seconds, or none")
 	return cmd
 }

@@ -87,6 +87,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 		t.Fatalf("%d keys, want the new and Staging", n)
 	}
 	c.run("", "keys", "update", "-p", "demo/legacy-api", newKey, "--rate-limit", "500/60", "--json").must(t, 0, `"count": 500`, `"window": 60`)
+	c.run("", "keys", "update", "-p", "demo/legacy-api", newKey, "--rate-limit", "50/min", "--json").must(t, 0, `"count": 50`, `"window": 60`)
 	c.run("", "keys", "update", "-p", "demo/web-shop", "1", "--name", "x").must(t, 1, "GitLab's integrated error tracking")
 	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--soft", "--yes").must(t, 1, "cannot be disabled")
 }

@@ -36,18 +36,18 @@ func TestSentryKeysDemoInTmux(t *testing.T) {
 	s.waitFor(`Rotate key "Production"`)
 	s.waitFor("[x] soft: disable the old key, delete it later")
 	s.keys("Enter") // the name offered: "Production <today>"
-	s.waitFor("Update its CI/CD variables?")
+	s.waitFor("No    Update variables")
 	s.answer("y")
-	s.waitFor(`Disable old key "Production"`)
+	s.waitFor("Disable old key")
 	s.answer("v")
 	s.waitFor("accepted by ingestion (HTTP 200)")
 	s.answer("y")
 	s.waitFor("Rotated softly")
-	s.waitFor("SENTRY_DSN (all environments) holds the new DSN")
+	s.waitFor("(in SENTRY_DSN); old key")
 	date := time.Now().Format(time.DateOnly)
 	s.waitRow("Production", "off", "none")
 	// The new key: on, and where SENTRY_DSN now points.
-	s.waitMatch(regexp.MustCompile(`Production ` + date + `\s+on\s+none\s+[0-9a-f]{32}\s+SENTRY_DSN`))
+	s.waitMatch(regexp.MustCompile(`Production ` + date + `\s+on\s+none\s+[0-9a-f]{20,32}…?\s+SENTRY_DSN`))
 	s.waitFor(`Soft rotation open: key "Production"`)
 
 	// Later: the old key (second: Sentry lists the newest first) deleted.

@@ -326,3 +326,10 @@ type GroupVariablesError struct {
 func (e *GroupVariablesError) Error() string {
 	return "the old DSN is held by the " + e.Uses
 }
+
+// Advice is the one way both front ends offer past the group's
+// variables, rotateAlone naming how to rotate the project on its own
+// there: never one that deletes a key those variables still hand out.
+func (e *GroupVariablesError) Advice(rotateAlone string) string {
+	return "rotate it on its own (" + rotateAlone + "): the old key stays until the group's variables hold the new DSN"
+}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -212,5 +213,40 @@ func TestSentryKeyFixNamesItsRef(t *testing.T) {
 	}
 	if got := gitlabKey.Command(); got != "errtrack keys delete -p web/shop 12" {
 		t.Error(got)
+	}
+}
+
+// A rotation given no name (a group rotation, `rotate` without --name)
+// names the new Sentry key by the console's rule, the old key's name with
+// today's date, never leaving it to Sentry's random words.
+func TestRotationNamesTheNewSentryKeyByTheOneRule(t *testing.T) {
+	_, store, _ := mockSentry(t)
+	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	keys, err := store.All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prod apiclient.ClientKey
+	for _, k := range keys {
+		if k.Name == "Production" {
+			prod = k
+		}
+	}
+	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, Confirmed: true}).Advance(ctx, gl, nil)
+	if want := NewKeyName("Production", time.Now()); err != nil || r.New.Name != want {
+		t.Fatalf("%v: the new key is named %q, want %q", err, r.New.Name, want)
+	}
+}
+
+func TestNewKeyName(t *testing.T) {
+	day := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	for old, want := range map[string]string{
+		"": "errtrack 2026-11-28", "Production": "Production 2026-11-28", "Production 2026-05-01": "Production 2026-11-28",
+		strings.Repeat("é", 70): strings.Repeat("é", MaxKeyName-11) + " 2026-11-28",
+	} {
+		if got := NewKeyName(old, day); got != want || len([]rune(got)) > MaxKeyName {
+			t.Errorf("NewKeyName(%q) = %q, want %q", old, got, want)
+		}
 	}
 }

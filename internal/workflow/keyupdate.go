@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -19,7 +21,8 @@ func (e *RateLimitError) Error() string {
 
 // ParseRateLimit reads a Sentry key's rate limit as both front ends take
 // it: COUNT/WINDOW, the window in seconds ("1000/3600", "100/60s") or as
-// RateLimitText writes it ("1000/1h", "500/1min", "10/1d"), or "none" (or
+// RateLimitText writes it ("1000/1h", "500/1min", "10/1d"), a bare unit
+// as one of it ("50/min" is "50/1min"), or "none" (or
 // 0) to remove it (clear).
 func ParseRateLimit(s string) (rl *sentry.RateLimit, clear bool, err error) {
 	s = strings.TrimSpace(s)
@@ -34,6 +37,9 @@ func ParseRateLimit(s string) (rl *sentry.RateLimit, clear bool, err error) {
 	}{{"min", 60}, {"s", 1}, {"h", 3600}, {"d", 86400}} {
 		if w, cut := strings.CutSuffix(window, u.suffix); cut {
 			window, unit = w, u.secs
+			if window == "" { // a bare unit is one of it: 50/min
+				window = "1"
+			}
 			break
 		}
 	}
@@ -71,4 +77,29 @@ func RateLimitText(r *apiclient.KeyRateLimit) string {
 		}
 	}
 	return strconv.Itoa(r.Count) + "/" + w
+}
+
+// MaxKeyName is the longest name Sentry keeps (ProjectKey.label).
+const MaxKeyName = 64
+
+// NewKeyName is the one rule both front ends name a new Sentry key by:
+// "errtrack 2026-05-01", or, for a rotation, the old key's name with
+// today's date in place of any date it ended with ("Production
+// 2026-05-01"). A rotation given no name (a group rotation, `rotate`
+// without --name) is named so too, never left to Sentry's random words.
+func NewKeyName(old string, now time.Time) string {
+	date := now.Format(time.DateOnly)
+	old = strings.TrimSpace(old)
+	if len(old) > len(date) {
+		if _, err := time.Parse(time.DateOnly, old[len(old)-len(date):]); err == nil {
+			old = strings.TrimSpace(old[:len(old)-len(date)])
+		}
+	}
+	if old == "" {
+		return "errtrack " + date
+	}
+	if r := []rune(old); utf8.RuneCountInString(old) > MaxKeyName-len(date)-1 {
+		old = string(r[:MaxKeyName-len(date)-1])
+	}
+	return old + " " + date
 }

@@ -11,6 +11,8 @@ import (
 func TestParseRateLimit(t *testing.T) {
 	good := map[string]*sentry.RateLimit{
 		"1000/3600": {Count: 1000, Window: 3600}, "100/60s": {Count: 100, Window: 60}, " 5/86400 ": {Count: 5, Window: 86400},
+		// a bare unit, as the help names them, is one of it
+		"50/min": {Count: 50, Window: 60}, "50/1min": {Count: 50, Window: 60}, "1000/h": {Count: 1000, Window: 3600}, "5/d": {Count: 5, Window: 86400},
 	}
 	for in, want := range good {
 		rl, clear, err := ParseRateLimit(in)
@@ -23,7 +25,7 @@ func TestParseRateLimit(t *testing.T) {
 			t.Errorf("ParseRateLimit(%q) = %v, %v, %v", in, rl, clear, err)
 		}
 	}
-	for _, in := range []string{"", "1000", "1000/", "/60", "0/60", "10/0", "10/86401", "-1/60", "a/b", "10/60/2", "1e3/60"} {
+	for _, in := range []string{"", "1000", "1000/", "/60", "0/60", "10/0", "10/86401", "-1/60", "a/b", "10/60/2", "1e3/60", "10/mins", "10/m"} {
 		if _, _, err := ParseRateLimit(in); err == nil || !strings.Contains(err.Error(), "COUNT/WINDOW") {
 			t.Errorf("ParseRateLimit(%q): %v, want an error saying COUNT/WINDOW", in, err)
 		}

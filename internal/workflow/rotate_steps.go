@@ -1,6 +1,8 @@
 package workflow
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -147,13 +149,26 @@ func (r Rotation) planFrom(ctx context.Context, api KeysAPI, vars []apiclient.Va
 // rotating it now is refused), the ledger is read again (another run that
 // made a key for this rotation since the plan stops this one), and the
 // create is recorded, on disk, before it is sent.
+// newName is the new key's name: the one given, or, where the store names
+// keys, NewKeyName's (the console's and the commands' one rule).
+func (r Rotation) newName() string {
+	if r.opts.NewName != "" || r.opts.Keys == nil || r.opts.Keys.Backend() == BackendGitLab {
+		return r.opts.NewName
+	}
+	now := time.Now
+	if r.opts.Ledger != nil && r.opts.Ledger.now != nil {
+		now = r.opts.Ledger.now
+	}
+	return NewKeyName(r.Old.Name, now())
+}
+
 func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 	release, err := r.claimCreate()
 	if err != nil {
 		return r, err
 	}
 	defer release()
-	k, err := r.keys(api).Create(ctx, r.opts.NewName)
+	k, err := r.keys(api).Create(ctx, r.newName())
 	switch {
 	case err != nil:
 		r.CreateUnknown = apiclient.OutcomeUnknown(err)

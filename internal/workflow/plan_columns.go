@@ -1,0 +1,67 @@
+package workflow
+
+import "strings"
+
+// Columns are a plan's row in short: where the change goes (the Sentry
+// project, the new key), what it changes (the variables) and what then
+// becomes of the old (integrated tracking, the old key). The front ends
+// draw a plan as a table of them, one line a project, and the item's
+// whole words as its details. Empty for a skipped project and a kind
+// with no such columns.
+type Columns struct{ Target, Changes, Then string }
+
+// Columns is the row of item it of the plan.
+func (p Plan) Columns(it Item) Columns {
+	if !it.Acts() {
+		return Columns{}
+	}
+	switch k := p.Kind.(type) {
+	case MigrateChange:
+		m := it.migration
+		if m == nil || k.DeleteOldKeys {
+			return Columns{}
+		}
+		c := Columns{Target: targetName(m.target)}
+		if !m.exists {
+			c.Target += " (new)"
+		}
+		var names []string
+		for _, t := range m.targets {
+			names = append(names, t.Key)
+		}
+		switch {
+		case len(names) > 0:
+			c.Changes = strings.Join(names, ", ") + " → Sentry DSN"
+		case len(m.rec.Variables) > 0:
+			c.Changes = "variables moved before"
+		default:
+			c.Changes = "no variable"
+		}
+		switch {
+		case m.holdsOn() != "":
+			c.Then = "integrated kept on (unread)"
+		case k.KeepIntegrated:
+			c.Then = "integrated kept on"
+		default:
+			c.Then = "integrated off"
+		}
+		return c
+	case RotateChange:
+		r := it.Rotation
+		if r == nil {
+			return Columns{}
+		}
+		c := Columns{Target: "new key for " + KeyName(r.Old), Changes: k.Variable + " → new DSN", Then: "old key deleted"}
+		if r.GoingOn() {
+			c.Target = "key " + KeyName(NewKeyOf(*r.Earlier)) + ", made before"
+		}
+		switch {
+		case len(r.outsideScope()) > 0:
+			c.Then = "old key stays (other scopes hold it)"
+		case len(r.GroupUses) > 0:
+			c.Then = "old key deleted; group variables keep its DSN"
+		}
+		return c
+	}
+	return Columns{}
+}

@@ -324,12 +324,10 @@ func (d dialog) help(k KeyMap) helpMap {
 	}
 	// A table's rows are selected with the arrows, shown whole with enter.
 	var rows []key.Binding
-	confirm := k.Confirm
 	if len(d.table) > 0 {
 		rows = append(rows, with(k.Down, "select row"))
 		if d.row > 0 {
-			confirm = with(k.Confirm, "details")
-			rows = append(rows, confirm)
+			rows = append(rows, with(k.Confirm, "details"))
 		}
 	}
 	if d.onYes == nil {

@@ -164,7 +164,7 @@ func BenchmarkRoundTrips10kKeys(b *testing.B) {
 }
 
 // BenchmarkGroupRotation20 rotates the key SENTRY_DSN holds in each of 20
-// projects (mock fleet group) at 100 ms latency, groupConcurrency projects
+// projects (mock fleet group) at 100 ms latency, fanout.GroupConcurrency projects
 // at a time. Its floor: the plan reads the group and its projects at
 // once, then each project's keys and variables at once and the group's
 // variables once (1 + 1 + ⌈20/3⌉ = 9 round trips); each rotation takes 5

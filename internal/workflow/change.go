@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // A change to many projects (a group's, or the console's marked ones) has
@@ -234,7 +235,7 @@ func PlanGroup(ctx context.Context, api ChangeAPI, ref apiclient.GroupRef, subgr
 	var perr error
 	u, named := kind.(needsUser)
 	// The group, its projects and (for the ledger) the user, at once.
-	gerr := together(func() (err error) {
+	gerr := fanout.Together(func() (err error) {
 		g, _, err = api.GetGroup(ctx, ref)
 		return err
 	}, func() {
@@ -280,7 +281,7 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 		}
 		env.ledger, env.campaign = plan.campaign.ledger, plan.campaign
 	}
-	forEach(len(projects), func(i int) {
+	fanout.ForEach(len(projects), func(i int) {
 		p := projects[i]
 		if skip := SkipReason(p); skip != "" {
 			plan.Items[i] = Item{Project: projectOf(p), Skip: skip, Result: ResultSkipped}
@@ -315,27 +316,6 @@ func uniqueProjects(projects []apiclient.Project) []apiclient.Project {
 	return out
 }
 
-// groupConcurrency is how many projects are read or changed at once: a
-// few, so that a group is polite to the server (the client's pacer holds
-// them all on a rate limit).
-const groupConcurrency = 3
-
-// forEach runs f for 0..n-1, groupConcurrency at a time.
-func forEach(n int, f func(i int)) {
-	sem := make(chan struct{}, groupConcurrency)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f(i)
-		}()
-	}
-	wg.Wait()
-}
-
 // RunEnv is what a run needs from its front end: the API, how to word an
 // error, and how the user checks what a lost answer left.
 type RunEnv struct {
@@ -363,7 +343,7 @@ type preparer interface {
 }
 
 // prepareAhead is how many projects a preparer writes ahead at once.
-const prepareAhead = 8 * groupConcurrency
+const prepareAhead = 8 * fanout.GroupConcurrency
 
 // Run carries out the plan, a few projects at a time; progress, when not
 // nil, hears of each project as it starts and ends (from the run's
@@ -395,7 +375,7 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		copy(p.Items[i:end], done)
 		prepared = end
 	}
-	forEach(len(p.Items), func(i int) {
+	fanout.ForEach(len(p.Items), func(i int) {
 		if prepares && ctx.Err() == nil {
 			ahead(i)
 		}

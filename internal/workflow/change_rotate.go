@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -92,7 +93,7 @@ type held struct {
 // key whose DSN the variable (in scope, when given) holds.
 func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) held {
 	var h held
-	kerr, verr := both(func() (err error) {
+	kerr, verr := fanout.Both(func() (err error) {
 		h.keys, h.resp, err = api.ListClientKeys(ctx, ref)
 		return err
 	}, func() (err error) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -238,7 +239,7 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 		store = GitLabKeys(api, d.Project.Ref)
 	}
 	var gone, onRetry bool
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		gone, onRetry, err = store.Delete(ctx, d.Key)
 		return err
 	}, func() {
@@ -257,17 +258,6 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 	d.Deleted, d.AlreadyGone, d.OnRetry = true, gone, onRetry
 	d.Closed = l.keyDeleted(d.Project.ID, d.Key)
 	return d, nil
-}
-
-// deleted reads a delete's answer: a key not found is gone all the same.
-func deleted(resp *apiclient.Response, err error) (ok, alreadyGone, onRetry bool) {
-	switch {
-	case errors.Is(err, apiclient.ErrKeyNotFound):
-		return true, true, false
-	case err != nil:
-		return false, false, false
-	}
-	return true, false, resp != nil && resp.AlreadyGone
 }
 
 // keyDeleted finishes the project's unfinished rotations of a deleted key

@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -210,7 +211,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	var keys []apiclient.ClientKey
 	var vars []apiclient.Variable
 	var serr, kerr, verr error
-	together(func() error {
+	fanout.Together(func() error {
 		s, _, serr = env.api.GetSettings(ctx, it.Project.Ref)
 		return nil
 	}, func() { keys, _, kerr = env.api.ListClientKeys(ctx, it.Project.Ref) },

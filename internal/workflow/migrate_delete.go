@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -29,7 +30,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	}
 	var keys []apiclient.ClientKey
 	var vars []apiclient.Variable
-	kerr, verr := both(func() (err error) {
+	kerr, verr := fanout.Both(func() (err error) {
 		keys, _, err = env.api.ListClientKeys(ctx, it.Project.Ref)
 		return err
 	}, func() (err error) {

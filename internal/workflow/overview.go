@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -49,7 +50,7 @@ func (o Overview) Migrated() bool { return o.SentryProject != "" && !SentryBacke
 func ProjectOverview(ctx context.Context, api OverviewAPI, ref apiclient.ProjectRef) Overview {
 	var o Overview
 	var kerr error
-	serr, _ := both(func() (err error) {
+	serr, _ := fanout.Both(func() (err error) {
 		o.Settings, _, err = api.GetSettings(ctx, ref)
 		return err
 	}, func() error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // Project is a project known by ID and path.
@@ -47,7 +48,7 @@ func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRe
 func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
 	var p Project
 	var keys []apiclient.ClientKey
-	perr, kerr := both(func() (err error) {
+	perr, kerr := fanout.Both(func() (err error) {
 		p, err = ResolveProject(ctx, api, ref)
 		return err
 	}, func() (err error) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // Which projects a change acts on is decided here, once, from what GitLab
@@ -32,7 +33,7 @@ type ScopeAPI interface {
 // included. A project is acted on when SkipReason gives none.
 func GroupProjects(ctx context.Context, api ScopeAPI, ref apiclient.GroupRef, subgroups bool) ([]apiclient.Project, error) {
 	var maintained, all []apiclient.Project
-	merr, aerr := both(func() (err error) {
+	merr, aerr := fanout.Both(func() (err error) {
 		maintained, _, err = api.ListGroupProjectsWith(ctx, ref, apiclient.GroupProjectsOptions{Subgroups: subgroups, MinAccessLevel: apiclient.MaintainerAccess})
 		return err
 	}, func() (err error) {
@@ -65,7 +66,7 @@ func GroupProjects(ctx context.Context, api ScopeAPI, ref apiclient.GroupRef, su
 	gone := make([]bool, len(out))
 	var mu sync.Mutex
 	var lookupErr error
-	forEach(len(below), func(i int) {
+	fanout.ForEach(len(below), func(i int) {
 		idx := below[i]
 		rec, _, err := api.GetProject(ctx, apiclient.ProjectID(out[idx].ID))
 		mu.Lock()
@@ -124,7 +125,7 @@ func MaintainedProjects(ctx context.Context, api interface {
 	ListArchivedProjects(ctx context.Context) ([]apiclient.Project, *apiclient.Response, error)
 }) ([]apiclient.Project, error) {
 	var live, archived []apiclient.Project
-	lerr, aerr := both(func() (err error) {
+	lerr, aerr := fanout.Both(func() (err error) {
 		live, _, err = api.ListAllProjects(ctx)
 		return err
 	}, func() (err error) {

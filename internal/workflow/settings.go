@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // SettingsChangeAPI is what ChangeSettings reads beside the write.
@@ -66,7 +67,7 @@ func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.Pr
 	case KeysBefore:
 		readKeys()
 	}
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		ch.Settings, err = write(ctx)
 		return err
 	}, reads...)

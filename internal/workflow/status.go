@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // WarnDays is how close to its expiry a token is flagged.
@@ -26,7 +27,7 @@ type TokenStatus struct {
 // lookup must succeed; a token the server cannot describe leaves Token nil.
 func CheckToken(ctx context.Context, api TokenAPI) (TokenStatus, error) {
 	var st TokenStatus
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		st.User, _, err = api.CurrentUser(ctx)
 		return err
 	}, func() {

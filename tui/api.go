@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -142,7 +143,7 @@ type Deps struct {
 	// host its settings name, and no other): the keys tab lists and
 	// changes that Sentry project's keys. Nil: they are not managed here,
 	// and the tab says how to log in to that Sentry.
-	Sentry workflow.SentryResolver
+	Sentry keystore.SentryResolver
 	// Rotations is the rotation ledger (errtrack's state directory) the
 	// console's rotations are written in, so one interrupted goes on where
 	// it stopped, from here or the commands; nil: none (the demo's, tests).

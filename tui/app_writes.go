@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -72,5 +73,5 @@ func (m Model) looksAt(p workflow.Project, key apiclient.ClientKey) bool {
 		return false
 	}
 	k, ok := ps.keys.selected()
-	return ok && workflow.SameKey(k, key)
+	return ok && keystore.SameKey(k, key)
 }

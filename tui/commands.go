@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -100,11 +101,11 @@ func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.Proj
 // GitLab's, read with the settings, or the Sentry's they name.
 func loadKeysCmd(api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
 	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
-		store, keys, err := workflow.KeysOf(ctx, api, p, d.Sentry)
+		store, keys, err := keystore.KeysOf(ctx, api, p, d.Sentry)
 		switch {
 		case store == nil && err != nil: // the resolver's: the Sentry's token or address
 			err = atSentry(nil, err)
-		case store != nil && store.Backend() == workflow.BackendSentry:
+		case store != nil && store.Backend() == keystore.BackendSentry:
 			err = atSentry(store, err)
 		}
 		return keysLoadedMsg{id: id, store: store, keys: keys, err: err}

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -72,7 +73,7 @@ type usesLoadedMsg struct {
 // Sentry could not be reached (err says why).
 type keysLoadedMsg struct {
 	id    uint64
-	store workflow.KeyStore
+	store keystore.KeyStore
 	keys  []apiclient.ClientKey
 	err   error
 }

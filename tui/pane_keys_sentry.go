@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -33,11 +34,11 @@ func (e *sentryFailure) Error() string { return e.err.Error() }
 func (e *sentryFailure) Unwrap() error { return e.err }
 
 // atSentry marks err as the failure of store's Sentry (nil stays nil).
-func atSentry(store workflow.KeyStore, err error) error {
+func atSentry(store keystore.KeyStore, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &sentryFailure{base: workflow.SentryBase(store), err: err}
+	return &sentryFailure{base: keystore.SentryBase(store), err: err}
 }
 
 // explainsSentry: err came from a Sentry or its token.
@@ -101,11 +102,11 @@ func (p *keysPane) createQuestion(project workflow.Project) dialog {
 func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.ClientKey) dialog {
 	k := p.sh.keys
 	body := []string{
-		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(workflow.KeyName(sel)) + " goes.",
+		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(keystore.KeyName(sel)) + " goes.",
 		"",
 		"Soft: the old key is disabled (its events refused, it can be turned on again) and deleted later, with " + keyName(k.Delete) + " once its clients use the new DSN; the rotation stays open until then. Otherwise it is deleted at the end.",
 	}
-	return inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
+	return inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(keystore.KeyName(sel)), clean(project.Name())), body,
 		"New key's name: ", newKeyName(clean(sel.Name), p.sh.clock.Now()), "rotate", func(name string, soft bool) (tea.Msg, string) {
 			if why := checkName(name); why != "" {
 				return nil, why
@@ -118,7 +119,7 @@ func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.Client
 // name, their rate limit. ok false: km is none of these.
 func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
 	k := p.sh.keys
-	name := clean(workflow.KeyName(sel))
+	name := clean(keystore.KeyName(sel))
 	update := func(o sentry.UpdateKeyOptions, what string) tea.Msg {
 		return startWriteMsg{updateKeyWrite{proj: project, store: p.store, key: sel, opts: o, what: what}}
 	}
@@ -149,7 +150,7 @@ func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel a
 		return msgCmd(openDialogMsg{d: inputDialog("Rate limit of key "+name, []string{
 			"Events the key accepts per window, COUNT/WINDOW: 1000/1h (or 1000/3600, in seconds) is 1000 an hour; s, min, h and d name the unit; a window of at most a day. none removes the limit.",
 		}, "Limit: ", now, "set", func(text string, _ bool) (tea.Msg, string) {
-			rl, clear, err := workflow.ParseRateLimit(text)
+			rl, clear, err := keystore.ParseRateLimit(text)
 			if err != nil {
 				return nil, "Not a rate limit: " + clean(err.Error()) + "."
 			}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -38,7 +39,7 @@ type settingsPane struct {
 // migrated is the project's migration while GitLab's settings do not name
 // its Sentry: integrated tracking is not offered again.
 func (p *settingsPane) migrated() (ledger.Record, bool) {
-	if p.migration == nil || !p.data.has || p.data.val.missing || workflow.SentryBacked(p.data.val.s) {
+	if p.migration == nil || !p.data.has || p.data.val.missing || keystore.SentryBacked(p.data.val.s) {
 		return ledger.Record{}, false
 	}
 	return p.migration()

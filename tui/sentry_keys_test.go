@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -40,13 +41,13 @@ func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {
 }
 
 // resolver is the console's Sentry: token for the mock Sentry's host only.
-func (w sentryWorld) resolver(token string) workflow.SentryResolver {
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+func (w sentryWorld) resolver(token string) keystore.SentryResolver {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, sentry.Tokens{EnvToken: token, EnvURL: w.url}, apiURL, apiclient.WithRetries(0, 0))
 		if err != nil {
 			return nil, err
 		}
-		return workflow.SentryKeys(c, p), nil
+		return keystore.SentryKeys(c, p), nil
 	}
 }
 
@@ -175,7 +176,7 @@ func TestSentrySoftRotationThenDelete(t *testing.T) {
 		t.Fatalf("SENTRY_DSN: %+v", v)
 	}
 	open := w.led.OpenRotations(3)
-	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].OldPublic != old.Public || open[0].Backend != workflow.BackendSentry {
+	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].OldPublic != old.Public || open[0].Backend != keystore.BackendSentry {
 		t.Fatalf("open rotations: %+v", open)
 	}
 	h.mustSay(`Soft rotation open: key "Production"`, `disabled on `+testNow.Format(time.DateOnly), `new key "Production 2"`, "delete the old key (d)")
@@ -274,7 +275,7 @@ func TestSentryRateLimitNotApplied(t *testing.T) {
 // Sentry, and shows none of GitLab's keys as the project's.
 func TestSentryNoToken(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
-	h := w.console(t, "", Deps{Sentry: func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+	h := w.console(t, "", Deps{Sentry: func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		_, _, _, err := sentry.ClientFor(ctx, sentry.Tokens{}, apiURL)
 		return nil, err
 	}})

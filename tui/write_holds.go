@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -13,7 +14,7 @@ func (w createKeyWrite) holds() []workflow.Hold {
 }
 
 func (w deleteKeyWrite) holds() []workflow.Hold {
-	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(workflow.KeyRef(w.key))}}
+	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(keystore.KeyRef(w.key))}}
 }
 
 func (w verifyKeyWrite) holds() []workflow.Hold {
@@ -28,7 +29,7 @@ func (w settingsWrite) holds() []workflow.Hold {
 // key creation until it made its key.
 func (w rotationWrite) holds() []workflow.Hold {
 	id := w.r.Project.ID
-	h := []workflow.Hold{{Project: id, What: workflow.HoldKey(workflow.KeyRef(w.r.Old))}, {Project: id, What: workflow.HoldVariables}}
+	h := []workflow.Hold{{Project: id, What: workflow.HoldKey(keystore.KeyRef(w.r.Old))}, {Project: id, What: workflow.HoldVariables}}
 	if w.r.New == nil {
 		h = append(h, workflow.Hold{Project: id, What: workflow.HoldCreate})
 	}
@@ -73,5 +74,5 @@ func (b bulkItem) holds() []workflow.Hold { return nil }
 
 // A Sentry key's change (its switch, name or rate limit) holds that key.
 func (w updateKeyWrite) holds() []workflow.Hold {
-	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(workflow.KeyRef(w.key))}}
+	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(keystore.KeyRef(w.key))}}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectpath"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -109,7 +110,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		}
 		a.withAges(store, host, &au, true)
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: keystore.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
 		if au.Backend != "" {
 			x.Backend = au.Backend
 		}
@@ -157,7 +158,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		if where == "" {
 			where = "nowhere errtrack can see"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", explain.Text(workflow.KeyName(k.Key)), yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", explain.Text(keystore.KeyName(k.Key)), yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
 	}
 	_ = tw.Flush()
 	if len(au.Findings) == 0 {
@@ -331,7 +332,7 @@ func publicKeyStart(k string) string {
 // withAges adds when errtrack first saw each GitLab key. Ages are a help:
 // a state directory that cannot be written costs them, not the report.
 func (a *app) withAges(store *seen.Batch, host string, au *workflow.Audit, warn bool) {
-	if store == nil || au.Backend == workflow.BackendSentry {
+	if store == nil || au.Backend == keystore.BackendSentry {
 		return
 	}
 	ids := make([]int64, len(au.Keys))

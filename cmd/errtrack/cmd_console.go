@@ -17,6 +17,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
@@ -317,15 +318,15 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 // the host the project's settings name. Unlike sentryResolver it notes no
 // last host: the console resolves from several goroutines at once. Its
 // requests join the request log.
-func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) workflow.SentryResolver {
+func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) keystore.SentryResolver {
 	tokens := a.sentryTokens()
 	opts := append(a.sentryOptions(g), a.retryNotice(), apiclient.WithObserver(log.Add))
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, tokens, apiURL, opts...)
 		if err != nil {
 			return nil, err
 		}
-		return workflow.SentryKeys(c, p), nil
+		return keystore.SentryKeys(c, p), nil
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -87,8 +88,8 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			lctx, cancel := a.deadline(ctx, g)
 			proj, keys, err := workflow.ProjectKeys(lctx, c, ref)
 			if err == nil && kref != "" {
-				var store workflow.KeyStore
-				if store, err = workflow.StoreOf(lctx, c, ref, a.sentryResolver(g)); err == nil {
+				var store keystore.KeyStore
+				if store, err = keystore.StoreOf(lctx, c, ref, a.sentryResolver(g)); err == nil {
 					keys, err = store.All(lctx)
 				}
 			}

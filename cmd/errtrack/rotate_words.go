@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -74,9 +75,9 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 
 // deleteLater is how to finish by hand when the old key stays.
 func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
-	old := workflow.KeyRef(r.Old) // a Sentry key's public key: it has no ID
+	old := keystore.KeyRef(r.Old) // a Sentry key's public key: it has no ID
 	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %s' (it goes on with key %s) or 'errtrack keys delete -p %s %s'.",
-		ref, ref, old, workflow.KeyName(*r.New), ref, old)
+		ref, ref, old, keystore.KeyName(*r.New), ref, old)
 }
 
 // rotationProgress says what a step did, on stderr.
@@ -154,7 +155,7 @@ func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflo
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))
 	switch {
 	case r.DeleteUnknown:
-		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", workflow.KeyName(r.Old), r.Project.Ref, workflow.KeyRef(r.Old))
+		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", keystore.KeyName(r.Old), r.Project.Ref, keystore.KeyRef(r.Old))
 	case r.Kept():
 		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/internal/seen"
 )
@@ -22,7 +23,7 @@ import (
 
 // AuditAPI is what an audit needs.
 type AuditAPI interface {
-	ProjectAPI
+	keystore.ProjectAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
@@ -187,7 +188,7 @@ type AuditOptions struct {
 	// Resolve, when set, reads a Sentry-backed project's keys from its
 	// Sentry (a second round trip); a Sentry that cannot be reached is a
 	// finding.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 }
 
 // AuditProjectWith is AuditProject with what o adds.
@@ -270,8 +271,8 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 	case serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound):
 		return a, serr
 	}
-	if SentryBacked(a.Settings) && resolve != nil {
-		a.Backend = BackendSentry
+	if keystore.SentryBacked(a.Settings) && resolve != nil {
+		a.Backend = keystore.BackendSentry
 		store, err := resolve(ctx, *a.Settings.APIURL)
 		if err == nil {
 			a.Where = store.Where()

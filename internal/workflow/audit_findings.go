@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -208,7 +209,7 @@ func otherSpelling(p placed, k apiclient.ClientKey) (Finding, bool) {
 		return Finding{}, false
 	}
 	return Finding{Severity: SeverityInfo,
-		What: fmt.Sprintf("%s holds key %s on %s, where Sentry lists it on %s", p.use.Label(), KeyName(k),
+		What: fmt.Sprintf("%s holds key %s on %s, where Sentry lists it on %s", p.use.Label(), keystore.KeyName(k),
 			safetext.Excerpt(where(held), 80), safetext.Excerpt(where(listed), 80)),
 		Fix: "the same key either way: fine if that host is a Relay or another name of the same Sentry; else set the variable to the DSN the key list shows"}, true
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -30,18 +31,18 @@ type RotateChange struct {
 	Ledger *Rotations
 	// Resolve reaches a Sentry-backed project's Sentry: the key its
 	// variable holds is rotated there.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 }
 
 // inSentry looks for the held key in a Sentry-backed project's Sentry,
 // when the variable holds no GitLab key's DSN: its settings are read only
 // then, so an integrated project's plan costs nothing more.
-func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string, resolve SentryResolver) held {
+func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string, resolve keystore.SentryResolver) held {
 	if h.err != nil || !h.foreign || resolve == nil {
 		return h
 	}
 	s, _, err := api.GetSettings(ctx, ref)
-	if err != nil || !SentryBacked(s) {
+	if err != nil || !keystore.SentryBacked(s) {
 		return h
 	}
 	store, err := resolve(ctx, *s.APIURL)
@@ -86,7 +87,7 @@ type held struct {
 	foreign bool
 	err     error
 	// store holds the keys when they are a Sentry's (nil: GitLab's).
-	store KeyStore
+	store keystore.KeyStore
 }
 
 // readHeld reads the project's keys and variables at once and finds the
@@ -153,10 +154,10 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	// The variable may hold the key an unfinished rotation made already:
 	// that rotation goes on, from its old key.
 	if rec, ok := env.ledger.madeKey(p.ID, old); ok {
-		o, found := FindKeyRef(h.keys, KeyRef(OldKeyOf(rec)))
+		o, found := FindKeyRef(h.keys, keystore.KeyRef(OldKeyOf(rec)))
 		if !found {
-			env.ledger.settleOldKey(p.ID, OldKeyOf(rec), "", fmt.Sprintf("key %s was gone when a group rotation planned again", KeyName(OldKeyOf(rec))))
-			it.Skip, it.Result = fmt.Sprintf("already rotated: key %s replaced key %s, which is gone", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec))), ResultUnchanged
+			env.ledger.settleOldKey(p.ID, OldKeyOf(rec), "", fmt.Sprintf("key %s was gone when a group rotation planned again", keystore.KeyName(OldKeyOf(rec))))
+			it.Skip, it.Result = fmt.Sprintf("already rotated: key %s replaced key %s, which is gone", keystore.KeyName(NewKeyOf(rec)), keystore.KeyName(OldKeyOf(rec))), ResultUnchanged
 			return it
 		}
 		old = o
@@ -168,7 +169,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	}
 	r := NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
-	r = r.sawKeys(KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
+	r = r.sawKeys(keystore.KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
 	r.GroupUses = matchGroupUses(env.groups.of(ctx, env.api, it.Project.Path), strings.TrimSpace(old.DSN))
 	r.groupUsesKnown = true
 	r, err := r.planFrom(ctx, env.api, h.vars, nil)
@@ -186,14 +187,14 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
 	default:
-		it.Action = "rotate key " + KeyName(old)
+		it.Action = "rotate key " + keystore.KeyName(old)
 		if r.GoingOn() {
 			it.GoesOn = true
 			it.Action = fmt.Sprintf("go on with key %s, made by an unfinished rotation (%s), to replace key %s",
-				KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), KeyName(old))
+				keystore.KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), keystore.KeyName(old))
 		}
 		if out := r.outsideScope(); len(out) > 0 {
-			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", KeyName(old), strings.Join(out, ", "))
+			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", keystore.KeyName(old), strings.Join(out, ", "))
 		}
 	}
 	return it
@@ -202,9 +203,9 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 // finishedWords say how a recorded rotation ended: "key 9 replaced key 6".
 func finishedWords(rec ledger.Record) string {
 	if !made(rec) {
-		return fmt.Sprintf("key %s is gone", KeyName(OldKeyOf(rec)))
+		return fmt.Sprintf("key %s is gone", keystore.KeyName(OldKeyOf(rec)))
 	}
-	return fmt.Sprintf("key %s replaced key %s", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec)))
+	return fmt.Sprintf("key %s replaced key %s", keystore.KeyName(NewKeyOf(rec)), keystore.KeyName(OldKeyOf(rec)))
 }
 
 func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {

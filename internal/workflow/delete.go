@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -30,7 +31,7 @@ type Deletion struct {
 	GroupUses   []Use
 	groupsLater bool
 	// store holds the key (nil: the project's GitLab keys).
-	store KeyStore
+	store keystore.KeyStore
 
 	// After the run: Deleted; AlreadyGone, it was deleted elsewhere since
 	// it was listed; OnRetry, a retry found it gone (the first attempt went
@@ -129,10 +130,10 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 
 // PlanDeletionIn plans the delete of the key keyRef names in store (nil:
 // the project's GitLab keys), as PlanDeletion does.
-func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store KeyStore, keyRef string, unasked bool) (Deletion, error) {
+func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store keystore.KeyStore, keyRef string, unasked bool) (Deletion, error) {
 	d := Deletion{store: store}
 	if store == nil {
-		store = GitLabKeys(api, ref)
+		store = keystore.GitLabKeys(api, ref)
 	}
 	var k *apiclient.ClientKey
 	var vars []apiclient.Variable
@@ -164,7 +165,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	}
 	go func() {
 		defer wg.Done()
-		var read KeysRead
+		var read keystore.KeysRead
 		read, kerr = store.Read(ctx, keyRef)
 		k = read.Old
 	}()
@@ -232,11 +233,11 @@ func (d Deletion) Warning() string {
 // front end and of the rotation. A key gone meanwhile is deleted too; a
 // lost answer is Unknown. Unfinished rotations in the ledger that replace
 // the key are finished by it, and those that made it are left.
-func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion, error) {
+func (d Deletion) Run(ctx context.Context, api keystore.KeysAPI, l *Rotations) (Deletion, error) {
 	var groups map[string][]apiclient.Variable
 	store := d.store
 	if store == nil {
-		store = GitLabKeys(api, d.Project.Ref)
+		store = keystore.GitLabKeys(api, d.Project.Ref)
 	}
 	var gone, onRetry bool
 	err := fanout.Together(func() (err error) {
@@ -267,7 +268,7 @@ func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledge
 		return nil
 	}
 	_ = l.store.Refresh()
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", keystore.KeyName(key)))
 }
 
 // keyGoneOutside closes the project's unfinished rotations a key found gone
@@ -277,7 +278,7 @@ func (l *Rotations) keyGoneOutside(projectID int64, key apiclient.ClientKey) []l
 	if l == nil || (key.ID == 0 && key.PublicKey == "") {
 		return nil
 	}
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", KeyName(key)))
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", keystore.KeyName(key)))
 }
 
 // keyGone closes the open rotations a deleted key ends, but the one named
@@ -290,7 +291,7 @@ func (l *Rotations) keyGone(projectID int64, key apiclient.ClientKey, except, no
 		return x.ID != except && recordsNew(x, key) && x.IsOpen()
 	}) {
 		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
-		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", KeyName(key), KeyName(OldKeyOf(rec)))
+		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", keystore.KeyName(key), keystore.KeyName(OldKeyOf(rec)))
 		if l.put(rec, false) == nil {
 			closed = append(closed, rec)
 		}
@@ -305,19 +306,19 @@ func (d Deletion) Outcome(check string) string {
 	var s string
 	switch {
 	case d.Unknown:
-		return fmt.Sprintf("Key %s may or may not have been deleted: %s.", KeyName(d.Key), check)
+		return fmt.Sprintf("Key %s may or may not have been deleted: %s.", keystore.KeyName(d.Key), check)
 	case d.AlreadyGone:
-		s = fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere after it was listed.", KeyName(d.Key), name)
+		s = fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere after it was listed.", keystore.KeyName(d.Key), name)
 	case d.OnRetry:
-		s = fmt.Sprintf("Deleted client key %s of %s: the server no longer has it (the first attempt went through before its answer was lost).", KeyName(d.Key), name)
+		s = fmt.Sprintf("Deleted client key %s of %s: the server no longer has it (the first attempt went through before its answer was lost).", keystore.KeyName(d.Key), name)
 	case d.Deleted:
 		s = fmt.Sprintf("Deleted client key %s of %s.", KeyLabel(d.Key), name)
 	}
 	for _, rec := range d.Closed {
 		if rec.Phase == ledger.PhaseAbandoned {
-			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %s) is closed: rotate key %s again to replace it.", KeyName(OldKeyOf(rec)), KeyName(OldKeyOf(rec)))
+			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %s) is closed: rotate key %s again to replace it.", keystore.KeyName(OldKeyOf(rec)), keystore.KeyName(OldKeyOf(rec)))
 		} else {
-			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %s.", KeyName(NewKeyOf(rec)))
+			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %s.", keystore.KeyName(NewKeyOf(rec)))
 		}
 	}
 	if d.Deleted && len(d.GroupUses) > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // The doctor runs an ordered list of checks of one project's error
@@ -52,7 +53,7 @@ type DoctorOptions struct {
 	TokenEnv       string
 	// Resolve reaches a Sentry-backed project's Sentry (its token): its
 	// keys and the token's scopes are checked too.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 	// SendHint says how to send a test event, in the front end's words
 	// ("--send-test-event sends one" when empty).
 	SendHint string
@@ -135,7 +136,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		return out
 	}
 	add("role", CheckOK, "Maintainer of "+a.Project.Name(), "")
-	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !SentryBacked(a.Settings) {
+	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !keystore.SentryBacked(a.Settings) {
 		return append(out, doctorMigrated(ctx, api, &a, rec, o, explain)...)
 	}
 	if c, ok := migrationUnderWay(o, a.Project.ID); ok {
@@ -144,7 +145,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 
 	s := a.Settings
 	integratedOn := s != nil && s.Integrated
-	sentryBacked := SentryBacked(s)
+	sentryBacked := keystore.SentryBacked(s)
 	switch {
 	case s == nil:
 		if o.IntegratedUnavailable {
@@ -193,7 +194,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
 		}
 		for _, k := range active {
-			name := fmt.Sprintf("ingestion (key %s)", KeyName(k))
+			name := fmt.Sprintf("ingestion (key %s)", keystore.KeyName(k))
 			d, err := dsn.Parse(k.DSN)
 			if err != nil {
 				add(name, CheckFail, "its DSN cannot be used: "+err.Error(), "")
@@ -261,7 +262,7 @@ func Projects(n int, adjective string) string {
 
 // sentryChecks checks a Sentry-backed project's Sentry: the token for its
 // host and what it may do; false when the Sentry cannot be reached.
-func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {
+func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {
 	store, err := resolve(ctx, apiURL)
 	if err != nil {
 		add("Sentry token", CheckFail, explain(err), "")
@@ -283,7 +284,7 @@ func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, ex
 	case !info.ScopesKnown():
 		add("Sentry token", CheckWarn, "Sentry did not describe the token's scopes", "")
 	case !info.CanReadKeys():
-		detail, fix := tokenCannotReadKeys(info, SentryBase(store))
+		detail, fix := tokenCannotReadKeys(info, keystore.SentryBase(store))
 		add("Sentry token", CheckFail, detail, fix)
 		return false
 	case !info.CanWriteKeys():

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -94,9 +95,9 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 			"point the variables at an active key of "+where)
 		return out
 	case !key.Active:
-		add("Sentry key", CheckFail, "the key "+KeyName(*key)+" of "+where+" that the variables hold is disabled: Sentry refuses its events", "enable it in "+where)
+		add("Sentry key", CheckFail, "the key "+keystore.KeyName(*key)+" of "+where+" that the variables hold is disabled: Sentry refuses its events", "enable it in "+where)
 	default:
-		add("Sentry key", CheckOK, "key "+KeyName(*key)+" of "+where+" is active", "")
+		add("Sentry key", CheckOK, "key "+keystore.KeyName(*key)+" of "+where+" is active", "")
 	}
 	out = append(out, sentryIngestion(ctx, api, a.Project, *key, o, explain))
 	out = append(out, migratedVariables(ctx, api, a, rec, *key))
@@ -106,7 +107,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 // sentryIngestion checks the Sentry DSN: a test event with
 // SendTestEvent, else whether its host answers.
 func sentryIngestion(ctx context.Context, api DoctorAPI, p Project, key apiclient.ClientKey, o DoctorOptions, explain Explainer) Check {
-	name := "ingestion (Sentry key " + KeyName(key) + ")"
+	name := "ingestion (Sentry key " + keystore.KeyName(key) + ")"
 	d, err := dsn.Parse(key.DSN)
 	if err != nil {
 		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
@@ -169,9 +170,9 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	}
 	switch {
 	case len(off) > 0:
-		return Check{Name: name, Status: CheckFail, Detail: strings.Join(off, ", ") + " no longer hold the Sentry DSN the migration set", Fix: "point them at the DSN of key " + KeyName(key)}
+		return Check{Name: name, Status: CheckFail, Detail: strings.Join(off, ", ") + " no longer hold the Sentry DSN the migration set", Fix: "point them at the DSN of key " + keystore.KeyName(key)}
 	case len(old) > 0:
-		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + KeyName(key) + " before the integrated keys go"}
+		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + keystore.KeyName(key) + " before the integrated keys go"}
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
 	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:

@@ -12,12 +12,13 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
 // mockSentry is the mock Sentry on a test server and its demo project
 // demo/legacy-api's keys as a KeyStore.
-func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
+func mockSentry(t *testing.T) (*mocksentry.Server, keystore.KeyStore, *sentry.Client) {
 	t.Helper()
 	srv := mocksentry.New(mocksentry.Options{})
 	ts := httptest.NewServer(srv)
@@ -26,7 +27,7 @@ func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, SentryKeys(c, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"}), c
+	return srv, keystore.SentryKeys(c, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"}), c
 }
 
 // A Sentry-backed project's key is rotated with the same plan as an
@@ -35,7 +36,7 @@ func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
 // refused) and the rotation open in the ledger; going on with it later
 // deletes the old key and closes it.
 func TestSoftRotationOfASentryKey(t *testing.T) {
-	ssrv, store, _ := mockSentry(t)
+	ssrv, store, sc := mockSentry(t)
 	gsrv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, err := store.All(ctx)
@@ -65,14 +66,14 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 	if ssrv.Events(r.New.PublicKey) != 1 {
 		t.Fatal("the test event did not arrive through the new DSN")
 	}
-	if check, _ := (sentryAPIOf(t, store)).SendTestEvent(ctx, prod.DSN, "after"); check == nil || check.Accepted {
+	if check, _ := sc.SendTestEvent(ctx, prod.DSN, "after"); check == nil || check.Accepted {
 		t.Fatal("the disabled old key still takes events")
 	}
 	if s := r.State(testChecks); !strings.Contains(s, "Rotated softly") {
 		t.Fatal(s)
 	}
 	open := l.OpenRotations(3)
-	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].Backend != BackendSentry || open[0].OldPublic != prod.PublicKey {
+	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].Backend != keystore.BackendSentry || open[0].OldPublic != prod.PublicKey {
 		t.Fatalf("%+v", open)
 	}
 	// Later: the same rotation gone on with deletes the old key.
@@ -83,11 +84,6 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 	if len(l.OpenRotations(3)) != 0 || len(ssrv.Keys("demo", "legacy-api")) != 2 {
 		t.Fatalf("open %v, keys %v", l.OpenRotations(3), ssrv.Keys("demo", "legacy-api"))
 	}
-}
-
-func sentryAPIOf(t *testing.T, s KeyStore) SentryAPI {
-	t.Helper()
-	return s.(sentryKeys).api
 }
 
 // GitLab's integrated keys cannot be disabled: a soft rotation there stops
@@ -112,9 +108,9 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resolve := func(_ context.Context, apiURL string) (KeyStore, error) {
+	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(sc, p), err
+		return keystore.SentryKeys(sc, p), err
 	}
 	l, _ := testLedger(t)
 	k := RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve}
@@ -143,7 +139,7 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
 	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	asked := 0
-	resolve := func(context.Context, string) (KeyStore, error) {
+	resolve := func(context.Context, string) (keystore.KeyStore, error) {
 		asked++
 		return nil, errors.New("no Sentry token")
 	}
@@ -166,7 +162,7 @@ func TestNameRefusedForGitLabKeys(t *testing.T) {
 }
 
 // lostCreates makes the key but loses the answer.
-type lostCreates struct{ KeyStore }
+type lostCreates struct{ keystore.KeyStore }
 
 func (l lostCreates) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
 	_, _ = l.KeyStore.Create(ctx, name)
@@ -184,7 +180,7 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
+	store := keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
 	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, _ := store.All(ctx)
@@ -205,7 +201,7 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 
 // A Sentry key's delete is named by its public key, never as key 0.
 func TestSentryKeyFixNamesItsRef(t *testing.T) {
-	sentryKey := Action{Do: ActDeleteKey, Project: "web/api", Key: FromSentry(sentry.Key{ID: "2ff563fee0b1", Name: "Staging"})}
+	sentryKey := Action{Do: ActDeleteKey, Project: "web/api", Key: keystore.FromSentry(sentry.Key{ID: "2ff563fee0b1", Name: "Staging"})}
 	gitlabKey := Action{Do: ActDeleteKey, Project: "web/shop", Key: apiclient.ClientKey{ID: 12}}
 	if got := sentryKey.Command(); got != "errtrack keys delete -p web/api 2ff563fee0b1" {
 		t.Error(got)

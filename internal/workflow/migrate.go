@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -30,7 +31,7 @@ import (
 
 // MigrateAPI is what the target Sentry must answer.
 type MigrateAPI interface {
-	SentryAPI
+	keystore.SentryAPI
 	GetProject(ctx context.Context, p sentry.Project) (*sentry.SentryProject, error)
 	ListTeams(ctx context.Context, org string) ([]sentry.Team, error)
 	CreateProject(ctx context.Context, org, team string, o sentry.CreateProjectOptions) (*sentry.SentryProject, error)
@@ -223,7 +224,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	case firstErr(serr, kerr, verr) != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, firstErr(serr, kerr, verr)
 		return it
-	case SentryBacked(s) && !hasPrev:
+	case keystore.SentryBacked(s) && !hasPrev:
 		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)
 		return it
 	case len(keys) == 0 && !hasPrev:
@@ -378,7 +379,7 @@ func movingVariables(vars []apiclient.Variable, group string, keys []apiclient.C
 func keyRefs(keys []apiclient.ClientKey) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = KeyRef(k)
+		out[i] = keystore.KeyRef(k)
 	}
 	slices.Sort(out)
 	return out

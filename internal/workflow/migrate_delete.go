@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -43,7 +44,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	}
 	var old []apiclient.ClientKey
 	for _, key := range keys {
-		if slices.Contains(rec.Before, KeyRef(key)) {
+		if slices.Contains(rec.Before, keystore.KeyRef(key)) {
 			old = append(old, key)
 		}
 	}
@@ -70,7 +71,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	it.migration = &migration{oldKeys: old, rec: rec}
 	names := make([]string, len(old))
 	for i, key := range old {
-		names[i] = KeyName(key)
+		names[i] = keystore.KeyName(key)
 	}
 	it.Action = "delete integrated keys " + strings.Join(names, ", ")
 	if len(hidden) > 0 {
@@ -83,14 +84,14 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 // migration.
 func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
 	m := it.migration
-	store := GitLabKeys(env.API, it.Project.Ref)
+	store := keystore.GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
 		// Every variable read again right before the delete: one that
 		// took the key's DSN since the plan, or one that cannot be read
 		// now, keeps the key.
 		if why, err := stillHeld(ctx, env.API, it.Project, key); why != "" {
 			it.Err, it.Result = err, ResultFailed
-			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", KeyName(key), why)
+			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", keystore.KeyName(key), why)
 			return it
 		}
 		if _, _, err := store.Delete(ctx, key); err != nil {
@@ -98,7 +99,7 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 			it.Words = env.Explain(err)
 			if apiclient.OutcomeUnknown(err) {
 				it.Result = ResultUnderWay
-				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", KeyName(key), env.Checks(it.Project).Keys)
+				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", keystore.KeyName(key), env.Checks(it.Project).Keys)
 			}
 			return it
 		}

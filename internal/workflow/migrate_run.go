@@ -9,6 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -48,7 +49,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if rec.ID == "" {
 		now := l.now().UTC()
 		rec = ledger.Record{Kind: ledger.KindMigration, ID: newID("m-", now), Host: l.host, ProjectID: it.Project.ID,
-			ProjectPath: it.Project.Path, Backend: BackendSentry, Target: ledgerTarget(m.target), User: l.user,
+			ProjectPath: it.Project.Path, Backend: keystore.BackendSentry, Target: ledgerTarget(m.target), User: l.user,
 			FrontEnd: l.frontEnd, Started: now, Before: keyRefs(m.oldKeys)}
 	}
 	put := func(phase string, durable bool) error {
@@ -187,7 +188,7 @@ func (k MigrateChange) takeKey(ctx context.Context, t sentry.Project, rec ledger
 			return nil, err
 		}
 	}
-	out := FromSentry(*pick)
+	out := keystore.FromSentry(*pick)
 	return &out, nil
 }
 
@@ -258,7 +259,7 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Ch
 	for _, t := range m.targets {
 		held = append(held, t.label())
 	}
-	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), KeyName(*m.key))
+	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), keystore.KeyName(*m.key))
 	switch len(held) {
 	case 0:
 	case 1:
@@ -282,7 +283,7 @@ func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p Projec
 	if rec.Phase == ledger.PhaseMigrated {
 		s += "; its integrated keys go with the migration's later step, once their clients moved"
 	}
-	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !SentryBacked(st) {
+	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !keystore.SentryBacked(st) {
 		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(k.Ledger.Host(), p)
 	}
 	return s

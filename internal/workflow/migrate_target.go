@@ -5,6 +5,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -74,7 +75,7 @@ func (l *Rotations) takenBy(projectID int64, target sentry.Project) string {
 // ownSentry is a Sentry-backed project's own target, as its settings name
 // it; "" when they name none errtrack reads.
 func ownSentry(s *apiclient.Settings) string {
-	if !SentryBacked(s) {
+	if !keystore.SentryBacked(s) {
 		return ""
 	}
 	p, err := sentry.ParseAPIURL(*s.APIURL)

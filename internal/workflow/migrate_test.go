@@ -15,6 +15,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -309,9 +310,9 @@ func TestMigrationKeepsIntegratedOnWhileAGroupsVariablesAreUnread(t *testing.T) 
 		t.Fatalf("integrated tracking switched off while group demo's variables are unread (%v)", err)
 	}
 	// Its doctor says the group's variables may still hand out a glet_ DSN.
-	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, Resolve: func(_ context.Context, apiURL string) (KeyStore, error) {
+	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, Resolve: func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(w.sc, p), err
+		return keystore.SentryKeys(w.sc, p), err
 	}}, explainPlain, time.Now())
 	if c := statusOf(checks, "CI/CD"); c.Status != CheckWarn || !strings.Contains(c.Detail, "group demo") {
 		t.Fatalf("%+v", checks)

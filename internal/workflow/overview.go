@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -43,7 +44,7 @@ func (o Overview) WithMigration(l *Rotations, projectID int64) Overview {
 
 // Migrated reports a project a migration carried to a Sentry whose GitLab
 // settings do not name that Sentry yet.
-func (o Overview) Migrated() bool { return o.SentryProject != "" && !SentryBacked(o.Settings) }
+func (o Overview) Migrated() bool { return o.SentryProject != "" && !keystore.SentryBacked(o.Settings) }
 
 // ProjectOverview reads a project's settings and counts its keys, at once:
 // one round trip.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // Project is a project known by ID and path.
@@ -27,7 +28,7 @@ func (p Project) Name() string {
 
 // ResolveProject reads the project's ID and path. On failure the returned
 // Project still names the reference given.
-func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRef) (Project, error) {
+func ResolveProject(ctx context.Context, api keystore.ProjectAPI, ref apiclient.ProjectRef) (Project, error) {
 	p := Project{Ref: ref, ID: ref.ID, Path: ref.Path}
 	rec, _, err := api.GetProject(ctx, ref)
 	if err != nil {
@@ -45,7 +46,7 @@ func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRe
 // ProjectKeys resolves the project and lists its keys at once: one round
 // trip. The keys decide: when only the project record failed (a server
 // error), the reference names the project.
-func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
+func ProjectKeys(ctx context.Context, api keystore.KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
 	var p Project
 	var keys []apiclient.ClientKey
 	perr, kerr := fanout.Both(func() (err error) {

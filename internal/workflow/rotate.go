@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
@@ -73,13 +74,13 @@ type RotationOptions struct {
 	// keys); OldRef names the key to replace there when it has no
 	// numeric ID (a Sentry key's public key). NewName names the new key
 	// where the store names keys (Sentry).
-	Keys    KeyStore
+	Keys    keystore.KeyStore
 	OldRef  string
 	NewName string
 	// Resolve, with Keys nil, finds the store from the project's settings
 	// (read with the plan): a Sentry-backed project's keys are its
 	// Sentry's.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 	// Soft disables the old key instead of deleting it (where the store
 	// can: Sentry): the rotation stays open until it is deleted later.
 	Soft bool
@@ -136,7 +137,7 @@ type Rotation struct {
 	planned bool
 	// read is what the plan read of the keys: the keys seen, and how many
 	// there are (the new key's page on GitLab); known their refs.
-	read      KeysRead
+	read      keystore.KeysRead
 	known     []string
 	variables decision
 	resume    decision // decidedUpdate: go on; decidedKeep: restart
@@ -298,25 +299,25 @@ func (r Rotation) keysState(c Checks) string {
 		}
 		return fmt.Sprintf("Old key %s is untouched. %s", old, capitalize(sentence(restart)))
 	case r.DeleteUnknown:
-		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", KeyName(*r.New), old, c.Keys)
+		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", keystore.KeyName(*r.New), old, c.Keys)
 	case r.OldGone:
-		return fmt.Sprintf("Rotated: new key %s is in place; old key %s was already gone (deleted elsewhere).", KeyName(*r.New), KeyName(r.Old))
+		return fmt.Sprintf("Rotated: new key %s is in place; old key %s was already gone (deleted elsewhere).", keystore.KeyName(*r.New), keystore.KeyName(r.Old))
 	case r.DeletedOnRetry:
-		return fmt.Sprintf("Rotated: new key %s replaces key %s, which the server no longer has (the first delete went through before its answer was lost).", KeyName(*r.New), KeyName(r.Old))
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which the server no longer has (the first delete went through before its answer was lost).", keystore.KeyName(*r.New), keystore.KeyName(r.Old))
 	case r.Deleted:
-		return fmt.Sprintf("Rotated: new key %s replaces key %s, which is deleted.", KeyName(*r.New), old)
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which is deleted.", keystore.KeyName(*r.New), old)
 	case r.Disabled:
-		return fmt.Sprintf("Rotated softly: new key %s is in place; old key %s is disabled (the backend refuses its events) and stays until you delete it, once its clients use the new DSN: the rotation stays open until then.", KeyName(*r.New), old)
+		return fmt.Sprintf("Rotated softly: new key %s is in place; old key %s is disabled (the backend refuses its events) and stays until you delete it, once its clients use the new DSN: the rotation stays open until then.", keystore.KeyName(*r.New), old)
 	}
-	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", KeyName(*r.New), old)
+	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", keystore.KeyName(*r.New), old)
 }
 
 // RotationAPI is what a rotation needs.
 type RotationAPI interface {
-	KeysAPI
+	keystore.KeysAPI
 	VariableAPI
 	CheckAPI
-	SettingsReader
+	keystore.SettingsReader
 }
 
 // FindKey finds key id in keys.
@@ -332,7 +333,7 @@ func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
 // KeyLabel names a key for people: "12 (glet_abc…)".
 func KeyLabel(k apiclient.ClientKey) string {
 	if k.ID == 0 {
-		return KeyName(k)
+		return keystore.KeyName(k)
 	}
 	return fmt.Sprintf("%d (%s)", k.ID, safetext.Excerpt(k.PublicKey, 40))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -31,12 +32,12 @@ func (e *NoSuchKeyError) Error() string {
 	for _, rec := range e.Closed {
 		switch {
 		case rec.Phase == ledger.PhaseAbandoned:
-			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", KeyName(OldKeyOf(rec)))
+			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", keystore.KeyName(OldKeyOf(rec)))
 		case made(rec):
-			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", KeyName(NewKeyOf(rec)))
+			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", keystore.KeyName(NewKeyOf(rec)))
 			for _, v := range rec.Variables {
 				if v.Result != "updated" && v.Result != "created" && v.Group == "" {
-					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), KeyName(NewKeyOf(rec)))
+					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), keystore.KeyName(NewKeyOf(rec)))
 				}
 			}
 		default:
@@ -55,7 +56,7 @@ type NewKeyGoneError struct {
 
 func (e *NewKeyGoneError) Error() string {
 	return fmt.Sprintf("key %s, made by the unfinished rotation of key %s begun %s, is no longer in the project",
-		KeyName(e.Key), KeyName(OldKeyOf(e.Record)), e.Record.Started.Local().Format("2006-01-02 15:04"))
+		keystore.KeyName(e.Key), keystore.KeyName(OldKeyOf(e.Record)), e.Record.Started.Local().Format("2006-01-02 15:04"))
 }
 
 // AmbiguousError: the project has several keys and none was named.
@@ -91,7 +92,7 @@ func (e *UnnamedKeysError) Error() string {
 type NotListedError struct{ Key apiclient.ClientKey }
 
 func (e *NotListedError) Error() string {
-	return fmt.Sprintf("the new key %s is not in the project's key list", KeyName(e.Key))
+	return fmt.Sprintf("the new key %s is not in the project's key list", keystore.KeyName(e.Key))
 }
 
 // NotNewError: the server's answer to the create names a key that existed
@@ -103,9 +104,9 @@ type NotNewError struct {
 
 func (e *NotNewError) Error() string {
 	if e.Old {
-		return fmt.Sprintf("the server's answer to the create names key %s, the key being replaced", KeyName(e.Key))
+		return fmt.Sprintf("the server's answer to the create names key %s, the key being replaced", keystore.KeyName(e.Key))
 	}
-	return fmt.Sprintf("the server's answer to the create names key %s, which existed before", KeyName(e.Key))
+	return fmt.Sprintf("the server's answer to the create names key %s, which existed before", keystore.KeyName(e.Key))
 }
 
 // UnsafeDeleteError: a guard of the delete failed; the old key is kept.
@@ -133,5 +134,5 @@ type ForeignDSNError struct {
 }
 
 func (e *ForeignDSNError) Error() string {
-	return fmt.Sprintf("the new key %s cannot be used here: %s", KeyName(e.Key), e.Why)
+	return fmt.Sprintf("the new key %s cannot be used here: %s", keystore.KeyName(e.Key), e.Why)
 }

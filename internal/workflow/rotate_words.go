@@ -3,6 +3,7 @@ package workflow
 import (
 	"errors"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,7 +39,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 		// The key exists: only its record was lost (a full disk, a state
 		// directory gone).
 		why = fmt.Sprintf("New key %s was created, but the rotation ledger could not record it (%s), so nothing more is done. Make room in errtrack's state directory (or fix it), then rotate key %s again: it finds key %s and goes on with it.",
-			KeyName(*r.New), le.Err, KeyName(r.Old), KeyName(*r.New))
+			keystore.KeyName(*r.New), le.Err, keystore.KeyName(r.Old), keystore.KeyName(*r.New))
 	case step == StepCreate && r.CreateUnknown:
 		why = sentence(explain(err))
 	case step == StepCreate:
@@ -46,7 +47,7 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 	case errors.As(err, &newGone):
 		why = capitalize(newGone.Error()) + ", so nothing more is done."
 	case errors.As(err, &notListed):
-		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", KeyName(notListed.Key))
+		why = fmt.Sprintf("The server does not list the new key %s, so the old key is not deleted.", keystore.KeyName(notListed.Key))
 	case errors.As(err, &foreign):
 		why = sentence(capitalize(foreign.Error())) + " No variable was pointed at it and the old key is not deleted: check the project's keys on the server, and delete the new key there if it is not this project's."
 	case step == StepCheck:

@@ -6,11 +6,12 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // SettingsChangeAPI is what ChangeSettings reads beside the write.
 type SettingsChangeAPI interface {
-	ProjectAPI
+	keystore.ProjectAPI
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 }
 

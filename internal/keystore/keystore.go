@@ -1,4 +1,7 @@
-package workflow
+// Package keystore holds the two places a project's client keys live, GitLab's
+// integrated keys and a Sentry project's keys, behind one KeyStore, and which
+// of them a project uses.
+package keystore
 
 import (
 	"context"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -31,7 +32,7 @@ func apiCmd(timeout time.Duration, call func(ctx context.Context) tea.Msg) tea.C
 
 func loadTokenCmd(api API, timeout time.Duration) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		st, err := workflow.CheckToken(ctx, api)
+		st, err := tokens.CheckToken(ctx, api)
 		return tokenLoadedMsg{st: st, err: err}
 	})
 }

@@ -7,12 +7,13 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenLoadedMsg answers the check of the token in use (user and scopes).
 type tokenLoadedMsg struct {
-	st  workflow.TokenStatus
+	st  tokens.TokenStatus
 	err error
 }
 

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // loginScreen asks for a host and a token. The token field is masked and
@@ -49,7 +49,7 @@ func (s *loginScreen) tokenPage() string {
 	if err != nil || s.host.Value() == "" {
 		return "<your GitLab>/-/user_settings/personal_access_tokens"
 	}
-	return clean(workflow.TokenPage(host))
+	return clean(tokens.TokenPage(host))
 }
 
 func (s *loginScreen) Init() tea.Cmd {

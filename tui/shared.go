@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -17,7 +18,7 @@ type shared struct {
 	styles  Styles
 	keys    KeyMap
 	clock   Clock
-	token   workflow.TokenStatus
+	token   tokens.TokenStatus
 	pending map[uint64]write // writes in flight, by id
 	// lastBulk is the report of the last bulk change, reopened with Bulk.
 	lastBulk dialog

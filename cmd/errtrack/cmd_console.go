@@ -18,7 +18,7 @@ import (
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -183,8 +183,8 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		if err != nil {
 			return nil, err
 		}
-		_, err = workflow.Login(ctx, c, a.keyring, host, token)
-		var notStored *workflow.NotStoredError
+		_, err = tokens.Login(ctx, c, a.keyring, host, token)
+		var notStored *tokens.NotStoredError
 		if errors.As(err, &notStored) {
 			return c, err // valid: the console can use it for this session
 		}
@@ -332,12 +332,12 @@ func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) keystore.Sentry
 
 // rotateWith rotates token (workflow.RotateToken, which stores the new one
 // first) and returns a client that uses the new token.
-func rotateWith(ctx context.Context, store workflow.TokenStore, host, token string, opts []apiclient.Option, now time.Time) (tui.API, *apiclient.RotatedToken, error) {
+func rotateWith(ctx context.Context, store tokens.TokenStore, host, token string, opts []apiclient.Option, now time.Time) (tui.API, *apiclient.RotatedToken, error) {
 	c, err := apiclient.New(host, token, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := workflow.RotateToken(ctx, c, store, host, token, workflow.DefaultTokenDays, now)
+	t, err := tokens.RotateToken(ctx, c, store, host, token, tokens.DefaultTokenDays, now)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // latency is the mock server's delay per request: elapsed time divided by it
@@ -38,8 +39,11 @@ func BenchmarkRoundTrips(b *testing.B) {
 			b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(latency), "round-trips/op")
 		})
 	}
-	run("status", func(c *apiclient.Client) error { _, err := CheckToken(ctx, c); return err })
-	run("login", func(c *apiclient.Client) error { _, err := Login(ctx, c, memStore{}, "https://h", "t"); return err })
+	run("status", func(c *apiclient.Client) error { _, err := tokens.CheckToken(ctx, c); return err })
+	run("login", func(c *apiclient.Client) error {
+		_, err := tokens.Login(ctx, c, memStore{}, "https://h", "t")
+		return err
+	})
 	// The delete's question also names the groups' variables holding the
 	// DSN: given by path (as the console and most commands do) they are
 	// read with the rest; by ID, once the path is known.

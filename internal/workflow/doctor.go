@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // The doctor runs an ordered list of checks of one project's error
@@ -39,7 +40,7 @@ type Check struct {
 // DoctorAPI is what the doctor needs.
 type DoctorAPI interface {
 	AuditAPI
-	TokenAPI
+	tokens.TokenAPI
 	CheckAPI
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
@@ -94,7 +95,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	}
 
 	// The token's check reads the release too: one round trip.
-	st, terr := CheckToken(ctx, api)
+	st, terr := tokens.CheckToken(ctx, api)
 	switch {
 	case st.Version != nil:
 		add("server", CheckOK, "GitLab "+st.Version.Short()+" answers", "")

@@ -1,4 +1,6 @@
-package workflow
+// Package tokens checks, logs in with and rotates a GitLab token, the same way
+// from the console and the commands.
+package tokens
 
 import (
 	"context"
@@ -107,4 +109,11 @@ func (s TokenStatus) ExpiryAdvice(now time.Time, rotatable bool, env string) str
 // and keys but change nothing.
 func (s TokenStatus) ReadOnly() bool {
 	return s.Token != nil && !s.Token.HasScope("api")
+}
+
+// TokenAPI is what checking a token needs.
+type TokenAPI interface {
+	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
+	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
+	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
 }

@@ -192,7 +192,6 @@ func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) 
 	if err != nil {
 		return migrationTo{}, err
 	}
-	a.lastSentry = base
 	info, err := sc.CheckToken(ctx)
 	if err != nil {
 		return migrationTo{}, errors.New(sentryWords(err, base))

@@ -28,9 +28,6 @@ import (
 func (a *app) sentryResolver(g *globalFlags) keystore.SentryResolver {
 	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, a.sentryTokens(), apiURL, a.sentryOptions(g)...)
-		if p.Base != "" {
-			a.lastSentry = p.Base
-		}
 		if err != nil {
 			return nil, &sentryProblem{base: p.Base, err: err}
 		}
@@ -48,15 +45,21 @@ type sentryProblem struct {
 func (e *sentryProblem) Error() string { return e.err.Error() }
 func (e *sentryProblem) Unwrap() error { return e.err }
 
-// sentryExplain words err when it came from a Sentry; ok false otherwise.
+// sentryExplain words err when it came from a Sentry, naming the Sentry
+// the error carries; ok false otherwise.
 func (a *app) sentryExplain(err error) (string, bool) {
 	var p *sentryProblem
 	var se *sentry.Error
+	var te *sentry.TokenError
 	switch {
 	case errors.As(err, &p):
 		return sentryWords(p.err, p.base), true
-	case errors.As(err, &se) || errors.Is(err, sentry.ErrNoToken):
-		return sentryWords(err, a.lastSentry), true
+	case errors.As(err, &se):
+		return sentryWords(err, se.Base), true
+	case errors.As(err, &te):
+		return sentryWords(err, te.Base), true
+	case errors.Is(err, sentry.ErrNoToken):
+		return sentryWords(err, ""), true
 	}
 	return "", false
 }

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -159,16 +158,6 @@ func (a Audit) Errors() int {
 // order: a kept report reads the same run after run.
 func (a Audit) UnreadGroups() []string {
 	return slices.Sorted(maps.Keys(a.Unread))
-}
-
-// ancestors are the groups above a project path, nearest first:
-// "a/b/c" → "a/b", "a".
-func ancestors(path string) []string {
-	var out []string
-	for i := strings.LastIndex(path, "/"); i > 0; i = strings.LastIndex(path[:i], "/") {
-		out = append(out, path[:i])
-	}
-	return out
 }
 
 // AuditProject reads the project, its settings, keys and variables, and

@@ -244,23 +244,6 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	return out
 }
 
-// plural words a count: "1 variable holds", "2 variables hold".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// Projects counts projects in words for both front ends: "1 marked
-// project", "3 projects".
-func Projects(n int, adjective string) string {
-	if adjective != "" {
-		adjective += " "
-	}
-	return plural(n, adjective+"project", adjective+"projects")
-}
-
 // sentryChecks checks a Sentry-backed project's Sentry: the token for its
 // host and what it may do; false when the Sentry cannot be reached.
 func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {

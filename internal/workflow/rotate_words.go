@@ -3,14 +3,10 @@ package workflow
 import (
 	"errors"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/keystore"
 	"strings"
-	"unicode"
-	"unicode/utf8"
-)
 
-// Explainer words an error for the user (the front end's explain).
-type Explainer func(error) string
+	"github.com/errtrack/errtrack/internal/keystore"
+)
 
 // Failure words a failed rotation once, for both front ends: what failed,
 // then what exists now and how to check what a lost answer left.
@@ -70,20 +66,4 @@ func (r Rotation) Failure(explain Explainer, c Checks) string {
 		why = sentence(explain(err))
 	}
 	return why + " " + r.State(c)
-}
-
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
-		return s
-	}
-	return s + "."
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }

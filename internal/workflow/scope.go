@@ -193,3 +193,13 @@ func article(role string) string {
 	}
 	return "a " + role
 }
+
+// ancestors are the groups above a project path, nearest first:
+// "a/b/c" → "a/b", "a".
+func ancestors(path string) []string {
+	var out []string
+	for i := strings.LastIndex(path, "/"); i > 0; i = strings.LastIndex(path[:i], "/") {
+		out = append(out, path[:i])
+	}
+	return out
+}

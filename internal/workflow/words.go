@@ -1,0 +1,44 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// plural words a count: "1 variable holds", "2 variables hold".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Projects counts projects in words for both front ends: "1 marked
+// project", "3 projects".
+func Projects(n int, adjective string) string {
+	if adjective != "" {
+		adjective += " "
+	}
+	return plural(n, adjective+"project", adjective+"projects")
+}
+
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// Explainer words an error for the user (the front end's explain).
+type Explainer func(error) string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -133,8 +134,8 @@ type Deps struct {
 	// KeysSeen records a project's whole list of keys and returns when
 	// errtrack first saw each (its state directory); KeyCreated records a
 	// key it created, so that age is exact. Nil: no ages.
-	KeysSeen   func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error)
-	KeyCreated func(host string, p workflow.Project, key int64)
+	KeysSeen   func(host string, p projectscope.Project, keys []int64) (map[int64]seen.Entry, error)
+	KeyCreated func(host string, p projectscope.Project, key int64)
 	// Group scopes the projects list to a group's projects (its subgroups'
 	// too with Subgroups), as errtrack --group.
 	Group     string
@@ -179,7 +180,7 @@ type Deps struct {
 
 // keyCreated records a GitLab key created (a Sentry's, without an ID,
 // have no ages).
-func (d Deps) keyCreated(p workflow.Project, key int64) {
+func (d Deps) keyCreated(p projectscope.Project, key int64) {
 	if d.KeyCreated != nil && key != 0 {
 		d.KeyCreated(d.Host, p, key)
 	}

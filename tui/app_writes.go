@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -67,7 +68,7 @@ func (m Model) askAtKey(msg askAtKeyMsg) (Model, tea.Cmd) {
 
 // looksAt reports that the user is on project p's keys with key k
 // selected and nothing else open.
-func (m Model) looksAt(p workflow.Project, key apiclient.ClientKey) bool {
+func (m Model) looksAt(p projectscope.Project, key apiclient.ClientKey) bool {
 	ps, ok := m.top().(*projectScreen)
 	if !ok || !sameProject(ps.project, p) || ps.tab != tabKeys || len(m.dialogs) > 0 || m.log != nil || m.showHelp {
 		return false

@@ -9,7 +9,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -68,14 +70,14 @@ func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient
 		} else {
 			path <- g.Path
 		}
-		ps, err := workflow.GroupProjects(ctx, api, g, subgroups)
+		ps, err := projectscope.GroupProjects(ctx, api, g, subgroups)
 		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err, groupPath: <-path}
 	})
 }
 
 func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.ProjectRef) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		p, err := workflow.ResolveProject(ctx, api, ref)
+		p, err := projectscope.ResolveProject(ctx, api, ref)
 		return projectLoadedMsg{id: id, project: p, err: err}
 	})
 }
@@ -113,7 +115,7 @@ func loadKeysCmd(api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
 	})
 }
 
-func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
+func loadUsesCmd(api API, d Deps, id uint64, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
 	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
 		a, err := workflow.KeyUses(ctx, api, p, keys, s, known)
 		// Ages are GitLab keys' (by ID): a Sentry's have none.
@@ -132,7 +134,7 @@ func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclien
 	})
 }
 
-func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain workflow.Explainer, now time.Time) tea.Cmd {
+func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain wording.Explainer, now time.Time) tea.Cmd {
 	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
 		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, o, explain, now)}
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -32,7 +33,7 @@ type projectsLoadedMsg struct {
 // projectLoadedMsg answers GET /projects/:id, which names the project.
 type projectLoadedMsg struct {
 	id      uint64
-	project workflow.Project
+	project projectscope.Project
 	err     error
 }
 
@@ -108,7 +109,7 @@ type (
 		ttl  time.Duration // 0: the default; errors stay until replaced
 		// about is the project the message is about, when it is about one:
 		// it goes when the user opens another project.
-		about *workflow.Project
+		about *projectscope.Project
 		// inLog: the message is about the request log (a request copied);
 		// it goes when the log closes.
 		inLog bool

@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -259,7 +260,7 @@ func (p *keysPane) top() int {
 	return n
 }
 
-func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea.Cmd {
+func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project projectscope.Project) tea.Cmd {
 	if !p.usable() {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -61,7 +62,7 @@ func (p *keysPane) help() helpMap {
 	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
 }
 
-func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
+func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 	k := p.sh.keys
 	if p.filtering {
 		if km, ok := msg.(tea.KeyPressMsg); ok {
@@ -150,7 +151,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 
 // rotation is the write that rotates key sel, where the keys are: a
 // Sentry key's with the new key's name and soft or not.
-func (p *keysPane) rotation(project workflow.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
+func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
 	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
 	if p.sentry() {
 		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
@@ -161,7 +162,7 @@ func (p *keysPane) rotation(project workflow.Project, sel apiclient.ClientKey, n
 }
 
 // showKey is the selected key's details (enter).
-func (p *keysPane) showKey(project workflow.Project, sel apiclient.ClientKey) dialog {
+func (p *keysPane) showKey(project projectscope.Project, sel apiclient.ClientKey) dialog {
 	// The labels in one column, the values beside them; wrapped values go
 	// on under the value.
 	field := func(label, value string) string { return pad(label+":", 12) + value }

@@ -14,7 +14,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: they have a
@@ -83,7 +83,7 @@ func newKeyName(old string, now time.Time) string {
 }
 
 // createQuestion asks the new key's name (n).
-func (p *keysPane) createQuestion(project workflow.Project) dialog {
+func (p *keysPane) createQuestion(project projectscope.Project) dialog {
 	store := p.store
 	return inputDialog("New client key in the "+clean(store.Where()), []string{
 		"Sentry names each key: a name says which clients use it (\"Production\", \"iOS app\").",
@@ -99,7 +99,7 @@ func (p *keysPane) createQuestion(project workflow.Project) dialog {
 // disabled (a soft rotation: deleted later, once its clients have moved)
 // or deleted at the end, as GitLab's are. A disabled key is deleted by
 // default: disabling it again changes nothing.
-func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.ClientKey) dialog {
+func (p *keysPane) rotateQuestion(project projectscope.Project, sel apiclient.ClientKey) dialog {
 	k := p.sh.keys
 	body := []string{
 		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(keystore.KeyName(sel)) + " goes.",
@@ -117,7 +117,7 @@ func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.Client
 
 // sentryKey handles what only a Sentry's keys have: their switch, their
 // name, their rate limit. ok false: km is none of these.
-func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
+func (p *keysPane) sentryKey(km tea.KeyPressMsg, project projectscope.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
 	k := p.sh.keys
 	name := clean(keystore.KeyName(sel))
 	update := func(o sentry.UpdateKeyOptions, what string) tea.Msg {

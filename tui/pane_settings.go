@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -116,7 +117,7 @@ func (p *settingsPane) help() helpMap {
 	return helpMap{short: acts, full: [][]key.Binding{acts}}
 }
 
-func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, keysBefore []int64) tea.Cmd {
+func (p *settingsPane) update(msg tea.KeyPressMsg, project projectscope.Project, keysBefore []int64) tea.Cmd {
 	if !p.data.has || p.sh.readOnly() {
 		return nil
 	}

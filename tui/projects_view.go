@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 func (s *projectsScreen) View() string {
@@ -80,7 +80,7 @@ func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 		if r.kind == rowRecent {
 			name += "  (recent)"
 		}
-		if g := s.scope.group; g != nil && workflow.SharedInto(g.Path, it.path) {
+		if g := s.scope.group; g != nil && projectscope.SharedInto(g.Path, it.path) {
 			name += "  (shared)"
 		}
 		mark := "  "

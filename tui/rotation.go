@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -35,8 +36,8 @@ type rotationWrite struct {
 	err     error
 }
 
-func (w rotationWrite) project() workflow.Project { return w.r.Project }
-func (w rotationWrite) failure() error            { return w.err }
+func (w rotationWrite) project() projectscope.Project { return w.r.Project }
+func (w rotationWrite) failure() error                { return w.err }
 
 // at is the step the rotation is at: where its run has reached.
 func (w rotationWrite) at() workflow.Step {

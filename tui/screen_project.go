@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -24,8 +25,8 @@ const (
 // loaded at once.
 type projectScreen struct {
 	sh      *shared
-	project workflow.Project
-	info    loadable[workflow.Project]
+	project projectscope.Project
+	info    loadable[projectscope.Project]
 	tab     int
 	// tabChosen: the user picked a tab; the settings no longer choose it.
 	tabChosen bool
@@ -43,7 +44,7 @@ type projectScreen struct {
 }
 
 func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projectScreen {
-	p := workflow.Project{Ref: ref, ID: ref.ID, Path: ref.Path}
+	p := projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}
 	if p.Path == "" {
 		if r, err := apiclient.ParseProjectRef(name); err == nil {
 			p.Path = r.Path
@@ -53,7 +54,7 @@ func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projec
 	s.settings = &settingsPane{sh: sh, newActive: true}
 	s.keys = newKeysPane(sh)
 	s.settings.migration = s.keys.migration
-	s.settings.page = func() string { return workflow.SettingsPage(sh.deps.Host, s.project) }
+	s.settings.page = func() string { return projectscope.SettingsPage(sh.deps.Host, s.project) }
 	return s
 }
 
@@ -268,7 +269,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.tab, s.tabChosen = 1-s.tab, true
 		return nil
 	case key.Matches(msg, k.OpenWeb):
-		return openWeb(s.sh, workflow.SettingsPage(s.sh.deps.Host, s.project))
+		return openWeb(s.sh, projectscope.SettingsPage(s.sh.deps.Host, s.project))
 	case key.Matches(msg, k.Findings):
 		return s.findings()
 	case key.Matches(msg, k.Doctor) && !s.doctor.loading():

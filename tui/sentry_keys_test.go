@@ -14,6 +14,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -117,7 +118,7 @@ func TestSentryKeysListed(t *testing.T) {
 func TestSentryCreateAsksAName(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	var created int
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, workflow.Project, int64) { created++ }})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, projectscope.Project, int64) { created++ }})
 	h.key("n")
 	h.mustSay("New client key in the Sentry project demo/legacy-api", "Name: errtrack "+testNow.Format(time.DateOnly))
 	h.clearField()
@@ -150,7 +151,7 @@ func TestSentryCreateAsksAName(t *testing.T) {
 func TestSentrySoftRotationThenDelete(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	var created int
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, workflow.Project, int64) { created++ }})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, projectscope.Project, int64) { created++ }})
 	old := w.key(t, "Production")
 	h.selectKey("Production")
 	h.key("R")
@@ -317,7 +318,7 @@ func TestSentryNotManaged(t *testing.T) {
 func TestSentryDeleteAsksAtThatKey(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	seenCalls := 0
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeysSeen: func(string, workflow.Project, []int64) (map[int64]seen.Entry, error) {
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeysSeen: func(string, projectscope.Project, []int64) (map[int64]seen.Entry, error) {
 		seenCalls++
 		return nil, nil
 	}})

@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -122,7 +124,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 	if msg.kind != nil {
 		doing = msg.kind.Words().Doing
 	}
-	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
+	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, wording.Projects(len(msg.projects), "marked")), kind: statusInfo})
 	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
 		kind := msg.kind
 		if msg.build != nil {
@@ -158,7 +160,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	rows := m.bulkRows(p)
 	if p.Acting() == 0 {
 		next, status := m.setStatus(statusMsg{text: w.Doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, workflow.Projects(msg.marked, "marked")), nil).withTable(rows)
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, wording.Projects(msg.marked, "marked")), nil).withTable(rows)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
 	var body []string
@@ -168,7 +170,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	if w.Resume != "" {
 		body = append(body, w.Resume)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), workflow.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), wording.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
 	d.onNo = statusMsg{text: w.Doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -226,7 +228,7 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
 	env := workflow.RunEnv{API: api,
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
-		Checks:  func(workflow.Project) workflow.Checks { return consoleChecks(keys) }}
+		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) }}
 	plan, ch, id := r.plan, r.events, r.id
 	run := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), bulkTimeout(d, plan.Acting()))
@@ -297,7 +299,7 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 		}
 	})
 	w := p.Kind.Words()
-	title := fmt.Sprintf("%s: done in %s", w.Doing, workflow.Projects(p.Acting(), ""))
+	title := fmt.Sprintf("%s: done in %s", w.Doing, wording.Projects(p.Acting(), ""))
 	kind := statusSuccess
 	failed := map[int64]bool{}
 	underWay := 0
@@ -311,9 +313,9 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	}
 	again := ""
 	if n := len(failed); n > 0 {
-		title = fmt.Sprintf("%s: %d of %s failed", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""))
+		title = fmt.Sprintf("%s: %d of %s failed", w.Doing, n-underWay, wording.Projects(len(p.Items), ""))
 		if underWay > 0 {
-			title = fmt.Sprintf("%s: %d of %s failed, %d unfinished", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""), underWay)
+			title = fmt.Sprintf("%s: %d of %s failed, %d unfinished", w.Doing, n-underWay, wording.Projects(len(p.Items), ""), underWay)
 		}
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -51,7 +52,7 @@ func (m Model) bulkHolding(hs []workflow.Hold) string {
 			continue // ended, or left alone
 		}
 		if h, ok := workflow.Meet(r.plan.Holds(i), hs); ok {
-			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + workflow.Projects(r.plan.Acting()-r.done, "") + " to go)"
+			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + wording.Projects(r.plan.Acting()-r.done, "") + " to go)"
 		}
 	}
 	return ""

@@ -7,21 +7,22 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // createKeyWrite creates a client key (n): GitLab's, or, with a store, a
 // Sentry's with its name.
 type createKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	store keystore.KeyStore // nil: GitLab's keys
 	name  string
 	key   *apiclient.ClientKey
 	err   error
 }
 
-func (w createKeyWrite) project() workflow.Project { return w.proj }
-func (w createKeyWrite) failure() error            { return w.err }
+func (w createKeyWrite) project() projectscope.Project { return w.proj }
+func (w createKeyWrite) failure() error                { return w.err }
 func (w createKeyWrite) pending() string {
 	return "a client key was being created in " + w.proj.Name()
 }
@@ -71,7 +72,7 @@ func (w createKeyWrite) outcome(v voice) outcome {
 // key up with the CI/CD variables that hold its DSN and asks, naming them;
 // the second, started by the answer, deletes the key the user confirmed.
 type deleteKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	key   apiclient.ClientKey
 	store keystore.KeyStore // nil: GitLab's keys
 	// confirmed: the user answered yes to the question naming key.
@@ -80,8 +81,8 @@ type deleteKeyWrite struct {
 	err       error
 }
 
-func (w deleteKeyWrite) project() workflow.Project { return w.proj }
-func (w deleteKeyWrite) failure() error            { return w.err }
+func (w deleteKeyWrite) project() projectscope.Project { return w.proj }
+func (w deleteKeyWrite) failure() error                { return w.err }
 
 // reading: the key is still being looked up; nothing was deleted.
 func (w deleteKeyWrite) reading() bool { return !w.confirmed }
@@ -180,15 +181,15 @@ func (w deleteKeyWrite) question() dialog {
 
 // verifyKeyWrite sends a test event with one key's DSN (v).
 type verifyKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	key   apiclient.ClientKey
 	check *apiclient.DSNCheck
 	err   error
 }
 
-func (w verifyKeyWrite) project() workflow.Project { return w.proj }
-func (w verifyKeyWrite) failure() error            { return w.err }
-func (w verifyKeyWrite) changed() changes          { return changes{} }
+func (w verifyKeyWrite) project() projectscope.Project { return w.proj }
+func (w verifyKeyWrite) failure() error                { return w.err }
+func (w verifyKeyWrite) changed() changes              { return changes{} }
 func (w verifyKeyWrite) pending() string {
 	return fmt.Sprintf("a test event was being sent with the DSN of key %s of %s", keystore.KeyName(w.key), w.proj.Name())
 }

@@ -8,13 +8,13 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // updateKeyWrite changes a Sentry key: turns it off or on, renames it, or
 // sets its rate limit (workflow.UpdateSentryKey), on the key confirmed.
 type updateKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	store keystore.KeyStore
 	key   apiclient.ClientKey
 	opts  sentry.UpdateKeyOptions
@@ -26,8 +26,8 @@ type updateKeyWrite struct {
 	err error
 }
 
-func (w updateKeyWrite) project() workflow.Project { return w.proj }
-func (w updateKeyWrite) failure() error            { return w.err }
+func (w updateKeyWrite) project() projectscope.Project { return w.proj }
+func (w updateKeyWrite) failure() error                { return w.err }
 func (w updateKeyWrite) pending() string {
 	return fmt.Sprintf("key %s of %s was being changed (%s)", keystore.KeyName(w.key), w.proj.Name(), w.what)
 }

@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenWrite rotates the access token (ctrl+t).
@@ -19,9 +19,9 @@ type tokenWrite struct {
 	err   error
 }
 
-func (w tokenWrite) project() workflow.Project { return workflow.Project{} }
-func (w tokenWrite) failure() error            { return w.err }
-func (w tokenWrite) changed() changes          { return changes{} }
+func (w tokenWrite) project() projectscope.Project { return projectscope.Project{} }
+func (w tokenWrite) failure() error                { return w.err }
+func (w tokenWrite) changed() changes              { return changes{} }
 func (w tokenWrite) pending() string {
 	return "the access token was being rotated (check with 'errtrack status')"
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectpath"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -249,7 +250,7 @@ func (a *app) lastPath(paths *projectpath.Batch, host string, id int64) string {
 
 // rememberPath records the path of a project the server named; a failure costs
 // only a round trip next time.
-func (a *app) rememberPath(host string, p workflow.Project) {
+func (a *app) rememberPath(host string, p projectscope.Project) {
 	if p.ID == 0 || p.Path == "" {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -107,7 +108,7 @@ planned.`,
 				return usagef("--old takes the key to replace: a GitLab key's ID, or a Sentry key's public key (see 'errtrack keys list')")
 			case f.scope != "" && f.ciVar == "":
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
-			case f.ciVar != "" && !workflow.ValidVariableName(f.ciVar):
+			case f.ciVar != "" && !projectscope.ValidVariableName(f.ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")

@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -26,7 +27,7 @@ func (a *app) goingOn(r workflow.Rotation) {
 // naming every flag it needs from what the plan read: --yes, --old when
 // the project has several keys, a choice for the variables that hold the
 // old DSN. Nothing was changed.
-func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep workflow.Explainer) error {
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep wording.Explainer) error {
 	needs := []string{"--yes (no terminal to confirm the delete on)"}
 	varsChosen := f.updateVars || f.keepVars
 	step, err := r.Failed()
@@ -142,7 +143,7 @@ func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workfl
 
 // rotationFailed reports a failed step: the plan's errors as usage errors
 // where the user named something wrong, else what exists now.
-func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep workflow.Explainer) error {
+func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep wording.Explainer) error {
 	step, err := r.Failed()
 	var amb *workflow.AmbiguousError
 	var ambVar *workflow.AmbiguousVariableError

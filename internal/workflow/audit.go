@@ -12,6 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/internal/seen"
 )
@@ -113,7 +114,7 @@ type AuditedKey struct {
 
 // Audit is one project's audit.
 type Audit struct {
-	Project  Project
+	Project  projectscope.Project
 	Settings *apiclient.Settings // nil when none are configured
 	Keys     []AuditedKey
 	// Unread names the groups whose variables could not be read, and why.
@@ -183,7 +184,7 @@ type AuditOptions struct {
 // AuditProjectWith is AuditProject with what o adds.
 func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, o AuditOptions) (Audit, error) {
 	lastPath, resolve := o.LastPath, o.Resolve
-	a := Audit{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
+	a := Audit{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
 	var (
 		mu                     sync.Mutex
 		wg                     sync.WaitGroup
@@ -197,7 +198,7 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		guess = lastPath
 	}
 	readGroups := func(path string) {
-		for _, g := range ancestors(path) {
+		for _, g := range projectscope.Ancestors(path) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -215,8 +216,8 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 	wg.Add(4)
 	go func() {
 		defer wg.Done()
-		var p Project
-		p, perr = ResolveProject(ctx, api, ref)
+		var p projectscope.Project
+		p, perr = projectscope.ResolveProject(ctx, api, ref)
 		mu.Lock()
 		a.Project = p
 		mu.Unlock()
@@ -236,7 +237,7 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 	if ref.Path == "" && perr == nil {
 		// Only the groups above the project's real path count.
 		real := map[string]bool{}
-		for _, g := range ancestors(a.Project.Path) {
+		for _, g := range projectscope.Ancestors(a.Project.Path) {
 			real[g] = true
 		}
 		for g := range groupVars {
@@ -287,7 +288,7 @@ type UsesAPI interface {
 // once, so the list it annotates is never held up. p.Path must be known.
 // s is the project's settings (nil: none configured) when known is true;
 // unknown settings (their load failed) raise no finding of their own.
-func KeyUses(ctx context.Context, api UsesAPI, p Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
+func KeyUses(ctx context.Context, api UsesAPI, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
 	a := Audit{Project: p, Settings: s, Unread: map[string]error{}, settingsUnknown: !known}
 	var (
 		mu        sync.Mutex
@@ -296,7 +297,7 @@ func KeyUses(ctx context.Context, api UsesAPI, p Project, keys []apiclient.Clien
 		verr      error
 		groupVars = map[string][]apiclient.Variable{}
 	)
-	for _, g := range ancestors(p.Path) {
+	for _, g := range projectscope.Ancestors(p.Path) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

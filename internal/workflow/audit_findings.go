@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The audit's findings: each key's uses among the project's and its
@@ -141,7 +142,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	}
 	if err := a.sentryUnread; err != nil {
 		a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
-			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + sentence(err.Error()) + ")",
+			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + wording.Sentence(err.Error()) + ")",
 			Fix:  "log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
 	}
 	for _, k := range a.Keys {

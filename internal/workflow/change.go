@@ -8,6 +8,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A change to many projects (a group's, or the console's marked ones) has
@@ -23,7 +25,7 @@ import (
 type ChangeAPI interface {
 	RotationAPI
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ScopeAPI
+	projectscope.ScopeAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
 	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
@@ -83,7 +85,7 @@ type ChangeWords struct {
 // Item is one project of a group change: what the plan will do, then what
 // happened.
 type Item struct {
-	Project Project
+	Project projectscope.Project
 	// Action says what the plan does; Skip why the project is left alone
 	// (then Action is empty).
 	Action, Skip string
@@ -203,7 +205,7 @@ func (c *groupVarCache) read(ctx context.Context, api any, path string) (map[str
 	}
 	out := map[string][]apiclient.Variable{}
 	unread := map[string]error{}
-	for _, g := range ancestors(path) {
+	for _, g := range projectscope.Ancestors(path) {
 		c.mu.Lock()
 		if c.m == nil {
 			c.m = map[string]*groupVarsOnce{}
@@ -239,7 +241,7 @@ func PlanGroup(ctx context.Context, api ChangeAPI, ref apiclient.GroupRef, subgr
 		g, _, err = api.GetGroup(ctx, ref)
 		return err
 	}, func() {
-		projects, perr = GroupProjects(ctx, api, ref, subgroups)
+		projects, perr = projectscope.GroupProjects(ctx, api, ref, subgroups)
 	}, func() {
 		if named {
 			kind = u.withUser(ctx, api)
@@ -283,7 +285,7 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	}
 	fanout.ForEach(len(projects), func(i int) {
 		p := projects[i]
-		if skip := SkipReason(p); skip != "" {
+		if skip := projectscope.SkipReason(p); skip != "" {
 			plan.Items[i] = Item{Project: projectOf(p), Skip: skip, Result: ResultSkipped}
 			return
 		}
@@ -298,8 +300,8 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	return plan, nil
 }
 
-func projectOf(p apiclient.Project) Project {
-	return Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
+func projectOf(p apiclient.Project) projectscope.Project {
+	return projectscope.Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
 }
 
 // uniqueProjects keeps the first of projects listed more than once (pages
@@ -320,8 +322,8 @@ func uniqueProjects(projects []apiclient.Project) []apiclient.Project {
 // error, and how the user checks what a lost answer left.
 type RunEnv struct {
 	API     ChangeAPI
-	Explain Explainer
-	Checks  func(Project) Checks
+	Explain wording.Explainer
+	Checks  func(projectscope.Project) Checks
 
 	campaign *campaignPlan
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 const testHost = "https://gitlab.test"
@@ -53,7 +54,7 @@ func byPath(p Plan) map[string]Item {
 	return m
 }
 
-func checksFor(Project) Checks { return testChecks }
+func checksFor(projectscope.Project) Checks { return testChecks }
 
 func runEnv(api ChangeAPI) RunEnv { return RunEnv{API: api, Explain: explainPlain, Checks: checksFor} }
 

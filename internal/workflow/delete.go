@@ -13,12 +13,13 @@ import (
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // Deletion is what the question before deleting a key names: the key as
 // the server lists it, and the CI/CD variables that hold its DSN.
 type Deletion struct {
-	Project Project
+	Project projectscope.Project
 	Key     apiclient.ClientKey
 	// Variables hold the key's DSN; Hidden cannot be read and may.
 	Variables []VariableTarget
@@ -58,7 +59,7 @@ func groupVariables(ctx context.Context, api any, path string) map[string][]apic
 	out := map[string][]apiclient.Variable{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for _, g := range ancestors(path) {
+	for _, g := range projectscope.Ancestors(path) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -155,7 +156,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		d.Project, perr = ResolveProject(ctx, api, ref)
+		d.Project, perr = projectscope.ResolveProject(ctx, api, ref)
 		if ref.Path == "" && !unasked {
 			readGroups(d.Project.Path)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/tokens"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The doctor runs an ordered list of checks of one project's error
@@ -80,7 +81,7 @@ func Failed(checks []Check) bool {
 // the error tracking API of the release, the settings, the keys, each
 // DSN's ingestion endpoint, and the CI/CD variables. explain words an error
 // for the user (the front end's).
-func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain Explainer, now time.Time) []Check {
+func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain wording.Explainer, now time.Time) []Check {
 	var out []Check
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
@@ -192,7 +193,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		if len(active) == 0 {
 			act("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "%s", Action{Do: ActCreateKey, Project: a.Project.Name()})
 		} else {
-			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
+			add("keys", CheckOK, wording.Plural(len(active), "active client key", "active client keys"), "")
 		}
 		for _, k := range active {
 			name := fmt.Sprintf("ingestion (key %s)", keystore.KeyName(k))
@@ -239,14 +240,14 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		for _, k := range a.Keys {
 			used += len(k.Known())
 		}
-		add("CI/CD variables", CheckOK, plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
+		add("CI/CD variables", CheckOK, wording.Plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
 	}
 	return out
 }
 
 // sentryChecks checks a Sentry-backed project's Sentry: the token for its
 // host and what it may do; false when the Sentry cannot be reached.
-func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {
+func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain wording.Explainer, add func(name, status, detail, fix string)) bool {
 	store, err := resolve(ctx, apiURL)
 	if err != nil {
 		add("Sentry token", CheckFail, explain(err), "")

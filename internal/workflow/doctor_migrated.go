@@ -9,7 +9,9 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The day after a migration the project reports to its Sentry project,
@@ -41,7 +43,7 @@ func MigrationTarget(rec ledger.Record) string {
 
 // doctorMigrated are the checks of a migrated project whose GitLab
 // settings do not name its Sentry yet.
-func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain Explainer) []Check {
+func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain wording.Explainer) []Check {
 	var out []Check
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
@@ -58,7 +60,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 	}
 	add("migration", CheckOK, detail, "")
 
-	page := SettingsPage(o.Ledger.Host(), a.Project)
+	page := projectscope.SettingsPage(o.Ledger.Host(), a.Project)
 	switch s := a.Settings; {
 	case s != nil && s.Integrated && s.Active:
 		add("settings", CheckWarn, "GitLab's integrated tracking is still on (the migration left it on: something unseen may have held a glet_ DSN); GitLab's own Sentry settings are not filled in",
@@ -106,7 +108,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 
 // sentryIngestion checks the Sentry DSN: a test event with
 // SendTestEvent, else whether its host answers.
-func sentryIngestion(ctx context.Context, api DoctorAPI, p Project, key apiclient.ClientKey, o DoctorOptions, explain Explainer) Check {
+func sentryIngestion(ctx context.Context, api DoctorAPI, p projectscope.Project, key apiclient.ClientKey, o DoctorOptions, explain wording.Explainer) Check {
 	name := "ingestion (Sentry key " + keystore.KeyName(key) + ")"
 	d, err := dsn.Parse(key.DSN)
 	if err != nil {
@@ -176,10 +178,10 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
 	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:
-		return Check{Name: name, Status: CheckWarn, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
+		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
 			Fix: "a group Owner checks them before the integrated keys go"}
 	}
-	return Check{Name: name, Status: CheckOK, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
+	return Check{Name: name, Status: CheckOK, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
 }
 
 // migrationUnderWay is the check of a migration begun and not carried

@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // Every rotation, from either front end, single or group, is written in the
@@ -179,7 +180,7 @@ func (e *LedgerError) Error() string {
 func (e *LedgerError) Unwrap() error { return e.Err }
 
 // BusyError: another errtrack run is rotating the project's keys now.
-type BusyError struct{ Project Project }
+type BusyError struct{ Project projectscope.Project }
 
 func (e *BusyError) Error() string {
 	return "another errtrack run is changing the keys of " + e.Project.Name() + " right now"

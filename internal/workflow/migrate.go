@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -49,11 +50,11 @@ type MigrateChange struct {
 	// Base is the Sentry's URL; Org the organisation; Slug names each
 	// project's target there (a naming rule, or a mapping).
 	Base, Org string
-	Slug      func(p Project) string
+	Slug      func(p projectscope.Project) string
 	// Named reports a project whose target the user named (a mapping's
 	// entry): one that differs from its migration under way is refused,
 	// where a naming rule's goes on with the ledger's.
-	Named func(p Project) bool
+	Named func(p projectscope.Project) bool
 	// AskTarget: a migration under way in another organisation of this
 	// Sentry goes on there, said in the plan the user is asked (the
 	// console); without it, it is refused (the command names its flags).
@@ -145,7 +146,7 @@ func (m movingVariable) label() string {
 	return m.Label()
 }
 
-func (k MigrateChange) target(p Project) sentry.Project {
+func (k MigrateChange) target(p projectscope.Project) sentry.Project {
 	return sentry.Project{Base: k.Base, Org: k.Org, Slug: k.Slug(p)}
 }
 
@@ -221,8 +222,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	case errors.Is(serr, apiclient.ErrSettingsNotFound):
 		it.Skip, it.Result = "no error tracking set up: nothing to migrate", ResultSkipped
 		return it
-	case firstErr(serr, kerr, verr) != nil:
-		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, firstErr(serr, kerr, verr)
+	case projectscope.FirstErr(serr, kerr, verr) != nil:
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, projectscope.FirstErr(serr, kerr, verr)
 		return it
 	case keystore.SentryBacked(s) && !hasPrev:
 		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)

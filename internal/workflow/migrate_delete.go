@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -38,7 +39,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 		vars, _, err = env.api.ListVariables(ctx, it.Project.Ref)
 		return err
 	})
-	if err := firstErr(kerr, verr); err != nil {
+	if err := projectscope.FirstErr(kerr, verr); err != nil {
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
 		return it
 	}
@@ -115,7 +116,7 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 
 // stillHeld reads the project's and its groups' variables again and says
 // why key must stay: a variable holds its DSN, or one could not be read.
-func stillHeld(ctx context.Context, api ChangeAPI, p Project, key apiclient.ClientKey) (string, error) {
+func stillHeld(ctx context.Context, api ChangeAPI, p projectscope.Project, key apiclient.ClientKey) (string, error) {
 	vars, _, err := api.ListVariables(ctx, p.Ref)
 	if err != nil {
 		return "the project's CI/CD variables could not be read again right before it", err
@@ -125,7 +126,7 @@ func stillHeld(ctx context.Context, api ChangeAPI, p Project, key apiclient.Clie
 	if ga, ok := api.(groupVariablesAPI); ok {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		for _, g := range ancestors(p.Path) {
+		for _, g := range projectscope.Ancestors(p.Path) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"strings"
 	"testing"
 )
@@ -20,11 +21,11 @@ func TestSlugifyKeepsToSentrysRules(t *testing.T) {
 			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
 	}
-	p := Project{Path: long}
+	p := projectscope.Project{Path: long}
 	if n := sentryName(p, a); n != a {
 		t.Fatalf("name %q", n)
 	}
-	if n := sentryName(Project{Path: "demo/web-shop"}, "demo-web-shop"); n != "demo/web-shop" {
+	if n := sentryName(projectscope.Project{Path: "demo/web-shop"}, "demo-web-shop"); n != "demo/web-shop" {
 		t.Fatalf("name %q", n)
 	}
 }

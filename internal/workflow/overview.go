@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // OverviewAPI is what a project's overview needs.
@@ -100,7 +101,7 @@ func (o Overview) Summary() string {
 			s += " · integrated still on"
 		}
 		if o.Keys > 0 {
-			s += " · " + plural(o.Keys, "glet_ key left", "glet_ keys left")
+			s += " · " + wording.Plural(o.Keys, "glet_ key left", "glet_ keys left")
 		}
 		return s
 	case o.Missing:

@@ -7,7 +7,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A rotation replaces a client key in one order of steps, whichever front
@@ -97,7 +99,7 @@ const (
 // Rotation is one rotation's state: a value, so each step returns the next
 // one and a stale copy never acts.
 type Rotation struct {
-	Project Project
+	Project projectscope.Project
 	Old     apiclient.ClientKey
 	New     *apiclient.ClientKey
 	// Listed: the server's key list holds the new key.
@@ -159,7 +161,7 @@ type Rotation struct {
 // NewRotation starts a rotation in project ref; nothing is read until
 // the plan step runs.
 func NewRotation(ref apiclient.ProjectRef, o RotationOptions) Rotation {
-	r := Rotation{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, opts: o, confirmed: o.Confirmed}
+	r := Rotation{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, opts: o, confirmed: o.Confirmed}
 	if o.KeepVariables {
 		r.variables = decidedKeep
 	}
@@ -297,7 +299,7 @@ func (r Rotation) keysState(c Checks) string {
 		if restart == "" {
 			restart = "restart the rotation to make a new key"
 		}
-		return fmt.Sprintf("Old key %s is untouched. %s", old, capitalize(sentence(restart)))
+		return fmt.Sprintf("Old key %s is untouched. %s", old, wording.Capitalize(wording.Sentence(restart)))
 	case r.DeleteUnknown:
 		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", keystore.KeyName(*r.New), old, c.Keys)
 	case r.OldGone:

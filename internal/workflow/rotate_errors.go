@@ -6,11 +6,12 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // NoSuchKeyError: the key to replace is not in the project.
 type NoSuchKeyError struct {
-	Project Project
+	Project projectscope.Project
 	ID      int64
 	// Ref names a key with no numeric ID (a Sentry key's public key).
 	Ref string
@@ -61,7 +62,7 @@ func (e *NewKeyGoneError) Error() string {
 
 // AmbiguousError: the project has several keys and none was named.
 type AmbiguousError struct {
-	Project Project
+	Project projectscope.Project
 	Count   int
 }
 
@@ -74,7 +75,7 @@ func (e *AmbiguousError) Error() string {
 
 // SoftUnsupportedError: a soft rotation was asked of a project whose keys
 // are GitLab's, which cannot be disabled; nothing was changed.
-type SoftUnsupportedError struct{ Project Project }
+type SoftUnsupportedError struct{ Project projectscope.Project }
 
 func (e *SoftUnsupportedError) Error() string {
 	return "a soft rotation disables the old key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which cannot be disabled: rotate it without it (the old key is deleted), nothing was changed"
@@ -82,7 +83,7 @@ func (e *SoftUnsupportedError) Error() string {
 
 // UnnamedKeysError: a name was given for the new key of a project whose
 // keys are GitLab's, which have none.
-type UnnamedKeysError struct{ Project Project }
+type UnnamedKeysError struct{ Project projectscope.Project }
 
 func (e *UnnamedKeysError) Error() string {
 	return "a name was given for the new key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which have no names: rotate it without one, nothing was changed"

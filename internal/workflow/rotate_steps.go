@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -20,13 +21,13 @@ import (
 // once: one round trip when the key is on the list's first page (the key
 // list is read only up to the key), and picks the key to replace.
 func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
-	var p Project
+	var p projectscope.Project
 	var read keystore.KeysRead
 	var vars []apiclient.Variable
 	var perr, kerr, verr error
 	var wg sync.WaitGroup
 	wg.Add(3)
-	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
+	go func() { defer wg.Done(); p, perr = projectscope.ResolveProject(ctx, api, r.Project.Ref) }()
 	var settings *apiclient.Settings
 	var serr error
 	keys, oldRef := r.keys(api), r.oldRef() // not r in the goroutines: r.opts.Ledger is set meanwhile

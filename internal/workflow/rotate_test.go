@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // faulty is the mock server's client with one answer replaced, to inject
@@ -487,7 +488,7 @@ func TestRotationWords(t *testing.T) {
 	if e := (&RefusedError{&apiclient.DSNCheck{StatusCode: 401}}).Error(); strings.Contains(e, ":") {
 		t.Fatal(e)
 	}
-	if sentence("") != "" || sentence("done") != "done." || sentence("done?") != "done?" || capitalize("") != "" {
+	if wording.Sentence("") != "" || wording.Sentence("done") != "done." || wording.Sentence("done?") != "done?" || wording.Capitalize("") != "" {
 		t.Fatal("sentence or capitalize")
 	}
 }

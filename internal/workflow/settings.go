@@ -7,6 +7,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // SettingsChangeAPI is what ChangeSettings reads beside the write.
@@ -17,7 +18,7 @@ type SettingsChangeAPI interface {
 
 // SettingsWritten is a settings write and what came of it.
 type SettingsWritten struct {
-	Project  Project
+	Project  projectscope.Project
 	Settings *apiclient.Settings
 	// CreatedKey is the client key GitLab created with the change (it does
 	// when integrated error tracking ends up enabled in a project with no
@@ -50,14 +51,14 @@ const (
 // keys are read again to name the one created.
 func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.ProjectRef, keys NewKeyRead,
 	write func(context.Context) (*apiclient.Settings, error)) (SettingsWritten, error) {
-	ch := SettingsWritten{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
+	ch := SettingsWritten{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
 	var before []apiclient.ClientKey
 	var beforeErr error
 	readKeys := func() { before, _, beforeErr = api.ListClientKeys(ctx, ref) }
 	var reads []func()
 	if ref.Path == "" {
 		reads = append(reads, func() {
-			if p, err := ResolveProject(ctx, api, ref); err == nil {
+			if p, err := projectscope.ResolveProject(ctx, api, ref); err == nil {
 				ch.Project = p
 			}
 		})

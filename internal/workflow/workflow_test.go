@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
 )
 
@@ -103,15 +104,15 @@ func TestLogin(t *testing.T) {
 
 func TestResolveProject(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	p, err := ResolveProject(context.Background(), c, apiclient.ProjectID(3))
+	p, err := projectscope.ResolveProject(context.Background(), c, apiclient.ProjectID(3))
 	if err != nil || p.Path != "demo/legacy-api" || p.ID != 3 || p.Name() != "demo/legacy-api" {
 		t.Fatal(p, err)
 	}
 	ref, _ := apiclient.ParseProjectRef("demo/paused")
-	if p, _ := ResolveProject(context.Background(), c, ref); p.ID != 5 {
+	if p, _ := projectscope.ResolveProject(context.Background(), c, ref); p.ID != 5 {
 		t.Fatal(p)
 	}
-	if _, err := ResolveProject(context.Background(), c, apiclient.ProjectID(6)); !errors.Is(err, apiclient.ErrProjectNotFound) {
+	if _, err := projectscope.ResolveProject(context.Background(), c, apiclient.ProjectID(6)); !errors.Is(err, apiclient.ErrProjectNotFound) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -250,7 +251,7 @@ func (f countFails) CountClientKeys(context.Context, apiclient.ProjectRef) (int,
 // A project record without an ID (a proxy that trims fields) keeps the ID
 // the user gave.
 func TestResolveProjectKeepsGivenID(t *testing.T) {
-	p, err := ResolveProject(context.Background(), bareProject{}, apiclient.ProjectID(5))
+	p, err := projectscope.ResolveProject(context.Background(), bareProject{}, apiclient.ProjectID(5))
 	if err != nil || p.ID != 5 || p.Path != "" {
 		t.Fatalf("%+v %v", p, err)
 	}

@@ -1,4 +1,4 @@
-package workflow
+package projectscope
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func GroupProjects(ctx context.Context, api ScopeAPI, ref apiclient.GroupRef, su
 		all, _, err = api.ListGroupProjectsWith(ctx, ref, apiclient.GroupProjectsOptions{Subgroups: subgroups, MinAccessLevel: apiclient.GuestAccess})
 		return err
 	})
-	if err := firstErr(merr, aerr); err != nil {
+	if err := FirstErr(merr, aerr); err != nil {
 		return nil, err
 	}
 	byID := make(map[int64]bool, len(maintained))
@@ -108,7 +108,7 @@ func maintainedRecord(p apiclient.Project, maintained []apiclient.Project) apicl
 	return p
 }
 
-func firstErr(errs ...error) error {
+func FirstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -132,7 +132,7 @@ func MaintainedProjects(ctx context.Context, api interface {
 		archived, _, err = api.ListArchivedProjects(ctx)
 		return err
 	})
-	if err := firstErr(lerr, aerr); err != nil {
+	if err := FirstErr(lerr, aerr); err != nil {
 		return nil, err
 	}
 	return append(live, archived...), nil
@@ -194,9 +194,9 @@ func article(role string) string {
 	return "a " + role
 }
 
-// ancestors are the groups above a project path, nearest first:
+// Ancestors are the groups above a project path, nearest first:
 // "a/b/c" → "a/b", "a".
-func ancestors(path string) []string {
+func Ancestors(path string) []string {
 	var out []string
 	for i := strings.LastIndex(path, "/"); i > 0; i = strings.LastIndex(path[:i], "/") {
 		out = append(out, path[:i])

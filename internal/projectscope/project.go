@@ -1,4 +1,6 @@
-package workflow
+// Package projectscope resolves what a command acts on: a project, the
+// projects of a group the user maintains, and the groups above a project.
+package projectscope
 
 import (
 	"context"

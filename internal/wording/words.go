@@ -1,4 +1,6 @@
-package workflow
+// Package wording holds the few words both front ends share: counts,
+// sentences, and how an error is worded (each front end its own Explainer).
+package wording
 
 import (
 	"fmt"
@@ -7,8 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// plural words a count: "1 variable holds", "2 variables hold".
-func plural(n int, one, many string) string {
+// Plural words a count: "1 variable holds", "2 variables hold".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
@@ -21,10 +23,11 @@ func Projects(n int, adjective string) string {
 	if adjective != "" {
 		adjective += " "
 	}
-	return plural(n, adjective+"project", adjective+"projects")
+	return Plural(n, adjective+"project", adjective+"projects")
 }
 
-func sentence(s string) string {
+// Sentence ends s with a full stop unless it ends a sentence already.
+func Sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
 		return s
@@ -32,7 +35,8 @@ func sentence(s string) string {
 	return s + "."
 }
 
-func capitalize(s string) string {
+// Capitalize upper-cases s's first letter.
+func Capitalize(s string) string {
 	if s == "" {
 		return s
 	}

@@ -45,10 +45,13 @@ type (
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
-		id     uint64
-		plan   workflow.Plan
-		marked int
-		err    error
+		id       uint64
+		plan     workflow.Plan
+		marked   int
+		err      error
+		projects []apiclient.Project
+		// asked: the user answered the unread groups' question (No).
+		asked bool
 	}
 	// startBulkMsg is the user's yes to the plan.
 	startBulkMsg struct {
@@ -130,18 +133,18 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 		if msg.build != nil {
 			var err error
 			if kind, err = msg.build(ctx); err != nil {
-				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err}
+				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err, projects: msg.projects}
 			}
 		}
 		p, err := workflow.PlanProjects(ctx, api, msg.projects, kind)
-		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err}
+		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err, projects: msg.projects}
 	}))
 }
 
 // bulkPlanned shows the plan and asks once, defaulting to No; a plan
 // asked for before the last one is dropped.
 func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
-	if msg.id != m.sh.planning {
+	if msg.id != m.sh.planning && !msg.asked {
 		return m, nil
 	}
 	m.sh.planning = 0
@@ -154,6 +157,9 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 			return m.handleAuthError(msg.err)
 		}
 		return m.setStatus(statusMsg{text: m.bulkExplain(msg.err), kind: statusError})
+	}
+	if d, ok := unreadGroupsQuestion(msg); ok {
+		return m, msgCmd(openDialogMsg{d: d, async: true})
 	}
 	p := msg.plan
 	w := p.Kind.Words()

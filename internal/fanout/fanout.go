@@ -1,27 +1,28 @@
 // Package fanout runs independent reads and writes at once, a few at a time,
-// so a workflow makes the fewest round trips its checks allow.
+// so a workflow makes the fewest round trips its checks allow. Every fan-out
+// of the shared layer goes through golang.org/x/sync/errgroup here.
 package fanout
 
-import "sync"
+import "golang.org/x/sync/errgroup"
 
 // Both runs a and b at once and returns their errors, a's first.
 func Both(a, b func() error) (error, error) {
-	ch := make(chan error, 1)
-	go func() { ch <- b() }()
-	ea := a()
-	return ea, <-ch
+	var ea, eb error
+	var g errgroup.Group
+	g.Go(func() error { eb = b(); return nil })
+	ea = a()
+	_ = g.Wait()
+	return ea, eb
 }
 
 // Together runs fns at once and returns the first one's error.
 func Together(first func() error, rest ...func()) error {
-	done := make(chan struct{}, len(rest))
+	var g errgroup.Group
 	for _, f := range rest {
-		go func() { f(); done <- struct{}{} }()
+		g.Go(func() error { f(); return nil })
 	}
 	err := first()
-	for range rest {
-		<-done
-	}
+	_ = g.Wait()
 	return err
 }
 
@@ -32,16 +33,10 @@ const GroupConcurrency = 3
 
 // ForEach runs f for 0..n-1, GroupConcurrency at a time.
 func ForEach(n int, f func(i int)) {
-	sem := make(chan struct{}, GroupConcurrency)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(GroupConcurrency)
 	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f(i)
-		}()
+		g.Go(func() error { f(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait()
 }

@@ -172,60 +172,9 @@ func (p Plan) Interrupted() bool { return p.Count(ResultNotReached)+p.Count(Resu
 // read once per group.
 type planEnv struct {
 	api      ChangeAPI
-	groups   groupVarCache
+	groups   projectscope.GroupVariablesReader
 	ledger   *Rotations
 	campaign *campaignPlan
-}
-
-// groupVarCache reads each group's variables once per plan, whichever
-// projects ask (a group's variables were read once per project before).
-type groupVarCache struct {
-	mu sync.Mutex
-	m  map[string]*groupVarsOnce
-}
-
-type groupVarsOnce struct {
-	once sync.Once
-	vars []apiclient.Variable
-	err  error
-}
-
-// of returns every ancestor group's readable variables of path.
-func (c *groupVarCache) of(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
-	out, _ := c.read(ctx, api, path)
-	return out
-}
-
-// read returns every ancestor group's readable variables of path, and
-// the groups whose variables could not be read, with why.
-func (c *groupVarCache) read(ctx context.Context, api any, path string) (map[string][]apiclient.Variable, map[string]error) {
-	ga, ok := api.(groupVariablesAPI)
-	if !ok || path == "" {
-		return nil, nil
-	}
-	out := map[string][]apiclient.Variable{}
-	unread := map[string]error{}
-	for _, g := range projectscope.Ancestors(path) {
-		c.mu.Lock()
-		if c.m == nil {
-			c.m = map[string]*groupVarsOnce{}
-		}
-		e := c.m[g]
-		if e == nil {
-			e = &groupVarsOnce{}
-			c.m[g] = e
-		}
-		c.mu.Unlock()
-		e.once.Do(func() {
-			e.vars, _, e.err = ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-		})
-		if e.err != nil {
-			unread[g] = e.err
-		} else {
-			out[g] = e.vars
-		}
-	}
-	return out, unread
 }
 
 // PlanGroup reads the group and its projects, and plans kind in each one;
@@ -364,11 +313,18 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		}
 	}
 	prep, prepares := p.Kind.(preparer)
-	var prepMu sync.Mutex
+	// itemsMu guards p.Items: the prepare step reads and writes the
+	// coming items while the workers write theirs.
+	var itemsMu sync.Mutex
+	set := func(i int, it Item) {
+		itemsMu.Lock()
+		p.Items[i] = it
+		itemsMu.Unlock()
+	}
 	prepared := 0 // items before this index are prepared
 	ahead := func(i int) {
-		prepMu.Lock()
-		defer prepMu.Unlock()
+		itemsMu.Lock()
+		defer itemsMu.Unlock()
 		if i < prepared {
 			return
 		}
@@ -381,9 +337,9 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		if prepares && ctx.Err() == nil {
 			ahead(i)
 		}
-		prepMu.Lock()
+		itemsMu.Lock()
 		it := p.Items[i]
-		prepMu.Unlock()
+		itemsMu.Unlock()
 		if !it.Acts() {
 			return
 		}
@@ -392,14 +348,14 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 				prep.notReached(&env, it)
 			}
 			it.Result, it.Words = ResultNotReached, "not reached: the run was interrupted before it began here; nothing was changed"
-			p.Items[i] = it
+			set(i, it)
 			tell(Event{Index: i, Item: it, Done: true})
 			return
 		}
 		it.Result = ResultRunning
 		tell(Event{Index: i, Item: it})
 		it = p.Kind.run(ctx, &env, it)
-		p.Items[i] = it
+		set(i, it)
 		tell(Event{Index: i, Item: it, Done: true})
 	})
 	return p

@@ -26,6 +26,9 @@ type RotateChange struct {
 	// other variables holding the old DSN get; Verify sends a test event
 	// with each new DSN.
 	UpdateVariables, KeepVariables, Verify bool
+	// DeleteWithUnreadGroups rotates where some ancestor groups' variables
+	// could not be read; otherwise those projects are left alone.
+	DeleteWithUnreadGroups bool
 	// Ledger records the rotations and the group rotation they are part
 	// of; nil keeps nothing.
 	Ledger *Rotations
@@ -163,14 +166,16 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		old = o
 	}
 	o := RotationOptions{OldID: old.ID, Variable: k.Variable, Scope: k.Scope, UpdateVariables: k.UpdateVariables,
-		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger, Keys: h.store}
+		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger, Keys: h.store,
+		DeleteWithUnreadGroups: k.DeleteWithUnreadGroups}
 	if h.store != nil {
 		o.OldID, o.OldRef = 0, old.PublicKey
 	}
 	r := NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
 	r = r.sawKeys(keystore.KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
-	r.GroupUses = matchGroupUses(env.groups.of(ctx, env.api, it.Project.Path), strings.TrimSpace(old.DSN))
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	r.GroupUses, r.GroupsUnread = matchGroupUses(gv.Read, strings.TrimSpace(old.DSN)), gv.Unread
 	r.groupUsesKnown = true
 	r, err := r.planFrom(ctx, env.api, h.vars, nil)
 	if err == nil && r.resume == decidedUpdate {
@@ -186,6 +191,9 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	case len(r.GroupUses) > 0 && !k.KeepVariables:
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
+	case len(r.GroupsUnread) > 0 && !k.DeleteWithUnreadGroups:
+		it.Err = r.unreadGroupsError()
+		it.Skip, it.Result = "its old key cannot go safely", ResultFailed
 	default:
 		it.Action = "rotate key " + keystore.KeyName(old)
 		if r.GoingOn() {

@@ -14,6 +14,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // Deletion is what the question before deleting a key names: the key as
@@ -29,8 +30,11 @@ type Deletion struct {
 	// GroupUses are the ancestor groups' variables holding the key's DSN
 	// (those the token can read). groupsLater: not read yet; the delete
 	// reads them at once with itself (a delete without a question).
-	GroupUses   []Use
-	groupsLater bool
+	GroupUses []Use
+	// GroupsUnread are the ancestor groups whose variables could not be
+	// read, with why: whether they hold the key's DSN is unknown.
+	GroupsUnread map[string]error
+	groupsLater  bool
 	// store holds the key (nil: the project's GitLab keys).
 	store keystore.KeyStore
 
@@ -43,36 +47,11 @@ type Deletion struct {
 	Closed []ledger.Record
 }
 
-// groupVariablesAPI reads a group's CI/CD variables; a client without it
-// plans a deletion from the project's variables only.
-type groupVariablesAPI interface {
-	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
-}
-
-// groupVariables reads every ancestor group's variables of path at once;
-// a group the token cannot read is left out (the audit says so).
-func groupVariables(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
-	ga, ok := api.(groupVariablesAPI)
-	if !ok || path == "" {
-		return nil
-	}
-	out := map[string][]apiclient.Variable{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, g := range projectscope.Ancestors(path) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			vars, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-			if err == nil {
-				mu.Lock()
-				out[g] = vars
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return out
+// DeleteAPI is what a delete needs: the key, and the groups' variables
+// that may hold its DSN.
+type DeleteAPI interface {
+	keystore.KeysAPI
+	projectscope.GroupVariablesAPI
 }
 
 // matchGroupUses are the group variables whose value is dsn, nearest group
@@ -145,9 +124,11 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	var groupVars func(dsn string) []Use
 	groupsRead := make(chan struct{})
 	var byGroup map[string][]apiclient.Variable
+	var unreadGroups map[string]error
 	readGroups := func(path string) {
 		defer close(groupsRead)
-		byGroup = groupVariables(ctx, api, path)
+		gv := projectscope.AncestorVariables(ctx, api, path)
+		byGroup, unreadGroups = gv.Read, gv.Unread
 	}
 	groupVars = func(dsn string) []Use {
 		<-groupsRead
@@ -187,6 +168,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 		d.groupsLater = true
 	} else {
 		d.GroupUses = groupVars(strings.TrimSpace(k.DSN))
+		d.GroupsUnread = unreadGroups
 		groupHidden = hiddenGroupVariables(byGroup) // read by groupVars
 	}
 	if verr != nil {
@@ -224,6 +206,9 @@ func (d Deletion) Warning() string {
 	if d.VariablesErr != nil {
 		parts = append(parts, "The CI/CD variables could not be read, so errtrack cannot tell whether one holds this key's DSN.")
 	}
+	if len(d.GroupsUnread) > 0 {
+		parts = append(parts, wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: d.GroupsUnread}.UnreadWords())+": they may hold this key's DSN"))
+	}
 	if len(d.Hidden) > 0 {
 		parts = append(parts, "Hidden CI/CD variables cannot be read and may hold it: "+strings.Join(d.Hidden, ", ")+".")
 	}
@@ -234,7 +219,7 @@ func (d Deletion) Warning() string {
 // front end and of the rotation. A key gone meanwhile is deleted too; a
 // lost answer is Unknown. Unfinished rotations in the ledger that replace
 // the key are finished by it, and those that made it are left.
-func (d Deletion) Run(ctx context.Context, api keystore.KeysAPI, l *Rotations) (Deletion, error) {
+func (d Deletion) Run(ctx context.Context, api DeleteAPI, l *Rotations) (Deletion, error) {
 	var groups map[string][]apiclient.Variable
 	store := d.store
 	if store == nil {
@@ -246,7 +231,8 @@ func (d Deletion) Run(ctx context.Context, api keystore.KeysAPI, l *Rotations) (
 		return err
 	}, func() {
 		if d.groupsLater {
-			groups = groupVariables(ctx, api, d.Project.Path)
+			gv := projectscope.AncestorVariables(ctx, api, d.Project.Path)
+			groups, d.GroupsUnread = gv.Read, gv.Unread
 		}
 	})
 	if d.groupsLater {

@@ -139,7 +139,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	if err != nil {
 		return Check{Name: name, Status: CheckWarn, Detail: "the project's variables could not be read: whether they hold the Sentry DSN is unknown"}
 	}
-	byGroup := groupVariables(ctx, api, a.Project.Path)
+	byGroup := projectscope.AncestorVariables(ctx, api, a.Project.Path).Read
 	var on, off, unknown []string
 	for _, lv := range rec.Variables {
 		label := VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()

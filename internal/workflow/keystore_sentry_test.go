@@ -37,7 +37,7 @@ func mockSentry(t *testing.T) (*mocksentry.Server, keystore.KeyStore, *sentry.Cl
 // deletes the old key and closes it.
 func TestSoftRotationOfASentryKey(t *testing.T) {
 	ssrv, store, sc := mockSentry(t)
-	gsrv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	gsrv, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, err := store.All(ctx)
 	if err != nil || len(keys) != 2 {
@@ -103,7 +103,7 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
 	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
-	gsrv, gl := mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
+	gsrv, gl := mockOwner(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
 	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 // without it is: its Sentry is never asked, so a missing Sentry token
 // fails nothing.
 func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
-	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	asked := 0
 	resolve := func(context.Context, string) (keystore.KeyStore, error) {
 		asked++
@@ -181,7 +181,7 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
-	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, _ := store.All(ctx)
 	old := keys[len(keys)-1]

@@ -120,7 +120,8 @@ func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
 // port written 018236, a trailing dot) is one host to the ledger and its
 // claims: the second run goes on with the key the first made.
 func TestOneGitLabUnderTwoSpellingsIsOneHost(t *testing.T) {
-	_, c, creates, _ := mockCounting(t, mockserver.Options{})
+	gsrv, c, creates, _ := mockCounting(t, mockserver.Options{})
+	gsrv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(host string) *Rotations {

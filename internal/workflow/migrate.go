@@ -256,7 +256,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	}
 	var hidden, others []string
 	m.targets, hidden, others = movingVariables(vars, "", keys)
-	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	groupVars, unread := gv.Read, gv.Unread
 	if len(unread) > 0 {
 		m.unread = unread
 	}

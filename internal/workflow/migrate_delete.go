@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
@@ -50,7 +49,8 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 		}
 	}
 	moving, hidden, _ := movingVariables(vars, "", old)
-	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	groupVars, unread := gv.Read, gv.Unread
 	for g, gv := range groupVars {
 		t, h, _ := movingVariables(gv, g, old)
 		moving, hidden = append(moving, t...), append(hidden, h...)
@@ -122,29 +122,9 @@ func stillHeld(ctx context.Context, api ChangeAPI, p projectscope.Project, key a
 		return "the project's CI/CD variables could not be read again right before it", err
 	}
 	byGroup := map[string][]apiclient.Variable{"": vars}
-	var unread map[string]error
-	if ga, ok := api.(groupVariablesAPI); ok {
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for _, g := range projectscope.Ancestors(p.Path) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				gv, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					if unread == nil {
-						unread = map[string]error{}
-					}
-					unread[g] = err
-					return
-				}
-				byGroup[g] = gv
-			}()
-		}
-		wg.Wait()
-	}
+	gv := projectscope.AncestorVariables(ctx, api, p.Path)
+	maps.Copy(byGroup, gv.Read)
+	unread := gv.Unread
 	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
 		for _, v := range byGroup[g] {
 			if holdsDSN(v, key.DSN) {

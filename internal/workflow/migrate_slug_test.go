@@ -1,9 +1,10 @@
 package workflow
 
 import (
-	"github.com/errtrack/errtrack/internal/projectscope"
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // Names are shortened to Sentry's rules, the same on every run: a long

@@ -63,6 +63,10 @@ type RotationOptions struct {
 	Verify bool
 	// Confirmed answers the delete question beforehand (--yes).
 	Confirmed bool
+	// DeleteWithUnreadGroups lets the old key go although some ancestor
+	// groups' variables could not be read (a Confirmed delete otherwise
+	// keeps it: nobody was shown them).
+	DeleteWithUnreadGroups bool
 	// Ledger records the rotation and finds an unfinished one of the same
 	// key to go on with; nil keeps nothing.
 	Ledger *Rotations
@@ -126,6 +130,11 @@ type Rotation struct {
 	// old key is deleted only once the user has seen them (the delete
 	// question names them) or chose to keep the variables.
 	GroupUses []Use
+	// GroupsUnread are the ancestor groups whose variables could not be
+	// read, with why: whether they hold the old DSN is unknown, so the old
+	// key goes only with the user's consent (a delete confirmed by someone
+	// shown them, or DeleteWithUnreadGroups).
+	GroupsUnread map[string]error
 	// Verified is the ingestion endpoint's answer to the test event.
 	Verified *apiclient.DSNCheck
 	// Earlier is the unfinished rotation of the same key the ledger holds,
@@ -317,6 +326,7 @@ func (r Rotation) keysState(c Checks) string {
 // RotationAPI is what a rotation needs.
 type RotationAPI interface {
 	keystore.KeysAPI
+	projectscope.GroupVariablesAPI
 	VariableAPI
 	CheckAPI
 	keystore.SettingsReader

@@ -119,9 +119,22 @@ type UnsafeDeleteError struct {
 	// outside: variables of the rotated one's name in other environment
 	// scopes hold the old DSN; no flag overrides it (scopes never mix).
 	outside bool
+	// unread: the groups whose variables could not be read.
+	unread []string
 }
 
 func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
+
+// UnreadGroups are the groups whose variables could not be read when
+// they stopped the delete, nearest first; nil for another guard.
+func (e *UnsafeDeleteError) UnreadGroups() []string { return e.unread }
+
+// unreadGroupsError is the guard on ancestor groups whose variables could
+// not be read: they may hold the old DSN.
+func (r Rotation) unreadGroupsError() *UnsafeDeleteError {
+	gv := projectscope.GroupVariables{Unread: r.GroupsUnread}
+	return &UnsafeDeleteError{Reason: gv.UnreadWords() + ", so whether they hold its DSN is unknown", unread: gv.UnreadGroups()}
+}
 
 // ForeignDSNError: the new key's DSN is not one this project's clients can
 // use: the listing gives it another project or host than the old key's, or

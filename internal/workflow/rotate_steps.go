@@ -180,7 +180,7 @@ func (r Rotation) create(ctx context.Context, api keystore.KeysAPI) (Rotation, e
 
 // check makes sure the server lists the new key before anything else
 // changes: the delete's first guard.
-func (r Rotation) check(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
+func (r Rotation) check(ctx context.Context, api RotationAPI) (Rotation, error) {
 	// The new key is last: its page, and any after it, is one request on
 	// a big list; a list that moved meanwhile (keys deleted) is read whole.
 	var keys []apiclient.ClientKey
@@ -188,17 +188,24 @@ func (r Rotation) check(ctx context.Context, api keystore.KeysAPI) (Rotation, er
 	// The groups' variables holding the old DSN are read meanwhile: no
 	// round trip added.
 	// A group rotation's plan read them already, once per group.
-	groupsRead := make(chan []Use, 1)
+	type groupsSeen struct {
+		uses   []Use
+		unread map[string]error
+	}
+	groupsRead := make(chan groupsSeen, 1)
 	if r.groupUsesKnown {
-		groupsRead <- r.GroupUses
+		groupsRead <- groupsSeen{r.GroupUses, r.GroupsUnread}
 	} else {
+		path, oldDSN := r.Project.Path, strings.TrimSpace(r.Old.DSN)
 		go func() {
-			groupsRead <- matchGroupUses(groupVariables(ctx, api, r.Project.Path), strings.TrimSpace(r.Old.DSN))
+			gv := projectscope.AncestorVariables(ctx, api, path)
+			groupsRead <- groupsSeen{matchGroupUses(gv.Read, oldDSN), gv.Unread}
 		}()
 	}
 	store := r.keys(api)
 	keys, err = store.Listed(ctx, r.read)
-	r.GroupUses = <-groupsRead
+	seen := <-groupsRead
+	r.GroupUses, r.GroupsUnread = seen.uses, seen.unread
 	if err != nil {
 		return r, err
 	}
@@ -289,6 +296,8 @@ func (r Rotation) deleteSafe() error {
 		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
 		return &UnsafeDeleteError{Reason: "its DSN is held by the " + r.GroupUsesText(), groups: true}
+	case len(r.GroupsUnread) > 0 && !r.groupUsesSeen && !r.opts.DeleteWithUnreadGroups:
+		return r.unreadGroupsError()
 	}
 	return nil
 }

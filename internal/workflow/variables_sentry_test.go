@@ -98,6 +98,7 @@ func respelled(t *testing.T, d, host string) string {
 // new key before the old one goes.
 func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	w := newSentryBacked(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
+	w.gsrv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	prod := w.key(t, "Production")
 	if !strings.Contains(prod.DSN, "@o42.ingest.us.sentry.io/") {

@@ -29,6 +29,15 @@ func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Serv
 	return srv, c
 }
 
+// mockOwner is mock with the token's user the demo group's Owner, who
+// reads its groups' variables: a rotation then knows what they hold.
+func mockOwner(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {
+	t.Helper()
+	srv, c := mock(t, opts, token)
+	srv.MakeGroupOwner("demo", 1)
+	return srv, c
+}
+
 func TestCheckToken(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenExpiring)
 	st, err := tokens.CheckToken(context.Background(), c)
@@ -118,7 +127,7 @@ func TestResolveProject(t *testing.T) {
 }
 
 func TestRotationSteps(t *testing.T) {
-	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	srv, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	plan := func(ref int64, old int64) (Rotation, error) {
 		return NewRotation(apiclient.ProjectID(ref), RotationOptions{OldID: old}).Run(ctx, c, StepPlan)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
@@ -190,28 +191,17 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		wg                     sync.WaitGroup
 		keys                   []apiclient.ClientKey
 		vars                   []apiclient.Variable
-		groupVars              = map[string][]apiclient.Variable{}
+		groups                 projectscope.GroupVariablesReader
 		perr, kerr, verr, serr error
 	)
 	guess := ref.Path
 	if guess == "" {
 		guess = lastPath
 	}
+	// The groups are read ahead, once each; those above the project's
+	// real path count.
 	readGroups := func(path string) {
-		for _, g := range projectscope.Ancestors(path) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				v, _, err := api.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					a.Unread[g] = err
-					return
-				}
-				groupVars[g] = v
-			}()
-		}
+		wg.Go(func() { groups.Ancestors(ctx, api, path) })
 	}
 	wg.Add(4)
 	go func() {
@@ -234,23 +224,12 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		readGroups(guess)
 	}
 	wg.Wait()
-	if ref.Path == "" && perr == nil {
-		// Only the groups above the project's real path count.
-		real := map[string]bool{}
-		for _, g := range projectscope.Ancestors(a.Project.Path) {
-			real[g] = true
-		}
-		for g := range groupVars {
-			if !real[g] {
-				delete(groupVars, g)
-			}
-		}
-		for g := range a.Unread {
-			if !real[g] {
-				delete(a.Unread, g)
-			}
-		}
+	path := guess
+	if perr == nil {
+		path = a.Project.Path
 	}
+	gv := groups.Ancestors(ctx, api, path)
+	a.Unread = gv.Unread
 	switch {
 	case perr != nil && (errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized)):
 		return a, perr
@@ -273,7 +252,7 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 			keys = nil
 		}
 	}
-	a.analyze(keys, vars, groupVars)
+	a.analyze(keys, vars, gv.Read)
 	return a, nil
 }
 
@@ -289,34 +268,18 @@ type UsesAPI interface {
 // s is the project's settings (nil: none configured) when known is true;
 // unknown settings (their load failed) raise no finding of their own.
 func KeyUses(ctx context.Context, api UsesAPI, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
-	a := Audit{Project: p, Settings: s, Unread: map[string]error{}, settingsUnknown: !known}
-	var (
-		mu        sync.Mutex
-		wg        sync.WaitGroup
-		vars      []apiclient.Variable
-		verr      error
-		groupVars = map[string][]apiclient.Variable{}
-	)
-	for _, g := range projectscope.Ancestors(p.Path) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, _, err := api.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				a.Unread[g] = err
-				return
-			}
-			groupVars[g] = v
-		}()
-	}
-	vars, _, verr = api.ListVariables(ctx, p.Ref)
-	wg.Wait()
+	a := Audit{Project: p, Settings: s, settingsUnknown: !known}
+	var vars []apiclient.Variable
+	var gv projectscope.GroupVariables
+	verr := fanout.Together(func() (err error) {
+		vars, _, err = api.ListVariables(ctx, p.Ref)
+		return err
+	}, func() { gv = projectscope.AncestorVariables(ctx, api, p.Path) })
+	a.Unread = gv.Unread
 	if verr != nil {
 		return a, fmt.Errorf("the project's CI/CD variables could not be read: %w", verr)
 	}
-	a.analyze(keys, vars, groupVars)
+	a.analyze(keys, vars, gv.Read)
 	return a, nil
 }
 

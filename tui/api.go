@@ -176,6 +176,9 @@ type Deps struct {
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.
 	RequestTimeout time.Duration
+	// Context is the program's: a change to the marked projects runs under
+	// it, so quitting stops it (nil: none).
+	Context context.Context
 }
 
 // keyCreated records a GitLab key created (a Sentry's, without an ID,

@@ -117,6 +117,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.askAtKey(msg)
 	case planBulkMsg:
 		return m.planBulk(msg)
+	case stopBulkMsg:
+		return m.stopBulk(msg)
 	case bulkPlannedMsg:
 		return m.bulkPlanned(msg)
 	case startBulkMsg:

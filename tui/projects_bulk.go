@@ -12,6 +12,9 @@ import (
 // bulk offers the changes to the marked projects; with none marked, it
 // shows the last bulk change's report.
 func (s *projectsScreen) bulk() tea.Cmd {
+	if r := s.sh.bulk; r != nil {
+		return msgCmd(openDialogMsg{d: stopBulkQuestion(r)})
+	}
 	if len(s.marks) == 0 {
 		if s.sh.hasBulk {
 			return msgCmd(openDialogMsg{d: s.sh.lastBulk})

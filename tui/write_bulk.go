@@ -91,6 +91,11 @@ type bulkRun struct {
 	events  chan tea.Msg
 	// release lets go of a rotation's campaign claim.
 	release func()
+	// cancel stops the run: the projects under way finish, the rest are
+	// not reached.
+	cancel context.CancelFunc
+	// stopped: the user stopped it, maybe before it began.
+	stopped bool
 }
 
 // words name the change.
@@ -236,8 +241,16 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
 		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) }}
 	plan, ch, id := r.plan, r.events, r.id
+	parent := d.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, bulkTimeout(d, plan.Acting()))
+	r.cancel = cancel
+	if r.stopped {
+		cancel() // stopped while it claimed its campaign
+	}
 	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), bulkTimeout(d, plan.Acting()))
 		defer cancel()
 		final := plan.Run(ctx, env, func(e workflow.Event) {
 			if rot := e.Item.Rotation; e.Done && rot != nil && rot.New != nil {

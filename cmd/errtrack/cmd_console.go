@@ -86,6 +86,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
 	deps.Group, deps.Subgroups = opts.group, opts.subgroups
+	deps.Context = ctx
 	// The commands' ledger: a rotation interrupted here goes on in `keys
 	// rotate`, and the other way round. The demo keeps its own, gone at
 	// its end.

@@ -18,39 +18,14 @@ import (
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// API is what the console needs from GitLab; *apiclient.Client implements it.
+// API is what the console needs from GitLab: what the shared layer's
+// workflows need, and the project picker's list; *apiclient.Client
+// implements it.
 type API interface {
-	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
-	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
-	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
+	workflow.ChangeAPI
+	workflow.DoctorAPI
+	workflow.OverviewAPI
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
-	GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error)
-	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
-	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
-	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
-	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
-	CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error)
-	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
-	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
-	FindClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, []apiclient.ClientKey, *apiclient.Response, error)
-	FirstClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
-	ListClientKeysFrom(ctx context.Context, p apiclient.ProjectRef, page int) ([]apiclient.ClientKey, *apiclient.Response, error)
-	LastClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, error)
-	// The CI/CD variables a rotation updates, and the test event that
-	// checks a DSN.
-	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
-	GetVariable(ctx context.Context, p apiclient.ProjectRef, key, scope string) (*apiclient.Variable, *apiclient.Response, error)
-	CreateVariable(ctx context.Context, p apiclient.ProjectRef, v apiclient.NewVariable) (*apiclient.Variable, *apiclient.Response, error)
-	UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
-	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
-	// The ancestor groups' variables, for where each key's DSN is used.
-	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
-	// A group and its projects, for a console scoped to a group.
-	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjectsWith(ctx context.Context, g apiclient.GroupRef, o apiclient.GroupProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
-	// ProbeDSN asks a DSN's ingestion endpoint whether it answers, without
-	// an event (the doctor's check).
-	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
 
 // Clipboard is the system clipboard (pbcopy, wl-copy, xclip or xsel,

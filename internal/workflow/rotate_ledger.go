@@ -301,12 +301,6 @@ func mergeVariables(recorded, now []ledger.Variable) []ledger.Variable {
 	return out
 }
 
-// NewKeyFromLedger is the key an unfinished rotation made, as the ledger
-// knows it (its DSN comes with the check).
-func NewKeyFromLedger(rec ledger.Record) apiclient.ClientKey {
-	return apiclient.ClientKey{ID: rec.NewKeyID, PublicKey: rec.NewPublic}
-}
-
 // backend names where the rotation's keys are.
 func (r Rotation) backend() string {
 	if r.opts.Keys != nil {

@@ -19,7 +19,7 @@ func (m Model) startWith(api API) (Model, tea.Cmd) {
 	m.dialogs = nil
 	m.openStart()
 	m.resize()
-	cmds := []tea.Cmd{loadTokenCmd(api, m.sh.deps.RequestTimeout)}
+	cmds := []tea.Cmd{loadTokenCmd(m.sh.ctx(), api, m.sh.deps.RequestTimeout)}
 	for _, s := range m.stack {
 		cmds = append(cmds, s.Init())
 	}
@@ -80,7 +80,7 @@ func (m Model) loginDone(msg loginDoneMsg) (Model, tea.Cmd, bool) {
 func (m Model) tokenRotated(msg tokenRotatedMsg) (Model, tea.Cmd) {
 	m.sh.api = msg.api
 	m, status := m.setStatus(statusMsg{text: msg.text, kind: statusSuccess})
-	return m, tea.Batch(status, loadTokenCmd(msg.api, m.sh.deps.RequestTimeout))
+	return m, tea.Batch(status, loadTokenCmd(m.sh.ctx(), msg.api, m.sh.deps.RequestTimeout))
 }
 
 // loggedOut leaves the console without a token: the login screen says why.

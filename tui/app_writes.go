@@ -41,7 +41,7 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 		m.resize()
 	}
 	api, deps := m.sh.api, m.sh.deps
-	return m, apiCmd(deps.RequestTimeout, func(ctx context.Context) tea.Msg {
+	return m, apiCmd(m.sh.ctx(), deps.RequestTimeout, func(ctx context.Context) tea.Msg {
 		return writeDoneMsg{id: id, w: w.run(ctx, api, deps)}
 	})
 }

@@ -164,7 +164,7 @@ func (s *loginScreen) submit() tea.Cmd {
 	s.checking = true
 	// The token leaves the field at once; only the Cmd holds it.
 	s.token.SetValue("")
-	return loginCmd(s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
+	return loginCmd(s.sh.ctx(), s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
 }
 
 func (s *loginScreen) View() string {

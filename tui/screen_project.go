@@ -63,15 +63,15 @@ func (s *projectScreen) Init() tea.Cmd {
 }
 
 func (s *projectScreen) loadInfo() tea.Cmd {
-	return loadProjectCmd(s.sh.api, s.sh.deps.RequestTimeout, s.info.start(), s.project.Ref)
+	return loadProjectCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.info.start(), s.project.Ref)
 }
 
 func (s *projectScreen) loadSettings() tea.Cmd {
-	return loadSettingsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.settings.data.start(), s.project.Ref)
+	return loadSettingsCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.settings.data.start(), s.project.Ref)
 }
 
 func (s *projectScreen) loadKeys() tea.Cmd {
-	return loadKeysCmd(s.sh.api, s.sh.deps, s.keys.data.start(), s.project.Ref)
+	return loadKeysCmd(s.sh.ctx(), s.sh.api, s.sh.deps, s.keys.data.start(), s.project.Ref)
 }
 
 // loadRotations reads the project's unfinished rotations from the ledger,
@@ -99,7 +99,7 @@ func (s *projectScreen) loadUses() tea.Cmd {
 	if !s.keys.data.has || s.keys.data.loading() || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
 		return nil
 	}
-	return loadUsesCmd(s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,
+	return loadUsesCmd(s.sh.ctx(), s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,
 		slices.Clone(s.keys.keys()), st.val.s, st.has)
 }
 
@@ -276,7 +276,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
 		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
 		return tea.Batch(msgCmd(running),
-			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
+			doctorCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
@@ -107,4 +108,13 @@ func (sh *shared) userName() string {
 // rotations is the ledger as the console's own rotations write it.
 func (sh *shared) rotations() *workflow.Rotations {
 	return sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsole).WithUser(sh.userName())
+}
+
+// ctx is the program's context, which every command the console starts
+// runs under: quitting stops them.
+func (sh *shared) ctx() context.Context {
+	if sh.deps.Context != nil {
+		return sh.deps.Context
+	}
+	return context.Background()
 }

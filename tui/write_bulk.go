@@ -133,7 +133,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 		doing = msg.kind.Words().Doing
 	}
 	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, wording.Projects(len(msg.projects), "marked")), kind: statusInfo})
-	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
+	return next, tea.Batch(status, apiCmd(m.sh.ctx(), bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
 		kind := msg.kind
 		if msg.build != nil {
 			var err error
@@ -241,11 +241,7 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
 		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) }}
 	plan, ch, id := r.plan, r.events, r.id
-	parent := d.Context
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, cancel := context.WithTimeout(parent, bulkTimeout(d, plan.Acting()))
+	ctx, cancel := context.WithTimeout(m.sh.ctx(), bulkTimeout(d, plan.Acting()))
 	r.cancel = cancel
 	if r.stopped {
 		cancel() // stopped while it claimed its campaign

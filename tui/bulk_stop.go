@@ -25,10 +25,7 @@ func (m Model) stopBulk(msg stopBulkMsg) (Model, tea.Cmd) {
 	if r == nil || r.id != msg.id {
 		return m, nil
 	}
-	r.stopped = true
-	if r.cancel != nil {
-		r.cancel()
-	}
+	r.stopped.Store(true)
 	return m.setStatus(statusMsg{text: r.words().Doing + ": stopping once the projects under way end…", kind: statusInfo})
 }
 

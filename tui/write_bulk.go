@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -91,11 +92,8 @@ type bulkRun struct {
 	events  chan tea.Msg
 	// release lets go of a rotation's campaign claim.
 	release func()
-	// cancel stops the run: the projects under way finish, the rest are
-	// not reached.
-	cancel context.CancelFunc
-	// stopped: the user stopped it, maybe before it began.
-	stopped bool
+	// stopped: the user stopped it; the run reads it from its goroutine.
+	stopped atomic.Bool
 }
 
 // words name the change.
@@ -239,13 +237,10 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
 	env := workflow.RunEnv{API: api,
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
-		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) }}
+		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) },
+		Stopped: r.stopped.Load}
 	plan, ch, id := r.plan, r.events, r.id
 	ctx, cancel := context.WithTimeout(m.sh.ctx(), bulkTimeout(d, plan.Acting()))
-	r.cancel = cancel
-	if r.stopped {
-		cancel() // stopped while it claimed its campaign
-	}
 	run := func() tea.Msg {
 		defer cancel()
 		final := plan.Run(ctx, env, func(e workflow.Event) {

@@ -273,6 +273,10 @@ type RunEnv struct {
 	API     ChangeAPI
 	Explain wording.Explainer
 	Checks  func(projectscope.Project) Checks
+	// Stopped, when set, reports that the user stopped the run: the
+	// projects not begun are not reached, those under way finish (a
+	// cancelled context interrupts them instead).
+	Stopped func() bool
 
 	campaign *campaignPlan
 }
@@ -333,8 +337,9 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		copy(p.Items[i:end], done)
 		prepared = end
 	}
+	stopped := func() bool { return ctx.Err() != nil || (env.Stopped != nil && env.Stopped()) }
 	fanout.ForEach(len(p.Items), func(i int) {
-		if prepares && ctx.Err() == nil {
+		if prepares && !stopped() {
 			ahead(i)
 		}
 		itemsMu.Lock()
@@ -343,7 +348,7 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		if !it.Acts() {
 			return
 		}
-		if ctx.Err() != nil {
+		if stopped() {
 			if prepares {
 				prep.notReached(&env, it)
 			}

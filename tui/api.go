@@ -13,43 +13,20 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// API is what the console needs from GitLab; *apiclient.Client implements it.
+// API is what the console needs from GitLab: what the shared layer's
+// workflows need, and the project picker's list; *apiclient.Client
+// implements it.
 type API interface {
-	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
-	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
-	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
+	workflow.ChangeAPI
+	workflow.DoctorAPI
+	workflow.OverviewAPI
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
-	GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error)
-	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
-	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
-	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
-	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
-	CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error)
-	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
-	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
-	FindClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, []apiclient.ClientKey, *apiclient.Response, error)
-	FirstClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
-	ListClientKeysFrom(ctx context.Context, p apiclient.ProjectRef, page int) ([]apiclient.ClientKey, *apiclient.Response, error)
-	LastClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, error)
-	// The CI/CD variables a rotation updates, and the test event that
-	// checks a DSN.
-	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
-	GetVariable(ctx context.Context, p apiclient.ProjectRef, key, scope string) (*apiclient.Variable, *apiclient.Response, error)
-	CreateVariable(ctx context.Context, p apiclient.ProjectRef, v apiclient.NewVariable) (*apiclient.Variable, *apiclient.Response, error)
-	UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error)
-	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
-	// The ancestor groups' variables, for where each key's DSN is used.
-	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
-	// A group and its projects, for a console scoped to a group.
-	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ListGroupProjectsWith(ctx context.Context, g apiclient.GroupRef, o apiclient.GroupProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
-	// ProbeDSN asks a DSN's ingestion endpoint whether it answers, without
-	// an event (the doctor's check).
-	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
 
 // Clipboard is the system clipboard (pbcopy, wl-copy, xclip or xsel,
@@ -101,7 +78,7 @@ type Deps struct {
 	// locked) and returns an API for it. It runs inside a tea.Cmd so the first
 	// frame never waits on it; its error is shown on the login screen.
 	Connect func(ctx context.Context) (API, error)
-	// RotateToken, when set, rotates the stored token (workflow.RotateToken:
+	// RotateToken, when set, rotates the stored token (tokens.RotateToken:
 	// the new one is stored before anything else) and returns an API that
 	// uses the new one. It is nil when the token cannot be rotated from
 	// here: it comes from an environment variable.
@@ -136,8 +113,8 @@ type Deps struct {
 	// KeysSeen records a project's whole list of keys and returns when
 	// errtrack first saw each (its state directory); KeyCreated records a
 	// key it created, so that age is exact. Nil: no ages.
-	KeysSeen   func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error)
-	KeyCreated func(host string, p workflow.Project, key int64)
+	KeysSeen   func(host string, p projectscope.Project, keys []int64) (map[int64]seen.Entry, error)
+	KeyCreated func(host string, p projectscope.Project, key int64)
 	// Group scopes the projects list to a group's projects (its subgroups'
 	// too with Subgroups), as errtrack --group.
 	Group     string
@@ -146,7 +123,7 @@ type Deps struct {
 	// host its settings name, and no other): the keys tab lists and
 	// changes that Sentry project's keys. Nil: they are not managed here,
 	// and the tab says how to log in to that Sentry.
-	Sentry workflow.SentryResolver
+	Sentry keystore.SentryResolver
 	// Rotations is the rotation ledger (errtrack's state directory) the
 	// console's rotations are written in, so one interrupted goes on where
 	// it stopped, from here or the commands; nil: none (the demo's, tests).
@@ -178,11 +155,14 @@ type Deps struct {
 	Clock Clock
 	// RequestTimeout bounds each API call made from the console.
 	RequestTimeout time.Duration
+	// Context is the program's: a change to the marked projects runs under
+	// it, so quitting stops it (nil: none).
+	Context context.Context
 }
 
 // keyCreated records a GitLab key created (a Sentry's, without an ID,
 // have no ages).
-func (d Deps) keyCreated(p workflow.Project, key int64) {
+func (d Deps) keyCreated(p projectscope.Project, key int64) {
 	if d.KeyCreated != nil && key != 0 {
 		d.KeyCreated(d.Host, p, key)
 	}

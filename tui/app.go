@@ -17,10 +17,10 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	if m.sh.api == nil && m.sh.deps.Connect != nil {
-		cmds = append(cmds, connectCmd(m.sh.deps.Connect, m.sh.deps.RequestTimeout))
+		cmds = append(cmds, connectCmd(m.sh.ctx(), m.sh.deps.Connect, m.sh.deps.RequestTimeout))
 	}
 	if m.sh.api != nil {
-		cmds = append(cmds, loadTokenCmd(m.sh.api, m.sh.deps.RequestTimeout))
+		cmds = append(cmds, loadTokenCmd(m.sh.ctx(), m.sh.api, m.sh.deps.RequestTimeout))
 	}
 	for _, s := range m.stack {
 		cmds = append(cmds, s.Init())
@@ -117,6 +117,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.askAtKey(msg)
 	case planBulkMsg:
 		return m.planBulk(msg)
+	case stopBulkMsg:
+		return m.stopBulk(msg)
 	case bulkPlannedMsg:
 		return m.bulkPlanned(msg)
 	case startBulkMsg:

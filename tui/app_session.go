@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // The session: the token the console works with, from the first connection
@@ -15,11 +15,11 @@ import (
 // startWith makes api the console's and opens its first screens.
 func (m Model) startWith(api API) (Model, tea.Cmd) {
 	m.sh.api = api
-	m.sh.token = workflow.TokenStatus{}
+	m.sh.token = tokens.TokenStatus{}
 	m.dialogs = nil
 	m.openStart()
 	m.resize()
-	cmds := []tea.Cmd{loadTokenCmd(api, m.sh.deps.RequestTimeout)}
+	cmds := []tea.Cmd{loadTokenCmd(m.sh.ctx(), api, m.sh.deps.RequestTimeout)}
 	for _, s := range m.stack {
 		cmds = append(cmds, s.Init())
 	}
@@ -55,7 +55,7 @@ func (m Model) connected(msg connectedMsg) (Model, tea.Cmd) {
 // loginDone starts with a token that worked; false leaves a failure to the
 // login screen.
 func (m Model) loginDone(msg loginDoneMsg) (Model, tea.Cmd, bool) {
-	var notStored *workflow.NotStoredError
+	var notStored *tokens.NotStoredError
 	switch {
 	case msg.err == nil:
 		m.sh.deps.Host = msg.host
@@ -80,7 +80,7 @@ func (m Model) loginDone(msg loginDoneMsg) (Model, tea.Cmd, bool) {
 func (m Model) tokenRotated(msg tokenRotatedMsg) (Model, tea.Cmd) {
 	m.sh.api = msg.api
 	m, status := m.setStatus(statusMsg{text: msg.text, kind: statusSuccess})
-	return m, tea.Batch(status, loadTokenCmd(msg.api, m.sh.deps.RequestTimeout))
+	return m, tea.Batch(status, loadTokenCmd(m.sh.ctx(), msg.api, m.sh.deps.RequestTimeout))
 }
 
 // loggedOut leaves the console without a token: the login screen says why.
@@ -101,7 +101,7 @@ func (m Model) handleAuthError(err error) (Model, tea.Cmd) {
 		return m.setStatus(statusMsg{text: m.sh.explain(err), kind: statusError})
 	}
 	m.sh.api = nil
-	m.sh.token = workflow.TokenStatus{}
+	m.sh.token = tokens.TokenStatus{}
 	m.dialogs = nil
 	ls := newLoginScreen(m.sh, m.sh.explain(err))
 	m.stack = []screen{ls}

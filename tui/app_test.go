@@ -12,7 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 func TestQuitKeys(t *testing.T) {
@@ -399,7 +399,7 @@ func TestLoginWithoutKeyring(t *testing.T) {
 	g := demoGitLab(t)
 	login := func(ctx context.Context, host, token string) (API, error) {
 		c, _ := apiclient.New(g.url, token, apiclient.WithRetries(0, 0))
-		return c, &workflow.NotStoredError{Err: errors.New("no Secret Service")}
+		return c, &tokens.NotStoredError{Err: errors.New("no Secret Service")}
 	}
 	h := newHarness(t, Deps{Login: login, Host: g.url})
 	h.send(tea.PasteMsg{Content: mockserver.TokenMaintainer})

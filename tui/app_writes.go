@@ -6,6 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -39,7 +41,7 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 		m.resize()
 	}
 	api, deps := m.sh.api, m.sh.deps
-	return m, apiCmd(deps.RequestTimeout, func(ctx context.Context) tea.Msg {
+	return m, apiCmd(m.sh.ctx(), deps.RequestTimeout, func(ctx context.Context) tea.Msg {
 		return writeDoneMsg{id: id, w: w.run(ctx, api, deps)}
 	})
 }
@@ -66,11 +68,11 @@ func (m Model) askAtKey(msg askAtKeyMsg) (Model, tea.Cmd) {
 
 // looksAt reports that the user is on project p's keys with key k
 // selected and nothing else open.
-func (m Model) looksAt(p workflow.Project, key apiclient.ClientKey) bool {
+func (m Model) looksAt(p projectscope.Project, key apiclient.ClientKey) bool {
 	ps, ok := m.top().(*projectScreen)
 	if !ok || !sameProject(ps.project, p) || ps.tab != tabKeys || len(m.dialogs) > 0 || m.log != nil || m.showHelp {
 		return false
 	}
 	k, ok := ps.keys.selected()
-	return ok && workflow.SameKey(k, key)
+	return ok && keystore.SameKey(k, key)
 }

@@ -13,11 +13,11 @@ func TestBulkReportNamesProjectsNotReached(t *testing.T) {
 	f.fail("DeleteClientKey", errServer502)
 	f.fail("DeleteClientKey", errServer502)
 	whole := newHarness(t, Deps{API: f, Host: g.url, Group: "demo", Subgroups: true, Rotations: led})
-	whole.key("ctrl+a", "ctrl+o", "r", "enter", "y")
+	whole.key("ctrl+a", "ctrl+o", "r", "enter", "y", "y")
 	whole.mustSay("2 of 7 projects failed")
 	f.fail("DeleteClientKey", errServer502)
 	sub := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", Rotations: led})
-	sub.key("ctrl+a", "ctrl+o", "r", "enter", "y")
+	sub.key("ctrl+a", "ctrl+o", "r", "enter", "y", "y")
 	sub.mustSay("1 of 2 projects failed")
 	sub.dialogSays("this run does not reach (project ID 1)")
 }

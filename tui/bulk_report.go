@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -78,7 +80,7 @@ func (m Model) bulkWords(it workflow.Item) string {
 // read a write: what changed there.
 type bulkItem struct{ it workflow.Item }
 
-func (b bulkItem) project() workflow.Project            { return b.it.Project }
+func (b bulkItem) project() projectscope.Project        { return b.it.Project }
 func (b bulkItem) failure() error                       { return nil }
 func (b bulkItem) pending() string                      { return "" }
 func (b bulkItem) conflicts(write) bool                 { return false }
@@ -125,7 +127,7 @@ func (m Model) BulkQuitNote() string {
 	w := r.words()
 	parts := []string{w.Doing + " was under way when you quit."}
 	list := func(names []string) string {
-		return workflow.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
+		return wording.Projects(len(names), "") + " (" + strings.Join(names, ", ") + ")"
 	}
 	if len(changed) > 0 {
 		parts = append(parts, "It had changed "+list(changed)+".")

@@ -146,6 +146,10 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 	h.key("ctrl+o", "r")
 	h.mustSee("Rotate the key which variable holds?", "Variable: SENTRY_DSN")
 	h.key("enter")
+	// The user is no Owner of the groups: their variables are unknown, and
+	// only the user can say the old keys go anyway.
+	h.mustSay("Rotate also in 2 projects whose groups' variables are unknown?", "The CI/CD variables of groups demo, demo/mobile could not be read", "demo/mobile/ios, demo/web-shop")
+	h.key("y")
 	h.mustSay("Rotate the keys SENTRY_DSN holds in 2 of 7 marked projects?", "PROJECT TARGET CHANGES THEN",
 		"planned demo/web-shop new key for 1 SENTRY_DSN → new DSN old key deleted")
 	h.dialogSays("planned demo/web-shop rotate key 1", "planned demo/mobile/ios rotate key 901",
@@ -155,6 +159,8 @@ func TestBulkRotateInGroupScope(t *testing.T) {
 		t.Fatalf("No changed keys: %v, was %v", allKeys(g), before)
 	}
 	h.key("ctrl+o", "r", "enter")
+	h.mustSay("whose groups' variables are unknown?")
+	h.key("y")
 	h.mustSay("in 2 of 7 marked projects?")
 	begun := h.confirmRun()
 	h.mustSay("Rotating 0/2")
@@ -301,7 +307,7 @@ func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 	led := testRotations(t, g.url)
 	h := newHarness(t, Deps{API: f, Host: g.url, Group: "demo/mobile", Rotations: led})
 	f.fail("DeleteClientKey", errServer502)
-	h.key("ctrl+a", "ctrl+o", "r", "enter", "y")
+	h.key("ctrl+a", "ctrl+o", "r", "enter", "y", "y")
 	h.mustSay("1 of 2 projects failed", "failed      demo/mobile/ios")
 	ids := g.keyIDs(7)
 	if len(ids) != 2 || !slices.Contains(ids, 901) {
@@ -313,7 +319,7 @@ func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 	}
 	h.key("esc")
 	h.mustSee("● demo/mobile/ios")
-	h.key("ctrl+o", "r", "enter")
+	h.key("ctrl+o", "r", "enter", "y")
 	h.dialogSays("planned demo/mobile/ios go on with key")
 	h.key("y")
 	h.mustSay("done in 1 project")

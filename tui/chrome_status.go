@@ -119,7 +119,7 @@ func barLeft(sh *shared, title string, room int) string {
 	return join("", "")
 }
 
-// tokenWarning is set when the token expires within workflow.WarnDays; the
+// tokenWarning is set when the token expires within tokens.WarnDays; the
 // words are the ones `errtrack status` uses.
 func tokenWarning(sh *shared) string {
 	now := sh.clock.Now()

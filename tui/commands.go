@@ -8,6 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/tokens"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -17,26 +21,26 @@ import (
 const projectsPerPage = 50
 
 // apiCmd runs call off the UI goroutine with a deadline.
-func apiCmd(timeout time.Duration, call func(ctx context.Context) tea.Msg) tea.Cmd {
+func apiCmd(parent context.Context, timeout time.Duration, call func(ctx context.Context) tea.Msg) tea.Cmd {
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		ctx, cancel := context.WithTimeout(parent, timeout)
 		defer cancel()
 		return call(ctx)
 	}
 }
 
-func loadTokenCmd(api API, timeout time.Duration) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		st, err := workflow.CheckToken(ctx, api)
+func loadTokenCmd(ctx context.Context, api API, timeout time.Duration) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
+		st, err := tokens.CheckToken(ctx, api)
 		return tokenLoadedMsg{st: st, err: err}
 	})
 }
 
-func loadProjectsCmd(api API, timeout time.Duration, id uint64, search string, page int) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loadProjectsCmd(ctx context.Context, api API, timeout time.Duration, id uint64, search string, page int) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		ps, resp, err := api.ListProjects(ctx, apiclient.ListProjectsOptions{Search: search, Page: page, PerPage: projectsPerPage})
 		msg := projectsLoadedMsg{id: id, search: search, page: page, projects: ps, err: err}
 		if err == nil {
@@ -51,8 +55,8 @@ func loadProjectsCmd(api API, timeout time.Duration, id uint64, search string, p
 
 // loadGroupProjectsCmd reads a group's projects whole: the list the
 // console shows when scoped to the group.
-func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient.GroupRef, subgroups bool) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loadGroupProjectsCmd(ctx context.Context, api API, timeout time.Duration, id uint64, g apiclient.GroupRef, subgroups bool) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		// A group named by ID is shown by its path: read it alongside.
 		path := make(chan string, 1)
 		if g.Path == "" {
@@ -66,28 +70,28 @@ func loadGroupProjectsCmd(api API, timeout time.Duration, id uint64, g apiclient
 		} else {
 			path <- g.Path
 		}
-		ps, err := workflow.GroupProjects(ctx, api, g, subgroups)
+		ps, err := projectscope.GroupProjects(ctx, api, g, subgroups)
 		return projectsLoadedMsg{id: id, page: 1, projects: ps, complete: err == nil, err: err, groupPath: <-path}
 	})
 }
 
-func loadProjectCmd(api API, timeout time.Duration, id uint64, ref apiclient.ProjectRef) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
-		p, err := workflow.ResolveProject(ctx, api, ref)
+func loadProjectCmd(ctx context.Context, api API, timeout time.Duration, id uint64, ref apiclient.ProjectRef) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
+		p, err := projectscope.ResolveProject(ctx, api, ref)
 		return projectLoadedMsg{id: id, project: p, err: err}
 	})
 }
 
 // loadOverviewCmd reads a project's overview; the ledger (led) says
 // whether a migration carried it to a Sentry project.
-func loadOverviewCmd(api API, timeout time.Duration, gen int, id int64, led *workflow.Rotations) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loadOverviewCmd(ctx context.Context, api API, timeout time.Duration, gen int, id int64, led *workflow.Rotations) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		return overviewLoadedMsg{gen: gen, id: id, o: workflow.ProjectOverview(ctx, api, apiclient.ProjectID(id)).WithMigration(led, id)}
 	})
 }
 
-func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loadSettingsCmd(ctx context.Context, api API, timeout time.Duration, id uint64, p apiclient.ProjectRef) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		s, _, err := api.GetSettings(ctx, p)
 		if errors.Is(err, apiclient.ErrSettingsNotFound) {
 			return settingsLoadedMsg{id: id, val: settings{missing: true}}
@@ -96,23 +100,23 @@ func loadSettingsCmd(api API, timeout time.Duration, id uint64, p apiclient.Proj
 	})
 }
 
-// loadKeysCmd lists a project's keys where they are (workflow.KeysOf):
+// loadKeysCmd lists a project's keys where they are (keystore.KeysOf):
 // GitLab's, read with the settings, or the Sentry's they name.
-func loadKeysCmd(api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
-	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
-		store, keys, err := workflow.KeysOf(ctx, api, p, d.Sentry)
+func loadKeysCmd(ctx context.Context, api API, d Deps, id uint64, p apiclient.ProjectRef) tea.Cmd {
+	return apiCmd(ctx, d.RequestTimeout, func(ctx context.Context) tea.Msg {
+		store, keys, err := keystore.KeysOf(ctx, api, p, d.Sentry)
 		switch {
 		case store == nil && err != nil: // the resolver's: the Sentry's token or address
 			err = atSentry(nil, err)
-		case store != nil && store.Backend() == workflow.BackendSentry:
+		case store != nil && store.Backend() == keystore.BackendSentry:
 			err = atSentry(store, err)
 		}
 		return keysLoadedMsg{id: id, store: store, keys: keys, err: err}
 	})
 }
 
-func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
-	return apiCmd(d.RequestTimeout, func(ctx context.Context) tea.Msg {
+func loadUsesCmd(ctx context.Context, api API, d Deps, id uint64, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
+	return apiCmd(ctx, d.RequestTimeout, func(ctx context.Context) tea.Msg {
 		rec := &varRecorder{UsesAPI: api, groups: map[string][]apiclient.Variable{}}
 		a, err := workflow.KeyUses(ctx, rec, p, keys, s, known)
 		// Ages are GitLab keys' (by ID): a Sentry's have none.
@@ -135,14 +139,14 @@ func loadUsesCmd(api API, d Deps, id uint64, p workflow.Project, keys []apiclien
 	})
 }
 
-func doctorCmd(api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain workflow.Explainer, now time.Time) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func doctorCmd(ctx context.Context, api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain wording.Explainer, now time.Time) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, o, explain, now)}
 	})
 }
 
-func loginCmd(login func(context.Context, string, string) (API, error), timeout time.Duration, host, token string) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func loginCmd(ctx context.Context, login func(context.Context, string, string) (API, error), timeout time.Duration, host, token string) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		api, err := login(ctx, host, token)
 		msg := loginDoneMsg{api: api, host: host, err: err}
 		if err != nil && !errors.Is(err, apiclient.ErrUnauthorized) && !errors.Is(err, apiclient.ErrForbidden) {
@@ -152,8 +156,8 @@ func loginCmd(login func(context.Context, string, string) (API, error), timeout 
 	})
 }
 
-func connectCmd(connect func(context.Context) (API, error), timeout time.Duration) tea.Cmd {
-	return apiCmd(timeout, func(ctx context.Context) tea.Msg {
+func connectCmd(ctx context.Context, connect func(context.Context) (API, error), timeout time.Duration) tea.Cmd {
+	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		api, err := connect(ctx)
 		return connectedMsg{api: api, err: err}
 	})

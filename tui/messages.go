@@ -7,12 +7,15 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenLoadedMsg answers the check of the token in use (user and scopes).
 type tokenLoadedMsg struct {
-	st  workflow.TokenStatus
+	st  tokens.TokenStatus
 	err error
 }
 
@@ -31,7 +34,7 @@ type projectsLoadedMsg struct {
 // projectLoadedMsg answers GET /projects/:id, which names the project.
 type projectLoadedMsg struct {
 	id      uint64
-	project workflow.Project
+	project projectscope.Project
 	err     error
 }
 
@@ -75,7 +78,7 @@ type usesLoadedMsg struct {
 // Sentry could not be reached (err says why).
 type keysLoadedMsg struct {
 	id    uint64
-	store workflow.KeyStore
+	store keystore.KeyStore
 	keys  []apiclient.ClientKey
 	err   error
 }
@@ -109,7 +112,7 @@ type (
 		ttl  time.Duration // 0: the default; errors stay until replaced
 		// about is the project the message is about, when it is about one:
 		// it goes when the user opens another project.
-		about *workflow.Project
+		about *projectscope.Project
 		// inLog: the message is about the request log (a request copied);
 		// it goes when the log closes.
 		inLog bool

@@ -12,7 +12,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -33,7 +35,7 @@ type keysPane struct {
 	list      listView
 
 	// uses: where each key's DSN is used (CI/CD variables of the project
-	// and its groups, by workflow.KeyRef) and the project's findings,
+	// and its groups, by keystore.KeyRef) and the project's findings,
 	// loaded after the list; ages (GitLab's keys only) by ID.
 	uses   loadable[workflow.Audit]
 	usedIn map[string][]workflow.Use
@@ -48,7 +50,7 @@ type keysPane struct {
 	// GitLab's integrated keys). reports is the Sentry api_url the
 	// settings name ("" when they name none): keys listed from GitLab
 	// then are not the project's (misplaced).
-	store   workflow.KeyStore
+	store   keystore.KeyStore
 	reports string
 	// open are the project's unfinished rotations in the ledger.
 	open loadable[[]ledger.Record]
@@ -98,7 +100,7 @@ func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
 		p.data.fail(msg.err)
 		return p.sh.failedOnce(msg.err, !had)
 	}
-	if msg.store != nil && msg.store.Backend() == workflow.BackendSentry {
+	if msg.store != nil && msg.store.Backend() == keystore.BackendSentry {
 		p.store = msg.store
 	} else {
 		p.store = nil
@@ -150,14 +152,14 @@ func (p *keysPane) added(k apiclient.ClientKey) {
 // updated replaces a key changed (renamed, turned off or on, limited).
 func (p *keysPane) updated(k apiclient.ClientKey) {
 	keys := slices.Clone(p.data.val)
-	if i := slices.IndexFunc(keys, func(x apiclient.ClientKey) bool { return workflow.SameKey(x, k) }); i >= 0 {
+	if i := slices.IndexFunc(keys, func(x apiclient.ClientKey) bool { return keystore.SameKey(x, k) }); i >= 0 {
 		keys[i] = k
 		p.setKeys(keys)
 	}
 }
 
 func (p *keysPane) removed(k apiclient.ClientKey) {
-	gone := func(x apiclient.ClientKey) bool { return workflow.SameKey(x, k) }
+	gone := func(x apiclient.ClientKey) bool { return keystore.SameKey(x, k) }
 	p.createdDuringLoad = slices.DeleteFunc(p.createdDuringLoad, gone)
 	p.setKeys(slices.DeleteFunc(slices.Clone(p.data.val), gone))
 }
@@ -168,7 +170,7 @@ func (p *keysPane) removed(k apiclient.ClientKey) {
 func mergeCreated(list, created []apiclient.ClientKey) []apiclient.ClientKey {
 	for _, c := range created {
 		switch {
-		case slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return workflow.SameKey(k, c) }):
+		case slices.ContainsFunc(list, func(k apiclient.ClientKey) bool { return keystore.SameKey(k, c) }):
 		case c.ID == 0:
 			list = append([]apiclient.ClientKey{c}, list...)
 		default:
@@ -204,7 +206,7 @@ func (p *keysPane) clearFilter() {
 
 func (p *keysPane) selectKey(k apiclient.ClientKey) {
 	for i, idx := range p.rows {
-		if workflow.SameKey(p.data.val[idx], k) {
+		if keystore.SameKey(p.data.val[idx], k) {
 			p.list.selectIndex(i)
 			return
 		}
@@ -235,7 +237,7 @@ func (p *keysPane) selected() (apiclient.ClientKey, bool) {
 // that Sentry project's keys.
 func (p *keysPane) followSettings(s loadable[settings]) {
 	p.tracking, p.reports = "", ""
-	if s.has && workflow.SentryBacked(s.val.s) {
+	if s.has && keystore.SentryBacked(s.val.s) {
 		p.reports = *s.val.s.APIURL
 	}
 	switch {
@@ -264,7 +266,7 @@ func (p *keysPane) top() int {
 	return n
 }
 
-func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project workflow.Project) tea.Cmd {
+func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project projectscope.Project) tea.Cmd {
 	if !p.usable() {
 		return nil
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -60,7 +62,7 @@ func (p *keysPane) help() helpMap {
 	return helpMap{short: short, full: [][]key.Binding{acts, nav}}
 }
 
-func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
+func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 	k := p.sh.keys
 	if p.filtering {
 		if km, ok := msg.(tea.KeyPressMsg); ok {
@@ -136,7 +138,7 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 		}
 		return msgCmd(startWriteMsg{p.rotation(project, sel, "", false)})
 	case key.Matches(km, k.Verify):
-		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %s of %s?", clean(workflow.KeyName(sel)), clean(project.Name())),
+		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %s of %s?", clean(keystore.KeyName(sel)), clean(project.Name())),
 			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
 			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
@@ -149,25 +151,25 @@ func (p *keysPane) update(msg tea.Msg, project workflow.Project) tea.Cmd {
 
 // rotation is the write that rotates key sel, where the keys are: a
 // Sentry key's with the new key's name and soft or not.
-func (p *keysPane) rotation(project workflow.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
+func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
 	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
 	if p.sentry() {
-		o = workflow.RotationOptions{Keys: p.store, OldRef: workflow.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
 	}
 	r := workflow.NewRotation(project.Ref, o)
 	r.Project = project // named by its path until the plan reads it
-	return rotationWrite{r: r, old: workflow.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
+	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
 }
 
 // showKey is the selected key's details (enter).
-func (p *keysPane) showKey(project workflow.Project, sel apiclient.ClientKey) dialog {
+func (p *keysPane) showKey(project projectscope.Project, sel apiclient.ClientKey) dialog {
 	// The labels in one column, the values beside them; wrapped values go
 	// on under the value.
 	field := func(label, value string) string { return pad(label+":", 12) + value }
-	title := fmt.Sprintf("Client key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name()))
+	title := fmt.Sprintf("Client key %s of %s", clean(keystore.KeyName(sel)), clean(project.Name()))
 	var body []string
 	if p.sentry() {
-		body = append(body, field("Name", clean(sel.Name)), field("Active", onOff(sel.Active)), field("Rate limit", workflow.RateLimitText(sel.RateLimit)))
+		body = append(body, field("Name", clean(sel.Name)), field("Active", onOff(sel.Active)), field("Rate limit", keystore.RateLimitText(sel.RateLimit)))
 	} else {
 		body = append(body, field("Active", yesNo(sel.Active)))
 	}
@@ -183,7 +185,7 @@ func (p *keysPane) showKey(project workflow.Project, sel apiclient.ClientKey) di
 // raw one a URL, a newline and a shell command (ending bracketed paste).
 func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
 	if err := dsn.Check(k.DSN); err != nil {
-		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %s is not safe to paste (%s). Check the server's answer before using it.", clean(workflow.KeyName(k)), err))
+		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %s is not safe to paste (%s). Check the server's answer before using it.", clean(keystore.KeyName(k)), err))
 	}
-	return sh.copyText(k.DSN, "the DSN of key "+clean(workflow.KeyName(k)))
+	return sh.copyText(k.DSN, "the DSN of key "+clean(keystore.KeyName(k)))
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -80,7 +81,7 @@ func (p *keysPane) rotationNote(r ledger.Record) string {
 // activeNow: the key the ledger holds is listed, and on.
 func (p *keysPane) activeNow(k apiclient.ClientKey) bool {
 	for _, x := range p.data.val {
-		if workflow.SameKey(x, k) {
+		if keystore.SameKey(x, k) {
 			return x.Active
 		}
 	}
@@ -91,11 +92,11 @@ func (p *keysPane) activeNow(k apiclient.ClientKey) bool {
 // name, for a Sentry's).
 func (p *keysPane) named(k apiclient.ClientKey) string {
 	for _, x := range p.data.val {
-		if workflow.SameKey(x, k) {
-			return workflow.KeyName(x)
+		if keystore.SameKey(x, k) {
+			return keystore.KeyName(x)
 		}
 	}
-	return workflow.KeyName(k)
+	return keystore.KeyName(k)
 }
 
 // migrated reports an open migration of the project: its integrated
@@ -108,7 +109,7 @@ func (p *keysPane) migrated() bool {
 // on with that rotation (its resume question), so nothing new is asked.
 func (p *keysPane) rotationOf(k apiclient.ClientKey) *ledger.Record {
 	for i, r := range p.open.val {
-		if r.Kind == ledger.KindRotation && workflow.SameKey(workflow.OldKeyOf(r), k) {
+		if r.Kind == ledger.KindRotation && keystore.SameKey(workflow.OldKeyOf(r), k) {
 			return &p.open.val[i]
 		}
 	}

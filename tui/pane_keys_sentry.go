@@ -12,7 +12,8 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: they have a
@@ -32,11 +33,11 @@ func (e *sentryFailure) Error() string { return e.err.Error() }
 func (e *sentryFailure) Unwrap() error { return e.err }
 
 // atSentry marks err as the failure of store's Sentry (nil stays nil).
-func atSentry(store workflow.KeyStore, err error) error {
+func atSentry(store keystore.KeyStore, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &sentryFailure{base: workflow.SentryBase(store), err: err}
+	return &sentryFailure{base: keystore.SentryBase(store), err: err}
 }
 
 // explainsSentry: err came from a Sentry or its token.
@@ -46,7 +47,7 @@ func explainsSentry(err error) bool {
 }
 
 // maxKeyName is the longest name Sentry keeps (ProjectKey.label).
-const maxKeyName = workflow.MaxKeyName
+const maxKeyName = keystore.MaxKeyName
 
 // checkName says why a key name will not do, "" when it will.
 func checkName(name string) string {
@@ -61,12 +62,12 @@ func checkName(name string) string {
 	return ""
 }
 
-// newKeyName is the name offered for a new key (workflow.NewKeyName: the
+// newKeyName is the name offered for a new key (keystore.NewKeyName: the
 // name a rotation given none gets, whichever front end runs it).
-func newKeyName(old string, now time.Time) string { return workflow.NewKeyName(old, now) }
+func newKeyName(old string, now time.Time) string { return keystore.NewKeyName(old, now) }
 
 // createQuestion asks the new key's name (n).
-func (p *keysPane) createQuestion(project workflow.Project) dialog {
+func (p *keysPane) createQuestion(project projectscope.Project) dialog {
 	store := p.store
 	return suggesting(inputDialog("New client key in the "+clean(store.Where()), []string{
 		"Sentry names each key: a name says which clients use it (\"Production\", \"iOS app\").",
@@ -82,14 +83,14 @@ func (p *keysPane) createQuestion(project workflow.Project) dialog {
 // disabled (a soft rotation: deleted later, once its clients have moved)
 // or deleted at the end, as GitLab's are. A disabled key is deleted by
 // default: disabling it again changes nothing.
-func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.ClientKey) dialog {
+func (p *keysPane) rotateQuestion(project projectscope.Project, sel apiclient.ClientKey) dialog {
 	k := p.sh.keys
 	body := []string{
-		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(workflow.KeyName(sel)) + " goes.",
+		"A new key is made, its DSN copied and, as you choose, put in the CI/CD variables that hold the old key's; a test event can check it. Then the old key " + clean(keystore.KeyName(sel)) + " goes.",
 		"",
 		"Soft: the old key is disabled (its events refused, it can be turned on again) and deleted later, with " + keyName(k.Delete) + " once its clients use the new DSN; the rotation stays open until then. Otherwise it is deleted at the end.",
 	}
-	return suggesting(inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(workflow.KeyName(sel)), clean(project.Name())), body,
+	return suggesting(inputDialog(fmt.Sprintf("Rotate key %s of %s", clean(keystore.KeyName(sel)), clean(project.Name())), body,
 		"New key's name: ", "", "rotate", func(name string, soft bool) (tea.Msg, string) {
 			if why := checkName(name); why != "" {
 				return nil, why
@@ -100,9 +101,9 @@ func (p *keysPane) rotateQuestion(project workflow.Project, sel apiclient.Client
 
 // sentryKey handles what only a Sentry's keys have: their switch, their
 // name, their rate limit. ok false: km is none of these.
-func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
+func (p *keysPane) sentryKey(km tea.KeyPressMsg, project projectscope.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
 	k := p.sh.keys
-	name := clean(workflow.KeyName(sel))
+	name := clean(keystore.KeyName(sel))
 	update := func(o sentry.UpdateKeyOptions, what string) tea.Msg {
 		return startWriteMsg{updateKeyWrite{proj: project, store: p.store, key: sel, opts: o, what: what}}
 	}
@@ -129,12 +130,12 @@ func (p *keysPane) sentryKey(km tea.KeyPressMsg, project workflow.Project, sel a
 		return msgCmd(openDialogMsg{d: suggesting(inputDialog("Rate limit of key "+name, []string{
 			"Events the key accepts per window, COUNT/WINDOW: 1000/1h (or 1000/3600, in seconds) is 1000 an hour; s, min, h and d name the unit; a window of at most a day. none removes the limit.",
 		}, "Limit: ", "", "set", func(text string, _ bool) (tea.Msg, string) {
-			rl, clear, err := workflow.ParseRateLimit(text)
+			rl, clear, err := keystore.ParseRateLimit(text)
 			if err != nil {
 				return nil, "Not a rate limit: " + clean(err.Error()) + "."
 			}
 			return update(sentry.UpdateKeyOptions{RateLimit: rl, ClearRateLimit: clear}, "rate-limited"), ""
-		}), workflow.RateLimitText(sel.RateLimit))}), true
+		}), keystore.RateLimitText(sel.RateLimit))}), true
 	}
 	return nil, false
 }

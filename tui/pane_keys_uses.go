@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -29,7 +30,7 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 	p.usedIn = make(map[string][]workflow.Use, len(msg.audit.Keys))
 	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {
-		p.usedIn[workflow.KeyRef(k.Key)] = k.Used
+		p.usedIn[keystore.KeyRef(k.Key)] = k.Used
 		if !k.Seen.First.IsZero() && k.Key.ID != 0 {
 			p.ages[k.Key.ID] = k.Seen
 		}
@@ -87,7 +88,7 @@ func (p *keysPane) usedShort(k apiclient.ClientKey) string {
 }
 
 func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string, caveat string) string {
-	used, ok := p.usedIn[workflow.KeyRef(k)]
+	used, ok := p.usedIn[keystore.KeyRef(k)]
 	switch {
 	case ok && len(used) == 0 && len(p.unread) > 0:
 		return "? (group " + strings.Join(p.unread, ", ") + " unread)"

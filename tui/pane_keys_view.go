@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -66,9 +67,9 @@ func (p *keysPane) notes() []string {
 func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	st := p.sh.styles
 	inner := w - 4
-	lines := []string{st.Title.Render(truncate("Key "+clean(workflow.KeyName(k)), inner)), ""}
+	lines := []string{st.Title.Render(truncate("Key "+clean(keystore.KeyName(k)), inner)), ""}
 	if p.sentry() {
-		lines = append(lines, "Name        "+truncate(clean(k.Name), inner-12), "Active      "+onOff(k.Active), "Rate limit  "+workflow.RateLimitText(k.RateLimit))
+		lines = append(lines, "Name        "+truncate(clean(k.Name), inner-12), "Active      "+onOff(k.Active), "Rate limit  "+keystore.RateLimitText(k.RateLimit))
 	} else {
 		lines = append(lines, "Active      "+yesNo(k.Active))
 	}
@@ -118,7 +119,7 @@ func (p *keysPane) columns(keys []apiclient.ClientKey) keyColumns {
 	c := keyColumns{leadTitle: "NAME", leadW: 4, lead: func(k apiclient.ClientKey) string { return clean(k.Name) }, active: onOff, rateW: 10, keyW: 32}
 	for _, k := range keys {
 		c.leadW = min(max(c.leadW, lipgloss.Width(clean(k.Name))), maxNameColumn)
-		c.rateW = max(c.rateW, len(workflow.RateLimitText(k.RateLimit)))
+		c.rateW = max(c.rateW, len(keystore.RateLimitText(k.RateLimit)))
 		c.keyW = max(c.keyW, min(lipgloss.Width(clean(k.PublicKey)), 64))
 	}
 	return c
@@ -241,7 +242,7 @@ func (p *keysPane) render(w int) string {
 		active := pad(c.active(k.Active), activeW)
 		rest := ""
 		if c.rateW > 0 {
-			rest += "  " + pad(workflow.RateLimitText(k.RateLimit), c.rateW)
+			rest += "  " + pad(keystore.RateLimitText(k.RateLimit), c.rateW)
 		}
 		rest += "  " + pad(truncate(clean(k.PublicKey), c.keyW), c.keyW)
 		if usedW > 0 {

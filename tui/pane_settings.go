@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -38,7 +40,7 @@ type settingsPane struct {
 // migrated is the project's migration while GitLab's settings do not name
 // its Sentry: integrated tracking is not offered again.
 func (p *settingsPane) migrated() (ledger.Record, bool) {
-	if p.migration == nil || !p.data.has || p.data.val.missing || workflow.SentryBacked(p.data.val.s) {
+	if p.migration == nil || !p.data.has || p.data.val.missing || keystore.SentryBacked(p.data.val.s) {
 		return ledger.Record{}, false
 	}
 	return p.migration()
@@ -115,7 +117,7 @@ func (p *settingsPane) help() helpMap {
 	return helpMap{short: acts, full: [][]key.Binding{acts}}
 }
 
-func (p *settingsPane) update(msg tea.KeyPressMsg, project workflow.Project, keysBefore []int64) tea.Cmd {
+func (p *settingsPane) update(msg tea.KeyPressMsg, project projectscope.Project, keysBefore []int64) tea.Cmd {
 	if !p.data.has || p.sh.readOnly() {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -28,7 +29,7 @@ func consoleAction(k KeyMap) func(workflow.Action) string {
 			if a.Key.ID == 0 && a.Key.PublicKey == "" {
 				return keyName(k.Delete) + " on the key, on the Client keys tab"
 			}
-			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(workflow.KeyName(a.Key)))
+			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(keystore.KeyName(a.Key)))
 		case workflow.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
 		}
@@ -107,7 +108,7 @@ func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
 	send := "No test event was sent."
 	switch sel, ok := s.keys.selected(); {
 	case s.tab == tabKeys && ok:
-		send = fmt.Sprintf("No test event was sent: %s sends one with key %s.", keyName(k.Verify), clean(workflow.KeyName(sel)))
+		send = fmt.Sprintf("No test event was sent: %s sends one with key %s.", keyName(k.Verify), clean(keystore.KeyName(sel)))
 	case s.keys.data.has && len(s.keys.keys()) > 0:
 		send = fmt.Sprintf("No test event was sent: on the Client keys tab (%s), %s sends one with the selected key.", keyName(k.Tab), keyName(k.Verify))
 	}

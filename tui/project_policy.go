@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -47,7 +48,7 @@ func (r *varRecorder) evaluate(d Deps, a workflow.Audit, keys []apiclient.Client
 		return nil
 	}
 	if len(keys) > 0 && keys[0].ID == 0 {
-		a.Backend = workflow.BackendSentry // a Sentry's keys: no ID
+		a.Backend = keystore.BackendSentry // a Sentry's keys: no ID
 	}
 	now := time.Now()
 	if d.Clock != nil {
@@ -61,7 +62,7 @@ func (r *varRecorder) evaluate(d Deps, a workflow.Audit, keys []apiclient.Client
 // does it, and where; a plain action where no key does.
 func policyFix(k KeyMap, a check.FixAction) string {
 	onKey := func(b string) string {
-		return fmt.Sprintf("%s on key %s, on the Client keys tab", b, clean(workflow.KeyName(a.Key)))
+		return fmt.Sprintf("%s on key %s, on the Client keys tab", b, clean(keystore.KeyName(a.Key)))
 	}
 	copyDSN := "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
 	switch a.Kind {

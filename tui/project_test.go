@@ -14,8 +14,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func TestProjectLoadingState(t *testing.T) {
@@ -723,10 +723,10 @@ func TestKeysShowTheirAge(t *testing.T) {
 	store := seen.Open(filepath.Join(t.TempDir(), "keys-seen.json"))
 	var now time.Time
 	deps := Deps{API: g.api, Host: g.url, Project: "1",
-		KeysSeen: func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error) {
+		KeysSeen: func(host string, p projectscope.Project, keys []int64) (map[int64]seen.Entry, error) {
 			return store.Observe(host, p.ID, p.Path, keys, now)
 		},
-		KeyCreated: func(host string, p workflow.Project, key int64) { _ = store.Created(host, p.ID, p.Path, key, now) }}
+		KeyCreated: func(host string, p projectscope.Project, key int64) { _ = store.Created(host, p.ID, p.Path, key, now) }}
 	now = testNow.Add(-72 * time.Hour)
 	h := newHarness(t, deps)
 	h.resize(160, 40)

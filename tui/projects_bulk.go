@@ -4,12 +4,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // bulk offers the changes to the marked projects; with none marked, it
 // shows the last bulk change's report.
 func (s *projectsScreen) bulk() tea.Cmd {
+	if r := s.sh.bulk; r != nil {
+		return msgCmd(openDialogMsg{d: stopBulkQuestion(r)})
+	}
 	if len(s.marks) == 0 {
 		if s.sh.hasBulk {
 			return msgCmd(openDialogMsg{d: s.sh.lastBulk})
@@ -45,7 +50,7 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	}
 	// The choices first, the marked projects after them: on a small
 	// terminal the box scrolls, and what to press shows at once.
-	d := menuDialog(workflow.Projects(len(projects), "marked"), body, picks)
+	d := menuDialog(wording.Projects(len(projects), "marked"), body, picks)
 	d.body = append(d.body, "", "Marked:")
 	for _, p := range projects {
 		d.body = append(d.body, "  • "+clean(p.PathWithNamespace))
@@ -62,7 +67,7 @@ func variableQuestion(kind func(variable string) workflow.Kind, title, variable 
 		if name == "" {
 			name = variable
 		}
-		if !workflow.ValidVariableName(name) {
+		if !projectscope.ValidVariableName(name) {
 			return nil, "A variable's name is letters, digits and _ only."
 		}
 		return planBulkMsg{kind: kind(name), variable: name, projects: projects}, ""

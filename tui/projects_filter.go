@@ -150,7 +150,7 @@ func (s *projectsScreen) searchTick(msg searchTickMsg) tea.Cmd {
 		return nil
 	}
 	s.filter.waiting = false
-	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.filter.found.start(), msg.query, 1)
+	return loadProjectsCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.filter.found.start(), msg.query, 1)
 }
 
 // searched takes the server's search answer.

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // marks are the projects a change to several projects acts on, by ID, with
@@ -57,7 +57,7 @@ func (s *projectsScreen) dropMarksOutside() tea.Cmd {
 		them = "it"
 	}
 	return statusCmd(statusInfo, fmt.Sprintf("Unmarked %s outside group %s: a change acts only on projects the list shows. %s shows the group that holds %s.",
-		workflow.Projects(n, "marked"), clean(s.scope.group.String()), keyName(s.sh.keys.Scope), them))
+		wording.Projects(n, "marked"), clean(s.scope.group.String()), keyName(s.sh.keys.Scope), them))
 }
 
 // keepFailed unmarks the projects that did not fail: a change to them ran

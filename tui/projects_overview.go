@@ -113,7 +113,7 @@ func (s *projectsScreen) loadOverviews() tea.Cmd {
 		}
 		o.byID[it.id] = overview{loading: true}
 		o.inFlight++
-		cmds = append(cmds, loadOverviewCmd(s.sh.api, s.sh.deps.RequestTimeout, o.gen, it.id, s.sh.deps.Rotations))
+		cmds = append(cmds, loadOverviewCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, o.gen, it.id, s.sh.deps.Rotations))
 	}
 	return tea.Batch(cmds...)
 }

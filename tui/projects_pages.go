@@ -53,9 +53,9 @@ func (s *projectsScreen) loadPage() tea.Cmd {
 	}
 	id := s.pages.load.start()
 	if g := s.scope.group; g != nil {
-		return loadGroupProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, id, *g, s.scope.subgroups)
+		return loadGroupProjectsCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, id, *g, s.scope.subgroups)
 	}
-	return loadProjectsCmd(s.sh.api, s.sh.deps.RequestTimeout, id, "", s.pages.next)
+	return loadProjectsCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, id, "", s.pages.next)
 }
 
 // maybeLoadMore fetches the next page when the cursor nears the end.

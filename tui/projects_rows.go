@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // The rows of the projects list: each project as it is drawn and picked,
@@ -36,10 +36,10 @@ func itemFrom(p apiclient.Project) projectItem {
 	it := projectItem{id: p.ID, path: path, name: name, lower: strings.ToLower(path + " " + name)}
 	// One decision for both front ends: a group's list holds every
 	// project the user has a role in, the skipped ones read whole.
-	if skip := workflow.SkipReason(p); skip != "" {
+	if skip := projectscope.SkipReason(p); skip != "" {
 		it.skip, it.notMaintained = skip, !p.Archived
 		if lvl := p.AccessLevel(); lvl > 0 {
-			it.role = workflow.RoleName(lvl)
+			it.role = projectscope.RoleName(lvl)
 		}
 	}
 	return it

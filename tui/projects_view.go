@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 func (s *projectsScreen) View() string {
@@ -84,7 +84,7 @@ func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 	if r.kind == rowRecent {
 		k.name += "  (recent)"
 	}
-	if g := s.scope.group; g != nil && workflow.SharedInto(g.Path, it.path) {
+	if g := s.scope.group; g != nil && projectscope.SharedInto(g.Path, it.path) {
 		k.name += "  (shared)"
 	}
 	k.state = s.overviews.text(it.id, stateW)

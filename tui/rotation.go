@@ -10,6 +10,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -18,10 +20,10 @@ import (
 // answered. The console has no order of steps of its own.
 type rotationWrite struct {
 	r workflow.Rotation
-	// old is the key rotated, as workflow.KeyRef names it: one rotation of
+	// old is the key rotated, as keystore.KeyRef names it: one rotation of
 	// a key at a time. store is where the keys are (nil: GitLab's).
 	old   string
-	store workflow.KeyStore
+	store keystore.KeyStore
 	// copied: the new DSN was copied already, once the server listed it.
 	copied bool
 	// answered: this run follows an answer; the new key was added to the
@@ -34,8 +36,8 @@ type rotationWrite struct {
 	err     error
 }
 
-func (w rotationWrite) project() workflow.Project { return w.r.Project }
-func (w rotationWrite) failure() error            { return w.err }
+func (w rotationWrite) project() projectscope.Project { return w.r.Project }
+func (w rotationWrite) failure() error                { return w.err }
 
 // at is the step the rotation is at: where its run has reached.
 func (w rotationWrite) at() workflow.Step {
@@ -72,7 +74,7 @@ func (w rotationWrite) pending() string {
 // oldName names the key rotated: as the plan read it, or as asked.
 func (w rotationWrite) oldName() string {
 	if w.r.Old.ID != 0 || w.r.Old.PublicKey != "" {
-		return workflow.KeyName(w.r.Old)
+		return keystore.KeyName(w.r.Old)
 	}
 	if w.old != "" {
 		return w.old
@@ -190,7 +192,7 @@ func rotatedWords(r workflow.Rotation, k KeyMap) (string, bool) {
 		}
 		held = append(held, v.Key)
 	}
-	nk, old := clean(workflow.KeyName(*r.New)), clean(workflow.KeyName(r.Old))
+	nk, old := clean(keystore.KeyName(*r.New)), clean(keystore.KeyName(r.Old))
 	in, holds := "", ""
 	if len(held) > 0 {
 		in = " (in " + clean(strings.Join(held, ", ")) + ")"
@@ -209,7 +211,7 @@ func rotatedWords(r workflow.Rotation, k KeyMap) (string, bool) {
 
 // copyNewDSN copies the new DSN, when it is safe to paste, and says where.
 func (w rotationWrite) copyNewDSN() tea.Msg {
-	name := workflow.KeyName(*w.r.New)
+	name := keystore.KeyName(*w.r.New)
 	if err := dsn.Check(w.r.New.DSN); err != nil {
 		return copyTextMsg{refused: fmt.Sprintf("The DSN of the new key %s was not copied (%s): it is shown cleaned in the key's details (enter).", clean(name), err)}
 	}
@@ -226,7 +228,7 @@ func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
 // rotation of the same key made (the ledger's), or make a new one.
 func (w rotationWrite) resumeQuestion(k KeyMap) dialog {
 	e := *w.r.Earlier
-	nk, old := clean(workflow.KeyName(workflow.NewKeyOf(e))), clean(workflow.KeyName(workflow.OldKeyOf(e)))
+	nk, old := clean(keystore.KeyName(workflow.NewKeyOf(e))), clean(keystore.KeyName(workflow.OldKeyOf(e)))
 	body := []string{clean(workflow.EarlierWords(e))}
 	if left := workflow.LeftToDo(e, consoleChecks(k)); left != "" {
 		body = append(body, "Left to do: "+clean(left)+".")
@@ -247,7 +249,7 @@ func (w rotationWrite) variablesQuestion() dialog {
 	if len(r.StillOld()) == 1 {
 		it = "it"
 	}
-	d := confirmDialog(fmt.Sprintf("New key %s created in %s. Update its CI/CD variables?", clean(workflow.KeyName(*r.New)), r.Project.Name()), []string{
+	d := confirmDialog(fmt.Sprintf("New key %s created in %s. Update its CI/CD variables?", clean(keystore.KeyName(*r.New)), r.Project.Name()), []string{
 		clean(r.HoldsOldDSN()) + " the old key's DSN.",
 		"",
 		"Point " + it + " at the new DSN (masked, protected and raw stay as they are)? The next deploy that reads " + it + " uses the new key. The new DSN is copied either way; the old key is deleted only after this, if you choose to.",
@@ -276,9 +278,9 @@ func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 	if g := r.GroupUsesWarning(); g != "" {
 		body = append(body, clean(g))
 	}
-	title, yes := "Delete old key", fmt.Sprintf("New key %s created in %s. Delete old key %s?", clean(workflow.KeyName(*r.New)), r.Project.Name(), clean(workflow.KeyName(r.Old)))
+	title, yes := "Delete old key", fmt.Sprintf("New key %s created in %s. Delete old key %s?", clean(keystore.KeyName(*r.New)), r.Project.Name(), clean(keystore.KeyName(r.Old)))
 	if r.Soft() {
-		title, yes = "Disable old key", fmt.Sprintf("New key %s created in %s. Disable old key %s?", clean(workflow.KeyName(*r.New)), r.Project.Name(), clean(workflow.KeyName(r.Old)))
+		title, yes = "Disable old key", fmt.Sprintf("New key %s created in %s. Disable old key %s?", clean(keystore.KeyName(*r.New)), r.Project.Name(), clean(keystore.KeyName(r.Old)))
 		body = append(body, "Disable the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN: its events are refused from then on, and it can be turned on again ("+keyName(k.ToggleActive)+"). The rotation stays open until you delete it ("+keyName(k.Delete)+").")
 	} else {
 		body = append(body, "Delete the old key "+clean(r.Old.PublicKey)+" once your clients use the new DSN; clients still using it will stop reporting.")

@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // loginScreen asks for a host and a token. The token field is masked and
@@ -50,7 +50,7 @@ func (s *loginScreen) tokenPage() string {
 	if err != nil || s.host.Value() == "" {
 		return "<your GitLab>/-/user_settings/personal_access_tokens"
 	}
-	return clean(workflow.TokenPage(host))
+	return clean(tokens.TokenPage(host))
 }
 
 func (s *loginScreen) Init() tea.Cmd {
@@ -165,7 +165,7 @@ func (s *loginScreen) submit() tea.Cmd {
 	s.checking = true
 	// The token leaves the field at once; only the Cmd holds it.
 	s.token.SetValue("")
-	return loginCmd(s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
+	return loginCmd(s.sh.ctx(), s.sh.deps.Login, s.sh.deps.RequestTimeout, host, tok)
 }
 
 func (s *loginScreen) View() string {

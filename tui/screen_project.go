@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -24,8 +25,8 @@ const (
 // loaded at once.
 type projectScreen struct {
 	sh      *shared
-	project workflow.Project
-	info    loadable[workflow.Project]
+	project projectscope.Project
+	info    loadable[projectscope.Project]
 	tab     int
 	// tabChosen: the user picked a tab; the settings no longer choose it.
 	tabChosen bool
@@ -43,7 +44,7 @@ type projectScreen struct {
 }
 
 func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projectScreen {
-	p := workflow.Project{Ref: ref, ID: ref.ID, Path: ref.Path}
+	p := projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}
 	if p.Path == "" {
 		if r, err := apiclient.ParseProjectRef(name); err == nil {
 			p.Path = r.Path
@@ -53,7 +54,7 @@ func newProjectScreen(sh *shared, ref apiclient.ProjectRef, name string) *projec
 	s.settings = &settingsPane{sh: sh, newActive: true}
 	s.keys = newKeysPane(sh)
 	s.settings.migration = s.keys.migration
-	s.settings.page = func() string { return workflow.SettingsPage(sh.deps.Host, s.project) }
+	s.settings.page = func() string { return projectscope.SettingsPage(sh.deps.Host, s.project) }
 	return s
 }
 
@@ -62,15 +63,15 @@ func (s *projectScreen) Init() tea.Cmd {
 }
 
 func (s *projectScreen) loadInfo() tea.Cmd {
-	return loadProjectCmd(s.sh.api, s.sh.deps.RequestTimeout, s.info.start(), s.project.Ref)
+	return loadProjectCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.info.start(), s.project.Ref)
 }
 
 func (s *projectScreen) loadSettings() tea.Cmd {
-	return loadSettingsCmd(s.sh.api, s.sh.deps.RequestTimeout, s.settings.data.start(), s.project.Ref)
+	return loadSettingsCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.settings.data.start(), s.project.Ref)
 }
 
 func (s *projectScreen) loadKeys() tea.Cmd {
-	return loadKeysCmd(s.sh.api, s.sh.deps, s.keys.data.start(), s.project.Ref)
+	return loadKeysCmd(s.sh.ctx(), s.sh.api, s.sh.deps, s.keys.data.start(), s.project.Ref)
 }
 
 // loadRotations reads the project's unfinished rotations from the ledger,
@@ -98,7 +99,7 @@ func (s *projectScreen) loadUses() tea.Cmd {
 	if !s.keys.data.has || s.keys.data.loading() || s.project.Path == "" || st.loading() || (!st.has && st.err == nil) {
 		return nil
 	}
-	return loadUsesCmd(s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,
+	return loadUsesCmd(s.sh.ctx(), s.sh.api, s.sh.deps, s.keys.uses.start(), s.project,
 		slices.Clone(s.keys.keys()), st.val.s, st.has)
 }
 
@@ -268,14 +269,14 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		s.tab, s.tabChosen = 1-s.tab, true
 		return nil
 	case key.Matches(msg, k.OpenWeb):
-		return openWeb(s.sh, workflow.SettingsPage(s.sh.deps.Host, s.project))
+		return openWeb(s.sh, projectscope.SettingsPage(s.sh.deps.Host, s.project))
 	case key.Matches(msg, k.Findings):
 		return s.findings()
 	case key.Matches(msg, k.Doctor) && !s.doctor.loading():
 		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
 		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
 		return tea.Batch(msgCmd(running),
-			doctorCmd(s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
+			doctorCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())

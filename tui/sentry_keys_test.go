@@ -12,7 +12,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -40,13 +42,13 @@ func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {
 }
 
 // resolver is the console's Sentry: token for the mock Sentry's host only.
-func (w sentryWorld) resolver(token string) workflow.SentryResolver {
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+func (w sentryWorld) resolver(token string) keystore.SentryResolver {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, sentry.Tokens{EnvToken: token, EnvURL: w.url}, apiURL, apiclient.WithRetries(0, 0))
 		if err != nil {
 			return nil, err
 		}
-		return workflow.SentryKeys(c, p), nil
+		return keystore.SentryKeys(c, p), nil
 	}
 }
 
@@ -116,7 +118,7 @@ func TestSentryKeysListed(t *testing.T) {
 func TestSentryCreateAsksAName(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	var created int
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, workflow.Project, int64) { created++ }})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, projectscope.Project, int64) { created++ }})
 	h.key("n")
 	h.mustSay("New client key in the Sentry project demo/legacy-api", "Name: errtrack "+testNow.Format(time.DateOnly))
 	h.typeText("CI runner")
@@ -146,7 +148,7 @@ func TestSentryCreateAsksAName(t *testing.T) {
 func TestSentrySoftRotationThenDelete(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	var created int
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, workflow.Project, int64) { created++ }})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeyCreated: func(string, projectscope.Project, int64) { created++ }})
 	old := w.key(t, "Production")
 	h.selectKey("Production")
 	h.key("R")
@@ -172,7 +174,7 @@ func TestSentrySoftRotationThenDelete(t *testing.T) {
 		t.Fatalf("SENTRY_DSN: %+v", v)
 	}
 	open := w.led.OpenRotations(3)
-	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].OldPublic != old.Public || open[0].Backend != workflow.BackendSentry {
+	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].OldPublic != old.Public || open[0].Backend != keystore.BackendSentry {
 		t.Fatalf("open rotations: %+v", open)
 	}
 	h.mustSay(`Soft rotation open: key "Production"`, `disabled on `+testNow.Format(time.DateOnly), `new key "Production 2"`, "delete the old key (d)")
@@ -270,7 +272,7 @@ func TestSentryRateLimitNotApplied(t *testing.T) {
 // Sentry, and shows none of GitLab's keys as the project's.
 func TestSentryNoToken(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
-	h := w.console(t, "", Deps{Sentry: func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+	h := w.console(t, "", Deps{Sentry: func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		_, _, _, err := sentry.ClientFor(ctx, sentry.Tokens{}, apiURL)
 		return nil, err
 	}})
@@ -312,7 +314,7 @@ func TestSentryNotManaged(t *testing.T) {
 func TestSentryDeleteAsksAtThatKey(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	seenCalls := 0
-	h := w.console(t, mocksentry.TokenAdmin, Deps{KeysSeen: func(string, workflow.Project, []int64) (map[int64]seen.Entry, error) {
+	h := w.console(t, mocksentry.TokenAdmin, Deps{KeysSeen: func(string, projectscope.Project, []int64) (map[int64]seen.Entry, error) {
 		seenCalls++
 		return nil, nil
 	}})

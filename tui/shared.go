@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -17,7 +19,7 @@ type shared struct {
 	styles  Styles
 	keys    KeyMap
 	clock   Clock
-	token   workflow.TokenStatus
+	token   tokens.TokenStatus
 	pending map[uint64]write // writes in flight, by id
 	// lastBulk is the report of the last bulk change, reopened with Bulk.
 	lastBulk dialog
@@ -106,4 +108,13 @@ func (sh *shared) userName() string {
 // rotations is the ledger as the console's own rotations write it.
 func (sh *shared) rotations() *workflow.Rotations {
 	return sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsole).WithUser(sh.userName())
+}
+
+// ctx is the program's context, which every command the console starts
+// runs under: quitting stops them.
+func (sh *shared) ctx() context.Context {
+	if sh.deps.Context != nil {
+		return sh.deps.Context
+	}
+	return context.Background()
 }

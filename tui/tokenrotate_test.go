@@ -9,7 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // tokenStore is a keyring for the console's token rotation; fail fails the
@@ -39,7 +39,7 @@ func rotatingConsole(t *testing.T, store *tokenStore) (*harness, gitlab) {
 			current = tok
 		}
 		c, _ := apiclient.New(g.url, current, apiclient.WithRetries(0, 0))
-		rt, err := workflow.RotateToken(ctx, c, store, host, current, workflow.DefaultTokenDays, time.Now())
+		rt, err := tokens.RotateToken(ctx, c, store, host, current, tokens.DefaultTokenDays, time.Now())
 		if err != nil {
 			return nil, nil, err
 		}

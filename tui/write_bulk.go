@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -43,10 +46,13 @@ type (
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
-		id     uint64
-		plan   workflow.Plan
-		marked int
-		err    error
+		id       uint64
+		plan     workflow.Plan
+		marked   int
+		err      error
+		projects []apiclient.Project
+		// asked: the user answered the unread groups' question (No).
+		asked bool
 	}
 	// startBulkMsg is the user's yes to the plan.
 	startBulkMsg struct {
@@ -93,6 +99,8 @@ type bulkRun struct {
 	pace    *bulkPace
 	// release lets go of a rotation's campaign claim.
 	release func()
+	// stopped: the user stopped it; the run reads it from its goroutine.
+	stopped atomic.Bool
 }
 
 // words name the change.
@@ -129,24 +137,24 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 	if msg.kind != nil {
 		doing = msg.kind.Words().Doing
 	}
-	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, workflow.Projects(len(msg.projects), "marked")), kind: statusInfo})
-	return next, tea.Batch(status, apiCmd(bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
+	next, status := m.setStatus(statusMsg{text: fmt.Sprintf("%s: reading the %s to plan it…", doing, wording.Projects(len(msg.projects), "marked")), kind: statusInfo})
+	return next, tea.Batch(status, apiCmd(m.sh.ctx(), bulkTimeout(d, len(msg.projects)), func(ctx context.Context) tea.Msg {
 		kind := msg.kind
 		if msg.build != nil {
 			var err error
 			if kind, err = msg.build(ctx); err != nil {
-				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err}
+				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err, projects: msg.projects}
 			}
 		}
 		p, err := workflow.PlanProjects(ctx, api, msg.projects, kind)
-		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err}
+		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err, projects: msg.projects}
 	}))
 }
 
 // bulkPlanned shows the plan and asks once, defaulting to No; a plan
 // asked for before the last one is dropped.
 func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
-	if msg.id != m.sh.planning {
+	if msg.id != m.sh.planning && !msg.asked {
 		return m, nil
 	}
 	m.sh.planning = 0
@@ -160,12 +168,15 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 		}
 		return m.setStatus(statusMsg{text: m.bulkExplain(msg.err), kind: statusError})
 	}
+	if d, ok := unreadGroupsQuestion(msg); ok {
+		return m, msgCmd(openDialogMsg{d: d, async: true})
+	}
 	p := msg.plan
 	w := p.Kind.Words()
 	rows := m.bulkRows(p)
 	if p.Acting() == 0 {
 		next, status := m.setStatus(statusMsg{text: w.Doing + ": nothing to do in the marked projects.", kind: statusInfo})
-		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, workflow.Projects(msg.marked, "marked")), nil).withTable(rows)
+		d := infoDialog(fmt.Sprintf("%s: nothing to do in the %s", w.Doing, wording.Projects(msg.marked, "marked")), nil).withTable(rows)
 		return next, tea.Batch(status, msgCmd(openDialogMsg{d: d, async: true}))
 	}
 	var body []string
@@ -175,7 +186,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	if w.Resume != "" {
 		body = append(body, w.Resume)
 	}
-	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), workflow.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
+	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), wording.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
 	d.onNo = statusMsg{text: w.Doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
@@ -233,10 +244,11 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
 	env := workflow.RunEnv{API: api,
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
-		Checks:  func(workflow.Project) workflow.Checks { return consoleChecks(keys) }}
+		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) },
+		Stopped: r.stopped.Load}
 	plan, ch, id := r.plan, r.events, r.id
+	ctx, cancel := context.WithTimeout(m.sh.ctx(), bulkTimeout(d, plan.Acting()))
 	run := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), bulkTimeout(d, plan.Acting()))
 		defer cancel()
 		final := plan.Run(ctx, env, func(e workflow.Event) {
 			if rot := e.Item.Rotation; e.Done && rot != nil && rot.New != nil {
@@ -357,7 +369,7 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 		}
 	})
 	w := p.Kind.Words()
-	title := fmt.Sprintf("%s: done in %s", w.Doing, workflow.Projects(p.Acting(), ""))
+	title := fmt.Sprintf("%s: done in %s", w.Doing, wording.Projects(p.Acting(), ""))
 	kind := statusSuccess
 	failed := map[int64]bool{}
 	underWay := 0
@@ -371,9 +383,9 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	}
 	again := ""
 	if n := len(failed); n > 0 {
-		title = fmt.Sprintf("%s: %d of %s failed", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""))
+		title = fmt.Sprintf("%s: %d of %s failed", w.Doing, n-underWay, wording.Projects(len(p.Items), ""))
 		if underWay > 0 {
-			title = fmt.Sprintf("%s: %d of %s failed, %d unfinished", w.Doing, n-underWay, workflow.Projects(len(p.Items), ""), underWay)
+			title = fmt.Sprintf("%s: %d of %s failed, %d unfinished", w.Doing, n-underWay, wording.Projects(len(p.Items), ""), underWay)
 		}
 		kind = statusError
 		again = " The ones that failed stay marked, to try again."

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -13,7 +15,7 @@ func (w createKeyWrite) holds() []workflow.Hold {
 }
 
 func (w deleteKeyWrite) holds() []workflow.Hold {
-	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(workflow.KeyRef(w.key))}}
+	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(keystore.KeyRef(w.key))}}
 }
 
 func (w verifyKeyWrite) holds() []workflow.Hold {
@@ -28,7 +30,7 @@ func (w settingsWrite) holds() []workflow.Hold {
 // key creation until it made its key.
 func (w rotationWrite) holds() []workflow.Hold {
 	id := w.r.Project.ID
-	h := []workflow.Hold{{Project: id, What: workflow.HoldKey(workflow.KeyRef(w.r.Old))}, {Project: id, What: workflow.HoldVariables}}
+	h := []workflow.Hold{{Project: id, What: workflow.HoldKey(keystore.KeyRef(w.r.Old))}, {Project: id, What: workflow.HoldVariables}}
 	if w.r.New == nil {
 		h = append(h, workflow.Hold{Project: id, What: workflow.HoldCreate})
 	}
@@ -50,7 +52,7 @@ func (m Model) bulkHolding(hs []workflow.Hold) string {
 			continue // ended, or left alone
 		}
 		if h, ok := workflow.Meet(r.plan.Holds(i), hs); ok {
-			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + workflow.Projects(r.acting-r.done, "") + " to go)"
+			return r.words().Doing + " is at " + it.Project.Name() + " (its " + h.What + "; " + wording.Projects(r.acting-r.done, "") + " to go)"
 		}
 	}
 	return ""
@@ -73,5 +75,5 @@ func (b bulkItem) holds() []workflow.Hold { return nil }
 
 // A Sentry key's change (its switch, name or rate limit) holds that key.
 func (w updateKeyWrite) holds() []workflow.Hold {
-	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(workflow.KeyRef(w.key))}}
+	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(keystore.KeyRef(w.key))}}
 }

@@ -6,21 +6,23 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // createKeyWrite creates a client key (n): GitLab's, or, with a store, a
 // Sentry's with its name.
 type createKeyWrite struct {
-	proj  workflow.Project
-	store workflow.KeyStore // nil: GitLab's keys
+	proj  projectscope.Project
+	store keystore.KeyStore // nil: GitLab's keys
 	name  string
 	key   *apiclient.ClientKey
 	err   error
 }
 
-func (w createKeyWrite) project() workflow.Project { return w.proj }
-func (w createKeyWrite) failure() error            { return w.err }
+func (w createKeyWrite) project() projectscope.Project { return w.proj }
+func (w createKeyWrite) failure() error                { return w.err }
 func (w createKeyWrite) pending() string {
 	return "a client key was being created in " + w.proj.Name()
 }
@@ -61,7 +63,7 @@ func (w createKeyWrite) outcome(v voice) outcome {
 		return say(w.proj, statusError, v.explain(w.err))
 	}
 	if w.store != nil {
-		return say(w.proj, statusSuccess, fmt.Sprintf("Created key %s in the %s; %s copies its DSN.", workflow.KeyName(*w.key), w.store.Where(), keyName(v.keys.Copy)))
+		return say(w.proj, statusSuccess, fmt.Sprintf("Created key %s in the %s; %s copies its DSN.", keystore.KeyName(*w.key), w.store.Where(), keyName(v.keys.Copy)))
 	}
 	return say(w.proj, statusSuccess, fmt.Sprintf("Created client key %d in %s.", w.key.ID, w.proj.Name()))
 }
@@ -70,31 +72,31 @@ func (w createKeyWrite) outcome(v voice) outcome {
 // key up with the CI/CD variables that hold its DSN and asks, naming them;
 // the second, started by the answer, deletes the key the user confirmed.
 type deleteKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	key   apiclient.ClientKey
-	store workflow.KeyStore // nil: GitLab's keys
+	store keystore.KeyStore // nil: GitLab's keys
 	// confirmed: the user answered yes to the question naming key.
 	confirmed bool
 	plan      workflow.Deletion
 	err       error
 }
 
-func (w deleteKeyWrite) project() workflow.Project { return w.proj }
-func (w deleteKeyWrite) failure() error            { return w.err }
+func (w deleteKeyWrite) project() projectscope.Project { return w.proj }
+func (w deleteKeyWrite) failure() error                { return w.err }
 
 // reading: the key is still being looked up; nothing was deleted.
 func (w deleteKeyWrite) reading() bool { return !w.confirmed }
 
 func (w deleteKeyWrite) pending() string {
 	if !w.confirmed {
-		return fmt.Sprintf("client key %s of %s was being looked up to delete it", workflow.KeyName(w.key), w.proj.Name())
+		return fmt.Sprintf("client key %s of %s was being looked up to delete it", keystore.KeyName(w.key), w.proj.Name())
 	}
-	return fmt.Sprintf("client key %s of %s was being deleted", workflow.KeyName(w.key), w.proj.Name())
+	return fmt.Sprintf("client key %s of %s was being deleted", keystore.KeyName(w.key), w.proj.Name())
 }
 
 func (w deleteKeyWrite) conflicts(o write) bool {
 	d, ok := o.(deleteKeyWrite)
-	return ok && sameProject(d.proj, w.proj) && workflow.SameKey(d.key, w.key)
+	return ok && sameProject(d.proj, w.proj) && keystore.SameKey(d.key, w.key)
 }
 
 func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
@@ -105,7 +107,7 @@ func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
 		if ref.Path == "" {
 			ref.Path = w.proj.Path
 		}
-		w.plan, w.err = workflow.PlanDeletionIn(ctx, api, ref, w.store, workflow.KeyRef(w.key), false)
+		w.plan, w.err = workflow.PlanDeletionIn(ctx, api, ref, w.store, keystore.KeyRef(w.key), false)
 		w.err = w.atStore(w.err)
 		return w
 	}
@@ -137,7 +139,7 @@ func (w deleteKeyWrite) changed() changes {
 }
 
 func (w deleteKeyWrite) outcome(v voice) outcome {
-	name, key := w.proj.Name(), workflow.KeyName(w.key)
+	name, key := w.proj.Name(), keystore.KeyName(w.key)
 	var ns *workflow.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
@@ -174,27 +176,27 @@ func (w deleteKeyWrite) question() dialog {
 	}
 	yes := w
 	yes.key, yes.confirmed = k, true
-	return confirmDialog(fmt.Sprintf("Delete client key %s of %s?", clean(workflow.KeyName(k)), clean(w.proj.Name())), body, "Delete", startWriteMsg{yes})
+	return confirmDialog(fmt.Sprintf("Delete client key %s of %s?", clean(keystore.KeyName(k)), clean(w.proj.Name())), body, "Delete", startWriteMsg{yes})
 }
 
 // verifyKeyWrite sends a test event with one key's DSN (v).
 type verifyKeyWrite struct {
-	proj  workflow.Project
+	proj  projectscope.Project
 	key   apiclient.ClientKey
 	check *apiclient.DSNCheck
 	err   error
 }
 
-func (w verifyKeyWrite) project() workflow.Project { return w.proj }
-func (w verifyKeyWrite) failure() error            { return w.err }
-func (w verifyKeyWrite) changed() changes          { return changes{} }
+func (w verifyKeyWrite) project() projectscope.Project { return w.proj }
+func (w verifyKeyWrite) failure() error                { return w.err }
+func (w verifyKeyWrite) changed() changes              { return changes{} }
 func (w verifyKeyWrite) pending() string {
-	return fmt.Sprintf("a test event was being sent with the DSN of key %s of %s", workflow.KeyName(w.key), w.proj.Name())
+	return fmt.Sprintf("a test event was being sent with the DSN of key %s of %s", keystore.KeyName(w.key), w.proj.Name())
 }
 
 func (w verifyKeyWrite) conflicts(o write) bool {
 	v, ok := o.(verifyKeyWrite)
-	return ok && sameProject(v.proj, w.proj) && workflow.SameKey(v.key, w.key)
+	return ok && sameProject(v.proj, w.proj) && keystore.SameKey(v.key, w.key)
 }
 
 func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
@@ -206,9 +208,9 @@ func (w verifyKeyWrite) outcome(v voice) outcome {
 	var refused *workflow.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
-		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", workflow.KeyName(w.key), w.proj.Name(), refused, refused.Advice()))
+		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", keystore.KeyName(w.key), w.proj.Name(), refused, refused.Advice()))
 	case w.err != nil:
 		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", workflow.KeyName(w.key), w.proj.Name(), workflow.AcceptedWords, w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", keystore.KeyName(w.key), w.proj.Name(), workflow.AcceptedWords, w.check.StatusCode))
 }

@@ -7,14 +7,15 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // updateKeyWrite changes a Sentry key: turns it off or on, renames it, or
-// sets its rate limit (workflow.UpdateSentryKey), on the key confirmed.
+// sets its rate limit (keystore.UpdateSentryKey), on the key confirmed.
 type updateKeyWrite struct {
-	proj  workflow.Project
-	store workflow.KeyStore
+	proj  projectscope.Project
+	store keystore.KeyStore
 	key   apiclient.ClientKey
 	opts  sentry.UpdateKeyOptions
 	// what the change does, in the outcome's words: "disabled",
@@ -25,20 +26,20 @@ type updateKeyWrite struct {
 	err error
 }
 
-func (w updateKeyWrite) project() workflow.Project { return w.proj }
-func (w updateKeyWrite) failure() error            { return w.err }
+func (w updateKeyWrite) project() projectscope.Project { return w.proj }
+func (w updateKeyWrite) failure() error                { return w.err }
 func (w updateKeyWrite) pending() string {
-	return fmt.Sprintf("key %s of %s was being changed (%s)", workflow.KeyName(w.key), w.proj.Name(), w.what)
+	return fmt.Sprintf("key %s of %s was being changed (%s)", keystore.KeyName(w.key), w.proj.Name(), w.what)
 }
 
 // conflicts: one change of a key at a time.
 func (w updateKeyWrite) conflicts(o write) bool {
 	u, ok := o.(updateKeyWrite)
-	return ok && sameProject(u.proj, w.proj) && workflow.SameKey(u.key, w.key)
+	return ok && sameProject(u.proj, w.proj) && keystore.SameKey(u.key, w.key)
 }
 
 func (w updateKeyWrite) run(ctx context.Context, _ API, _ Deps) write {
-	w.got, w.err = workflow.UpdateSentryKey(ctx, w.store, workflow.KeyRef(w.key), w.opts)
+	w.got, w.err = keystore.UpdateSentryKey(ctx, w.store, keystore.KeyRef(w.key), w.opts)
 	w.err = atSentry(w.store, w.err)
 	return w
 }
@@ -55,7 +56,7 @@ func (w updateKeyWrite) changed() changes {
 }
 
 func (w updateKeyWrite) outcome(v voice) outcome {
-	name := workflow.KeyName(w.key)
+	name := keystore.KeyName(w.key)
 	switch {
 	case errors.Is(w.err, sentry.ErrNotApplied) && w.opts.RateLimit != nil:
 		return say(w.proj, statusError, fmt.Sprintf("Sentry kept key %s without the rate limit: rate limits are a feature of its plan (projects:rate-limits) that this Sentry has off.", name))
@@ -71,11 +72,11 @@ func (w updateKeyWrite) outcome(v voice) outcome {
 	k := *w.got
 	switch w.what {
 	case "disabled":
-		return say(w.proj, statusSuccess, fmt.Sprintf("Disabled key %s: its events are refused from now on (%s turns it on again).", workflow.KeyName(k), keyName(v.keys.ToggleActive)))
+		return say(w.proj, statusSuccess, fmt.Sprintf("Disabled key %s: its events are refused from now on (%s turns it on again).", keystore.KeyName(k), keyName(v.keys.ToggleActive)))
 	case "enabled":
-		return say(w.proj, statusSuccess, fmt.Sprintf("Enabled key %s: its events are accepted again.", workflow.KeyName(k)))
+		return say(w.proj, statusSuccess, fmt.Sprintf("Enabled key %s: its events are accepted again.", keystore.KeyName(k)))
 	case "renamed":
-		return say(w.proj, statusSuccess, fmt.Sprintf("Renamed key %s to %s.", name, workflow.KeyName(k)))
+		return say(w.proj, statusSuccess, fmt.Sprintf("Renamed key %s to %s.", name, keystore.KeyName(k)))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s: rate limit %s.", workflow.KeyName(k), workflow.RateLimitText(k.RateLimit)))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s: rate limit %s.", keystore.KeyName(k), keystore.RateLimitText(k.RateLimit)))
 }

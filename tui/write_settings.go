@@ -8,12 +8,12 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // settingsWrite creates or changes a project's error tracking settings.
 type settingsWrite struct {
-	proj       workflow.Project
+	proj       projectscope.Project
 	create     bool // PUT: the project has none yet
 	active     bool
 	integrated *bool
@@ -25,8 +25,8 @@ type settingsWrite struct {
 	err      error
 }
 
-func (w settingsWrite) project() workflow.Project { return w.proj }
-func (w settingsWrite) failure() error            { return w.err }
+func (w settingsWrite) project() projectscope.Project { return w.proj }
+func (w settingsWrite) failure() error                { return w.err }
 func (w settingsWrite) pending() string {
 	if w.create {
 		return "the error tracking settings of " + w.proj.Name() + " were being created"

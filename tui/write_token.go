@@ -8,7 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 // tokenWrite rotates the access token (ctrl+t).
@@ -18,9 +19,9 @@ type tokenWrite struct {
 	err   error
 }
 
-func (w tokenWrite) project() workflow.Project { return workflow.Project{} }
-func (w tokenWrite) failure() error            { return w.err }
-func (w tokenWrite) changed() changes          { return changes{} }
+func (w tokenWrite) project() projectscope.Project { return projectscope.Project{} }
+func (w tokenWrite) failure() error                { return w.err }
+func (w tokenWrite) changed() changes              { return changes{} }
 func (w tokenWrite) pending() string {
 	return "the access token was being rotated (check with 'errtrack status')"
 }
@@ -39,14 +40,14 @@ func (w tokenWrite) run(ctx context.Context, _ API, deps Deps) write {
 // token is in.
 func (w tokenWrite) outcome(v voice) outcome {
 	if w.err != nil {
-		words := workflow.RotateTokenFailure(w.err, v.explain, "check with 'errtrack status' in a shell", "log in again")
-		var lost *workflow.LostTokenError
+		words := tokens.RotateTokenFailure(w.err, v.explain, "check with 'errtrack status' in a shell", "log in again")
+		var lost *tokens.LostTokenError
 		if errors.As(w.err, &lost) {
 			return outcome{loggedOutMsg{why: words}}
 		}
 		return outcome{statusMsg{text: words, kind: statusError}}
 	}
-	return outcome{tokenRotatedMsg{api: w.api, text: workflow.RotatedText(v.host, v.tokenStore, w.token, v.now)}}
+	return outcome{tokenRotatedMsg{api: w.api, text: tokens.RotatedText(v.host, v.tokenStore, w.token, v.now)}}
 }
 
 // offerTokenRotation asks whether to rotate the access token, or says why
@@ -60,7 +61,7 @@ func offerTokenRotation(sh *shared) tea.Cmd {
 		return statusCmd(statusInfo, text)
 	}
 	d := confirmDialog("Rotate your access token?",
-		workflow.RotateTokenQuestion(sh.token, workflow.DefaultTokenDays, sh.tokenStore(), sh.clock.Now()),
+		tokens.RotateTokenQuestion(sh.token, tokens.DefaultTokenDays, sh.tokenStore(), sh.clock.Now()),
 		"Rotate token", startWriteMsg{tokenWrite{}})
 	return msgCmd(openDialogMsg{d: d})
 }

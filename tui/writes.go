@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -19,7 +20,7 @@ import (
 // keeps the bookkeeping (app_writes.go).
 type write interface {
 	// project is the project the write changes (zero for the token).
-	project() workflow.Project
+	project() projectscope.Project
 	// pending says what is under way, for PendingWrites and on quitting.
 	pending() string
 	// conflicts reports the same change already under way.
@@ -57,7 +58,7 @@ type outcome []tea.Msg
 
 // say is the outcome of most writes: one line on the status bar, about
 // project p (named there when the user looks elsewhere).
-func say(p workflow.Project, kind statusKind, text string) outcome {
+func say(p projectscope.Project, kind statusKind, text string) outcome {
 	return outcome{statusMsg{text: text, kind: kind, about: &p}}
 }
 
@@ -65,7 +66,7 @@ func say(p workflow.Project, kind statusKind, text string) outcome {
 type changes struct {
 	added    []apiclient.ClientKey
 	updated  []apiclient.ClientKey // renamed, turned off or on, limited
-	removed  []apiclient.ClientKey // by workflow.SameKey
+	removed  []apiclient.ClientKey // by keystore.SameKey
 	keys     []apiclient.ClientKey // the whole list (GitLab's), when re-read
 	settings *apiclient.Settings
 	// stale: an answer was lost or a key was missing; read the list again.
@@ -92,7 +93,7 @@ type (
 	// about a key they left could take keys meant for another. Otherwise
 	// the status line says moved.
 	askAtKeyMsg struct {
-		project workflow.Project
+		project projectscope.Project
 		key     apiclient.ClientKey
 		d       dialog
 		moved   string
@@ -111,6 +112,6 @@ type (
 	loggedOutMsg struct{ why string }
 )
 
-func sameProject(a, b workflow.Project) bool {
+func sameProject(a, b projectscope.Project) bool {
 	return (a.ID != 0 && a.ID == b.ID) || a.Ref == b.Ref
 }

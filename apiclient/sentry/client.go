@@ -90,7 +90,7 @@ func (c *Client) call(ctx context.Context, call apiclient.Call, nf notFound, v a
 	}
 	if v != nil {
 		if err := decode(body, v); err != nil {
-			return resp, &Error{StatusCode: resp.StatusCode, Method: method, Path: path, Kind: ErrBadResponse, Message: err.Error()}
+			return resp, &Error{Base: c.base, StatusCode: resp.StatusCode, Method: method, Path: path, Kind: ErrBadResponse, Message: err.Error()}
 		}
 	}
 	return resp, nil
@@ -124,15 +124,17 @@ func (c *Client) movedProject(ctx context.Context, method, path string, err erro
 	if gerr != nil || !validSlug(p.Slug) || p.Slug == slug {
 		return nil
 	}
-	return &Error{StatusCode: ae.StatusCode, Method: method, Path: dialect.Prefix + path, Kind: ErrProjectMoved,
+	return &Error{Base: c.base, StatusCode: ae.StatusCode, Method: method, Path: dialect.Prefix + path, Kind: ErrProjectMoved,
 		Message: "the Sentry project " + org + "/" + slug + " was renamed to " + org + "/" + p.Slug + "; the change was not sent to its new address",
 		Moved:   &ProjectMoved{Org: org, Slug: slug, NewSlug: p.Slug}}
 }
 
-// marked notes on Sentry's answer that an organization token was refused.
+// marked notes on Sentry's answer the host it came from and whether an
+// organization token was refused.
 func (c *Client) marked(err error) error {
 	if se, ok := err.(*Error); ok {
 		se.OrgToken = c.orgToken
+		se.Base = c.base
 	}
 	return err
 }

@@ -66,6 +66,9 @@ var (
 // Error is an answer of Sentry's other than 2xx, or a 2xx errtrack cannot
 // use. A request that got no answer is an *apiclient.APIError instead.
 type Error struct {
+	// Base is the Sentry the answer came from (its base URL), so that words
+	// for people name it without the caller keeping track.
+	Base       string
 	StatusCode int
 	Method     string
 	Path       string

@@ -178,7 +178,7 @@ func (c *Client) GetKey(ctx context.Context, p Project, id string) (*Key, error)
 func (c *Client) keyOf(method, path string, kj keyJSON) (*Key, error) {
 	k, err := kj.key()
 	if err != nil {
-		return nil, &Error{Method: method, Path: dialect.Prefix + path, Kind: ErrBadResponse, Message: err.Error()}
+		return nil, &Error{Base: c.base, Method: method, Path: dialect.Prefix + path, Kind: ErrBadResponse, Message: err.Error()}
 	}
 	return &k, nil
 }

@@ -53,8 +53,6 @@ type app struct {
 	sentryKeyring tokenStore
 	// demoSentry is the demo's mock Sentry's URL (the demo console only).
 	demoSentry string
-	// lastSentry is the Sentry host the command last resolved, for words.
-	lastSentry string
 	// sentryEnvToken is SENTRY_AUTH_TOKEN, read at start and removed from
 	// the environment; sentryEnvURL is SENTRY_URL, the host it is for.
 	sentryEnvToken, sentryEnvURL string

@@ -10,7 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // openURL opens url in the user's browser: $BROWSER when set (as gh
@@ -48,11 +48,11 @@ func (a *app) openWeb(url string) {
 // openProjectPage opens the project's error tracking settings page: its
 // path is read first (a project given by ID).
 func (a *app) openProjectPage(ctx context.Context, c *apiclient.Client, host string, ref apiclient.ProjectRef) error {
-	p, err := workflow.ResolveProject(ctx, c, ref)
+	p, err := projectscope.ResolveProject(ctx, c, ref)
 	if err != nil {
 		return err
 	}
 	a.rememberHost(host)
-	a.openWeb(workflow.SettingsPage(host, p))
+	a.openWeb(projectscope.SettingsPage(host, p))
 	return nil
 }

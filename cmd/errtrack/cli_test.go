@@ -257,7 +257,7 @@ func TestRotate(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
 	before := c.server.Keys(5)
-	r := c.run("", "keys", "rotate", "-p", "demo/paused", "--yes")
+	r := c.run("", "keys", "rotate", "-p", "demo/paused", "--yes", "--delete-with-unread-groups")
 	r.must(t, 0, "Created client key", "replaces key 3 (glet_", "which is deleted")
 	after := c.server.Keys(5)
 	if len(before) != 1 || len(after) != 1 || after[0].ID == before[0].ID {
@@ -266,13 +266,13 @@ func TestRotate(t *testing.T) {
 	if strings.TrimSpace(r.stdout) != "http://"+after[0].PublicKey+"@"+strings.TrimPrefix(c.url, "http://")+"/errortracking/api/v1/projects/5" {
 		t.Fatalf("stdout is not the new DSN: %q", r.stdout)
 	}
-	c.run("", "keys", "rotate", "-p", "1", "--yes").must(t, 2, "has 2 client keys", "--old")
+	c.run("", "keys", "rotate", "-p", "1", "--yes", "--delete-with-unread-groups").must(t, 2, "has 2 client keys", "--old")
 	if c.server.KeyCount(1) != 2 {
 		t.Fatal("rotate with an ambiguous old key changed something")
 	}
-	c.run("", "keys", "rotate", "-p", "1", "--old", "99", "--yes").must(t, 1, "no client key 99", "nothing was changed")
+	c.run("", "keys", "rotate", "-p", "1", "--old", "99", "--yes", "--delete-with-unread-groups").must(t, 1, "no client key 99", "nothing was changed")
 	// SENTRY_DSN holds key 1's DSN: --yes alone never deletes key 1.
-	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--json")
+	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--delete-with-unread-groups", "--json")
 	r.must(t, 1, "CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN, so the old key is kept", "--update-variables", "--keep-variables")
 	var rot struct {
 		Created, Deleted map[string]any
@@ -287,7 +287,7 @@ func TestRotate(t *testing.T) {
 	}
 	made := rot.Created["id"]
 	// The retry goes on with the key the first run made: no second key.
-	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--update-variables", "--json")
+	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--yes", "--delete-with-unread-groups", "--update-variables", "--json")
 	r.must(t, 0, "SENTRY_DSN (all environments) holds the new DSN", fmt.Sprintf("Key %v was made by an unfinished rotation of key 1", made), "Going on with it")
 	if err := json.Unmarshal([]byte(r.stdout), &rot); err != nil || rot.Deleted["id"].(float64) != 1 || rot.Variables[0]["result"] != "updated" || rot.Created["id"] != made {
 		t.Fatalf("json %s: %v", r.stdout, err)
@@ -295,7 +295,7 @@ func TestRotate(t *testing.T) {
 	if strings.Contains(r.stdout, `"value"`) {
 		t.Fatal("the JSON shows a variable's value")
 	}
-	c.run("", "keys", "rotate", "-p", "1", "--old", "2", "--yes", "--update-variables", "--keep-variables").must(t, 2, "opposite")
+	c.run("", "keys", "rotate", "-p", "1", "--old", "2", "--yes", "--delete-with-unread-groups", "--update-variables", "--keep-variables").must(t, 2, "opposite")
 	c.run("", "keys", "rotate", "-p", "1", "--old", "2").must(t, 2, "Give --yes")
 	c.tty = true
 	c.run("n\n", "keys", "rotate", "-p", "1", "--old", "2").must(t, 0, "old key 2 (glet_", "was kept")
@@ -320,7 +320,7 @@ func TestRotateDeleteFailsKeepsBoth(t *testing.T) {
 	t.Parallel()
 	srv, _ := mockserver.New(mockserver.Options{})
 	c := newCLI(t, failingDeletes{srv})
-	r := c.run("", "keys", "rotate", "-p", "5", "--yes", "--json")
+	r := c.run("", "keys", "rotate", "-p", "5", "--yes", "--delete-with-unread-groups", "--json")
 	r.must(t, 1, "old key 3 (glet_", "may or may not have been deleted", "HTTP 503", "keys delete --project 5 3")
 	keys := srv.Keys(5)
 	if len(keys) != 2 || keys[0].ID != 3 {
@@ -514,7 +514,7 @@ func TestProjectURLHost(t *testing.T) {
 	c.run("", "keys", "list", "-p", c.url+"/demo/web-shop", "--host", "https://gitlab.example.com").must(t, 2,
 		"names a project on "+c.url, "--host is https://gitlab.example.com")
 	c.env["GITLAB_HOST"] = "https://other.example.com"
-	c.run("", "keys", "rotate", "-p", c.url+"/demo/paused", "--yes").must(t, 2, "GITLAB_HOST is https://other.example.com")
+	c.run("", "keys", "rotate", "-p", c.url+"/demo/paused", "--yes", "--delete-with-unread-groups").must(t, 2, "GITLAB_HOST is https://other.example.com")
 	if c.server.KeyCount(5) != 1 {
 		t.Fatal("a refused rotate changed keys")
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectpath"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -109,7 +111,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		}
 		a.withAges(store, host, &au, true)
 		errs += au.Errors()
-		x := auditJSON{Project: au.Project.Name(), Backend: workflow.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
+		x := auditJSON{Project: au.Project.Name(), Backend: keystore.BackendGitLab, Where: au.Where, Keys: keyReports(au, false, true), Findings: au.Findings}
 		if au.Backend != "" {
 			x.Backend = au.Backend
 		}
@@ -157,7 +159,7 @@ func (a *app) printAudit(au workflow.Audit) {
 		if where == "" {
 			where = "nowhere errtrack can see"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", explain.Text(workflow.KeyName(k.Key)), yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", explain.Text(keystore.KeyName(k.Key)), yesNo(k.Key.Active), firstSeen(k.Seen), explain.Text(k.Key.PublicKey), explain.Text(where))
 	}
 	_ = tw.Flush()
 	if len(au.Findings) == 0 {
@@ -248,7 +250,7 @@ func (a *app) lastPath(paths *projectpath.Batch, host string, id int64) string {
 
 // rememberPath records the path of a project the server named; a failure costs
 // only a round trip next time.
-func (a *app) rememberPath(host string, p workflow.Project) {
+func (a *app) rememberPath(host string, p projectscope.Project) {
 	if p.ID == 0 || p.Path == "" {
 		return
 	}
@@ -312,7 +314,7 @@ func keyReports(au workflow.Audit, withDSN, withPublic bool) []keyReport {
 		if !k.Seen.First.IsZero() {
 			first := k.Seen.First
 			r.FirstSeen, r.FirstSeenSource = &first, "errtrack"
-			if au.Backend == workflow.BackendSentry {
+			if au.Backend == keystore.BackendSentry {
 				r.FirstSeenSource = "sentry"
 			}
 		}
@@ -338,7 +340,7 @@ func publicKeyStart(k string) string {
 // age is its dateCreated, as Sentry answers it. Ages are a help: a state
 // directory that cannot be written costs them, not the report.
 func (a *app) withAges(store *seen.Batch, host string, au *workflow.Audit, warn bool) {
-	if au.Backend == workflow.BackendSentry {
+	if au.Backend == keystore.BackendSentry {
 		for i := range au.Keys {
 			au.Keys[i].Seen = seen.Entry{First: au.Keys[i].Key.CreatedAt}
 		}

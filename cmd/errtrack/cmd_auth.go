@@ -13,7 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/safetext"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -22,7 +22,7 @@ const maxTokenLen = 4096
 // describeToken writes the server's release, the user, scopes and expiry,
 // with warnings. stored: the token is the keyring's, which auth rotate can
 // replace.
-func describeToken(w io.Writer, st workflow.TokenStatus, now time.Time, stored bool, env string) {
+func describeToken(w io.Writer, st tokens.TokenStatus, now time.Time, stored bool, env string) {
 	if st.Version != nil {
 		fmt.Fprintf(w, "  GitLab:  %s\n", safetext.Clean(st.Version.Version))
 	}
@@ -101,8 +101,8 @@ SENTRY_URL's host without a login.`,
 			if err != nil {
 				return fmt.Errorf("the token was not stored: %s", explain.Error(err, words))
 			}
-			st, err := workflow.Login(ctx, c, a.keyring, host, token)
-			var notStored *workflow.NotStoredError
+			st, err := tokens.Login(ctx, c, a.keyring, host, token)
+			var notStored *tokens.NotStoredError
 			switch {
 			case errors.As(err, &notStored):
 				return fmt.Errorf("the server accepted the token, but it could not be stored: %s", explain.Error(notStored.Err, words))
@@ -128,7 +128,7 @@ func (a *app) readToken(ctx context.Context, host string) (string, error) {
 	var tok string
 	if a.stdinIsTTY() {
 		if host != "" { // a Sentry login says its own
-			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s\n", workflow.TokenPage(host))
+			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s\n", tokens.TokenPage(host))
 		}
 		t, err := a.readSecret(ctx, "Token (input hidden): ")
 		if err != nil {
@@ -211,12 +211,12 @@ func (a *app) statusCmd() *cobra.Command {
 			}
 			out := statusJSON{Host: host, Scopes: []string{}}
 			token, source, err := a.resolveToken(ctx, host)
-			var st workflow.TokenStatus
+			var st tokens.TokenStatus
 			if err == nil {
 				out.Source = source
 				var c *apiclient.Client
 				if c, err = apiclient.New(host, token, a.clientOptions(g, host)...); err == nil {
-					st, err = workflow.CheckToken(ctx, c)
+					st, err = tokens.CheckToken(ctx, c)
 				}
 			}
 			// Sentry hosts with a token: whether one is there and where it
@@ -253,7 +253,7 @@ func (a *app) statusCmd() *cobra.Command {
 
 // printStatusJSON prints status as one JSON document; a problem is reported
 // in it (and on stderr) with exit status 1.
-func (a *app) printStatusJSON(out statusJSON, st workflow.TokenStatus, err error) error {
+func (a *app) printStatusJSON(out statusJSON, st tokens.TokenStatus, err error) error {
 	if err != nil {
 		out.Error = a.explain(err, "run 'errtrack status' again")
 		_ = writeJSON(a.stdout, out)

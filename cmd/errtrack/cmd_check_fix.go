@@ -11,6 +11,8 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -33,7 +35,7 @@ type keyFix struct {
 	// deletion: the delete planned (its variables read again); nil for a
 	// rate limit.
 	deletion *workflow.Deletion
-	store    workflow.KeyStore
+	store    keystore.KeyStore
 	stop     string
 	// afterRotation: the plan rotates the key, so the rate limit goes to
 	// the key that replaces it, once made (the old one is deleted).
@@ -42,17 +44,17 @@ type keyFix struct {
 
 func (f keyFix) words() string {
 	if f.deletion != nil {
-		return "delete key " + workflow.KeyName(f.finding.ClientKey()) + " (no CI/CD variable holds it)"
+		return "delete key " + keystore.KeyName(f.finding.ClientKey()) + " (no CI/CD variable holds it)"
 	}
 	if f.afterRotation {
-		return "set rate limit " + f.finding.RateLimitWant() + " on the key that replaces key " + workflow.KeyName(f.finding.ClientKey()) + ", after its rotation"
+		return "set rate limit " + f.finding.RateLimitWant() + " on the key that replaces key " + keystore.KeyName(f.finding.ClientKey()) + ", after its rotation"
 	}
-	return "set rate limit " + f.finding.RateLimitWant() + " on key " + workflow.KeyName(f.finding.ClientKey())
+	return "set rate limit " + f.finding.RateLimitWant() + " on key " + keystore.KeyName(f.finding.ClientKey())
 }
 
 // rotatedKey names a project's key a rotation replaces.
 func rotatedKey(projectID int64, old apiclient.ClientKey) string {
-	return fmt.Sprint(projectID) + " " + workflow.KeyRef(old)
+	return fmt.Sprint(projectID) + " " + keystore.KeyRef(old)
 }
 
 // fixPlan is everything --fix will do.
@@ -111,7 +113,7 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 			case f.Rule == check.RuleRateLimit || f.Rule == check.RuleUnusedKeys:
 				k := keyFix{result: r, finding: f}
 				var err error
-				if r.Backend == workflow.BackendSentry {
+				if r.Backend == keystore.BackendSentry {
 					k.store, err = a.sentryResolver(g)(ctx, *r.Audit.Settings.APIURL)
 				}
 				if err == nil && f.Rule == check.RuleUnusedKeys {
@@ -263,7 +265,7 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 	rctx, cancel := a.deadline(ctx, g)
 	defer cancel()
 	env := workflow.RunEnv{API: c, Explain: func(err error) string { return a.explain(err, "run errtrack check --fix again") },
-		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
+		Checks: func(p projectscope.Project) workflow.Checks { return cliChecks(p.Ref) }}
 	created, flush := a.keysSeenBatch(false)
 	defer flush()
 	done := plan.Run(rctx, env, func(e workflow.Event) {
@@ -296,15 +298,15 @@ func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client
 			return errors.New("no new key to set the rate limit on")
 		}
 		target = nk
-		name = explain.Text(k.result.Project) + ": set rate limit " + explain.Text(k.finding.RateLimitWant()+" on key "+workflow.KeyName(nk))
+		name = explain.Text(k.result.Project) + ": set rate limit " + explain.Text(k.finding.RateLimitWant()+" on key "+keystore.KeyName(nk))
 	}
 	var err error
 	if k.deletion != nil {
 		_, err = k.deletion.Run(rctx, c, led)
 	} else {
 		var rl *sentry.RateLimit
-		if rl, _, err = workflow.ParseRateLimit(k.finding.RateLimitWant()); err == nil {
-			_, err = workflow.UpdateSentryKey(rctx, k.store, target.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
+		if rl, _, err = keystore.ParseRateLimit(k.finding.RateLimitWant()); err == nil {
+			_, err = keystore.UpdateSentryKey(rctx, k.store, target.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
 		}
 	}
 	if err != nil {

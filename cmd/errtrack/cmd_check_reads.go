@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/check"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -62,8 +63,8 @@ func (w *sentryWatch) get() error {
 }
 
 // resolver is base whose failures (and its stores' listings') w keeps.
-func (w *sentryWatch) resolver(base workflow.SentryResolver) workflow.SentryResolver {
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+func (w *sentryWatch) resolver(base keystore.SentryResolver) keystore.SentryResolver {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		st, err := base(ctx, apiURL)
 		if err != nil {
 			w.set(err)
@@ -74,7 +75,7 @@ func (w *sentryWatch) resolver(base workflow.SentryResolver) workflow.SentryReso
 }
 
 type watchedStore struct {
-	workflow.KeyStore
+	keystore.KeyStore
 	w *sentryWatch
 }
 
@@ -97,7 +98,7 @@ func sendTestEvents(ctx context.Context, c *apiclient.Client, au workflow.Audit)
 		if res != nil && (err == nil || errors.As(err, &refused)) {
 			te = check.TestEvent{Accepted: res.Accepted, Status: res.StatusCode}
 		}
-		out[workflow.KeyRef(k)] = te
+		out[keystore.KeyRef(k)] = te
 	}
 	return out
 }

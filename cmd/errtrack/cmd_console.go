@@ -18,7 +18,8 @@ import (
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/keyring"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -86,6 +87,7 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	defer a.seenDeps(&deps, opts.demo)()
 	deps.Keys = keys
 	deps.Group, deps.Subgroups = opts.group, opts.subgroups
+	deps.Context = ctx
 	// The commands' ledger: a rotation interrupted here goes on in `keys
 	// rotate`, and the other way round. The demo keeps its own, gone at
 	// its end.
@@ -184,8 +186,8 @@ func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, f
 		if err != nil {
 			return nil, err
 		}
-		_, err = workflow.Login(ctx, c, a.keyring, host, token)
-		var notStored *workflow.NotStoredError
+		_, err = tokens.Login(ctx, c, a.keyring, host, token)
+		var notStored *tokens.NotStoredError
 		if errors.As(err, &notStored) {
 			return c, err // valid: the console can use it for this session
 		}
@@ -319,26 +321,26 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 // the host the project's settings name. Unlike sentryResolver it notes no
 // last host: the console resolves from several goroutines at once. Its
 // requests join the request log.
-func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) workflow.SentryResolver {
+func (a *app) consoleSentry(g *globalFlags, log *tui.RequestLog) keystore.SentryResolver {
 	tokens := a.sentryTokens()
 	opts := append(a.sentryOptions(g), a.retryNotice(), apiclient.WithObserver(log.Add))
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, tokens, apiURL, opts...)
 		if err != nil {
 			return nil, err
 		}
-		return workflow.SentryKeys(c, p), nil
+		return keystore.SentryKeys(c, p), nil
 	}
 }
 
-// rotateWith rotates token (workflow.RotateToken, which stores the new one
+// rotateWith rotates token (tokens.RotateToken, which stores the new one
 // first) and returns a client that uses the new token.
-func rotateWith(ctx context.Context, store workflow.TokenStore, host, token string, opts []apiclient.Option, now time.Time) (tui.API, *apiclient.RotatedToken, error) {
+func rotateWith(ctx context.Context, store tokens.TokenStore, host, token string, opts []apiclient.Option, now time.Time) (tui.API, *apiclient.RotatedToken, error) {
 	c, err := apiclient.New(host, token, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := workflow.RotateToken(ctx, c, store, host, token, workflow.DefaultTokenDays, now)
+	t, err := tokens.RotateToken(ctx, c, store, host, token, tokens.DefaultTokenDays, now)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -108,7 +109,7 @@ one-line fix. Exit 1 on any fail.`,
 				}
 			}
 			if failed > 0 {
-				return reportedf(a, "%d of %s %s a failing check (see above)", failed, workflow.Projects(len(refs), ""), map[bool]string{true: "has", false: "have"}[failed == 1])
+				return reportedf(a, "%d of %s %s a failing check (see above)", failed, wording.Projects(len(refs), ""), map[bool]string{true: "has", false: "have"}[failed == 1])
 			}
 			return nil
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -154,10 +155,10 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 		if s := au.Settings; s != nil {
 			x.ErrorTracking.Configured, x.ErrorTracking.Active = true, s.Active
 			switch {
-			case workflow.SentryBacked(s):
-				x.ErrorTracking.Backend, x.ErrorTracking.SentryAPIURL = workflow.BackendSentry, *s.APIURL
+			case keystore.SentryBacked(s):
+				x.ErrorTracking.Backend, x.ErrorTracking.SentryAPIURL = keystore.BackendSentry, *s.APIURL
 			case s.Integrated:
-				x.ErrorTracking.Backend = workflow.BackendGitLab
+				x.ErrorTracking.Backend = keystore.BackendGitLab
 			}
 		}
 		x.Unread = au.UnreadGroups()

@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -42,7 +43,7 @@ func (a *app) keysCmd() *cobra.Command {
 			if listWeb {
 				return a.openProjectPage(ctx, c, host, ref)
 			}
-			store, keys, err := workflow.KeysOf(ctx, c, ref, a.sentryResolver(g))
+			store, keys, err := keystore.KeysOf(ctx, c, ref, a.sentryResolver(g))
 			if err != nil {
 				return err
 			}
@@ -75,11 +76,11 @@ func (a *app) keysCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			store, err := workflow.StoreOf(ctx, c, ref, a.sentryResolver(g))
+			store, err := keystore.StoreOf(ctx, c, ref, a.sentryResolver(g))
 			if err != nil {
 				return err
 			}
-			if store.Backend() != workflow.BackendSentry && (createName != "" || rl != nil) {
+			if store.Backend() != keystore.BackendSentry && (createName != "" || rl != nil) {
 				return reportedf(a, "%s's keys are GitLab's integrated keys, which have no name or rate limit: leave out --name and --rate-limit.", ref)
 			}
 			k, err := store.Create(ctx, createName)
@@ -87,12 +88,12 @@ func (a *app) keysCmd() *cobra.Command {
 				return a.createFailed(err, ref)
 			}
 			if rl != nil {
-				if k, err = workflow.UpdateSentryKey(ctx, store, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
+				if k, err = keystore.UpdateSentryKey(ctx, store, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
 					return reportedf(a, "The key was created, but its rate limit was not set: %s Set it with 'errtrack keys update -p %s %s --rate-limit %s'.", a.explain(err, "run it again"), ref, k.PublicKey, createRate)
 				}
 			}
 			a.rememberHost(host)
-			if store.Backend() == workflow.BackendSentry {
+			if store.Backend() == keystore.BackendSentry {
 				if g.jsonOut {
 					return writeJSON(a.stdout, toSentryJSON(*k))
 				}
@@ -270,9 +271,9 @@ func (a *app) confirm(ctx context.Context, question string) (bool, error) {
 // keyStoreFor is where a key named by its public key (a Sentry key) is:
 // the project's settings decide. A GitLab key's ID needs no read: it is
 // GitLab's, and an integrated project's command stays at its round trips.
-func (a *app) keyStoreFor(ctx context.Context, g *globalFlags, c *apiclient.Client, ref apiclient.ProjectRef, keyRef string) (workflow.KeyStore, error) {
+func (a *app) keyStoreFor(ctx context.Context, g *globalFlags, c *apiclient.Client, ref apiclient.ProjectRef, keyRef string) (keystore.KeyStore, error) {
 	if keyRef == "" {
 		return nil, nil
 	}
-	return workflow.StoreOf(ctx, c, ref, a.sentryResolver(g))
+	return keystore.StoreOf(ctx, c, ref, a.sentryResolver(g))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/capread"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -147,7 +148,7 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 
 // slugRule reads --project-slug or --mapping into the targets' naming,
 // and which projects the mapping names.
-func (a *app) slugRule(f migrateFlags) (func(workflow.Project) string, func(workflow.Project) bool, error) {
+func (a *app) slugRule(f migrateFlags) (func(projectscope.Project) string, func(projectscope.Project) bool, error) {
 	if f.mapping != "" {
 		b, err := capread.ReadFile(f.mapping, 4<<20)
 		if err != nil {
@@ -192,7 +193,6 @@ func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) 
 	if err != nil {
 		return migrationTo{}, err
 	}
-	a.lastSentry = base
 	info, err := sc.CheckToken(ctx)
 	if err != nil {
 		return migrationTo{}, errors.New(sentryWords(err, base))
@@ -202,7 +202,7 @@ func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) 
 
 // change is the migration to this Sentry, errtrack migrate's and the
 // console's.
-func (t migrationTo) change(org string, slug func(workflow.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *workflow.Rotations) workflow.MigrateChange {
+func (t migrationTo) change(org string, slug func(projectscope.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *workflow.Rotations) workflow.MigrateChange {
 	return workflow.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team,
 		KeepIntegrated: keepIntegrated, DeleteOldKeys: deleteOld, Token: t.token, Ledger: led}
 }

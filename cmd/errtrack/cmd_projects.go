@@ -10,6 +10,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -77,7 +79,7 @@ func (a *app) projectsCmd() *cobra.Command {
 				}
 				// The group's projects you have a role in: the ones a change
 				// would skip say why.
-				projects, err = workflow.GroupProjects(ctx, c, ref, gf.subgroups)
+				projects, err = projectscope.GroupProjects(ctx, c, ref, gf.subgroups)
 				if err == nil && ref.Path == "" && len(projects) > 0 {
 					if g, _, gerr := c.GetGroup(ctx, ref); gerr == nil {
 						ref.Path = g.FullPath // to tell shared projects
@@ -85,7 +87,7 @@ func (a *app) projectsCmd() *cobra.Command {
 				}
 				groupPath = ref.Path
 			} else {
-				projects, err = workflow.MaintainedProjects(ctx, c)
+				projects, err = projectscope.MaintainedProjects(ctx, c)
 			}
 			if err != nil {
 				return err
@@ -119,14 +121,14 @@ func (a *app) projectsCmd() *cobra.Command {
 					// the same command would stop at the same place.
 					again = fmt.Sprintf("the rate limit's waits ran past --timeout %s: run the command again with a longer one (GitLab.com allows 2,000 requests a minute, about 2 per project: --timeout 10m for 10,000 projects)", g.timeout)
 				}
-				return reportedf(a, "the error tracking of %d of %s could not be read (see the rows marked unknown): %s", n, workflow.Projects(len(projects), ""), again)
+				return reportedf(a, "the error tracking of %d of %s could not be read (see the rows marked unknown): %s", n, wording.Projects(len(projects), ""), again)
 			}
 			if g.jsonOut {
 				out := make([]projectJSON, len(projects))
 				counts := a.sentryKeyCounts(ctx, g, overviews)
 				for i, p := range projects {
 					out[i] = projectJSON{ID: p.ID, Path: p.PathWithNamespace, Name: p.Name, ErrorTracking: a.trackingJSON(overviews[i], counts[i]),
-						Shared: workflow.SharedInto(groupPath, p.PathWithNamespace), Skipped: workflow.SkipReason(p)}
+						Shared: projectscope.SharedInto(groupPath, p.PathWithNamespace), Skipped: projectscope.SkipReason(p)}
 				}
 				if err := writeJSON(a.stdout, out); err != nil {
 					return err
@@ -141,7 +143,7 @@ func (a *app) projectsCmd() *cobra.Command {
 			fmt.Fprintln(tw, "ID\tPATH\tNAME\tERROR TRACKING")
 			for i, p := range projects {
 				name := p.Name
-				if workflow.SharedInto(groupPath, p.PathWithNamespace) {
+				if projectscope.SharedInto(groupPath, p.PathWithNamespace) {
 					name += " (shared)"
 				}
 				state := overviews[i].Summary()

@@ -10,6 +10,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -47,6 +49,8 @@ type rotateFlags struct {
 	ciVar, scope         string
 	updateVars, keepVars bool
 	restart              bool
+	// deleteUnread: --delete-with-unread-groups.
+	deleteUnread bool
 }
 
 func (a *app) rotateCmd(g *globalFlags) *cobra.Command {
@@ -107,7 +111,7 @@ planned.`,
 				return usagef("--old takes the key to replace: a GitLab key's ID, or a Sentry key's public key (see 'errtrack keys list')")
 			case f.scope != "" && f.ciVar == "":
 				return usagef("--environment-scope chooses the scope of the --ci-variable to update; give --ci-variable too")
-			case f.ciVar != "" && !workflow.ValidVariableName(f.ciVar):
+			case f.ciVar != "" && !projectscope.ValidVariableName(f.ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(f.ciVar))
 			case f.keepVars && f.updateVars:
 				return usagef("--update-variables and --keep-variables say opposite things: give one of them")
@@ -140,6 +144,7 @@ planned.`,
 	fl.StringVar(&f.scope, "environment-scope", "", "environment scope of --ci-variable, when several variables have its name")
 	fl.BoolVar(&f.updateVars, "update-variables", false, "point every CI/CD variable that holds the old DSN at the new one, without asking")
 	fl.BoolVar(&f.keepVars, "keep-variables", false, "leave the CI/CD variables that hold the old DSN as they are (but the --ci-variable one)")
+	fl.BoolVar(&f.deleteUnread, "delete-with-unread-groups", false, "with --yes, delete the old key even where an ancestor group's CI/CD variables could not be read (they may still hold its DSN)")
 	fl.BoolVar(&f.verify, "verify", false, "send a test event with the new DSN and stop if it is refused")
 	fl.StringVar(&gf.group, "group", "", "rotate in every project of this group (ID or path) the key --ci-variable holds")
 	fl.BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
@@ -160,7 +165,7 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	defer closeLedger()
 	checks := cliChecks(ref)
 	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, OldRef: f.oldRef, NewName: f.name, Soft: f.soft, Resolve: a.sentryResolver(g), Variable: f.ciVar, Scope: f.scope,
-		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes,
+		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes, DeleteWithUnreadGroups: f.deleteUnread,
 		Ledger: led, GoOn: !f.restart, Restart: f.restart})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
 	if !f.yes && !a.stdinIsTTY() {
@@ -195,6 +200,13 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 			// DSN: the old key stays unless --keep-variables said so.
 			if f.yes && len(r.GroupUses) > 0 && !f.keepVars {
 				why := r.GroupUsesWarning() + " The old key is kept: pass --keep-variables to delete it anyway."
+				a.rotationStopped(g, r.Stop(), checks, why)
+				return reported{errors.New(why)}
+			}
+			// Nor those of the groups that could not be read: the old key
+			// stays unless --delete-with-unread-groups said so.
+			if f.yes && len(r.GroupsUnread) > 0 && !f.deleteUnread {
+				why := unreadGroupsWhy(r) + " The old key is kept: check them (or run with a token of the group's Owner), or pass --delete-with-unread-groups to delete it anyway."
 				a.rotationStopped(g, r.Stop(), checks, why)
 				return reported{errors.New(why)}
 			}
@@ -282,7 +294,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 		}
 	}
 	kind := workflow.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
-		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led, Resolve: a.sentryResolver(g)}
+		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led, Resolve: a.sentryResolver(g), DeleteWithUnreadGroups: f.deleteUnread}
 	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
 }
 
@@ -291,4 +303,10 @@ func parseOld(f *rotateFlags) bool {
 	id, ref, err := parseKeyRef(f.oldRaw)
 	f.old, f.oldRef = id, ref
 	return err == nil
+}
+
+// unreadGroupsWhy says which ancestor groups' variables could not be read,
+// as a sentence.
+func unreadGroupsWhy(r workflow.Rotation) string {
+	return wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": whether they hold the old DSN is unknown")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -123,14 +124,14 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	}) {
 		hosts[r.Host] = true
 		out = append(out, toRotationJSON(r))
-		k := workflow.KeyName(workflow.OldKeyOf(r))
+		k := keystore.KeyName(workflow.OldKeyOf(r))
 		switch {
 		case r.Kind == ledger.KindCampaign:
 			k = "the keys " + workflow.VariableRefLabel(ledger.Variable{Key: r.Variable, Scope: r.Scope}) + " holds"
 		case r.Kind == ledger.KindMigration:
 			k = "→ " + r.Target // a migration's old keys are the project's glet_ keys
 		case r.NewKeyID != 0 || r.NewPublic != "":
-			k += " → " + workflow.KeyName(workflow.NewKeyOf(r))
+			k += " → " + keystore.KeyName(workflow.NewKeyOf(r))
 		}
 		keys = append(keys, k)
 	}

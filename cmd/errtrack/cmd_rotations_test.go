@@ -14,7 +14,7 @@ import (
 func rotationsAfterOne(t *testing.T) *cli {
 	t.Helper()
 	c := newCLI(t, nil)
-	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes").must(t, 0)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes", "--delete-with-unread-groups").must(t, 0)
 	return c
 }
 

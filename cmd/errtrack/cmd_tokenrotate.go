@@ -7,12 +7,12 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 func (a *app) rotateTokenCmd() *cobra.Command {
 	g := &globalFlags{}
-	lifetime := fmt.Sprintf("%dd", workflow.DefaultTokenDays)
+	lifetime := fmt.Sprintf("%dd", tokens.DefaultTokenDays)
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "rotate [--host URL] [--expires-in 30d]",
@@ -33,7 +33,7 @@ variable would still hold the revoked token.`,
 		Example: "  errtrack auth rotate\n  errtrack auth rotate --host gitlab.example.com --expires-in 90d --yes",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			days, err := workflow.ParseLifetime(lifetime)
+			days, err := tokens.ParseLifetime(lifetime)
 			if err != nil {
 				return usagef("--expires-in %q: %v", explain.Text(lifetime), err)
 			}
@@ -59,11 +59,11 @@ variable would still hold the revoked token.`,
 				return err
 			}
 			if !yes {
-				st, err := workflow.CheckToken(ctx, c)
+				st, err := tokens.CheckToken(ctx, c)
 				if err != nil {
 					return reportedf(a, "the token was not rotated: %s", a.explain(err, "run 'errtrack auth rotate' again"))
 				}
-				for _, l := range workflow.RotateTokenQuestion(st, days, "the "+sourceKeyring, a.now()) {
+				for _, l := range tokens.RotateTokenQuestion(st, days, "the "+sourceKeyring, a.now()) {
 					fmt.Fprintln(a.stderr, l)
 				}
 				ok, err := a.confirm(ctx, fmt.Sprintf("Rotate the token of @%s on %s? [y/N] ", explain.Text(st.User.Username), host))
@@ -75,14 +75,14 @@ variable would still hold the revoked token.`,
 					return nil
 				}
 			}
-			t, err := workflow.RotateToken(ctx, c, a.keyring, host, token, days, a.now())
+			t, err := tokens.RotateToken(ctx, c, a.keyring, host, token, days, a.now())
 			if err != nil {
-				return reportedf(a, "%s", workflow.RotateTokenFailure(err, func(err error) string {
+				return reportedf(a, "%s", tokens.RotateTokenFailure(err, func(err error) string {
 					return a.explain(err, "run 'errtrack auth rotate' again")
 				}, "check with 'errtrack status'", "run 'errtrack login'"))
 			}
 			a.rememberHost(host)
-			fmt.Fprintln(a.stdout, workflow.RotatedText(host, "the "+sourceKeyring, t, a.now()))
+			fmt.Fprintln(a.stdout, tokens.RotatedText(host, "the "+sourceKeyring, t, a.now()))
 			return nil
 		},
 	}

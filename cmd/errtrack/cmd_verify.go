@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -60,7 +62,7 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				return usageError{err: errGroupAndProject}
 			case (gf.subgroups || gf.dryR || ciVar != "" || scope != "") && gf.group == "":
 				return usagef("--include-subgroups, --dry-run, --ci-variable and --environment-scope go with --group")
-			case ciVar != "" && !workflow.ValidVariableName(ciVar):
+			case ciVar != "" && !projectscope.ValidVariableName(ciVar):
 				return usagef("--ci-variable %q is not a CI/CD variable name: letters, digits and _ only, up to 255", explain.Text(ciVar))
 			}
 			if gf.group != "" {
@@ -85,10 +87,10 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				return err
 			}
 			lctx, cancel := a.deadline(ctx, g)
-			proj, keys, err := workflow.ProjectKeys(lctx, c, ref)
+			proj, keys, err := projectscope.ProjectKeys(lctx, c, ref)
 			if err == nil && kref != "" {
-				var store workflow.KeyStore
-				if store, err = workflow.StoreOf(lctx, c, ref, a.sentryResolver(g)); err == nil {
+				var store keystore.KeyStore
+				if store, err = keystore.StoreOf(lctx, c, ref, a.sentryResolver(g)); err == nil {
 					keys, err = store.All(lctx)
 				}
 			}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/tui"
 )
 
@@ -51,10 +51,10 @@ func (a *app) seenDeps(d *tui.Deps, demo bool) func() {
 	if store == nil {
 		return done
 	}
-	d.KeysSeen = func(host string, p workflow.Project, keys []int64) (map[int64]seen.Entry, error) {
+	d.KeysSeen = func(host string, p projectscope.Project, keys []int64) (map[int64]seen.Entry, error) {
 		return store.Observe(host, p.ID, p.Path, keys, a.now())
 	}
-	d.KeyCreated = func(host string, p workflow.Project, key int64) {
+	d.KeyCreated = func(host string, p projectscope.Project, key int64) {
 		_ = store.Created(host, p.ID, p.Path, key, a.now())
 	}
 	return done

@@ -141,7 +141,7 @@ func TestSentryProjectAgainstSentrysAnswers(t *testing.T) {
 // deleted.
 func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
 	c := sentryContractCLI(t)
-	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--update-variables", "--verify", "--yes").
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--update-variables", "--verify", "--yes", "--delete-with-unread-groups").
 		must(t, 0, "The test event through the new DSN was accepted by ingestion (HTTP 200)",
 			`Rotated: new key "New" (9a8b7c6d5…) replaces key "Production" (0c3d5a7b9…), which is deleted`, "SENTRY_DSN (all environments) holds the new DSN")
 	var held []string
@@ -156,7 +156,7 @@ func TestSentryRotationAgainstSentrysAnswers(t *testing.T) {
 
 	// --soft: the old key is disabled (PUT isActive false), not deleted.
 	c = sentryContractCLI(t)
-	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--soft", "--update-variables", "--verify", "--yes").
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", sentrycontract.Production, "--name", "New", "--soft", "--update-variables", "--verify", "--yes", "--delete-with-unread-groups").
 		must(t, 0, "Rotated softly", `old key "Production" (0c3d5a7b9…) is disabled`)
 }
 

@@ -21,6 +21,6 @@ func TestGroupRotateNamesUnreachedProjectsWhenItFails(t *testing.T) {
 	}))
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "2 of 8 projects failed")
-	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "1 of 3 projects failed", "does not reach (project ID 1)")
+	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 1, "2 of 8 projects failed")
+	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 1, "1 of 3 projects failed", "does not reach (project ID 1)")
 }

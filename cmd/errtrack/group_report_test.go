@@ -12,7 +12,7 @@ func TestGroupReportSaysWhySkipped(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	r := c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes")
+	r := c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups")
 	r.must(t, 0, "PROJECT", "DETAIL")
 	for project, why := range map[string]string{
 		"demo/mobile-app":   "no CI/CD variable SENTRY_DSN",

@@ -11,6 +11,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -120,7 +123,7 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 		return a.planFailures(planFailed, plan)
 	}
 	if !r.yes {
-		q := fmt.Sprintf("%s in %s as planned above?", words.Ask, workflow.Projects(plan.Acting(), ""))
+		q := fmt.Sprintf("%s in %s as planned above?", words.Ask, wording.Projects(plan.Acting(), ""))
 		if words.Before != "" {
 			q = words.Before + "\n" + q
 		}
@@ -142,7 +145,7 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 	rctx, rcancel := a.deadline(ctx, r.g)
 	defer rcancel()
 	env := workflow.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
-		Checks: func(p workflow.Project) workflow.Checks { return cliChecks(p.Ref) }}
+		Checks: func(p projectscope.Project) workflow.Checks { return cliChecks(p.Ref) }}
 	// The keys made are remembered in one write at the end of the run,
 	// not one per key (which made a run of many projects quadratic).
 	created, flushCreated := a.keysSeenBatch(false)
@@ -170,7 +173,7 @@ func (a *app) planFailures(n int, p workflow.Plan) error {
 	if n == 0 {
 		return nil
 	}
-	return reportedf(a, "%s could not be planned (see above): fix what each says and run the command again.", workflow.Projects(n, ""))
+	return reportedf(a, "%s could not be planned (see above): fix what each says and run the command again.", wording.Projects(n, ""))
 }
 
 // runOutcome sums up a run and fails it unless every project came through.
@@ -181,7 +184,7 @@ func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
 	}
 	var parts []string
 	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d of %s failed", failed, workflow.Projects(len(p.Items), "")))
+		parts = append(parts, fmt.Sprintf("%d of %s failed", failed, wording.Projects(len(p.Items), "")))
 	}
 	if under > 0 {
 		parts = append(parts, fmt.Sprintf("%d under way (a key was made; running again goes on with it)", under))
@@ -223,14 +226,14 @@ func (a *app) printGroupPlan(p workflow.Plan) {
 	if p.Group.FullPath == "" {
 		where = "Projects"
 	}
-	fmt.Fprintf(a.stderr, "%s: %d of %s %s.\n", where, p.Acting(), workflow.Projects(len(p.Items), ""), w.Plan)
+	fmt.Fprintf(a.stderr, "%s: %d of %s %s.\n", where, p.Acting(), wording.Projects(len(p.Items), ""), w.Plan)
 	them := func(n int) string { return map[bool]string{true: "it", false: "them"}[n == 1] }
 	goingOn, doneBefore := p.GoingOn()
 	if goingOn > 0 {
-		fmt.Fprintf(a.stderr, "An earlier run left %s unfinished: this run goes on with %s, making no second key.\n", workflow.Projects(goingOn, ""), them(goingOn))
+		fmt.Fprintf(a.stderr, "An earlier run left %s unfinished: this run goes on with %s, making no second key.\n", wording.Projects(goingOn, ""), them(goingOn))
 	}
 	if doneBefore > 0 {
-		fmt.Fprintf(a.stderr, "%s rotated by an earlier run of this group rotation, which is not finished: this run leaves %s alone (it is finished when a run ends with no project failed or left to do).\n", workflow.Projects(doneBefore, ""), them(doneBefore))
+		fmt.Fprintf(a.stderr, "%s rotated by an earlier run of this group rotation, which is not finished: this run leaves %s alone (it is finished when a run ends with no project failed or left to do).\n", wording.Projects(doneBefore, ""), them(doneBefore))
 	}
 	tw := tabwriter.NewWriter(a.stderr, 0, 0, 2, ' ', 0)
 	for _, it := range p.Items {
@@ -321,7 +324,7 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 		case x.KeyID != 0:
 			keys = fmt.Sprint(x.KeyID)
 		case x.SentryKey != nil:
-			keys = workflow.KeyName(p.Items[i].Key)
+			keys = keystore.KeyName(p.Items[i].Key)
 		}
 		detail := x.Reason
 		it := p.Items[i]
@@ -349,7 +352,7 @@ func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
 }
 
 // firstSentence keeps a table's detail to what fits a row: the first
-// sentence (the --json report and the progress lines say the rest).
+// Sentence (the --json report and the progress lines say the rest).
 func firstSentence(s string) string {
 	if i := strings.Index(s, ". "); i > 0 && i < len(s)-2 {
 		return s[:i+1]

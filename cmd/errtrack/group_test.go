@@ -20,7 +20,7 @@ func TestGroupRotateCommand(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN"}
+	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--delete-with-unread-groups"}
 	r := c.run("", append(args, "--dry-run")...)
 	r.must(t, 0, "Group demo: 2 of 8 projects to rotate", "demo/mobile/ios", "rotate key 901", "demo/mobile/kiosk", "not a Maintainer", "no CI/CD variable SENTRY_DSN", "Dry run: nothing was changed")
 	if c.server.Keys(7)[0].ID != 901 || c.server.KeyCount(1) != 2 {
@@ -45,8 +45,8 @@ func TestGroupRotateCommand(t *testing.T) {
 	if c.server.KeyCount(7) != 1 || c.server.Keys(7)[0].ID == 901 {
 		t.Fatalf("project 7 keys %v", c.server.Keys(7))
 	}
-	c.run("", "keys", "rotate", "--group", "demo", "--yes").must(t, 2, "--ci-variable")
-	c.run("", "keys", "rotate", "--group", "demo", "-p", "1", "--ci-variable", "X", "--yes").must(t, 2, "not both")
+	c.run("", "keys", "rotate", "--group", "demo", "--yes", "--delete-with-unread-groups").must(t, 2, "--ci-variable")
+	c.run("", "keys", "rotate", "--group", "demo", "-p", "1", "--ci-variable", "X", "--yes", "--delete-with-unread-groups").must(t, 2, "not both")
 }
 
 // Interrupted mid-group (every DELETE answered 503), the same command run
@@ -64,7 +64,7 @@ func TestGroupRotateResumes(t *testing.T) {
 	}))
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes"}
+	args := []string{"keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups"}
 	c.run("", args...).must(t, 1, "2 of 8 projects failed", "Run the same command again")
 	failing = false
 	c.run("", args...).must(t, 0, "earlier run left 2 projects unfinished", "go on with key")
@@ -90,13 +90,13 @@ func TestGroupRotateResumesFromAnotherScope(t *testing.T) {
 	}))
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1, "2 of 8 projects failed")
+	c.run("", "keys", "rotate", "--group", "demo", "--include-subgroups", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 1, "2 of 8 projects failed")
 	failing = false
-	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
+	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
 	if srv.KeyCount(7) != 1 || srv.Keys(7)[0].ID == 901 {
 		t.Fatalf("ios keys %v", srv.Keys(7))
 	}
-	c.run("", "keys", "rotate", "--group", "demo", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
+	c.run("", "keys", "rotate", "--group", "demo", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 0, "earlier run left 1 project unfinished", "go on with key")
 	if srv.KeyCount(1) != 2 || slices.Contains([]int64{srv.Keys(1)[0].ID, srv.Keys(1)[1].ID}, 1) {
 		t.Fatalf("web-shop keys %v", srv.Keys(1))
 	}
@@ -310,7 +310,7 @@ func TestAuditFirstSeen(t *testing.T) {
 	c.now = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	c.run("", "audit", "-p", "1", "--json").must(t, 0, `"first_seen": "2026-11-01T12:00:00Z"`)
 	c.now = c.now.AddDate(0, 0, 3)
-	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "2", "--yes").must(t, 0)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "2", "--yes", "--delete-with-unread-groups").must(t, 0)
 	c.now = c.now.AddDate(0, 0, 1)
 	r := c.run("", "audit", "-p", "1")
 	r.must(t, 0, "2026-11-01", "2026-11-04 (created)")
@@ -391,14 +391,14 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 	srv, _ := mockserver.New(mockserver.Options{ScaleGroup: 1})
 	c := newCLI(t, srv)
 	c.server = srv
-	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 1,
+	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 1,
 		"The CI/CD variable FLEET_SENTRY_DSN (environment production) of group fleet holds the old DSN", "pass --keep-variables")
 	if srv.KeyCount(2001) != 2 {
 		t.Fatalf("keys %v", srv.Keys(2001))
 	}
 	// Run again with --keep-variables, it goes on with the key the first
 	// run made: no second key.
-	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--old", "200001", "--ci-variable", "SENTRY_DSN", "--keep-variables", "--yes").must(t, 0, "Going on with it")
+	c.run("", "keys", "rotate", "-p", "fleet/app-001", "--old", "200001", "--ci-variable", "SENTRY_DSN", "--keep-variables", "--yes", "--delete-with-unread-groups").must(t, 0, "Going on with it")
 	if srv.KeyCount(2001) != 1 || slices.ContainsFunc(srv.Keys(2001), func(k mockserver.ClientKey) bool { return k.ID == 200001 }) {
 		t.Fatalf("keys %v", srv.Keys(2001))
 	}
@@ -415,7 +415,7 @@ func TestGroupRotateStoppedByGroupVariable(t *testing.T) {
 	c := newCLI(t, srv)
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
+	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups"}
 	first := c.run("", args...)
 	first.must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable FLEET_SENTRY_DSN",
 		"rotate it on its own ('errtrack keys rotate -p fleet/app-001 --yes'): the old key stays until the group's variables hold the new DSN", "nothing was changed here", "1 of 3 projects failed")
@@ -443,13 +443,13 @@ func TestGroupRotateRestart(t *testing.T) {
 	c := newCLI(t, srv)
 	c.server = srv
 	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
-	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes"}
+	args := []string{"keys", "rotate", "--group", "fleet", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups"}
 	// app-001 fails (a group variable holds its old DSN): the others are
 	// rotated, the rotation stays open.
 	c.run("", args...).must(t, 1, "fleet/app-001  skip: the old DSN is held by the CI/CD variable")
 	c.run("", append(args, "--dry-run")...).must(t, 1, "2 projects rotated by an earlier run of this group rotation")
 	c.run("", append(args, "--dry-run", "--restart")...).must(t, 2, "--restart forgets what earlier runs did")
-	c.run("", "keys", "rotate", "-p", "fleet/app-002", "--ci-variable", "SENTRY_DSN", "--dry-run", "--yes").must(t, 2, "go with --group")
+	c.run("", "keys", "rotate", "-p", "fleet/app-002", "--ci-variable", "SENTRY_DSN", "--dry-run", "--yes", "--delete-with-unread-groups").must(t, 2, "go with --group")
 	before := srv.Keys(2002)[0].ID
 	c.run("", append(args, "--restart", "--keep-variables")...).must(t, 0, "fleet/app-002: changed")
 	if keys := srv.Keys(2002); len(keys) != 1 || keys[0].ID == before {

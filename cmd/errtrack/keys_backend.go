@@ -14,8 +14,8 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A project's keys are GitLab's, or, when its error tracking settings name
@@ -25,16 +25,13 @@ import (
 // sentryResolver gives the store of a Sentry project's keys from its
 // api_url, with the token of that host (SENTRY_AUTH_TOKEN for SENTRY_URL,
 // else the keyring).
-func (a *app) sentryResolver(g *globalFlags) workflow.SentryResolver {
-	return func(ctx context.Context, apiURL string) (workflow.KeyStore, error) {
+func (a *app) sentryResolver(g *globalFlags) keystore.SentryResolver {
+	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		c, p, _, err := sentry.ClientFor(ctx, a.sentryTokens(), apiURL, a.sentryOptions(g)...)
-		if p.Base != "" {
-			a.lastSentry = p.Base
-		}
 		if err != nil {
 			return nil, &sentryProblem{base: p.Base, err: err}
 		}
-		return workflow.SentryKeys(c, p), nil
+		return keystore.SentryKeys(c, p), nil
 	}
 }
 
@@ -48,15 +45,21 @@ type sentryProblem struct {
 func (e *sentryProblem) Error() string { return e.err.Error() }
 func (e *sentryProblem) Unwrap() error { return e.err }
 
-// sentryExplain words err when it came from a Sentry; ok false otherwise.
+// sentryExplain words err when it came from a Sentry, naming the Sentry
+// the error carries; ok false otherwise.
 func (a *app) sentryExplain(err error) (string, bool) {
 	var p *sentryProblem
 	var se *sentry.Error
+	var te *sentry.TokenError
 	switch {
 	case errors.As(err, &p):
 		return sentryWords(p.err, p.base), true
-	case errors.As(err, &se) || errors.Is(err, sentry.ErrNoToken):
-		return sentryWords(err, a.lastSentry), true
+	case errors.As(err, &se):
+		return sentryWords(err, se.Base), true
+	case errors.As(err, &te):
+		return sentryWords(err, te.Base), true
+	case errors.Is(err, sentry.ErrNoToken):
+		return sentryWords(err, ""), true
 	}
 	return "", false
 }
@@ -95,12 +98,12 @@ type sentryKeyJSON struct {
 }
 
 func toSentryJSON(k apiclient.ClientKey) sentryKeyJSON {
-	return sentryKeyJSON{Backend: workflow.BackendSentry, ID: k.PublicKey, Name: k.Name, Active: k.Active, RateLimit: k.RateLimit, PublicKey: k.PublicKey, DSN: k.DSN}
+	return sentryKeyJSON{Backend: keystore.BackendSentry, ID: k.PublicKey, Name: k.Name, Active: k.Active, RateLimit: k.RateLimit, PublicKey: k.PublicKey, DSN: k.DSN}
 }
 
 // printStoreKeys prints keys as their store has them.
-func (a *app) printStoreKeys(g *globalFlags, store workflow.KeyStore, keys []apiclient.ClientKey) error {
-	if store.Backend() != workflow.BackendSentry {
+func (a *app) printStoreKeys(g *globalFlags, store keystore.KeyStore, keys []apiclient.ClientKey) error {
+	if store.Backend() != keystore.BackendSentry {
 		if g.jsonOut {
 			if keys == nil {
 				keys = []apiclient.ClientKey{}
@@ -130,15 +133,15 @@ func printSentryKeys(w io.Writer, keys []apiclient.ClientKey) {
 	tw := newTable(w)
 	fmt.Fprintln(tw, "PUBLIC KEY\tNAME\tACTIVE\tRATE LIMIT\tDSN")
 	for _, k := range keys {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Clean(k.PublicKey), safetext.Clean(k.Name), yesNo(k.Active), workflow.RateLimitText(k.RateLimit), safetext.Clean(k.DSN))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safetext.Clean(k.PublicKey), safetext.Clean(k.Name), yesNo(k.Active), keystore.RateLimitText(k.RateLimit), safetext.Clean(k.DSN))
 	}
 	tw.Flush()
 }
 
 // parseRateLimit reads --rate-limit COUNT/WINDOW ("1000/1h", "50/min", "1000/3600"),
-// or "none" to remove it (workflow.ParseRateLimit, as the console reads it).
+// or "none" to remove it (keystore.ParseRateLimit, as the console reads it).
 func parseRateLimit(s string) (*sentry.RateLimit, bool, error) {
-	rl, clear, err := workflow.ParseRateLimit(s)
+	rl, clear, err := keystore.ParseRateLimit(s)
 	if err != nil {
 		return nil, false, usagef("--rate-limit %s", err)
 	}
@@ -190,17 +193,17 @@ GitLab's integrated keys have none of these: only create and delete.`,
 			if err != nil {
 				return err
 			}
-			store, err := workflow.StoreOf(ctx, c, pref, a.sentryResolver(g))
+			store, err := keystore.StoreOf(ctx, c, pref, a.sentryResolver(g))
 			if err != nil {
 				return err
 			}
-			if store.Backend() != workflow.BackendSentry {
+			if store.Backend() != keystore.BackendSentry {
 				return reportedf(a, "%s reports to GitLab's integrated error tracking, whose keys have no name, switch or rate limit: only 'keys create' and 'keys delete' change them.", pref)
 			}
 			if ref == "" {
 				return reportedf(a, "a Sentry key is named by its public key (see 'errtrack keys list -p %s')", pref)
 			}
-			k, err := workflow.UpdateSentryKey(ctx, store, ref, o)
+			k, err := keystore.UpdateSentryKey(ctx, store, ref, o)
 			switch {
 			case errors.Is(err, sentry.ErrKeyNotFound) || errors.Is(err, sentry.ErrNotFound):
 				return reportedf(a, "the %s has no key %s: nothing was changed (see 'errtrack keys list -p %s')", store.Where(), ref, pref)
@@ -211,7 +214,7 @@ GitLab's integrated keys have none of these: only create and delete.`,
 			if g.jsonOut {
 				return writeJSON(a.stdout, toSentryJSON(*k))
 			}
-			fmt.Fprintf(a.stdout, "Updated key %s: %s, %s, rate limit %s.\n", explain.Text(workflow.KeyName(*k)), map[bool]string{true: "active", false: "disabled (its events are refused)"}[k.Active], explain.Text(safetext.Clean(k.DSN)), workflow.RateLimitText(k.RateLimit))
+			fmt.Fprintf(a.stdout, "Updated key %s: %s, %s, rate limit %s.\n", explain.Text(keystore.KeyName(*k)), map[bool]string{true: "active", false: "disabled (its events are refused)"}[k.Active], explain.Text(safetext.Clean(k.DSN)), keystore.RateLimitText(k.RateLimit))
 			return nil
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -29,7 +30,7 @@ func (a *app) sentryKeyCounts(ctx context.Context, g *globalFlags, overviews []w
 	sem := make(chan struct{}, overviewConcurrency)
 	var wg sync.WaitGroup
 	for i, o := range overviews {
-		if o.Err != nil || !workflow.SentryBacked(o.Settings) {
+		if o.Err != nil || !keystore.SentryBacked(o.Settings) {
 			continue
 		}
 		out[i] = &keyCount{source: "sentry"}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -25,7 +27,7 @@ func (a *app) goingOn(r workflow.Rotation) {
 // naming every flag it needs from what the plan read: --yes, --old when
 // the project has several keys, a choice for the variables that hold the
 // old DSN. Nothing was changed.
-func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep workflow.Explainer) error {
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep wording.Explainer) error {
 	needs := []string{"--yes (no terminal to confirm the delete on)"}
 	varsChosen := f.updateVars || f.keepVars
 	step, err := r.Failed()
@@ -74,9 +76,9 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 
 // deleteLater is how to finish by hand when the old key stays.
 func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
-	old := workflow.KeyRef(r.Old) // a Sentry key's public key: it has no ID
+	old := keystore.KeyRef(r.Old) // a Sentry key's public key: it has no ID
 	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %s' (it goes on with key %s) or 'errtrack keys delete -p %s %s'.",
-		ref, ref, old, workflow.KeyName(*r.New), ref, old)
+		ref, ref, old, keystore.KeyName(*r.New), ref, old)
 }
 
 // rotationProgress says what a step did, on stderr.
@@ -141,7 +143,7 @@ func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workfl
 
 // rotationFailed reports a failed step: the plan's errors as usage errors
 // where the user named something wrong, else what exists now.
-func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep workflow.Explainer) error {
+func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep wording.Explainer) error {
 	step, err := r.Failed()
 	var amb *workflow.AmbiguousError
 	var ambVar *workflow.AmbiguousVariableError
@@ -154,7 +156,7 @@ func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflo
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))
 	switch {
 	case r.DeleteUnknown:
-		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", workflow.KeyName(r.Old), r.Project.Ref, workflow.KeyRef(r.Old))
+		fmt.Fprintf(a.stderr, "If key %s is still listed, delete it with 'errtrack keys delete --project %s %s'.\n", keystore.KeyName(r.Old), r.Project.Ref, keystore.KeyRef(r.Old))
 	case r.Kept():
 		fmt.Fprintln(a.stderr, deleteLater(r.Project.Ref, r))
 	}

@@ -41,7 +41,7 @@ func (f *failNth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // output says is what the server holds.
 func TestRotateFailsAtEveryStep(t *testing.T) {
 	t.Parallel()
-	args := []string{"keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes", "--json"}
+	args := []string{"keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--verify", "--yes", "--delete-with-unread-groups", "--json"}
 	steps := 0
 	for n := int64(1); ; n++ {
 		done := false
@@ -136,7 +136,7 @@ func TestRotateFailsAtEveryStep(t *testing.T) {
 func TestRotateCIVariable(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
-	r := c.run("", "keys", "rotate", "-p", "5", "--ci-variable", "DSN_FOR_DEPLOY", "--yes")
+	r := c.run("", "keys", "rotate", "-p", "5", "--ci-variable", "DSN_FOR_DEPLOY", "--yes", "--delete-with-unread-groups")
 	r.must(t, 0, "CI/CD variable DSN_FOR_DEPLOY (all environments) was created with the new DSN (masked, raw, not protected)")
 	vars := c.server.Variables(5)
 	if len(vars) != 1 || !vars[0].Masked || !vars[0].Raw || vars[0].Protected || vars[0].Value != strings.TrimSpace(r.stdout) {
@@ -144,7 +144,7 @@ func TestRotateCIVariable(t *testing.T) {
 	}
 	before := c.server.Keys(1)
 	c.run("", "api", "POST", "projects/1/variables", "-f", "key=SENTRY_DSN", "-f", "value=https://x@example.com/1", "-f", "environment_scope=production").must(t, 0)
-	c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--yes").must(t, 2,
+	c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--yes", "--delete-with-unread-groups").must(t, 2,
 		"2 CI/CD variables named SENTRY_DSN", "*, production", "--environment-scope", "nothing was changed")
 	if len(c.server.Keys(1)) != len(before) {
 		t.Fatal("a key was created before the ambiguity was found")
@@ -152,9 +152,9 @@ func TestRotateCIVariable(t *testing.T) {
 	// SENTRY_DSN (*) holds key 1's DSN too: a rotation scoped to
 	// production never changes it, and keeps key 1 while it holds its DSN,
 	// --keep-variables or not (scopes never mix).
-	c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--yes").must(t, 1,
+	c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--yes", "--delete-with-unread-groups").must(t, 1,
 		"SENTRY_DSN (all environments) outside this rotation's scope still holds its DSN", "Both keys exist")
-	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--keep-variables", "--yes", "--json")
+	r = c.run("", "keys", "rotate", "-p", "1", "--old", "1", "--ci-variable", "SENTRY_DSN", "--environment-scope", "production", "--keep-variables", "--yes", "--delete-with-unread-groups", "--json")
 	r.must(t, 1, "Going on with it", `"environment_scope": "production"`, `"result": "updated"`, `"result": "unchanged"`, "outside this rotation's scope")
 	if !slices.ContainsFunc(c.server.Keys(1), func(k mockserver.ClientKey) bool { return k.ID == 1 }) {
 		t.Fatal("key 1 was deleted while SENTRY_DSN (all environments) holds its DSN")
@@ -164,8 +164,8 @@ func TestRotateCIVariable(t *testing.T) {
 			t.Fatalf("the other scope changed: %+v", v)
 		}
 	}
-	c.run("", "keys", "rotate", "-p", "1", "--environment-scope", "x", "--yes").must(t, 2, "give --ci-variable too")
-	c.run("", "keys", "rotate", "-p", "1", "--ci-variable", "NO-DASH", "--yes").must(t, 2, "not a CI/CD variable name")
+	c.run("", "keys", "rotate", "-p", "1", "--environment-scope", "x", "--yes", "--delete-with-unread-groups").must(t, 2, "give --ci-variable too")
+	c.run("", "keys", "rotate", "-p", "1", "--ci-variable", "NO-DASH", "--yes", "--delete-with-unread-groups").must(t, 2, "not a CI/CD variable name")
 }
 
 // keys verify: accepted, refused, and asked first.

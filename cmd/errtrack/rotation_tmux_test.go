@@ -77,7 +77,7 @@ func TestRotationEndToEndInTmux(t *testing.T) {
 	if err != nil || !strings.Contains(out, "the test event was accepted by ingestion (HTTP 200") {
 		t.Fatalf("keys verify: %v\n%s", err, out)
 	}
-	out, err = run("keys", "rotate", "--host", url, "-p", "1", "--old", "4", "--ci-variable", "SENTRY_DSN", "--verify", "--yes")
+	out, err = run("keys", "rotate", "--host", url, "-p", "1", "--old", "4", "--ci-variable", "SENTRY_DSN", "--verify", "--yes", "--delete-with-unread-groups")
 	if err != nil || !strings.Contains(out, "The test event through the new DSN was accepted by ingestion") || !strings.Contains(out, "Rotated: new key 5 replaces key 4") {
 		t.Fatalf("keys rotate: %v\n%s", err, out)
 	}

@@ -57,7 +57,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 	if keys[0].Name == "Production" {
 		old = keys[0].ID
 	}
-	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--name", "Production 2", "--soft", "--update-variables", "--verify", "--yes").
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--name", "Production 2", "--soft", "--update-variables", "--verify", "--yes", "--delete-with-unread-groups").
 		must(t, 0, "Rotated softly", `"Production 2"`, "SENTRY_DSN (all environments) holds the new DSN", "the new DSN was accepted by ingestion")
 	var newKey string
 	for _, k := range ss.Keys("demo", "legacy-api") {
@@ -81,7 +81,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 	if strings.Contains(r.stdout, "dsn") || strings.Contains(r.stdout, "value") {
 		t.Fatalf("the ledger shows a DSN or a value: %s", r.stdout)
 	}
-	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes").must(t, 0, "Going on with it", "which is deleted")
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes", "--delete-with-unread-groups").must(t, 0, "Going on with it", "which is deleted")
 	c.run("", "rotations", "--json", "-p", "demo/legacy-api").must(t, 0, `"state": "finished"`, `"phase": "done"`)
 	if n := len(ss.Keys("demo", "legacy-api")); n != 2 {
 		t.Fatalf("%d keys, want the new and Staging", n)
@@ -89,7 +89,7 @@ func TestSentryKeysFromTheCommands(t *testing.T) {
 	c.run("", "keys", "update", "-p", "demo/legacy-api", newKey, "--rate-limit", "500/60", "--json").must(t, 0, `"count": 500`, `"window": 60`)
 	c.run("", "keys", "update", "-p", "demo/legacy-api", newKey, "--rate-limit", "50/min", "--json").must(t, 0, `"count": 50`, `"window": 60`)
 	c.run("", "keys", "update", "-p", "demo/web-shop", "1", "--name", "x").must(t, 1, "GitLab's integrated error tracking")
-	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--soft", "--yes").must(t, 1, "cannot be disabled")
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--soft", "--yes", "--delete-with-unread-groups").must(t, 1, "cannot be disabled")
 }
 
 // The Sentry token goes only to the host GitLab's settings name: a
@@ -128,7 +128,7 @@ func TestSentryRotationLeftOpenNamesTheKey(t *testing.T) {
 			old = k.Public
 		}
 	}
-	r := c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes")
+	r := c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", old, "--yes", "--delete-with-unread-groups")
 	r.must(t, 1, "--old "+old, "'errtrack keys delete -p demo/legacy-api "+old+"'")
 	// A public key may itself start with 0: only a bare 0 is the wrong name.
 	if regexp.MustCompile(`--old 0\b`).MatchString(r.stderr) {
@@ -159,7 +159,7 @@ func TestGroupVerifyFindsSentryKeys(t *testing.T) {
 func TestRotateNameRefusedForGitLabKeys(t *testing.T) {
 	t.Parallel()
 	c := newCLI(t, nil)
-	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--name", "prod", "--keep-variables", "--yes").must(t, 1, "have no names", "nothing was changed")
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--name", "prod", "--keep-variables", "--yes", "--delete-with-unread-groups").must(t, 1, "have no names", "nothing was changed")
 	if c.server.KeyCount(1) != 2 {
 		t.Fatalf("keys %v", c.server.Keys(1))
 	}
@@ -205,7 +205,7 @@ func TestSentryKeyUnderAnotherHostSpellingFromTheCommands(t *testing.T) {
 	}
 	c.run("", "api", "-X", "PUT", "projects/3/variables/SENTRY_DSN", "-f", "value=https://"+prod.Public+"@o42.ingest.sentry.io/2").must(t, 0)
 	c.run("", "audit", "-p", "demo/legacy-api").must(t, 0, "SENTRY_DSN (all environments)")
-	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", prod.Public, "--update-variables", "--yes").
+	c.run("", "keys", "rotate", "-p", "demo/legacy-api", "--old", prod.Public, "--update-variables", "--yes", "--delete-with-unread-groups").
 		must(t, 0, "which is deleted", "SENTRY_DSN (all environments) holds the new DSN")
 	v := c.server.Variables(3)
 	if len(v) != 1 || strings.Contains(v[0].Value, prod.Public) || !strings.Contains(v[0].Value, "@o42.ingest.us.sentry.io/2") {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -19,7 +20,7 @@ type Project struct {
 	Variables      []apiclient.Variable
 	GroupVariables map[string][]apiclient.Variable
 	// TestEvents are the test events sent through the keys in use (by
-	// workflow.KeyRef), for the test-event rule.
+	// keystore.KeyRef), for the test-event rule.
 	TestEvents map[string]TestEvent
 	// KeysUnread says why the keys (a Sentry's) could not be read: the
 	// rules on keys are then not checked, never taken as holding.
@@ -100,7 +101,7 @@ func Evaluate(p *Policy, pr Project, now time.Time) Result {
 	a := pr.Audit
 	path := a.Project.Path
 	rules := p.For(path)
-	r := Result{Project: a.Project.Name(), Backend: workflow.BackendGitLab, Rules: rules.Set(), Findings: []Finding{}, Audit: a}
+	r := Result{Project: a.Project.Name(), Backend: keystore.BackendGitLab, Rules: rules.Set(), Findings: []Finding{}, Audit: a}
 	if r.Rules == nil {
 		r.Rules = []string{}
 	}
@@ -164,7 +165,7 @@ type evaluation struct {
 func (e *evaluation) add(f Finding) {
 	f.Project = e.r.Project
 	if f.key.PublicKey != "" && f.Key == "" {
-		f.Key = workflow.KeyName(f.key)
+		f.Key = keystore.KeyName(f.key)
 	}
 	f.Action.Project = e.pr.Audit.Project.Path
 	f.Fix = f.Action.Command()
@@ -196,7 +197,7 @@ func (e *evaluation) keyAge() {
 			continue
 		}
 		if k.Seen.First.IsZero() {
-			ageless = append(ageless, workflow.KeyName(k.Key))
+			ageless = append(ageless, keystore.KeyName(k.Key))
 			continue
 		}
 		days := int(e.now.Sub(k.Seen.First).Hours() / 24)
@@ -205,7 +206,7 @@ func (e *evaluation) keyAge() {
 		}
 		by := "first seen by errtrack"
 		switch {
-		case e.pr.Audit.Backend == workflow.BackendSentry:
+		case e.pr.Audit.Backend == keystore.BackendSentry:
 			by = "created in Sentry" // its dateCreated
 		case k.Seen.Created:
 			by = "created by errtrack"
@@ -219,14 +220,14 @@ func (e *evaluation) keyAge() {
 			fix.Variable, fix.Group = u.Variable, u.Group
 		}
 		e.add(Finding{Rule: RuleKeyMaxAge, key: k.Key, holder: holder, Variable: labels(known),
-			What:   fmt.Sprintf("key %s is %d days old (%s %s); the policy allows %d", workflow.KeyName(k.Key), days, by, k.Seen.First.Format(time.DateOnly), limit),
+			What:   fmt.Sprintf("key %s is %d days old (%s %s); the policy allows %d", keystore.KeyName(k.Key), days, by, k.Seen.First.Format(time.DateOnly), limit),
 			Action: fix, Mendable: len(known) == 1 && known[0].Group == "" && known[0].Line == "" && !k.UseUnknown(),
 			Evidence: map[string]any{"age_days": days, "since": k.Seen.First, "age_from": by}})
 	}
 }
 
 func (e *evaluation) rateLimit() {
-	if e.pr.Audit.Backend != workflow.BackendSentry {
+	if e.pr.Audit.Backend != keystore.BackendSentry {
 		return // GitLab's integrated keys have no rate limit
 	}
 	rl := e.rules.RateLimit
@@ -239,9 +240,9 @@ func (e *evaluation) rateLimit() {
 		var what string
 		switch {
 		case got == nil || got.Count == 0:
-			what = "key " + workflow.KeyName(k.Key) + " has no rate limit"
+			what = "key " + keystore.KeyName(k.Key) + " has no rate limit"
 		case rl.Count > 0 && (got.Count != rl.Count || got.Window != rl.Window):
-			what = fmt.Sprintf("key %s has the rate limit %d/%ds, not the policy's %s", workflow.KeyName(k.Key), got.Count, got.Window, want)
+			what = fmt.Sprintf("key %s has the rate limit %d/%ds, not the policy's %s", keystore.KeyName(k.Key), got.Count, got.Window, want)
 		default:
 			continue
 		}
@@ -286,7 +287,7 @@ func (e *evaluation) unused() {
 			continue
 		}
 		e.add(Finding{Rule: RuleUnusedKeys, key: k.Key, Mendable: true,
-			What:     fmt.Sprintf("key %s is referenced by no CI/CD variable and was first seen %d days ago; the policy allows %d", workflow.KeyName(k.Key), days, limit),
+			What:     fmt.Sprintf("key %s is referenced by no CI/CD variable and was first seen %d days ago; the policy allows %d", keystore.KeyName(k.Key), days, limit),
 			Action:   FixAction{Kind: FixDeleteKey, Key: k.Key},
 			Evidence: map[string]any{"first_seen": k.Seen.First, "used_in": []string{}}})
 	}
@@ -304,17 +305,17 @@ func shellArg(s string) string {
 
 func (e *evaluation) testEvents() {
 	for _, k := range InUse(e.pr.Audit) {
-		te, sent := e.pr.TestEvents[workflow.KeyRef(k)]
+		te, sent := e.pr.TestEvents[keystore.KeyRef(k)]
 		switch {
 		case !sent:
 			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleTestEvent},
-				Why: "no test event was sent through key " + workflow.KeyName(k)})
+				Why: "no test event was sent through key " + keystore.KeyName(k)})
 		case te.Err != nil:
 			e.r.Unchecked = append(e.r.Unchecked, Unchecked{Project: e.r.Project, Rules: []string{RuleTestEvent},
-				Why: "the test event through key " + workflow.KeyName(k) + " could not be sent: " + te.Err.Error()})
+				Why: "the test event through key " + keystore.KeyName(k) + " could not be sent: " + te.Err.Error()})
 		case !te.Accepted:
 			e.add(Finding{Rule: RuleTestEvent, key: k,
-				What:     fmt.Sprintf("a test event through key %s was not accepted (HTTP %d): its clients' events are lost", workflow.KeyName(k), te.Status),
+				What:     fmt.Sprintf("a test event through key %s was not accepted (HTTP %d): its clients' events are lost", keystore.KeyName(k), te.Status),
 				Action:   FixAction{Kind: FixDoctor, Key: k},
 				Evidence: map[string]any{"status": te.Status, "accepted": false}})
 		}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -33,7 +35,7 @@ func project() Project {
 	k3 := apiclient.ClientKey{ID: 3, Active: false, PublicKey: "glet_3333", DSN: "https://glet_3333@gitlab.example.com/api/v4/error_tracking/collector/7"}
 	use := workflow.Use{Variable: "SENTRY_DSN", Scope: "*"}
 	return Project{
-		Audit: workflow.Audit{Project: workflow.Project{ID: 7, Path: "g/app"}, Settings: &apiclient.Settings{Active: true, Integrated: true},
+		Audit: workflow.Audit{Project: projectscope.Project{ID: 7, Path: "g/app"}, Settings: &apiclient.Settings{Active: true, Integrated: true},
 			Keys: []workflow.AuditedKey{
 				{Key: k1, Used: []workflow.Use{use}, Seen: seen.Entry{First: now.AddDate(0, 0, -100)}},
 				{Key: k2, Seen: seen.Entry{First: now.AddDate(0, 0, -40), Created: true}},
@@ -116,7 +118,7 @@ func TestEvaluateUnknownIsNeverUnused(t *testing.T) {
 // A Sentry-backed project's keys: with no rate limit, or another than the
 // policy's, a finding mendable with the policy's limit.
 func TestEvaluateRateLimit(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: workflow.Project{ID: 3, Path: "demo/api"}, Backend: workflow.BackendSentry,
+	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
 		Keys: []workflow.AuditedKey{
 			{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}},
 			{Key: apiclient.ClientKey{Active: true, PublicKey: "bb", Name: "B", RateLimit: &apiclient.KeyRateLimit{Count: 5, Window: 60}}},
@@ -207,7 +209,7 @@ func TestEvaluateTestEvents(t *testing.T) {
 // Keys that could not be read (a Sentry's): the rules on keys are named
 // unchecked, never taken as holding.
 func TestEvaluateKeysUnread(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: workflow.Project{ID: 3, Path: "demo/api"}, Backend: workflow.BackendSentry}, KeysUnread: "401 Token expired"}
+	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry}, KeysUnread: "401 Token expired"}
 	r := Evaluate(policy(t, "rules: {rate_limit: {required: true}, integrated_error_tracking: off, unused_keys: {days: 3}}"), pr, now)
 	if len(r.Unchecked) != 1 || strings.Join(r.Unchecked[0].Rules, ",") != "rate-limit,unused-keys" {
 		t.Fatalf("%+v", r.Unchecked)
@@ -217,7 +219,7 @@ func TestEvaluateKeysUnread(t *testing.T) {
 // A key whose age errtrack does not know (a Sentry's) is named not
 // checked by key-max-age, never taken as young.
 func TestEvaluateAgelessKeysUnchecked(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: workflow.Project{ID: 3, Path: "demo/api"}, Backend: workflow.BackendSentry,
+	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
 		Keys: []workflow.AuditedKey{{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}}}}}
 	r := Evaluate(policy(t, "rules: {key_max_age: {days: 9}}"), pr, now)
 	if len(r.Findings) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Rules[0] != RuleKeyMaxAge || !strings.Contains(r.Unchecked[0].Why, `key "A"`) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -50,7 +51,7 @@ func (e *evaluation) variables() {
 				continue
 			}
 			e.add(Finding{Rule: RuleDSNVariables, key: k.Key, Variable: u.Label(),
-				What:     fmt.Sprintf("%s holds the DSN of key %s and is %s", u.Label(), workflow.KeyName(k.Key), strings.Join(wrong, "; ")),
+				What:     fmt.Sprintf("%s holds the DSN of key %s and is %s", u.Label(), keystore.KeyName(k.Key), strings.Join(wrong, "; ")),
 				Action:   FixAction{Kind: FixVariableFlags, Key: k.Key, Variable: u.Variable, Group: u.Group},
 				Evidence: map[string]any{"masked": v.Masked || v.Hidden, "protected": v.Protected, "environment_scope": v.EnvironmentScope}})
 		}
@@ -77,7 +78,7 @@ func (e *evaluation) dangling() {
 	for _, k := range a.Keys {
 		if known := k.Known(); !k.Key.Active && len(known) > 0 {
 			e.add(Finding{Rule: RuleDanglingDSN, key: k.Key, Variable: labels(known),
-				What:   fmt.Sprintf("%s holds the DSN of key %s, which is disabled", labels(known), workflow.KeyName(k.Key)),
+				What:   fmt.Sprintf("%s holds the DSN of key %s, which is disabled", labels(known), keystore.KeyName(k.Key)),
 				Action: FixAction{Kind: FixEnableOrRepoint, Key: k.Key, Variable: known[0].Variable, Group: known[0].Group}})
 		}
 	}

@@ -12,13 +12,18 @@ import (
 )
 
 // Sentry words a failure of a Sentry-backed project's Sentry (base is its
-// URL, "" when unknown): a missing or refused Sentry token is fixed by
+// URL, "" for the one the error names): a missing or refused Sentry token is fixed by
 // logging in to that Sentry, never to GitLab. c.Retry says how to retry.
 func Sentry(err error, base string, c Context) string {
 	if base == "" {
+		// The error knows where it came from.
 		var te *sentry.TokenError
-		if errors.As(err, &te) {
+		var se *sentry.Error
+		switch {
+		case errors.As(err, &te):
 			base = te.Base
+		case errors.As(err, &se):
+			base = se.Base
 		}
 	}
 	login := "'errtrack login --sentry " + base + "'"

@@ -25,6 +25,8 @@ func TestSentryWordsNameTheSentry(t *testing.T) {
 		{&sentry.TokenError{Base: base, Err: &keyring.Error{Kind: keyring.ErrUnavailable, Cause: "no bus"}}, "", "SENTRY_AUTH_TOKEN with SENTRY_URL=" + base},
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, base, "log in again with 'errtrack login --sentry " + base + "'"},
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized}, "", "'errtrack login --sentry URL'"},
+		// The error names its Sentry: the words take it from there.
+		{&sentry.Error{Base: base, StatusCode: 401, Kind: sentry.ErrUnauthorized}, "", "log in again with 'errtrack login --sentry " + base + "'"},
 		{&sentry.Error{StatusCode: 401, Kind: sentry.ErrTokenExpired}, base, "has expired"},
 		{&sentry.Error{StatusCode: 403, Kind: sentry.ErrInsufficientScope, Scopes: []string{"project:admin"}}, base, "project:admin"},
 		{sentry.ErrBadAPIURL, "", "not a usable Sentry project API URL."},

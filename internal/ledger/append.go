@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"time"
 )
 
 // Append writes rec as the newest state of its ID. durable waits until it
@@ -30,7 +29,6 @@ func (l *Ledger) AppendAll(recs []Record, durable bool) error {
 // writing at once cannot both write. found is the record that matched (and
 // nothing was written). With no recs it only checks.
 func (l *Ledger) AppendUnless(recs []Record, durable bool, host string, projectID int64, conflict func(Record) bool) (found Record, matched bool, err error) {
-	defer timed(time.Now())
 	var b []byte
 	lines := make([]int, 0, len(recs))
 	for i := range recs {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
 )
@@ -43,7 +42,6 @@ func hostTag(s string) string {
 
 // Claim takes the claim name without waiting; ErrBusy when it is held.
 func (l *Ledger) Claim(name string) (release func(), err error) {
-	defer timed(time.Now())
 	l.claimMu.Lock()
 	defer l.claimMu.Unlock()
 	held, err := claim(l.claimPath(name))
@@ -58,7 +56,6 @@ func (l *Ledger) Claim(name string) (release func(), err error) {
 	}
 	l.mine[name]++
 	return func() {
-		defer timed(time.Now())
 		l.claimMu.Lock()
 		defer l.claimMu.Unlock()
 		if l.mine[name]--; l.mine[name] <= 0 {
@@ -72,7 +69,6 @@ func (l *Ledger) Claim(name string) (release func(), err error) {
 // what it names. The probe takes the claim's lock for a moment; this
 // process's own claims and probes wait for it, never refused by it.
 func (l *Ledger) Held(name string) (bool, error) {
-	defer timed(time.Now())
 	l.claimMu.Lock()
 	defer l.claimMu.Unlock()
 	if l.mine[name] > 0 {

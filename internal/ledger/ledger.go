@@ -11,21 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
 )
-
-// spent is the time processes' calls spent in the ledger (appends, syncs,
-// reads of others' appends, claims), for the benchmarks' share.
-var spent atomic.Int64
-
-// Spent is the time spent in ledger calls so far, in this process.
-func Spent() time.Duration { return time.Duration(spent.Load()) }
-
-// timed adds the time since start to Spent.
-func timed(start time.Time) { spent.Add(int64(time.Since(start))) }
 
 // FileName is the ledger's file in the state directory.
 const FileName = "rotations.jsonl"

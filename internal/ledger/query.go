@@ -2,8 +2,6 @@ package ledger
 
 // Reading the ledger: its records, one project's, and whether any changed.
 
-import "time"
-
 // Version is the count of changes seen so far: a plan notes it, and a run
 // asks ChangedSince whether another process changed what it planned from.
 func (l *Ledger) Version() uint64 {
@@ -15,7 +13,6 @@ func (l *Ledger) Version() uint64 {
 // ChangedSince reads what other processes appended, and reports whether a
 // record matching match changed after version v.
 func (l *Ledger) ChangedSince(v uint64, match func(Record) bool) (bool, error) {
-	defer timed(time.Now())
 	changed := false
 	err := l.locked(func() error {
 		for id, at := range l.changed {
@@ -31,7 +28,6 @@ func (l *Ledger) ChangedSince(v uint64, match func(Record) bool) (bool, error) {
 
 // Refresh reads what other processes appended since the last read.
 func (l *Ledger) Refresh() error {
-	defer timed(time.Now())
 	return l.locked(func() error { return nil })
 }
 

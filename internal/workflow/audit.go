@@ -7,11 +7,13 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/internal/seen"
 )
@@ -22,7 +24,7 @@ import (
 
 // AuditAPI is what an audit needs.
 type AuditAPI interface {
-	ProjectAPI
+	keystore.ProjectAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
@@ -113,7 +115,7 @@ type AuditedKey struct {
 
 // Audit is one project's audit.
 type Audit struct {
-	Project  Project
+	Project  projectscope.Project
 	Settings *apiclient.Settings // nil when none are configured
 	Keys     []AuditedKey
 	// Unread names the groups whose variables could not be read, and why.
@@ -160,16 +162,6 @@ func (a Audit) UnreadGroups() []string {
 	return slices.Sorted(maps.Keys(a.Unread))
 }
 
-// ancestors are the groups above a project path, nearest first:
-// "a/b/c" → "a/b", "a".
-func ancestors(path string) []string {
-	var out []string
-	for i := strings.LastIndex(path, "/"); i > 0; i = strings.LastIndex(path[:i], "/") {
-		out = append(out, path[:i])
-	}
-	return out
-}
-
 // AuditProject reads the project, its settings, keys and variables, and
 // every ancestor group's variables, all at once (the groups come from the
 // project's path: a reference by path needs no first round trip; by ID,
@@ -187,46 +179,35 @@ type AuditOptions struct {
 	// Resolve, when set, reads a Sentry-backed project's keys from its
 	// Sentry (a second round trip); a Sentry that cannot be reached is a
 	// finding.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 }
 
 // AuditProjectWith is AuditProject with what o adds.
 func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, o AuditOptions) (Audit, error) {
 	lastPath, resolve := o.LastPath, o.Resolve
-	a := Audit{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
+	a := Audit{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}
 	var (
 		mu                     sync.Mutex
 		wg                     sync.WaitGroup
 		keys                   []apiclient.ClientKey
 		vars                   []apiclient.Variable
-		groupVars              = map[string][]apiclient.Variable{}
+		groups                 projectscope.GroupVariablesReader
 		perr, kerr, verr, serr error
 	)
 	guess := ref.Path
 	if guess == "" {
 		guess = lastPath
 	}
+	// The groups are read ahead, once each; those above the project's
+	// real path count.
 	readGroups := func(path string) {
-		for _, g := range ancestors(path) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				v, _, err := api.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					a.Unread[g] = err
-					return
-				}
-				groupVars[g] = v
-			}()
-		}
+		wg.Go(func() { groups.Ancestors(ctx, api, path) })
 	}
 	wg.Add(4)
 	go func() {
 		defer wg.Done()
-		var p Project
-		p, perr = ResolveProject(ctx, api, ref)
+		var p projectscope.Project
+		p, perr = projectscope.ResolveProject(ctx, api, ref)
 		mu.Lock()
 		a.Project = p
 		mu.Unlock()
@@ -243,23 +224,12 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 		readGroups(guess)
 	}
 	wg.Wait()
-	if ref.Path == "" && perr == nil {
-		// Only the groups above the project's real path count.
-		real := map[string]bool{}
-		for _, g := range ancestors(a.Project.Path) {
-			real[g] = true
-		}
-		for g := range groupVars {
-			if !real[g] {
-				delete(groupVars, g)
-			}
-		}
-		for g := range a.Unread {
-			if !real[g] {
-				delete(a.Unread, g)
-			}
-		}
+	path := guess
+	if perr == nil {
+		path = a.Project.Path
 	}
+	gv := groups.Ancestors(ctx, api, path)
+	a.Unread = gv.Unread
 	switch {
 	case perr != nil && (errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized)):
 		return a, perr
@@ -270,8 +240,8 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 	case serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound):
 		return a, serr
 	}
-	if SentryBacked(a.Settings) && resolve != nil {
-		a.Backend = BackendSentry
+	if keystore.SentryBacked(a.Settings) && resolve != nil {
+		a.Backend = keystore.BackendSentry
 		store, err := resolve(ctx, *a.Settings.APIURL)
 		if err == nil {
 			a.Where = store.Where()
@@ -282,7 +252,7 @@ func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRe
 			keys = nil
 		}
 	}
-	a.analyze(keys, vars, groupVars)
+	a.analyze(keys, vars, gv.Read)
 	return a, nil
 }
 
@@ -297,35 +267,19 @@ type UsesAPI interface {
 // once, so the list it annotates is never held up. p.Path must be known.
 // s is the project's settings (nil: none configured) when known is true;
 // unknown settings (their load failed) raise no finding of their own.
-func KeyUses(ctx context.Context, api UsesAPI, p Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
-	a := Audit{Project: p, Settings: s, Unread: map[string]error{}, settingsUnknown: !known}
-	var (
-		mu        sync.Mutex
-		wg        sync.WaitGroup
-		vars      []apiclient.Variable
-		verr      error
-		groupVars = map[string][]apiclient.Variable{}
-	)
-	for _, g := range ancestors(p.Path) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, _, err := api.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				a.Unread[g] = err
-				return
-			}
-			groupVars[g] = v
-		}()
-	}
-	vars, _, verr = api.ListVariables(ctx, p.Ref)
-	wg.Wait()
+func KeyUses(ctx context.Context, api UsesAPI, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) (Audit, error) {
+	a := Audit{Project: p, Settings: s, settingsUnknown: !known}
+	var vars []apiclient.Variable
+	var gv projectscope.GroupVariables
+	verr := fanout.Together(func() (err error) {
+		vars, _, err = api.ListVariables(ctx, p.Ref)
+		return err
+	}, func() { gv = projectscope.AncestorVariables(ctx, api, p.Path) })
+	a.Unread = gv.Unread
 	if verr != nil {
 		return a, fmt.Errorf("the project's CI/CD variables could not be read: %w", verr)
 	}
-	a.analyze(keys, vars, groupVars)
+	a.analyze(keys, vars, gv.Read)
 	return a, nil
 }
 

@@ -8,7 +8,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The audit's findings: each key's uses among the project's and its
@@ -140,7 +142,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	}
 	if err := a.sentryUnread; err != nil {
 		a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
-			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + sentence(err.Error()) + ")",
+			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + wording.Sentence(err.Error()) + ")",
 			Fix:  "log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
 	}
 	for _, k := range a.Keys {
@@ -208,7 +210,7 @@ func otherSpelling(p placed, k apiclient.ClientKey) (Finding, bool) {
 		return Finding{}, false
 	}
 	return Finding{Severity: SeverityInfo,
-		What: fmt.Sprintf("%s holds key %s on %s, where Sentry lists it on %s", p.use.Label(), KeyName(k),
+		What: fmt.Sprintf("%s holds key %s on %s, where Sentry lists it on %s", p.use.Label(), keystore.KeyName(k),
 			safetext.Excerpt(where(held), 80), safetext.Excerpt(where(listed), 80)),
 		Fix: "the same key either way: fine if that host is a Relay or another name of the same Sentry; else set the variable to the DSN the key list shows"}, true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // BenchmarkSentryRoundTrips is BenchmarkRoundTrips for a Sentry-backed
@@ -22,7 +23,7 @@ import (
 // turned off 1: 8.
 func BenchmarkSentryRoundTrips(b *testing.B) {
 	ctx := context.Background()
-	world := func(b *testing.B) (*apiclient.Client, SentryResolver, *mocksentry.Server) {
+	world := func(b *testing.B) (*apiclient.Client, keystore.SentryResolver, *mocksentry.Server) {
 		ss := mocksentry.New(mocksentry.Options{Latency: latency})
 		ts := httptest.NewServer(ss)
 		b.Cleanup(ts.Close)
@@ -31,9 +32,9 @@ func BenchmarkSentryRoundTrips(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		return gl, func(_ context.Context, apiURL string) (KeyStore, error) {
+		return gl, func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 			p, err := sentry.ParseAPIURL(apiURL)
-			return SentryKeys(sc, p), err
+			return keystore.SentryKeys(sc, p), err
 		}, ss
 	}
 	report := func(b *testing.B, spent time.Duration) {
@@ -43,7 +44,7 @@ func BenchmarkSentryRoundTrips(b *testing.B) {
 		gl, resolve, _ := world(b)
 		start := time.Now()
 		for i := 0; i < b.N; i++ {
-			if _, _, err := KeysOf(ctx, gl, apiclient.ProjectID(3), resolve); err != nil {
+			if _, _, err := keystore.KeysOf(ctx, gl, apiclient.ProjectID(3), resolve); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A group rotation (a campaign in the ledger) is every run of `keys rotate
@@ -216,7 +217,7 @@ func (p Plan) OutsideWords(where, restart string) string {
 		label = "project ID "
 	}
 	return fmt.Sprintf("The group rotation is not finished: an earlier run set out to rotate %s this run does not reach (%s%s). %s, or %s; until then the projects rotated are left alone.",
-		Projects(len(out), ""), label, strings.Join(ids, ", "), capitalize(where), restart)
+		wording.Projects(len(out), ""), label, strings.Join(ids, ", "), wording.Capitalize(where), restart)
 }
 
 // Finish ends a run: the projects the plan found nothing to rotate in

@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A change to many projects (a group's, or the console's marked ones) has
@@ -22,7 +25,7 @@ import (
 type ChangeAPI interface {
 	RotationAPI
 	GetGroup(ctx context.Context, g apiclient.GroupRef) (*apiclient.Group, *apiclient.Response, error)
-	ScopeAPI
+	projectscope.ScopeAPI
 	GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error)
 	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
 	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
@@ -82,7 +85,7 @@ type ChangeWords struct {
 // Item is one project of a group change: what the plan will do, then what
 // happened.
 type Item struct {
-	Project Project
+	Project projectscope.Project
 	// Action says what the plan does; Skip why the project is left alone
 	// (then Action is empty).
 	Action, Skip string
@@ -169,60 +172,9 @@ func (p Plan) Interrupted() bool { return p.Count(ResultNotReached)+p.Count(Resu
 // read once per group.
 type planEnv struct {
 	api      ChangeAPI
-	groups   groupVarCache
+	groups   projectscope.GroupVariablesReader
 	ledger   *Rotations
 	campaign *campaignPlan
-}
-
-// groupVarCache reads each group's variables once per plan, whichever
-// projects ask (a group's variables were read once per project before).
-type groupVarCache struct {
-	mu sync.Mutex
-	m  map[string]*groupVarsOnce
-}
-
-type groupVarsOnce struct {
-	once sync.Once
-	vars []apiclient.Variable
-	err  error
-}
-
-// of returns every ancestor group's readable variables of path.
-func (c *groupVarCache) of(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
-	out, _ := c.read(ctx, api, path)
-	return out
-}
-
-// read returns every ancestor group's readable variables of path, and
-// the groups whose variables could not be read, with why.
-func (c *groupVarCache) read(ctx context.Context, api any, path string) (map[string][]apiclient.Variable, map[string]error) {
-	ga, ok := api.(groupVariablesAPI)
-	if !ok || path == "" {
-		return nil, nil
-	}
-	out := map[string][]apiclient.Variable{}
-	unread := map[string]error{}
-	for _, g := range ancestors(path) {
-		c.mu.Lock()
-		if c.m == nil {
-			c.m = map[string]*groupVarsOnce{}
-		}
-		e := c.m[g]
-		if e == nil {
-			e = &groupVarsOnce{}
-			c.m[g] = e
-		}
-		c.mu.Unlock()
-		e.once.Do(func() {
-			e.vars, _, e.err = ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-		})
-		if e.err != nil {
-			unread[g] = e.err
-		} else {
-			out[g] = e.vars
-		}
-	}
-	return out, unread
 }
 
 // PlanGroup reads the group and its projects, and plans kind in each one;
@@ -234,11 +186,11 @@ func PlanGroup(ctx context.Context, api ChangeAPI, ref apiclient.GroupRef, subgr
 	var perr error
 	u, named := kind.(needsUser)
 	// The group, its projects and (for the ledger) the user, at once.
-	gerr := together(func() (err error) {
+	gerr := fanout.Together(func() (err error) {
 		g, _, err = api.GetGroup(ctx, ref)
 		return err
 	}, func() {
-		projects, perr = GroupProjects(ctx, api, ref, subgroups)
+		projects, perr = projectscope.GroupProjects(ctx, api, ref, subgroups)
 	}, func() {
 		if named {
 			kind = u.withUser(ctx, api)
@@ -280,9 +232,9 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 		}
 		env.ledger, env.campaign = plan.campaign.ledger, plan.campaign
 	}
-	forEach(len(projects), func(i int) {
+	fanout.ForEach(len(projects), func(i int) {
 		p := projects[i]
-		if skip := SkipReason(p); skip != "" {
+		if skip := projectscope.SkipReason(p); skip != "" {
 			plan.Items[i] = Item{Project: projectOf(p), Skip: skip, Result: ResultSkipped}
 			return
 		}
@@ -297,8 +249,8 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	return plan, nil
 }
 
-func projectOf(p apiclient.Project) Project {
-	return Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
+func projectOf(p apiclient.Project) projectscope.Project {
+	return projectscope.Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
 }
 
 // uniqueProjects keeps the first of projects listed more than once (pages
@@ -315,33 +267,16 @@ func uniqueProjects(projects []apiclient.Project) []apiclient.Project {
 	return out
 }
 
-// groupConcurrency is how many projects are read or changed at once: a
-// few, so that a group is polite to the server (the client's pacer holds
-// them all on a rate limit).
-const groupConcurrency = 3
-
-// forEach runs f for 0..n-1, groupConcurrency at a time.
-func forEach(n int, f func(i int)) {
-	sem := make(chan struct{}, groupConcurrency)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			f(i)
-		}()
-	}
-	wg.Wait()
-}
-
 // RunEnv is what a run needs from its front end: the API, how to word an
 // error, and how the user checks what a lost answer left.
 type RunEnv struct {
 	API     ChangeAPI
-	Explain Explainer
-	Checks  func(Project) Checks
+	Explain wording.Explainer
+	Checks  func(projectscope.Project) Checks
+	// Stopped, when set, reports that the user stopped the run: the
+	// projects not begun are not reached, those under way finish (a
+	// cancelled context interrupts them instead).
+	Stopped func() bool
 
 	campaign *campaignPlan
 }
@@ -363,7 +298,7 @@ type preparer interface {
 }
 
 // prepareAhead is how many projects a preparer writes ahead at once.
-const prepareAhead = 8 * groupConcurrency
+const prepareAhead = 8 * fanout.GroupConcurrency
 
 // Run carries out the plan, a few projects at a time; progress, when not
 // nil, hears of each project as it starts and ends (from the run's
@@ -382,11 +317,18 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		}
 	}
 	prep, prepares := p.Kind.(preparer)
-	var prepMu sync.Mutex
+	// itemsMu guards p.Items: the prepare step reads and writes the
+	// coming items while the workers write theirs.
+	var itemsMu sync.Mutex
+	set := func(i int, it Item) {
+		itemsMu.Lock()
+		p.Items[i] = it
+		itemsMu.Unlock()
+	}
 	prepared := 0 // items before this index are prepared
 	ahead := func(i int) {
-		prepMu.Lock()
-		defer prepMu.Unlock()
+		itemsMu.Lock()
+		defer itemsMu.Unlock()
 		if i < prepared {
 			return
 		}
@@ -395,29 +337,30 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 		copy(p.Items[i:end], done)
 		prepared = end
 	}
-	forEach(len(p.Items), func(i int) {
-		if prepares && ctx.Err() == nil {
+	stopped := func() bool { return ctx.Err() != nil || (env.Stopped != nil && env.Stopped()) }
+	fanout.ForEach(len(p.Items), func(i int) {
+		if prepares && !stopped() {
 			ahead(i)
 		}
-		prepMu.Lock()
+		itemsMu.Lock()
 		it := p.Items[i]
-		prepMu.Unlock()
+		itemsMu.Unlock()
 		if !it.Acts() {
 			return
 		}
-		if ctx.Err() != nil {
+		if stopped() {
 			if prepares {
 				prep.notReached(&env, it)
 			}
 			it.Result, it.Words = ResultNotReached, "not reached: the run was interrupted before it began here; nothing was changed"
-			p.Items[i] = it
+			set(i, it)
 			tell(Event{Index: i, Item: it, Done: true})
 			return
 		}
 		it.Result = ResultRunning
 		tell(Event{Index: i, Item: it})
 		it = p.Kind.run(ctx, &env, it)
-		p.Items[i] = it
+		set(i, it)
 		tell(Event{Index: i, Item: it, Done: true})
 	})
 	return p

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -24,23 +26,26 @@ type RotateChange struct {
 	// other variables holding the old DSN get; Verify sends a test event
 	// with each new DSN.
 	UpdateVariables, KeepVariables, Verify bool
+	// DeleteWithUnreadGroups rotates where some ancestor groups' variables
+	// could not be read; otherwise those projects are left alone.
+	DeleteWithUnreadGroups bool
 	// Ledger records the rotations and the group rotation they are part
 	// of; nil keeps nothing.
 	Ledger *Rotations
 	// Resolve reaches a Sentry-backed project's Sentry: the key its
 	// variable holds is rotated there.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 }
 
 // inSentry looks for the held key in a Sentry-backed project's Sentry,
 // when the variable holds no GitLab key's DSN: its settings are read only
 // then, so an integrated project's plan costs nothing more.
-func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string, resolve SentryResolver) held {
+func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string, resolve keystore.SentryResolver) held {
 	if h.err != nil || !h.foreign || resolve == nil {
 		return h
 	}
 	s, _, err := api.GetSettings(ctx, ref)
-	if err != nil || !SentryBacked(s) {
+	if err != nil || !keystore.SentryBacked(s) {
 		return h
 	}
 	store, err := resolve(ctx, *s.APIURL)
@@ -85,14 +90,14 @@ type held struct {
 	foreign bool
 	err     error
 	// store holds the keys when they are a Sentry's (nil: GitLab's).
-	store KeyStore
+	store keystore.KeyStore
 }
 
 // readHeld reads the project's keys and variables at once and finds the
 // key whose DSN the variable (in scope, when given) holds.
 func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) held {
 	var h held
-	kerr, verr := both(func() (err error) {
+	kerr, verr := fanout.Both(func() (err error) {
 		h.keys, h.resp, err = api.ListClientKeys(ctx, ref)
 		return err
 	}, func() (err error) {
@@ -152,23 +157,25 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	// The variable may hold the key an unfinished rotation made already:
 	// that rotation goes on, from its old key.
 	if rec, ok := env.ledger.madeKey(p.ID, old); ok {
-		o, found := FindKeyRef(h.keys, KeyRef(OldKeyOf(rec)))
+		o, found := FindKeyRef(h.keys, keystore.KeyRef(OldKeyOf(rec)))
 		if !found {
-			env.ledger.settleOldKey(p.ID, OldKeyOf(rec), "", fmt.Sprintf("key %s was gone when a group rotation planned again", KeyName(OldKeyOf(rec))))
-			it.Skip, it.Result = fmt.Sprintf("already rotated: key %s replaced key %s, which is gone", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec))), ResultUnchanged
+			env.ledger.settleOldKey(p.ID, OldKeyOf(rec), "", fmt.Sprintf("key %s was gone when a group rotation planned again", keystore.KeyName(OldKeyOf(rec))))
+			it.Skip, it.Result = fmt.Sprintf("already rotated: key %s replaced key %s, which is gone", keystore.KeyName(NewKeyOf(rec)), keystore.KeyName(OldKeyOf(rec))), ResultUnchanged
 			return it
 		}
 		old = o
 	}
 	o := RotationOptions{OldID: old.ID, Variable: k.Variable, Scope: k.Scope, UpdateVariables: k.UpdateVariables,
-		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger, Keys: h.store}
+		KeepVariables: k.KeepVariables, Verify: k.Verify, Confirmed: true, GoOn: true, Ledger: env.ledger, Keys: h.store,
+		DeleteWithUnreadGroups: k.DeleteWithUnreadGroups}
 	if h.store != nil {
 		o.OldID, o.OldRef = 0, old.PublicKey
 	}
 	r := NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
-	r = r.sawKeys(KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
-	r.GroupUses = matchGroupUses(env.groups.of(ctx, env.api, it.Project.Path), strings.TrimSpace(old.DSN))
+	r = r.sawKeys(keystore.KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	r.GroupUses, r.GroupsUnread = matchGroupUses(gv.Read, strings.TrimSpace(old.DSN)), gv.Unread
 	r.groupUsesKnown = true
 	r, err := r.planFrom(ctx, env.api, h.vars, nil)
 	if err == nil && r.resume == decidedUpdate {
@@ -184,15 +191,18 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	case len(r.GroupUses) > 0 && !k.KeepVariables:
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
+	case len(r.GroupsUnread) > 0 && !k.DeleteWithUnreadGroups:
+		it.Err = r.unreadGroupsError()
+		it.Skip, it.Result = "its old key cannot go safely", ResultFailed
 	default:
-		it.Action = "rotate key " + KeyName(old)
+		it.Action = "rotate key " + keystore.KeyName(old)
 		if r.GoingOn() {
 			it.GoesOn = true
 			it.Action = fmt.Sprintf("go on with key %s, made by an unfinished rotation (%s), to replace key %s",
-				KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), KeyName(old))
+				keystore.KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), keystore.KeyName(old))
 		}
 		if out := r.outsideScope(); len(out) > 0 {
-			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", KeyName(old), strings.Join(out, ", "))
+			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", keystore.KeyName(old), strings.Join(out, ", "))
 		}
 	}
 	return it
@@ -201,9 +211,9 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 // finishedWords say how a recorded rotation ended: "key 9 replaced key 6".
 func finishedWords(rec ledger.Record) string {
 	if !made(rec) {
-		return fmt.Sprintf("key %s is gone", KeyName(OldKeyOf(rec)))
+		return fmt.Sprintf("key %s is gone", keystore.KeyName(OldKeyOf(rec)))
 	}
-	return fmt.Sprintf("key %s replaced key %s", KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec)))
+	return fmt.Sprintf("key %s replaced key %s", keystore.KeyName(NewKeyOf(rec)), keystore.KeyName(OldKeyOf(rec)))
 }
 
 func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // SettingsChange enables or disables error tracking in each project:
@@ -73,7 +74,7 @@ func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if err != nil {
 		it.Result, it.Words = ResultFailed, env.Explain(err)
 		if apiclient.OutcomeUnknown(err) {
-			it.Words = sentence(it.Words) + " The change may or may not have been made: " + env.Checks(it.Project).Settings + "."
+			it.Words = wording.Sentence(it.Words) + " The change may or may not have been made: " + env.Checks(it.Project).Settings + "."
 		}
 	}
 	return it

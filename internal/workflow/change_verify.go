@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // VerifyChange sends one test event per project, with the DSN of the key
@@ -12,7 +13,7 @@ import (
 // With Resolve, a Sentry-backed project's key is found in its Sentry.
 type VerifyChange struct {
 	Variable, Scope string
-	Resolve         SentryResolver
+	Resolve         keystore.SentryResolver
 }
 
 // Words name the change.
@@ -31,10 +32,10 @@ func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	case h.skip != "":
 		it.Skip, it.Result = h.skip, ResultSkipped
 	case !h.key.Active:
-		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %s, which is inactive: its events are refused", k.Variable, KeyName(h.key)), ResultFailed
+		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %s, which is inactive: its events are refused", k.Variable, keystore.KeyName(h.key)), ResultFailed
 	default:
 		it.Key, it.OldKeyID = h.key, h.key.ID
-		it.Action = fmt.Sprintf("send a test event with the DSN of key %s", KeyName(h.key))
+		it.Action = fmt.Sprintf("send a test event with the DSN of key %s", keystore.KeyName(h.key))
 	}
 	return it
 }
@@ -47,6 +48,6 @@ func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", KeyName(it.Key), AcceptedWords, it.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(it.Key), AcceptedWords, it.Check.StatusCode)
 	return it
 }

@@ -10,13 +10,17 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // Deletion is what the question before deleting a key names: the key as
 // the server lists it, and the CI/CD variables that hold its DSN.
 type Deletion struct {
-	Project Project
+	Project projectscope.Project
 	Key     apiclient.ClientKey
 	// Variables hold the key's DSN; Hidden cannot be read and may.
 	Variables []VariableTarget
@@ -26,10 +30,13 @@ type Deletion struct {
 	// GroupUses are the ancestor groups' variables holding the key's DSN
 	// (those the token can read). groupsLater: not read yet; the delete
 	// reads them at once with itself (a delete without a question).
-	GroupUses   []Use
-	groupsLater bool
+	GroupUses []Use
+	// GroupsUnread are the ancestor groups whose variables could not be
+	// read, with why: whether they hold the key's DSN is unknown.
+	GroupsUnread map[string]error
+	groupsLater  bool
 	// store holds the key (nil: the project's GitLab keys).
-	store KeyStore
+	store keystore.KeyStore
 
 	// After the run: Deleted; AlreadyGone, it was deleted elsewhere since
 	// it was listed; OnRetry, a retry found it gone (the first attempt went
@@ -40,36 +47,11 @@ type Deletion struct {
 	Closed []ledger.Record
 }
 
-// groupVariablesAPI reads a group's CI/CD variables; a client without it
-// plans a deletion from the project's variables only.
-type groupVariablesAPI interface {
-	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
-}
-
-// groupVariables reads every ancestor group's variables of path at once;
-// a group the token cannot read is left out (the audit says so).
-func groupVariables(ctx context.Context, api any, path string) map[string][]apiclient.Variable {
-	ga, ok := api.(groupVariablesAPI)
-	if !ok || path == "" {
-		return nil
-	}
-	out := map[string][]apiclient.Variable{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, g := range ancestors(path) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			vars, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-			if err == nil {
-				mu.Lock()
-				out[g] = vars
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return out
+// DeleteAPI is what a delete needs: the key, and the groups' variables
+// that may hold its DSN.
+type DeleteAPI interface {
+	keystore.KeysAPI
+	projectscope.GroupVariablesAPI
 }
 
 // matchGroupUses are the group variables whose value is dsn, nearest group
@@ -128,10 +110,10 @@ func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef
 
 // PlanDeletionIn plans the delete of the key keyRef names in store (nil:
 // the project's GitLab keys), as PlanDeletion does.
-func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store KeyStore, keyRef string, unasked bool) (Deletion, error) {
+func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store keystore.KeyStore, keyRef string, unasked bool) (Deletion, error) {
 	d := Deletion{store: store}
 	if store == nil {
-		store = GitLabKeys(api, ref)
+		store = keystore.GitLabKeys(api, ref)
 	}
 	var k *apiclient.ClientKey
 	var vars []apiclient.Variable
@@ -142,9 +124,11 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	var groupVars func(dsn string) []Use
 	groupsRead := make(chan struct{})
 	var byGroup map[string][]apiclient.Variable
+	var unreadGroups map[string]error
 	readGroups := func(path string) {
 		defer close(groupsRead)
-		byGroup = groupVariables(ctx, api, path)
+		gv := projectscope.AncestorVariables(ctx, api, path)
+		byGroup, unreadGroups = gv.Read, gv.Unread
 	}
 	groupVars = func(dsn string) []Use {
 		<-groupsRead
@@ -153,7 +137,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		d.Project, perr = ResolveProject(ctx, api, ref)
+		d.Project, perr = projectscope.ResolveProject(ctx, api, ref)
 		if ref.Path == "" && !unasked {
 			readGroups(d.Project.Path)
 		}
@@ -163,7 +147,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	}
 	go func() {
 		defer wg.Done()
-		var read KeysRead
+		var read keystore.KeysRead
 		read, kerr = store.Read(ctx, keyRef)
 		k = read.Old
 	}()
@@ -184,6 +168,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 		d.groupsLater = true
 	} else {
 		d.GroupUses = groupVars(strings.TrimSpace(k.DSN))
+		d.GroupsUnread = unreadGroups
 		groupHidden = hiddenGroupVariables(byGroup) // read by groupVars
 	}
 	if verr != nil {
@@ -221,6 +206,9 @@ func (d Deletion) Warning() string {
 	if d.VariablesErr != nil {
 		parts = append(parts, "The CI/CD variables could not be read, so errtrack cannot tell whether one holds this key's DSN.")
 	}
+	if len(d.GroupsUnread) > 0 {
+		parts = append(parts, wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: d.GroupsUnread}.UnreadWords())+": they may hold this key's DSN"))
+	}
 	if len(d.Hidden) > 0 {
 		parts = append(parts, "Hidden CI/CD variables cannot be read and may hold it: "+strings.Join(d.Hidden, ", ")+".")
 	}
@@ -231,19 +219,20 @@ func (d Deletion) Warning() string {
 // front end and of the rotation. A key gone meanwhile is deleted too; a
 // lost answer is Unknown. Unfinished rotations in the ledger that replace
 // the key are finished by it, and those that made it are left.
-func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion, error) {
+func (d Deletion) Run(ctx context.Context, api DeleteAPI, l *Rotations) (Deletion, error) {
 	var groups map[string][]apiclient.Variable
 	store := d.store
 	if store == nil {
-		store = GitLabKeys(api, d.Project.Ref)
+		store = keystore.GitLabKeys(api, d.Project.Ref)
 	}
 	var gone, onRetry bool
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		gone, onRetry, err = store.Delete(ctx, d.Key)
 		return err
 	}, func() {
 		if d.groupsLater {
-			groups = groupVariables(ctx, api, d.Project.Path)
+			gv := projectscope.AncestorVariables(ctx, api, d.Project.Path)
+			groups, d.GroupsUnread = gv.Read, gv.Unread
 		}
 	})
 	if d.groupsLater {
@@ -259,17 +248,6 @@ func (d Deletion) Run(ctx context.Context, api KeysAPI, l *Rotations) (Deletion,
 	return d, nil
 }
 
-// deleted reads a delete's answer: a key not found is gone all the same.
-func deleted(resp *apiclient.Response, err error) (ok, alreadyGone, onRetry bool) {
-	switch {
-	case errors.Is(err, apiclient.ErrKeyNotFound):
-		return true, true, false
-	case err != nil:
-		return false, false, false
-	}
-	return true, false, resp != nil && resp.AlreadyGone
-}
-
 // keyDeleted finishes the project's unfinished rotations of a deleted key
 // and leaves those that made it.
 func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledger.Record {
@@ -277,7 +255,7 @@ func (l *Rotations) keyDeleted(projectID int64, key apiclient.ClientKey) []ledge
 		return nil
 	}
 	_ = l.store.Refresh()
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", KeyName(key)))
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", keystore.KeyName(key)))
 }
 
 // keyGoneOutside closes the project's unfinished rotations a key found gone
@@ -287,7 +265,7 @@ func (l *Rotations) keyGoneOutside(projectID int64, key apiclient.ClientKey) []l
 	if l == nil || (key.ID == 0 && key.PublicKey == "") {
 		return nil
 	}
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", KeyName(key)))
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", keystore.KeyName(key)))
 }
 
 // keyGone closes the open rotations a deleted key ends, but the one named
@@ -300,7 +278,7 @@ func (l *Rotations) keyGone(projectID int64, key apiclient.ClientKey, except, no
 		return x.ID != except && recordsNew(x, key) && x.IsOpen()
 	}) {
 		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.stamp()
-		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", KeyName(key), KeyName(OldKeyOf(rec)))
+		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", keystore.KeyName(key), keystore.KeyName(OldKeyOf(rec)))
 		if l.put(rec, false) == nil {
 			closed = append(closed, rec)
 		}
@@ -315,19 +293,19 @@ func (d Deletion) Outcome(check string) string {
 	var s string
 	switch {
 	case d.Unknown:
-		return fmt.Sprintf("Key %s may or may not have been deleted: %s.", KeyName(d.Key), check)
+		return fmt.Sprintf("Key %s may or may not have been deleted: %s.", keystore.KeyName(d.Key), check)
 	case d.AlreadyGone:
-		s = fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere after it was listed.", KeyName(d.Key), name)
+		s = fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere after it was listed.", keystore.KeyName(d.Key), name)
 	case d.OnRetry:
-		s = fmt.Sprintf("Deleted client key %s of %s: the server no longer has it (the first attempt went through before its answer was lost).", KeyName(d.Key), name)
+		s = fmt.Sprintf("Deleted client key %s of %s: the server no longer has it (the first attempt went through before its answer was lost).", keystore.KeyName(d.Key), name)
 	case d.Deleted:
 		s = fmt.Sprintf("Deleted client key %s of %s.", KeyLabel(d.Key), name)
 	}
 	for _, rec := range d.Closed {
 		if rec.Phase == ledger.PhaseAbandoned {
-			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %s) is closed: rotate key %s again to replace it.", KeyName(OldKeyOf(rec)), KeyName(OldKeyOf(rec)))
+			s += fmt.Sprintf(" The unfinished rotation that made it (to replace key %s) is closed: rotate key %s again to replace it.", keystore.KeyName(OldKeyOf(rec)), keystore.KeyName(OldKeyOf(rec)))
 		} else {
-			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %s.", KeyName(NewKeyOf(rec)))
+			s += fmt.Sprintf(" This finishes the rotation that replaced it with key %s.", keystore.KeyName(NewKeyOf(rec)))
 		}
 	}
 	if d.Deleted && len(d.GroupUses) > 0 {

@@ -10,6 +10,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/tokens"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The doctor runs an ordered list of checks of one project's error
@@ -38,7 +41,7 @@ type Check struct {
 // DoctorAPI is what the doctor needs.
 type DoctorAPI interface {
 	AuditAPI
-	TokenAPI
+	tokens.TokenAPI
 	CheckAPI
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
@@ -52,7 +55,7 @@ type DoctorOptions struct {
 	TokenEnv       string
 	// Resolve reaches a Sentry-backed project's Sentry (its token): its
 	// keys and the token's scopes are checked too.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 	// SendHint says how to send a test event, in the front end's words
 	// ("--send-test-event sends one" when empty).
 	SendHint string
@@ -78,7 +81,7 @@ func Failed(checks []Check) bool {
 // the error tracking API of the release, the settings, the keys, each
 // DSN's ingestion endpoint, and the CI/CD variables. explain words an error
 // for the user (the front end's).
-func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain Explainer, now time.Time) []Check {
+func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o DoctorOptions, explain wording.Explainer, now time.Time) []Check {
 	var out []Check
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
@@ -93,7 +96,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	}
 
 	// The token's check reads the release too: one round trip.
-	st, terr := CheckToken(ctx, api)
+	st, terr := tokens.CheckToken(ctx, api)
 	switch {
 	case st.Version != nil:
 		add("server", CheckOK, "GitLab "+st.Version.Short()+" answers", "")
@@ -135,7 +138,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		return out
 	}
 	add("role", CheckOK, "Maintainer of "+a.Project.Name(), "")
-	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !SentryBacked(a.Settings) {
+	if rec, ok := o.Ledger.Migrated(a.Project.ID); ok && !keystore.SentryBacked(a.Settings) {
 		return append(out, doctorMigrated(ctx, api, &a, rec, o, explain)...)
 	}
 	if c, ok := migrationUnderWay(o, a.Project.ID); ok {
@@ -144,7 +147,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 
 	s := a.Settings
 	integratedOn := s != nil && s.Integrated
-	sentryBacked := SentryBacked(s)
+	sentryBacked := keystore.SentryBacked(s)
 	switch {
 	case s == nil:
 		if o.IntegratedUnavailable {
@@ -190,10 +193,10 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		if len(active) == 0 {
 			act("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "%s", Action{Do: ActCreateKey, Project: a.Project.Name()})
 		} else {
-			add("keys", CheckOK, plural(len(active), "active client key", "active client keys"), "")
+			add("keys", CheckOK, wording.Plural(len(active), "active client key", "active client keys"), "")
 		}
 		for _, k := range active {
-			name := fmt.Sprintf("ingestion (key %s)", KeyName(k))
+			name := fmt.Sprintf("ingestion (key %s)", keystore.KeyName(k))
 			d, err := dsn.Parse(k.DSN)
 			if err != nil {
 				add(name, CheckFail, "its DSN cannot be used: "+err.Error(), "")
@@ -237,31 +240,14 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		for _, k := range a.Keys {
 			used += len(k.Known())
 		}
-		add("CI/CD variables", CheckOK, plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
+		add("CI/CD variables", CheckOK, wording.Plural(used, "variable holds", "variables hold")+" a current DSN, none an old one", "")
 	}
 	return out
 }
 
-// plural words a count: "1 variable holds", "2 variables hold".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// Projects counts projects in words for both front ends: "1 marked
-// project", "3 projects".
-func Projects(n int, adjective string) string {
-	if adjective != "" {
-		adjective += " "
-	}
-	return plural(n, adjective+"project", adjective+"projects")
-}
-
 // sentryChecks checks a Sentry-backed project's Sentry: the token for its
 // host and what it may do; false when the Sentry cannot be reached.
-func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, explain Explainer, add func(name, status, detail, fix string)) bool {
+func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain wording.Explainer, add func(name, status, detail, fix string)) bool {
 	store, err := resolve(ctx, apiURL)
 	if err != nil {
 		add("Sentry token", CheckFail, explain(err), "")
@@ -283,7 +269,7 @@ func sentryChecks(ctx context.Context, resolve SentryResolver, apiURL string, ex
 	case !info.ScopesKnown():
 		add("Sentry token", CheckWarn, "Sentry did not describe the token's scopes", "")
 	case !info.CanReadKeys():
-		detail, fix := tokenCannotReadKeys(info, SentryBase(store))
+		detail, fix := tokenCannotReadKeys(info, keystore.SentryBase(store))
 		add("Sentry token", CheckFail, detail, fix)
 		return false
 	case !info.CanWriteKeys():

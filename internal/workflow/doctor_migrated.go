@@ -7,8 +7,11 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // The day after a migration the project reports to its Sentry project,
@@ -40,7 +43,7 @@ func MigrationTarget(rec ledger.Record) string {
 
 // doctorMigrated are the checks of a migrated project whose GitLab
 // settings do not name its Sentry yet.
-func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain Explainer) []Check {
+func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain wording.Explainer) []Check {
 	var out []Check
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
@@ -57,7 +60,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 	}
 	add("migration", CheckOK, detail, "")
 
-	page := SettingsPage(o.Ledger.Host(), a.Project)
+	page := projectscope.SettingsPage(o.Ledger.Host(), a.Project)
 	switch s := a.Settings; {
 	case s != nil && s.Integrated && s.Active:
 		add("settings", CheckWarn, "GitLab's integrated tracking is still on (the migration left it on: something unseen may have held a glet_ DSN); GitLab's own Sentry settings are not filled in",
@@ -94,9 +97,9 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 			"point the variables at an active key of "+where)
 		return out
 	case !key.Active:
-		add("Sentry key", CheckFail, "the key "+KeyName(*key)+" of "+where+" that the variables hold is disabled: Sentry refuses its events", "enable it in "+where)
+		add("Sentry key", CheckFail, "the key "+keystore.KeyName(*key)+" of "+where+" that the variables hold is disabled: Sentry refuses its events", "enable it in "+where)
 	default:
-		add("Sentry key", CheckOK, "key "+KeyName(*key)+" of "+where+" is active", "")
+		add("Sentry key", CheckOK, "key "+keystore.KeyName(*key)+" of "+where+" is active", "")
 	}
 	out = append(out, sentryIngestion(ctx, api, a.Project, *key, o, explain))
 	out = append(out, migratedVariables(ctx, api, a, rec, *key))
@@ -105,8 +108,8 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 
 // sentryIngestion checks the Sentry DSN: a test event with
 // SendTestEvent, else whether its host answers.
-func sentryIngestion(ctx context.Context, api DoctorAPI, p Project, key apiclient.ClientKey, o DoctorOptions, explain Explainer) Check {
-	name := "ingestion (Sentry key " + KeyName(key) + ")"
+func sentryIngestion(ctx context.Context, api DoctorAPI, p projectscope.Project, key apiclient.ClientKey, o DoctorOptions, explain wording.Explainer) Check {
+	name := "ingestion (Sentry key " + keystore.KeyName(key) + ")"
 	d, err := dsn.Parse(key.DSN)
 	if err != nil {
 		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
@@ -136,7 +139,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	if err != nil {
 		return Check{Name: name, Status: CheckWarn, Detail: "the project's variables could not be read: whether they hold the Sentry DSN is unknown"}
 	}
-	byGroup := groupVariables(ctx, api, a.Project.Path)
+	byGroup := projectscope.AncestorVariables(ctx, api, a.Project.Path).Read
 	var on, off, unknown []string
 	for _, lv := range rec.Variables {
 		label := VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
@@ -169,16 +172,16 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	}
 	switch {
 	case len(off) > 0:
-		return Check{Name: name, Status: CheckFail, Detail: strings.Join(off, ", ") + " no longer hold the Sentry DSN the migration set", Fix: "point them at the DSN of key " + KeyName(key)}
+		return Check{Name: name, Status: CheckFail, Detail: strings.Join(off, ", ") + " no longer hold the Sentry DSN the migration set", Fix: "point them at the DSN of key " + keystore.KeyName(key)}
 	case len(old) > 0:
-		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + KeyName(key) + " before the integrated keys go"}
+		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(old, ", ") + " still hold an integrated (glet_) DSN", Fix: "point them at the DSN of key " + keystore.KeyName(key) + " before the integrated keys go"}
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
 	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:
-		return Check{Name: name, Status: CheckWarn, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
+		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
 			Fix: "a group Owner checks them before the integrated keys go"}
 	}
-	return Check{Name: name, Status: CheckOK, Detail: plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
+	return Check{Name: name, Status: CheckOK, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
 }
 
 // migrationUnderWay is the check of a migration begun and not carried

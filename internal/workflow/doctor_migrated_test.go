@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // After a migration (open, and after its later step) the doctor checks
@@ -22,9 +23,9 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
-	resolve := func(_ context.Context, apiURL string) (KeyStore, error) {
+	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(w.sc, p), err
+		return keystore.SentryKeys(w.sc, p), err
 	}
 	o := DoctorOptions{Ledger: w.ledger, Resolve: resolve, SendTestEvent: true, OldKeysStep: "the later step"}
 	sentryKey := w.ss.Keys("demo", "demo-web-shop")[0]

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A Sentry-backed project's keys that could not be read are an unknown,
@@ -37,7 +39,7 @@ func tokenCannotReadKeys(info *sentry.TokenInfo, base string) (detail, fix strin
 
 // keysUnread words why a Sentry project's keys could not be read. page is
 // the GitLab project's error tracking settings page ("" when unknown).
-func keysUnread(err error, where, base, page string, explain Explainer) (detail, fix string) {
+func keysUnread(err error, where, base, page string, explain wording.Explainer) (detail, fix string) {
 	settings := "the project's Settings > Monitor > Error Tracking page in GitLab"
 	if page != "" {
 		settings += " (" + page + ")"
@@ -85,9 +87,9 @@ func SentryBaseOf(apiURL string) string {
 
 // settingsPageOf is the GitLab project's error tracking settings page when
 // the client says which GitLab it talks to.
-func settingsPageOf(api any, p Project) string {
+func settingsPageOf(api any, p projectscope.Project) string {
 	if b, ok := api.(interface{ BaseURL() string }); ok && p.ID != 0 {
-		return SettingsPage(b.BaseURL(), p)
+		return projectscope.SettingsPage(b.BaseURL(), p)
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // advisesKeyCreate reports a check that sends the user to make a key.
@@ -20,7 +21,7 @@ func advisesKeyCreate(checks []Check) bool {
 	return false
 }
 
-func sentryDoctor(t *testing.T, w sentryBacked, resolve SentryResolver) []Check {
+func sentryDoctor(t *testing.T, w sentryBacked, resolve keystore.SentryResolver) []Check {
 	t.Helper()
 	return Doctor(context.Background(), w.gl, apiclient.ProjectID(3), DoctorOptions{Resolve: resolve}, explainPlain, time.Now())
 }
@@ -48,7 +49,7 @@ func TestDoctorOrgTokenNamesWhyKeysAreUnread(t *testing.T) {
 // page to fix; no key creation is advised.
 func TestDoctorMissingSentryProject(t *testing.T) {
 	w := newSentryBacked(t, mocksentry.Options{})
-	gone := func(ctx context.Context, apiURL string) (KeyStore, error) {
+	gone := func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
 		return w.resolve(ctx, strings.Replace(apiURL, "/legacy-api/", "/deleted-api/", 1))
 	}
 	checks := sentryDoctor(t, w, gone)

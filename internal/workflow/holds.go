@@ -1,5 +1,7 @@
 package workflow
 
+import "github.com/errtrack/errtrack/internal/keystore"
+
 // A change holds parts of a project while it runs: its key creation, one
 // of its keys, its CI/CD variables, its settings. Two changes whose holds
 // meet must not run at once (two rotations of one key would make two new
@@ -49,7 +51,7 @@ func (p Plan) Holds(i int) []Hold {
 func (k RotateChange) holds(it Item) []Hold {
 	h := []Hold{{it.Project.ID, HoldCreate}, {it.Project.ID, HoldVariables}}
 	if it.Rotation != nil {
-		h = append(h, Hold{it.Project.ID, HoldKey(KeyRef(it.Rotation.Old))})
+		h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(it.Rotation.Old))})
 	}
 	return h
 }
@@ -65,7 +67,7 @@ func (k MigrateChange) holds(it Item) []Hold {
 		h := []Hold{}
 		if it.migration != nil {
 			for _, key := range it.migration.oldKeys {
-				h = append(h, Hold{it.Project.ID, HoldKey(KeyRef(key))})
+				h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(key))})
 			}
 		}
 		return h

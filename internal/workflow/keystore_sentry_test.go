@@ -13,12 +13,13 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
 // mockSentry is the mock Sentry on a test server and its demo project
 // demo/legacy-api's keys as a KeyStore.
-func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
+func mockSentry(t *testing.T) (*mocksentry.Server, keystore.KeyStore, *sentry.Client) {
 	t.Helper()
 	srv := mocksentry.New(mocksentry.Options{})
 	ts := httptest.NewServer(srv)
@@ -27,7 +28,7 @@ func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, SentryKeys(c, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"}), c
+	return srv, keystore.SentryKeys(c, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"}), c
 }
 
 // A Sentry-backed project's key is rotated with the same plan as an
@@ -36,8 +37,8 @@ func mockSentry(t *testing.T) (*mocksentry.Server, KeyStore, *sentry.Client) {
 // refused) and the rotation open in the ledger; going on with it later
 // deletes the old key and closes it.
 func TestSoftRotationOfASentryKey(t *testing.T) {
-	ssrv, store, _ := mockSentry(t)
-	gsrv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ssrv, store, sc := mockSentry(t)
+	gsrv, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, err := store.All(ctx)
 	if err != nil || len(keys) != 2 {
@@ -66,14 +67,14 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 	if ssrv.Events(r.New.PublicKey) != 1 {
 		t.Fatal("the test event did not arrive through the new DSN")
 	}
-	if check, _ := (sentryAPIOf(t, store)).SendTestEvent(ctx, prod.DSN, "after"); check == nil || check.Accepted {
+	if check, _ := sc.SendTestEvent(ctx, prod.DSN, "after"); check == nil || check.Accepted {
 		t.Fatal("the disabled old key still takes events")
 	}
 	if s := r.State(testChecks); !strings.Contains(s, "Rotated softly") {
 		t.Fatal(s)
 	}
 	open := l.OpenRotations(3)
-	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].Backend != BackendSentry || open[0].OldPublic != prod.PublicKey {
+	if len(open) != 1 || open[0].Phase != ledger.PhaseDisabled || open[0].Backend != keystore.BackendSentry || open[0].OldPublic != prod.PublicKey {
 		t.Fatalf("%+v", open)
 	}
 	// Later: the same rotation gone on with deletes the old key.
@@ -84,11 +85,6 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 	if len(l.OpenRotations(3)) != 0 || len(ssrv.Keys("demo", "legacy-api")) != 2 {
 		t.Fatalf("open %v, keys %v", l.OpenRotations(3), ssrv.Keys("demo", "legacy-api"))
 	}
-}
-
-func sentryAPIOf(t *testing.T, s KeyStore) SentryAPI {
-	t.Helper()
-	return s.(sentryKeys).api
 }
 
 // GitLab's integrated keys cannot be disabled: a soft rotation there stops
@@ -108,14 +104,14 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
 	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
-	gsrv, gl := mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
+	gsrv, gl := mockOwner(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
 	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resolve := func(_ context.Context, apiURL string) (KeyStore, error) {
+	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(sc, p), err
+		return keystore.SentryKeys(sc, p), err
 	}
 	l, _ := testLedger(t)
 	k := RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve}
@@ -142,9 +138,9 @@ func TestGroupRotationWithASentryBackedProject(t *testing.T) {
 // without it is: its Sentry is never asked, so a missing Sentry token
 // fails nothing.
 func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
-	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	asked := 0
-	resolve := func(context.Context, string) (KeyStore, error) {
+	resolve := func(context.Context, string) (keystore.KeyStore, error) {
 		asked++
 		return nil, errors.New("no Sentry token")
 	}
@@ -167,7 +163,7 @@ func TestNameRefusedForGitLabKeys(t *testing.T) {
 }
 
 // lostCreates makes the key but loses the answer.
-type lostCreates struct{ KeyStore }
+type lostCreates struct{ keystore.KeyStore }
 
 func (l lostCreates) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
 	_, _ = l.KeyStore.Create(ctx, name)
@@ -185,8 +181,8 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
-	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	store := keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
+	_, gl := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	keys, _ := store.All(ctx)
 	old := keys[len(keys)-1]
@@ -206,7 +202,7 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 
 // A Sentry key's delete is named by its public key, never as key 0.
 func TestSentryKeyFixNamesItsRef(t *testing.T) {
-	sentryKey := Action{Do: ActDeleteKey, Project: "web/api", Key: FromSentry(sentry.Key{ID: "2ff563fee0b1", Name: "Staging"})}
+	sentryKey := Action{Do: ActDeleteKey, Project: "web/api", Key: keystore.FromSentry(sentry.Key{ID: "2ff563fee0b1", Name: "Staging"})}
 	gitlabKey := Action{Do: ActDeleteKey, Project: "web/shop", Key: apiclient.ClientKey{ID: 12}}
 	if got := sentryKey.Command(); got != "errtrack keys delete -p web/api 2ff563fee0b1" {
 		t.Error(got)
@@ -234,7 +230,7 @@ func TestRotationNamesTheNewSentryKeyByTheOneRule(t *testing.T) {
 		}
 	}
 	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, Confirmed: true}).Advance(ctx, gl, nil)
-	if want := NewKeyName("Production", time.Now()); err != nil || r.New.Name != want {
+	if want := keystore.NewKeyName("Production", time.Now()); err != nil || r.New.Name != want {
 		t.Fatalf("%v: the new key is named %q, want %q", err, r.New.Name, want)
 	}
 }
@@ -243,10 +239,10 @@ func TestNewKeyName(t *testing.T) {
 	day := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 	for old, want := range map[string]string{
 		"": "errtrack 2026-11-28", "Production": "Production 2026-11-28", "Production 2026-05-01": "Production 2026-11-28",
-		strings.Repeat("é", 70): strings.Repeat("é", MaxKeyName-11) + " 2026-11-28",
+		strings.Repeat("é", 70): strings.Repeat("é", keystore.MaxKeyName-11) + " 2026-11-28",
 	} {
-		if got := NewKeyName(old, day); got != want || len([]rune(got)) > MaxKeyName {
-			t.Errorf("NewKeyName(%q) = %q, want %q", old, got, want)
+		if got := keystore.NewKeyName(old, day); got != want || len([]rune(got)) > keystore.MaxKeyName {
+			t.Errorf("keystore.NewKeyName(%q) = %q, want %q", old, got, want)
 		}
 	}
 }

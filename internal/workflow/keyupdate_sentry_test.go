@@ -6,6 +6,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // A rename, a disable and an enable keep the key's JavaScript loader
@@ -28,7 +29,7 @@ func TestKeyUpdateKeepsTheLoaderVersion(t *testing.T) {
 		t.Fatalf("the demo key's loader: %+v", k)
 	}
 	name := "Production (EU)"
-	if _, err := UpdateSentryKey(ctx, w.store, prod.PublicKey, sentry.UpdateKeyOptions{Name: &name}); err != nil {
+	if _, err := keystore.UpdateSentryKey(ctx, w.store, prod.PublicKey, sentry.UpdateKeyOptions{Name: &name}); err != nil {
 		t.Fatal(err)
 	}
 	if k := loader(); k.Label != name || k.BrowserSDK != "7.x" || k.Loader["hasReplay"] {

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // Every rotation, from either front end, single or group, is written in the
@@ -178,7 +180,7 @@ func (e *LedgerError) Error() string {
 func (e *LedgerError) Unwrap() error { return e.Err }
 
 // BusyError: another errtrack run is rotating the project's keys now.
-type BusyError struct{ Project Project }
+type BusyError struct{ Project projectscope.Project }
 
 func (e *BusyError) Error() string {
 	return "another errtrack run is changing the keys of " + e.Project.Name() + " right now"
@@ -197,7 +199,7 @@ func (e *MadeMeanwhileError) Error() string {
 	if !made(e.Record) {
 		return "another errtrack run began this rotation meanwhile (its create's answer is not known yet)"
 	}
-	return fmt.Sprintf("another errtrack run made key %s for this rotation meanwhile", KeyName(NewKeyOf(e.Record)))
+	return fmt.Sprintf("another errtrack run made key %s for this rotation meanwhile", keystore.KeyName(NewKeyOf(e.Record)))
 }
 
 // UnknownCreateError: an earlier rotation's create lost its answer and the
@@ -210,7 +212,7 @@ type UnknownCreateError struct {
 
 func (e *UnknownCreateError) Error() string {
 	return fmt.Sprintf("an unfinished rotation of key %s (begun %s) may have created a key, and the project's keys do not tell which",
-		KeyName(OldKeyOf(e.Record)), e.Record.Started.Format("2006-01-02 15:04 MST"))
+		keystore.KeyName(OldKeyOf(e.Record)), e.Record.Started.Format("2006-01-02 15:04 MST"))
 }
 
 // resolveCreating finds the key an unfinished rotation's create made,
@@ -218,7 +220,7 @@ func (e *UnknownCreateError) Error() string {
 // of a project with many keys, the one above them all). ok is false when
 // it surely made none. A key another record names as its new key was made
 // by that rotation (taken), so it is never this one's.
-func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record, taken func(apiclient.ClientKey) bool) (apiclient.ClientKey, bool, error) {
+func resolveCreating(ctx context.Context, store keystore.KeyStore, rec ledger.Record, taken func(apiclient.ClientKey) bool) (apiclient.ClientKey, bool, error) {
 	keys, err := store.All(ctx)
 	if err != nil {
 		return apiclient.ClientKey{}, false, err
@@ -233,7 +235,7 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record, tak
 		}
 		isNew := k.ID > rec.BeforeMax
 		if rec.Before != nil {
-			isNew = !slices.Contains(rec.Before, KeyRef(k))
+			isNew = !slices.Contains(rec.Before, keystore.KeyRef(k))
 		}
 		if isNew && !recordsOld(rec, k) && (taken == nil || !taken(k)) {
 			made = append(made, k)
@@ -247,7 +249,7 @@ func resolveCreating(ctx context.Context, store KeyStore, rec ledger.Record, tak
 	}
 	ids := make([]string, len(made))
 	for i, k := range made {
-		ids[i] = KeyName(k)
+		ids[i] = keystore.KeyName(k)
 	}
 	return apiclient.ClientKey{}, false, &UnknownCreateError{Record: rec, Candidates: ids}
 }
@@ -281,7 +283,7 @@ func LeftToDo(r ledger.Record, c Checks) string {
 	if r.Kind == ledger.KindMigration {
 		return migrationLeftToDo(r, c)
 	}
-	old, nk := KeyName(OldKeyOf(r)), KeyName(NewKeyOf(r))
+	old, nk := keystore.KeyName(OldKeyOf(r)), keystore.KeyName(NewKeyOf(r))
 	switch r.Phase {
 	case ledger.PhaseCreating:
 		return fmt.Sprintf("find out whether the create made a key (%s), then rotate key %s again: it goes on with that key", c.Keys, old)
@@ -352,7 +354,7 @@ func EarlierWords(rec ledger.Record) string {
 		who = "by " + rec.User + ", " + who
 	}
 	return fmt.Sprintf("Key %s was made by an unfinished rotation of key %s on %s (%s).",
-		KeyName(NewKeyOf(rec)), KeyName(OldKeyOf(rec)), rec.Started.Local().Format("2006-01-02 15:04"), who)
+		keystore.KeyName(NewKeyOf(rec)), keystore.KeyName(OldKeyOf(rec)), rec.Started.Local().Format("2006-01-02 15:04"), who)
 }
 
 // OldKeyOf and NewKeyOf are a recorded rotation's keys, as far as the
@@ -366,9 +368,11 @@ func NewKeyOf(rec ledger.Record) apiclient.ClientKey {
 }
 
 // recordsOld reports a record replacing key k; recordsNew one that made it.
-func recordsOld(rec ledger.Record, k apiclient.ClientKey) bool { return SameKey(OldKeyOf(rec), k) }
+func recordsOld(rec ledger.Record, k apiclient.ClientKey) bool {
+	return keystore.SameKey(OldKeyOf(rec), k)
+}
 func recordsNew(rec ledger.Record, k apiclient.ClientKey) bool {
-	return (rec.NewKeyID != 0 || rec.NewPublic != "") && SameKey(NewKeyOf(rec), k)
+	return (rec.NewKeyID != 0 || rec.NewPublic != "") && keystore.SameKey(NewKeyOf(rec), k)
 }
 
 // made reports a record whose rotation made its new key.

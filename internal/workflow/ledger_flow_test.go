@@ -18,6 +18,7 @@ import (
 // first made, and deletes the old one. Exactly one create at the server.
 func TestRetryGoesOnWithItsKey(t *testing.T) {
 	srv, c, creates, _ := mockCounting(t, mockserver.Options{})
+	srv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	l = l.WithFrontEnd(FrontEndCommand)
@@ -159,7 +160,7 @@ func TestConsoleGoesOnWithAGroupRunsKey(t *testing.T) {
 // step after it: a test event, the delete question answered No, and a run
 // gone on with later, which no longer sees the variable it repointed.
 func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	r, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, UpdateVariables: true, Verify: true, Ledger: l}).Advance(ctx, c, nil)
@@ -188,7 +189,7 @@ func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
 // made that key (kept, then replaced by another rotation) is abandoned,
 // not left open asking to go on with a key that is gone.
 func TestRotationsDeleteEndsTheRotationThatMadeItsOldKey(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	l, _ := testLedger(t)
 	a, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -39,7 +40,7 @@ func TestLostCreateIgnoresAnotherRotationsNewKey(t *testing.T) {
 	staging := ledger.Record{Kind: ledger.KindRotation, ID: "r-staging", Host: testHost, ProjectID: 7, OldKeyID: 901,
 		NewKeyID: b.ID, NewPublic: b.PublicKey, Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "staging"},
 		Phase: ledger.PhaseVariables, Before: []string{"901", "1"}, BeforeComplete: true, Started: time.Now().Add(-time.Minute)}
-	staging.Before[1] = KeyRef(*a)
+	staging.Before[1] = keystore.KeyRef(*a)
 	if err := l.put(staging, true); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,8 @@ func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
 // port written 018236, a trailing dot) is one host to the ledger and its
 // claims: the second run goes on with the key the first made.
 func TestOneGitLabUnderTwoSpellingsIsOneHost(t *testing.T) {
-	_, c, creates, _ := mockCounting(t, mockserver.Options{})
+	gsrv, c, creates, _ := mockCounting(t, mockserver.Options{})
+	gsrv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(host string) *Rotations {

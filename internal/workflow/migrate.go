@@ -10,7 +10,10 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -29,7 +32,7 @@ import (
 
 // MigrateAPI is what the target Sentry must answer.
 type MigrateAPI interface {
-	SentryAPI
+	keystore.SentryAPI
 	GetProject(ctx context.Context, p sentry.Project) (*sentry.SentryProject, error)
 	ListTeams(ctx context.Context, org string) ([]sentry.Team, error)
 	CreateProject(ctx context.Context, org, team string, o sentry.CreateProjectOptions) (*sentry.SentryProject, error)
@@ -47,11 +50,11 @@ type MigrateChange struct {
 	// Base is the Sentry's URL; Org the organisation; Slug names each
 	// project's target there (a naming rule, or a mapping).
 	Base, Org string
-	Slug      func(p Project) string
+	Slug      func(p projectscope.Project) string
 	// Named reports a project whose target the user named (a mapping's
 	// entry): one that differs from its migration under way is refused,
 	// where a naming rule's goes on with the ledger's.
-	Named func(p Project) bool
+	Named func(p projectscope.Project) bool
 	// AskTarget: a migration under way in another organisation of this
 	// Sentry goes on there, said in the plan the user is asked (the
 	// console); without it, it is refused (the command names its flags).
@@ -143,7 +146,7 @@ func (m movingVariable) label() string {
 	return m.Label()
 }
 
-func (k MigrateChange) target(p Project) sentry.Project {
+func (k MigrateChange) target(p projectscope.Project) sentry.Project {
 	return sentry.Project{Base: k.Base, Org: k.Org, Slug: k.Slug(p)}
 }
 
@@ -210,7 +213,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	var keys []apiclient.ClientKey
 	var vars []apiclient.Variable
 	var serr, kerr, verr error
-	together(func() error {
+	fanout.Together(func() error {
 		s, _, serr = env.api.GetSettings(ctx, it.Project.Ref)
 		return nil
 	}, func() { keys, _, kerr = env.api.ListClientKeys(ctx, it.Project.Ref) },
@@ -219,10 +222,10 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	case errors.Is(serr, apiclient.ErrSettingsNotFound):
 		it.Skip, it.Result = "no error tracking set up: nothing to migrate", ResultSkipped
 		return it
-	case firstErr(serr, kerr, verr) != nil:
-		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, firstErr(serr, kerr, verr)
+	case projectscope.FirstErr(serr, kerr, verr) != nil:
+		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, projectscope.FirstErr(serr, kerr, verr)
 		return it
-	case SentryBacked(s) && !hasPrev:
+	case keystore.SentryBacked(s) && !hasPrev:
 		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)
 		return it
 	case len(keys) == 0 && !hasPrev:
@@ -253,7 +256,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	}
 	var hidden, others []string
 	m.targets, hidden, others = movingVariables(vars, "", keys)
-	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	groupVars, unread := gv.Read, gv.Unread
 	if len(unread) > 0 {
 		m.unread = unread
 	}
@@ -377,7 +381,7 @@ func movingVariables(vars []apiclient.Variable, group string, keys []apiclient.C
 func keyRefs(keys []apiclient.ClientKey) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = KeyRef(k)
+		out[i] = keystore.KeyRef(k)
 	}
 	slices.Sort(out)
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // The plan checks what Sentry will refuse before it promises a new
@@ -83,7 +84,7 @@ func TestMigrationPlanWeighsTheTokensRightToCreate(t *testing.T) {
 func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 	w := newMigrationWorld(t)
 	k := w.kind(t, w.sc, false)
-	k.Slug = func(p Project) string {
+	k.Slug = func(p projectscope.Project) string {
 		if p.Path == "demo/web-shop" {
 			return ""
 		}

@@ -6,10 +6,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -29,25 +31,26 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	}
 	var keys []apiclient.ClientKey
 	var vars []apiclient.Variable
-	kerr, verr := both(func() (err error) {
+	kerr, verr := fanout.Both(func() (err error) {
 		keys, _, err = env.api.ListClientKeys(ctx, it.Project.Ref)
 		return err
 	}, func() (err error) {
 		vars, _, err = env.api.ListVariables(ctx, it.Project.Ref)
 		return err
 	})
-	if err := firstErr(kerr, verr); err != nil {
+	if err := projectscope.FirstErr(kerr, verr); err != nil {
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, err
 		return it
 	}
 	var old []apiclient.ClientKey
 	for _, key := range keys {
-		if slices.Contains(rec.Before, KeyRef(key)) {
+		if slices.Contains(rec.Before, keystore.KeyRef(key)) {
 			old = append(old, key)
 		}
 	}
 	moving, hidden, _ := movingVariables(vars, "", old)
-	groupVars, unread := env.groups.read(ctx, env.api, it.Project.Path)
+	gv := env.groups.Ancestors(ctx, env.api, it.Project.Path)
+	groupVars, unread := gv.Read, gv.Unread
 	for g, gv := range groupVars {
 		t, h, _ := movingVariables(gv, g, old)
 		moving, hidden = append(moving, t...), append(hidden, h...)
@@ -69,7 +72,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	it.migration = &migration{oldKeys: old, rec: rec}
 	names := make([]string, len(old))
 	for i, key := range old {
-		names[i] = KeyName(key)
+		names[i] = keystore.KeyName(key)
 	}
 	it.Action = "delete integrated keys " + strings.Join(names, ", ")
 	if len(hidden) > 0 {
@@ -82,14 +85,14 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 // migration.
 func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
 	m := it.migration
-	store := GitLabKeys(env.API, it.Project.Ref)
+	store := keystore.GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
 		// Every variable read again right before the delete: one that
 		// took the key's DSN since the plan, or one that cannot be read
 		// now, keeps the key.
 		if why, err := stillHeld(ctx, env.API, it.Project, key); why != "" {
 			it.Err, it.Result = err, ResultFailed
-			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", KeyName(key), why)
+			it.Words = fmt.Sprintf("Key %s was not deleted: %s.", keystore.KeyName(key), why)
 			return it
 		}
 		if _, _, err := store.Delete(ctx, key); err != nil {
@@ -97,7 +100,7 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 			it.Words = env.Explain(err)
 			if apiclient.OutcomeUnknown(err) {
 				it.Result = ResultUnderWay
-				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", KeyName(key), env.Checks(it.Project).Keys)
+				it.Words += fmt.Sprintf(" Key %s may or may not have been deleted: %s.", keystore.KeyName(key), env.Checks(it.Project).Keys)
 			}
 			return it
 		}
@@ -113,35 +116,15 @@ func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item
 
 // stillHeld reads the project's and its groups' variables again and says
 // why key must stay: a variable holds its DSN, or one could not be read.
-func stillHeld(ctx context.Context, api ChangeAPI, p Project, key apiclient.ClientKey) (string, error) {
+func stillHeld(ctx context.Context, api ChangeAPI, p projectscope.Project, key apiclient.ClientKey) (string, error) {
 	vars, _, err := api.ListVariables(ctx, p.Ref)
 	if err != nil {
 		return "the project's CI/CD variables could not be read again right before it", err
 	}
 	byGroup := map[string][]apiclient.Variable{"": vars}
-	var unread map[string]error
-	if ga, ok := api.(groupVariablesAPI); ok {
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for _, g := range ancestors(p.Path) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				gv, _, err := ga.ListGroupVariables(ctx, apiclient.GroupRef{Path: g})
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					if unread == nil {
-						unread = map[string]error{}
-					}
-					unread[g] = err
-					return
-				}
-				byGroup[g] = gv
-			}()
-		}
-		wg.Wait()
-	}
+	gv := projectscope.AncestorVariables(ctx, api, p.Path)
+	maps.Copy(byGroup, gv.Read)
+	unread := gv.Unread
 	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
 		for _, v := range byGroup[g] {
 			if holdsDSN(v, key.DSN) {

@@ -9,7 +9,10 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // migrationKeyName names the key a migration makes, when the Sentry
@@ -31,7 +34,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		switch {
 		case errors.Is(err, ledger.ErrBusy):
 			err = &BusyError{Project: it.Project}
-			it.Result, it.Err, it.Words = ResultFailed, err, capitalize(err.Error())+": nothing was changed here; run again once it ended."
+			it.Result, it.Err, it.Words = ResultFailed, err, wording.Capitalize(err.Error())+": nothing was changed here; run again once it ended."
 			return it
 		case err != nil:
 			it.Result, it.Err, it.Words = ResultFailed, err, env.Explain(&LedgerError{Before: "migrating " + it.Project.Name(), Err: err})
@@ -48,7 +51,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if rec.ID == "" {
 		now := l.now().UTC()
 		rec = ledger.Record{Kind: ledger.KindMigration, ID: newID("m-", now), Host: l.host, ProjectID: it.Project.ID,
-			ProjectPath: it.Project.Path, Backend: BackendSentry, Target: ledgerTarget(m.target), User: l.user,
+			ProjectPath: it.Project.Path, Backend: keystore.BackendSentry, Target: ledgerTarget(m.target), User: l.user,
 			FrontEnd: l.frontEnd, Started: now, Before: keyRefs(m.oldKeys)}
 	}
 	put := func(phase string, durable bool) error {
@@ -118,9 +121,9 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 			words := env.Explain(err)
 			switch {
 			case errors.As(err, &moved):
-				words = capitalize(moved.Error()) + ": " + c.Variables + ", then run again."
+				words = wording.Capitalize(moved.Error()) + ": " + c.Variables + ", then run again."
 			case unknown:
-				words = capitalize(ve.Step()) + " may or may not have happened: " + c.Variables + "."
+				words = wording.Capitalize(ve.Step()) + " may or may not have happened: " + c.Variables + "."
 			}
 			return stop(err, unknown, words)
 		}
@@ -187,7 +190,7 @@ func (k MigrateChange) takeKey(ctx context.Context, t sentry.Project, rec ledger
 			return nil, err
 		}
 	}
-	out := FromSentry(*pick)
+	out := keystore.FromSentry(*pick)
 	return &out, nil
 }
 
@@ -253,12 +256,12 @@ func (m migration) ledgerVariables() []ledger.Variable {
 }
 
 // doneWords say how a project's migration ended.
-func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Checks) string {
+func (k MigrateChange) doneWords(p projectscope.Project, m migration, rec ledger.Record, c Checks) string {
 	var held []string
 	for _, t := range m.targets {
 		held = append(held, t.label())
 	}
-	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), KeyName(*m.key))
+	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), keystore.KeyName(*m.key))
 	switch len(held) {
 	case 0:
 	case 1:
@@ -277,13 +280,13 @@ func (k MigrateChange) doneWords(p Project, m migration, rec ledger.Record, c Ch
 }
 
 // migratedWords say where a migrated project stands, on a later run.
-func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p Project, rec ledger.Record) string {
+func (k MigrateChange) migratedWords(ctx context.Context, env *planEnv, p projectscope.Project, rec ledger.Record) string {
 	s := "migrated to " + rec.Target + " on " + rec.Started.Local().Format("2006-01-02")
 	if rec.Phase == ledger.PhaseMigrated {
 		s += "; its integrated keys go with the migration's later step, once their clients moved"
 	}
-	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !SentryBacked(st) {
-		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + SettingsPage(k.Ledger.Host(), p)
+	if st, _, err := env.api.GetSettings(ctx, p.Ref); err == nil && !keystore.SentryBacked(st) {
+		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + projectscope.SettingsPage(k.Ledger.Host(), p)
 	}
 	return s
 }

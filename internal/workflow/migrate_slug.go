@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -50,7 +51,7 @@ func Slugify(s string) string {
 
 // sentryName is a new Sentry project's name: the GitLab path, or the
 // slug where the path is longer than Sentry takes.
-func sentryName(p Project, slug string) string {
+func sentryName(p projectscope.Project, slug string) string {
 	if n := p.Name(); len([]rune(n)) <= slugMax && !slices.Contains(reservedProjectSlugs, n) {
 		return n
 	}
@@ -60,7 +61,7 @@ func sentryName(p Project, slug string) string {
 // SlugRule is a naming rule of target Sentry projects: {path_slug} (the
 // whole path, group-project), {path} and {name} (the path's last part),
 // or a fixed slug; "" is DefaultSlugRule.
-func SlugRule(rule string) (func(Project) string, error) {
+func SlugRule(rule string) (func(projectscope.Project) string, error) {
 	if rule == "" {
 		rule = DefaultSlugRule
 	}
@@ -72,7 +73,7 @@ func SlugRule(rule string) (func(Project) string, error) {
 	case slugUnsafe().MatchString(rest) || !strings.Contains(rule, "{") && Slugify(rule) != rule:
 		return nil, fmt.Errorf("%q is not a Sentry slug: lower-case letters, digits, - and _", rule)
 	}
-	return func(p Project) string {
+	return func(p projectscope.Project) string {
 		last := p.Path[strings.LastIndex(p.Path, "/")+1:]
 		s := strings.NewReplacer("{path_slug}", strings.ReplaceAll(p.Path, "/", "-"), "{path}", last, "{name}", last).Replace(rule)
 		return Slugify(s)
@@ -85,7 +86,7 @@ func SlugRule(rule string) (func(Project) string, error) {
 // a path named twice with two slugs is an error, and so is a slug that
 // comes to nothing: it would name no Sentry project. named reports
 // whether the mapping names a project.
-func SlugMapping(m map[string]string) (rule func(Project) string, named func(Project) bool, err error) {
+func SlugMapping(m map[string]string) (rule func(projectscope.Project) string, named func(projectscope.Project) bool, err error) {
 	norm := func(path string) string { return strings.ToLower(strings.Trim(strings.TrimSpace(path), "/")) }
 	byPath := make(map[string]string, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -98,12 +99,12 @@ func SlugMapping(m map[string]string) (rule func(Project) string, named func(Pro
 		}
 		byPath[norm(k)] = slug
 	}
-	rule = func(p Project) string {
+	rule = func(p projectscope.Project) string {
 		if s, ok := byPath[norm(p.Path)]; ok {
 			return Slugify(s)
 		}
 		return Slugify(strings.ReplaceAll(p.Path, "/", "-"))
 	}
-	named = func(p Project) bool { _, ok := byPath[norm(p.Path)]; return ok }
+	named = func(p projectscope.Project) bool { _, ok := byPath[norm(p.Path)]; return ok }
 	return rule, named, nil
 }

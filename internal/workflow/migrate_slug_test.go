@@ -3,6 +3,8 @@ package workflow
 import (
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // Names are shortened to Sentry's rules, the same on every run: a long
@@ -20,11 +22,11 @@ func TestSlugifyKeepsToSentrysRules(t *testing.T) {
 			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
 	}
-	p := Project{Path: long}
+	p := projectscope.Project{Path: long}
 	if n := sentryName(p, a); n != a {
 		t.Fatalf("name %q", n)
 	}
-	if n := sentryName(Project{Path: "demo/web-shop"}, "demo-web-shop"); n != "demo/web-shop" {
+	if n := sentryName(projectscope.Project{Path: "demo/web-shop"}, "demo-web-shop"); n != "demo/web-shop" {
 		t.Fatalf("name %q", n)
 	}
 }

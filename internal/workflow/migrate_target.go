@@ -5,7 +5,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -33,7 +35,7 @@ func parseLedgerTarget(s string) (sentry.Project, bool) {
 // Sentry or organisation, or a mapping naming the project) is refused
 // with why; a naming rule's other answer (the project renamed or moved,
 // another rule) goes on with the recorded one, and note says so.
-func (k MigrateChange) keptTarget(p Project, prev ledger.Record, now sentry.Project) (target sentry.Project, refused, note string) {
+func (k MigrateChange) keptTarget(p projectscope.Project, prev ledger.Record, now sentry.Project) (target sentry.Project, refused, note string) {
 	rec, ok := parseLedgerTarget(prev.Target)
 	if !ok || rec == now {
 		return now, "", ""
@@ -74,7 +76,7 @@ func (l *Rotations) takenBy(projectID int64, target sentry.Project) string {
 // ownSentry is a Sentry-backed project's own target, as its settings name
 // it; "" when they name none errtrack reads.
 func ownSentry(s *apiclient.Settings) string {
-	if !SentryBacked(s) {
+	if !keystore.SentryBacked(s) {
 		return ""
 	}
 	p, err := sentry.ParseAPIURL(*s.APIURL)

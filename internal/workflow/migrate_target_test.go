@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // projectOfPath plans kind in the one project at path.
@@ -39,9 +40,9 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	w.refuseEvents.Store(false)
 
 	renamed := w.kind(t, w.sc, false)
-	renamed.Slug = func(Project) string { return "shop-renamed" }
+	renamed.Slug = func(projectscope.Project) string { return "shop-renamed" }
 	named := renamed
-	named.Named = func(Project) bool { return true }
+	named.Named = func(projectscope.Project) bool { return true }
 	if it := planOne(t, w, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
 		t.Fatalf("a mapping naming another target was taken: %+v", it)
 	}
@@ -82,7 +83,7 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 	w.gl.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	shared := w.kind(t, w.sc, false)
-	shared.Slug = func(Project) string { return "shared" }
+	shared.Slug = func(projectscope.Project) string { return "shared" }
 	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.c, nil); done.Items[0].Result != ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
@@ -93,7 +94,7 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 
 	legacy := w.kind(t, w.sc, false)
 	legacy.Base = "https://sentry.example.com" // where demo/legacy-api reports
-	legacy.Slug = func(p Project) string {
+	legacy.Slug = func(p projectscope.Project) string {
 		if p.Path == "demo/mobile/ios" {
 			return "legacy-api"
 		}

@@ -15,7 +15,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // migrationWorld is a mock GitLab, a mock Sentry and a ledger.
@@ -75,7 +77,7 @@ func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) Migra
 		t.Fatal(err)
 	}
 	return MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
-		Slug: func(p Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
+		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
 }
 
 // A group's migration interrupted after some projects and run again
@@ -249,7 +251,7 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 func TestMigrationTargetsNeverShared(t *testing.T) {
 	w := newMigrationWorld(t)
 	k := w.kind(t, w.sc, false)
-	k.Slug = func(Project) string { return "shop" }
+	k.Slug = func(projectscope.Project) string { return "shop" }
 	p := plan(t, w.c, demoGroup(t), true, k)
 	if p.Acting() != 0 || !strings.Contains(byPath(p)["demo/web-shop"].Skip, "is also the target of") {
 		t.Fatalf("%+v", byPath(p)["demo/web-shop"])
@@ -309,9 +311,9 @@ func TestMigrationKeepsIntegratedOnWhileAGroupsVariablesAreUnread(t *testing.T) 
 		t.Fatalf("integrated tracking switched off while group demo's variables are unread (%v)", err)
 	}
 	// Its doctor says the group's variables may still hand out a glet_ DSN.
-	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, Resolve: func(_ context.Context, apiURL string) (KeyStore, error) {
+	checks := Doctor(ctx, w.c, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, Resolve: func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(w.sc, p), err
+		return keystore.SentryKeys(w.sc, p), err
 	}}, explainPlain, time.Now())
 	if c := statusOf(checks, "CI/CD"); c.Status != CheckWarn || !strings.Contains(c.Detail, "group demo") {
 		t.Fatalf("%+v", checks)

@@ -8,6 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // A user token limited to the Sentry organization (401 on GET /api/0/,
@@ -24,7 +25,7 @@ func TestMigrationWithAnOrgLimitedToken(t *testing.T) {
 		t.Fatalf("%v %+v", err, info)
 	}
 	k := MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", Token: info, Ledger: w.ledger,
-		Slug: func(p Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
+		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
 	p := plan(t, w.c, fleet(), false, k)
 	for _, it := range p.Items {
 		if strings.Contains(it.Action, "cannot") || strings.Contains(it.Skip, "cannot") {

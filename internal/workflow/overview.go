@@ -7,7 +7,10 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // OverviewAPI is what a project's overview needs.
@@ -42,14 +45,14 @@ func (o Overview) WithMigration(l *Rotations, projectID int64) Overview {
 
 // Migrated reports a project a migration carried to a Sentry whose GitLab
 // settings do not name that Sentry yet.
-func (o Overview) Migrated() bool { return o.SentryProject != "" && !SentryBacked(o.Settings) }
+func (o Overview) Migrated() bool { return o.SentryProject != "" && !keystore.SentryBacked(o.Settings) }
 
 // ProjectOverview reads a project's settings and counts its keys, at once:
 // one round trip.
 func ProjectOverview(ctx context.Context, api OverviewAPI, ref apiclient.ProjectRef) Overview {
 	var o Overview
 	var kerr error
-	serr, _ := both(func() (err error) {
+	serr, _ := fanout.Both(func() (err error) {
 		o.Settings, _, err = api.GetSettings(ctx, ref)
 		return err
 	}, func() error {
@@ -98,7 +101,7 @@ func (o Overview) Summary() string {
 			s += " · integrated still on"
 		}
 		if o.Keys > 0 {
-			s += " · " + plural(o.Keys, "glet_ key left", "glet_ keys left")
+			s += " · " + wording.Plural(o.Keys, "glet_ key left", "glet_ keys left")
 		}
 		return s
 	case o.Missing:

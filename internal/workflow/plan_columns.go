@@ -1,6 +1,10 @@
 package workflow
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/errtrack/errtrack/internal/keystore"
+)
 
 // Columns are a plan's row in short: where the change goes (the Sentry
 // project, the new key), what it changes (the variables) and what then
@@ -51,9 +55,9 @@ func (p Plan) Columns(it Item) Columns {
 		if r == nil {
 			return Columns{}
 		}
-		c := Columns{Target: "new key for " + KeyName(r.Old), Changes: k.Variable + " → new DSN", Then: "old key deleted"}
+		c := Columns{Target: "new key for " + keystore.KeyName(r.Old), Changes: k.Variable + " → new DSN", Then: "old key deleted"}
 		if r.GoingOn() {
-			c.Target = "key " + KeyName(NewKeyOf(*r.Earlier)) + ", made before"
+			c.Target = "key " + keystore.KeyName(NewKeyOf(*r.Earlier)) + ", made before"
 		}
 		switch {
 		case len(r.outsideScope()) > 0:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // Problem words the errors of the rotation ledger and of rotations that
@@ -29,11 +30,11 @@ func Problem(err error, again string) (string, bool) {
 		return fmt.Sprintf("errtrack's state directory %s cannot be written (%v), and every rotation is written in its ledger before it changes anything. Make it writable, or point ERRTRACK_STATE_DIR at a folder that is. Nothing was changed.",
 			ro.Dir, ro.Err), true
 	case errors.As(err, &le):
-		return capitalize(sentence(le.Error())), true
+		return wording.Capitalize(wording.Sentence(le.Error())), true
 	case errors.As(err, &busy):
-		return capitalize(busy.Error()) + ": wait for it to end, then " + again + " (it goes on with the key that run makes). Nothing was changed.", true
+		return wording.Capitalize(busy.Error()) + ": wait for it to end, then " + again + " (it goes on with the key that run makes). Nothing was changed.", true
 	case errors.As(err, &meanwhile):
-		return capitalize(meanwhile.Error()) + ": nothing was created; " + again + " to go on with it.", true
+		return wording.Capitalize(meanwhile.Error()) + ": nothing was created; " + again + " to go on with it.", true
 	case errors.As(err, &unknown):
 		ids := unknown.Candidates
 		cands := "no key can be told apart"
@@ -41,9 +42,9 @@ func Problem(err error, again string) (string, bool) {
 			cands = "keys " + strings.Join(ids, ", ") + " were made since"
 		}
 		return fmt.Sprintf("%s (%s). Check the project's keys (errtrack keys list -p %d), delete any that nothing uses, then restart the rotation (keys rotate --restart, or the console's m at its question) to make one new key. Nothing was changed.",
-			capitalize(unknown.Error()), cands, unknown.Record.ProjectID), true
+			wording.Capitalize(unknown.Error()), cands, unknown.Record.ProjectID), true
 	case errors.As(err, &moved):
-		return capitalize(sentence(moved.Error())) + " The old key is kept; check the variable, then " + again + ": it goes on with the new key.", true
+		return wording.Capitalize(wording.Sentence(moved.Error())) + " The old key is kept; check the variable, then " + again + ": it goes on with the new key.", true
 	}
 	return "", false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // A fix that is an action a front end offers its own way (the console has
@@ -45,7 +46,7 @@ func (a Action) Command() string {
 	case ActCreateKey:
 		return "errtrack keys create" + p
 	case ActDeleteKey:
-		return "errtrack keys delete" + p + " " + KeyRef(a.Key)
+		return "errtrack keys delete" + p + " " + keystore.KeyRef(a.Key)
 	case ActListKeys:
 		return "errtrack keys list" + p
 	}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A rotation replaces a client key in one order of steps, whichever front
@@ -60,6 +63,10 @@ type RotationOptions struct {
 	Verify bool
 	// Confirmed answers the delete question beforehand (--yes).
 	Confirmed bool
+	// DeleteWithUnreadGroups lets the old key go although some ancestor
+	// groups' variables could not be read (a Confirmed delete otherwise
+	// keeps it: nobody was shown them).
+	DeleteWithUnreadGroups bool
 	// Ledger records the rotation and finds an unfinished one of the same
 	// key to go on with; nil keeps nothing.
 	Ledger *Rotations
@@ -73,13 +80,13 @@ type RotationOptions struct {
 	// keys); OldRef names the key to replace there when it has no
 	// numeric ID (a Sentry key's public key). NewName names the new key
 	// where the store names keys (Sentry).
-	Keys    KeyStore
+	Keys    keystore.KeyStore
 	OldRef  string
 	NewName string
 	// Resolve, with Keys nil, finds the store from the project's settings
 	// (read with the plan): a Sentry-backed project's keys are its
 	// Sentry's.
-	Resolve SentryResolver
+	Resolve keystore.SentryResolver
 	// Soft disables the old key instead of deleting it (where the store
 	// can: Sentry): the rotation stays open until it is deleted later.
 	Soft bool
@@ -96,7 +103,7 @@ const (
 // Rotation is one rotation's state: a value, so each step returns the next
 // one and a stale copy never acts.
 type Rotation struct {
-	Project Project
+	Project projectscope.Project
 	Old     apiclient.ClientKey
 	New     *apiclient.ClientKey
 	// Listed: the server's key list holds the new key.
@@ -123,6 +130,11 @@ type Rotation struct {
 	// old key is deleted only once the user has seen them (the delete
 	// question names them) or chose to keep the variables.
 	GroupUses []Use
+	// GroupsUnread are the ancestor groups whose variables could not be
+	// read, with why: whether they hold the old DSN is unknown, so the old
+	// key goes only with the user's consent (a delete confirmed by someone
+	// shown them, or DeleteWithUnreadGroups).
+	GroupsUnread map[string]error
 	// Verified is the ingestion endpoint's answer to the test event.
 	Verified *apiclient.DSNCheck
 	// Earlier is the unfinished rotation of the same key the ledger holds,
@@ -136,7 +148,7 @@ type Rotation struct {
 	planned bool
 	// read is what the plan read of the keys: the keys seen, and how many
 	// there are (the new key's page on GitLab); known their refs.
-	read      KeysRead
+	read      keystore.KeysRead
 	known     []string
 	variables decision
 	resume    decision // decidedUpdate: go on; decidedKeep: restart
@@ -158,7 +170,7 @@ type Rotation struct {
 // NewRotation starts a rotation in project ref; nothing is read until
 // the plan step runs.
 func NewRotation(ref apiclient.ProjectRef, o RotationOptions) Rotation {
-	r := Rotation{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}, opts: o, confirmed: o.Confirmed}
+	r := Rotation{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, opts: o, confirmed: o.Confirmed}
 	if o.KeepVariables {
 		r.variables = decidedKeep
 	}
@@ -296,27 +308,28 @@ func (r Rotation) keysState(c Checks) string {
 		if restart == "" {
 			restart = "restart the rotation to make a new key"
 		}
-		return fmt.Sprintf("Old key %s is untouched. %s", old, capitalize(sentence(restart)))
+		return fmt.Sprintf("Old key %s is untouched. %s", old, wording.Capitalize(wording.Sentence(restart)))
 	case r.DeleteUnknown:
-		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", KeyName(*r.New), old, c.Keys)
+		return fmt.Sprintf("New key %s is in place; old key %s may or may not have been deleted: %s, and delete it if it is still listed.", keystore.KeyName(*r.New), old, c.Keys)
 	case r.OldGone:
-		return fmt.Sprintf("Rotated: new key %s is in place; old key %s was already gone (deleted elsewhere).", KeyName(*r.New), KeyName(r.Old))
+		return fmt.Sprintf("Rotated: new key %s is in place; old key %s was already gone (deleted elsewhere).", keystore.KeyName(*r.New), keystore.KeyName(r.Old))
 	case r.DeletedOnRetry:
-		return fmt.Sprintf("Rotated: new key %s replaces key %s, which the server no longer has (the first delete went through before its answer was lost).", KeyName(*r.New), KeyName(r.Old))
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which the server no longer has (the first delete went through before its answer was lost).", keystore.KeyName(*r.New), keystore.KeyName(r.Old))
 	case r.Deleted:
-		return fmt.Sprintf("Rotated: new key %s replaces key %s, which is deleted.", KeyName(*r.New), old)
+		return fmt.Sprintf("Rotated: new key %s replaces key %s, which is deleted.", keystore.KeyName(*r.New), old)
 	case r.Disabled:
-		return fmt.Sprintf("Rotated softly: new key %s is in place; old key %s is disabled (the backend refuses its events) and stays until you delete it, once its clients use the new DSN: the rotation stays open until then.", KeyName(*r.New), old)
+		return fmt.Sprintf("Rotated softly: new key %s is in place; old key %s is disabled (the backend refuses its events) and stays until you delete it, once its clients use the new DSN: the rotation stays open until then.", keystore.KeyName(*r.New), old)
 	}
-	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", KeyName(*r.New), old)
+	return fmt.Sprintf("Both keys exist: new key %s is in place, old key %s was kept.", keystore.KeyName(*r.New), old)
 }
 
 // RotationAPI is what a rotation needs.
 type RotationAPI interface {
-	KeysAPI
+	keystore.KeysAPI
+	projectscope.GroupVariablesAPI
 	VariableAPI
 	CheckAPI
-	SettingsReader
+	keystore.SettingsReader
 }
 
 // FindKey finds key id in keys.
@@ -332,7 +345,7 @@ func FindKey(keys []apiclient.ClientKey, id int64) (apiclient.ClientKey, bool) {
 // KeyLabel names a key for people: "12 (glet_abc…)".
 func KeyLabel(k apiclient.ClientKey) string {
 	if k.ID == 0 {
-		return KeyName(k)
+		return keystore.KeyName(k)
 	}
 	return fmt.Sprintf("%d (%s)", k.ID, safetext.Excerpt(k.PublicKey, 40))
 }

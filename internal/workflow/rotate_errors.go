@@ -4,12 +4,14 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // NoSuchKeyError: the key to replace is not in the project.
 type NoSuchKeyError struct {
-	Project Project
+	Project projectscope.Project
 	ID      int64
 	// Ref names a key with no numeric ID (a Sentry key's public key).
 	Ref string
@@ -31,12 +33,12 @@ func (e *NoSuchKeyError) Error() string {
 	for _, rec := range e.Closed {
 		switch {
 		case rec.Phase == ledger.PhaseAbandoned:
-			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", KeyName(OldKeyOf(rec)))
+			s += fmt.Sprintf("; the unfinished rotation that made it (to replace key %s) is closed", keystore.KeyName(OldKeyOf(rec)))
 		case made(rec):
-			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", KeyName(NewKeyOf(rec)))
+			s += fmt.Sprintf("; its unfinished rotation to key %s is finished in the ledger", keystore.KeyName(NewKeyOf(rec)))
 			for _, v := range rec.Variables {
 				if v.Result != "updated" && v.Result != "created" && v.Group == "" {
-					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), KeyName(NewKeyOf(rec)))
+					s += fmt.Sprintf("; %s still held its DSN: point it at key %s's DSN", VariableRefLabel(v), keystore.KeyName(NewKeyOf(rec)))
 				}
 			}
 		default:
@@ -55,12 +57,12 @@ type NewKeyGoneError struct {
 
 func (e *NewKeyGoneError) Error() string {
 	return fmt.Sprintf("key %s, made by the unfinished rotation of key %s begun %s, is no longer in the project",
-		KeyName(e.Key), KeyName(OldKeyOf(e.Record)), e.Record.Started.Local().Format("2006-01-02 15:04"))
+		keystore.KeyName(e.Key), keystore.KeyName(OldKeyOf(e.Record)), e.Record.Started.Local().Format("2006-01-02 15:04"))
 }
 
 // AmbiguousError: the project has several keys and none was named.
 type AmbiguousError struct {
-	Project Project
+	Project projectscope.Project
 	Count   int
 }
 
@@ -73,7 +75,7 @@ func (e *AmbiguousError) Error() string {
 
 // SoftUnsupportedError: a soft rotation was asked of a project whose keys
 // are GitLab's, which cannot be disabled; nothing was changed.
-type SoftUnsupportedError struct{ Project Project }
+type SoftUnsupportedError struct{ Project projectscope.Project }
 
 func (e *SoftUnsupportedError) Error() string {
 	return "a soft rotation disables the old key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which cannot be disabled: rotate it without it (the old key is deleted), nothing was changed"
@@ -81,7 +83,7 @@ func (e *SoftUnsupportedError) Error() string {
 
 // UnnamedKeysError: a name was given for the new key of a project whose
 // keys are GitLab's, which have none.
-type UnnamedKeysError struct{ Project Project }
+type UnnamedKeysError struct{ Project projectscope.Project }
 
 func (e *UnnamedKeysError) Error() string {
 	return "a name was given for the new key, and " + e.Project.Name() + "'s keys are GitLab's integrated keys, which have no names: rotate it without one, nothing was changed"
@@ -91,7 +93,7 @@ func (e *UnnamedKeysError) Error() string {
 type NotListedError struct{ Key apiclient.ClientKey }
 
 func (e *NotListedError) Error() string {
-	return fmt.Sprintf("the new key %s is not in the project's key list", KeyName(e.Key))
+	return fmt.Sprintf("the new key %s is not in the project's key list", keystore.KeyName(e.Key))
 }
 
 // NotNewError: the server's answer to the create names a key that existed
@@ -103,9 +105,9 @@ type NotNewError struct {
 
 func (e *NotNewError) Error() string {
 	if e.Old {
-		return fmt.Sprintf("the server's answer to the create names key %s, the key being replaced", KeyName(e.Key))
+		return fmt.Sprintf("the server's answer to the create names key %s, the key being replaced", keystore.KeyName(e.Key))
 	}
-	return fmt.Sprintf("the server's answer to the create names key %s, which existed before", KeyName(e.Key))
+	return fmt.Sprintf("the server's answer to the create names key %s, which existed before", keystore.KeyName(e.Key))
 }
 
 // UnsafeDeleteError: a guard of the delete failed; the old key is kept.
@@ -117,9 +119,22 @@ type UnsafeDeleteError struct {
 	// outside: variables of the rotated one's name in other environment
 	// scopes hold the old DSN; no flag overrides it (scopes never mix).
 	outside bool
+	// unread: the groups whose variables could not be read.
+	unread []string
 }
 
 func (e *UnsafeDeleteError) Error() string { return "the old key is not deleted: " + e.Reason }
+
+// UnreadGroups are the groups whose variables could not be read when
+// they stopped the delete, nearest first; nil for another guard.
+func (e *UnsafeDeleteError) UnreadGroups() []string { return e.unread }
+
+// unreadGroupsError is the guard on ancestor groups whose variables could
+// not be read: they may hold the old DSN.
+func (r Rotation) unreadGroupsError() *UnsafeDeleteError {
+	gv := projectscope.GroupVariables{Unread: r.GroupsUnread}
+	return &UnsafeDeleteError{Reason: gv.UnreadWords() + ", so whether they hold its DSN is unknown", unread: gv.UnreadGroups()}
+}
 
 // ForeignDSNError: the new key's DSN is not one this project's clients can
 // use: the listing gives it another project or host than the old key's, or
@@ -133,5 +148,5 @@ type ForeignDSNError struct {
 }
 
 func (e *ForeignDSNError) Error() string {
-	return fmt.Sprintf("the new key %s cannot be used here: %s", KeyName(e.Key), e.Why)
+	return fmt.Sprintf("the new key %s cannot be used here: %s", keystore.KeyName(e.Key), e.Why)
 }

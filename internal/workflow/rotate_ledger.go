@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -33,7 +34,7 @@ func (r Rotation) named() *ledger.Variable {
 // findEarlier looks up the unfinished rotation of the same key to go on
 // with. One whose create lost its answer is resolved from the project's
 // keys: the key it made, or none (then it is closed as failed).
-func (r Rotation) findEarlier(ctx context.Context, api KeysAPI) (Rotation, error) {
+func (r Rotation) findEarlier(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
 	l := r.opts.Ledger
 	if l == nil {
 		return r, nil
@@ -103,7 +104,7 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 		left.Phase, left.Ended = ledger.PhaseAbandoned, &now
 		left.Note = "left by a restart"
 		if made(*e) {
-			left.Note += fmt.Sprintf(": key %s stays as it is (delete it if nothing uses it)", KeyName(NewKeyOf(*e)))
+			left.Note += fmt.Sprintf(": key %s stays as it is (delete it if nothing uses it)", keystore.KeyName(NewKeyOf(*e)))
 		}
 		left.Updated = now
 		recs = append(recs, left)
@@ -145,7 +146,7 @@ func (r *Rotation) creatingRecord(now time.Time) ledger.Record {
 	rec.BeforeComplete = r.read.Counted && len(r.known) >= r.read.Count
 	// Keys with no ordered ID (a Sentry's) can only be told by their refs:
 	// all of them are kept, however many.
-	if rec.BeforeComplete && (len(r.known) <= keptBefore || r.backend() != BackendGitLab) {
+	if rec.BeforeComplete && (len(r.known) <= keptBefore || r.backend() != keystore.BackendGitLab) {
 		rec.Before = slices.Clone(r.known)
 	}
 	return rec
@@ -246,7 +247,7 @@ func (r *Rotation) recordDeleted() {
 		note = "the old key was already gone (deleted elsewhere)"
 	}
 	r.endRecord(ledger.PhaseDone, note)
-	r.Settled = l.keyGone(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", KeyName(r.Old), r.rec.ID))
+	r.Settled = l.keyGone(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", keystore.KeyName(r.Old), r.rec.ID))
 }
 
 // settleOldKey finishes the unfinished rotations of a project's key that
@@ -300,18 +301,12 @@ func mergeVariables(recorded, now []ledger.Variable) []ledger.Variable {
 	return out
 }
 
-// NewKeyFromLedger is the key an unfinished rotation made, as the ledger
-// knows it (its DSN comes with the check).
-func NewKeyFromLedger(rec ledger.Record) apiclient.ClientKey {
-	return apiclient.ClientKey{ID: rec.NewKeyID, PublicKey: rec.NewPublic}
-}
-
 // backend names where the rotation's keys are.
 func (r Rotation) backend() string {
 	if r.opts.Keys != nil {
 		return r.opts.Keys.Backend()
 	}
-	return BackendGitLab
+	return keystore.BackendGitLab
 }
 
 // atIt reports a live run at a rotation: the claim of its group rotation

@@ -13,7 +13,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -21,13 +23,13 @@ import (
 // once: one round trip when the key is on the list's first page (the key
 // list is read only up to the key), and picks the key to replace.
 func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
-	var p Project
-	var read KeysRead
+	var p projectscope.Project
+	var read keystore.KeysRead
 	var vars []apiclient.Variable
 	var perr, kerr, verr error
 	var wg sync.WaitGroup
 	wg.Add(3)
-	go func() { defer wg.Done(); p, perr = ResolveProject(ctx, api, r.Project.Ref) }()
+	go func() { defer wg.Done(); p, perr = projectscope.ResolveProject(ctx, api, r.Project.Ref) }()
 	var settings *apiclient.Settings
 	var serr error
 	keys, oldRef := r.keys(api), r.oldRef() // not r in the goroutines: r.opts.Ledger is set meanwhile
@@ -51,7 +53,7 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	if serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound) && perr == nil {
 		return r, serr
 	}
-	if SentryBacked(settings) {
+	if keystore.SentryBacked(settings) {
 		store, err := r.opts.Resolve(ctx, *settings.APIURL)
 		if err != nil {
 			return r, err
@@ -62,9 +64,9 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return r, perr
-	case r.opts.Soft && r.keys(api).Backend() == BackendGitLab:
+	case r.opts.Soft && r.keys(api).Backend() == keystore.BackendGitLab:
 		return r, &SoftUnsupportedError{Project: p}
-	case r.opts.NewName != "" && r.keys(api).Backend() == BackendGitLab:
+	case r.opts.NewName != "" && r.keys(api).Backend() == keystore.BackendGitLab:
 		return r, &UnnamedKeysError{Project: p}
 	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
 		// The key is surely gone: the rotations it leaves open are closed,
@@ -93,20 +95,20 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 // sawKeys notes the keys the plan read: the new key's page (it is listed
 // after every key there is now), and the keys by which a create whose
 // answer was lost is found again.
-func (r Rotation) sawKeys(read KeysRead) Rotation {
+func (r Rotation) sawKeys(read keystore.KeysRead) Rotation {
 	r.read, r.known = read, nil
 	for _, k := range read.Seen {
-		r.known = append(r.known, KeyRef(k))
+		r.known = append(r.known, keystore.KeyRef(k))
 	}
 	return r
 }
 
 // keys is where the project's keys are: the store given, else GitLab's.
-func (r Rotation) keys(api KeysAPI) KeyStore {
+func (r Rotation) keys(api keystore.KeysAPI) keystore.KeyStore {
 	if r.opts.Keys != nil {
 		return r.opts.Keys
 	}
-	return GitLabKeys(api, r.Project.Ref)
+	return keystore.GitLabKeys(api, r.Project.Ref)
 }
 
 // oldRef names the key asked for, "" for the project's only key.
@@ -122,7 +124,7 @@ func (r Rotation) oldRef() string {
 
 // planFrom ends the plan from what was read: the variables holding the
 // old DSN, and the unfinished rotation of the same key to go on with.
-func (r Rotation) planFrom(ctx context.Context, api KeysAPI, vars []apiclient.Variable, verr error) (Rotation, error) {
+func (r Rotation) planFrom(ctx context.Context, api keystore.KeysAPI, vars []apiclient.Variable, verr error) (Rotation, error) {
 	if verr != nil {
 		r.VariablesErr = verr
 	} else {
@@ -152,17 +154,17 @@ func (r Rotation) planFrom(ctx context.Context, api KeysAPI, vars []apiclient.Va
 // newName is the new key's name: the one given, or, where the store names
 // keys, NewKeyName's (the console's and the commands' one rule).
 func (r Rotation) newName() string {
-	if r.opts.NewName != "" || r.opts.Keys == nil || r.opts.Keys.Backend() == BackendGitLab {
+	if r.opts.NewName != "" || r.opts.Keys == nil || r.opts.Keys.Backend() == keystore.BackendGitLab {
 		return r.opts.NewName
 	}
 	now := time.Now
 	if r.opts.Ledger != nil && r.opts.Ledger.now != nil {
 		now = r.opts.Ledger.now
 	}
-	return NewKeyName(r.Old.Name, now())
+	return keystore.NewKeyName(r.Old.Name, now())
 }
 
-func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
+func (r Rotation) create(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
 	release, err := r.claimCreate()
 	if err != nil {
 		return r, err
@@ -176,10 +178,10 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 			r.endRecord(ledger.PhaseFailed, "the create was refused: no key was made")
 		}
 		return r, err
-	case SameKey(*k, r.Old) || (k.DSN != "" && k.DSN == r.Old.DSN) || (k.PublicKey != "" && k.PublicKey == r.Old.PublicKey):
+	case keystore.SameKey(*k, r.Old) || (k.DSN != "" && k.DSN == r.Old.DSN) || (k.PublicKey != "" && k.PublicKey == r.Old.PublicKey):
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k, Old: true}
-	case slices.Contains(r.known, KeyRef(*k)):
+	case slices.Contains(r.known, keystore.KeyRef(*k)):
 		// A key listed before the create is not the key just created.
 		r.CreateUnknown = true
 		return r, &NotNewError{Key: *k}
@@ -193,7 +195,7 @@ func (r Rotation) create(ctx context.Context, api KeysAPI) (Rotation, error) {
 
 // check makes sure the server lists the new key before anything else
 // changes: the delete's first guard.
-func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
+func (r Rotation) check(ctx context.Context, api RotationAPI) (Rotation, error) {
 	// The new key is last: its page, and any after it, is one request on
 	// a big list; a list that moved meanwhile (keys deleted) is read whole.
 	var keys []apiclient.ClientKey
@@ -201,32 +203,39 @@ func (r Rotation) check(ctx context.Context, api KeysAPI) (Rotation, error) {
 	// The groups' variables holding the old DSN are read meanwhile: no
 	// round trip added.
 	// A group rotation's plan read them already, once per group.
-	groupsRead := make(chan []Use, 1)
+	type groupsSeen struct {
+		uses   []Use
+		unread map[string]error
+	}
+	groupsRead := make(chan groupsSeen, 1)
 	if r.groupUsesKnown {
-		groupsRead <- r.GroupUses
+		groupsRead <- groupsSeen{r.GroupUses, r.GroupsUnread}
 	} else {
+		path, oldDSN := r.Project.Path, strings.TrimSpace(r.Old.DSN)
 		go func() {
-			groupsRead <- matchGroupUses(groupVariables(ctx, api, r.Project.Path), strings.TrimSpace(r.Old.DSN))
+			gv := projectscope.AncestorVariables(ctx, api, path)
+			groupsRead <- groupsSeen{matchGroupUses(gv.Read, oldDSN), gv.Unread}
 		}()
 	}
 	store := r.keys(api)
 	keys, err = store.Listed(ctx, r.read)
-	r.GroupUses = <-groupsRead
+	seen := <-groupsRead
+	r.GroupUses, r.GroupsUnread = seen.uses, seen.unread
 	if err != nil {
 		return r, err
 	}
-	if _, ok := FindKeyRef(keys, KeyRef(*r.New)); !ok && r.read.Count > 0 && store.Backend() == BackendGitLab {
+	if _, ok := FindKeyRef(keys, keystore.KeyRef(*r.New)); !ok && r.read.Count > 0 && store.Backend() == keystore.BackendGitLab {
 		if keys, err = store.All(ctx); err != nil {
 			return r, err
 		}
 	}
-	k, ok := FindKeyRef(keys, KeyRef(*r.New))
+	k, ok := FindKeyRef(keys, keystore.KeyRef(*r.New))
 	switch {
 	case !ok && r.GoingOn():
 		// The key the unfinished rotation made was deleted since.
 		r.NewGone = true
 		return r, &NewKeyGoneError{Key: *r.New, Record: *r.Earlier}
-	case !ok || SameKey(k, r.Old):
+	case !ok || keystore.SameKey(k, r.Old):
 		return r, &NotListedError{Key: *r.New}
 	}
 	if err := r.checkNewDSN(k); err != nil {
@@ -262,7 +271,7 @@ func (r Rotation) checkNewDSN(listed apiclient.ClientKey) error {
 			return foreign("its DSN names the host %s, the old key's %s", safetext.Excerpt(where(d), 80), safetext.Excerpt(where(old), 80))
 		}
 	}
-	gitlab := r.opts.Keys == nil || r.opts.Keys.Backend() == BackendGitLab
+	gitlab := r.opts.Keys == nil || r.opts.Keys.Backend() == keystore.BackendGitLab
 	if gitlab && r.Project.ID != 0 && d.ProjectID != r.Project.ID {
 		return foreign("its DSN names project %d, not this project (%d)", d.ProjectID, r.Project.ID)
 	}
@@ -286,7 +295,7 @@ func (r Rotation) deleteSafe() error {
 	switch {
 	case r.New == nil || !r.Listed:
 		return &UnsafeDeleteError{Reason: "the server does not list a new key"}
-	case SameKey(*r.New, r.Old):
+	case keystore.SameKey(*r.New, r.Old):
 		return &UnsafeDeleteError{Reason: "the new key is the old one"}
 	case !r.confirmed:
 		return &UnsafeDeleteError{Reason: "the delete was not confirmed"}
@@ -302,13 +311,15 @@ func (r Rotation) deleteSafe() error {
 		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
 		return &UnsafeDeleteError{Reason: "its DSN is held by the " + r.GroupUsesText(), groups: true}
+	case len(r.GroupsUnread) > 0 && !r.groupUsesSeen && !r.opts.DeleteWithUnreadGroups:
+		return r.unreadGroupsError()
 	}
 	return nil
 }
 
 // deleteOld deletes the old key, once every guard holds. A key already
 // gone is deleted too.
-func (r Rotation) deleteOld(ctx context.Context, api KeysAPI) (Rotation, error) {
+func (r Rotation) deleteOld(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
 	if err := r.deleteSafe(); err != nil {
 		return r, err
 	}
@@ -325,7 +336,7 @@ func (r Rotation) deleteOld(ctx context.Context, api KeysAPI) (Rotation, error) 
 // disableOld turns the old key off (a soft rotation), once every guard of
 // the delete holds: its clients stop reporting, and it can be turned on
 // again; the rotation stays open until the old key is deleted.
-func (r Rotation) disableOld(ctx context.Context, api KeysAPI) (Rotation, error) {
+func (r Rotation) disableOld(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
 	if err := r.deleteSafe(); err != nil {
 		return r, err
 	}
@@ -349,7 +360,7 @@ func (r Rotation) verify(ctx context.Context, api CheckAPI) (Rotation, error) {
 // FindKeyRef finds the key ref names in keys.
 func FindKeyRef(keys []apiclient.ClientKey, ref string) (apiclient.ClientKey, bool) {
 	for _, k := range keys {
-		if KeyRef(k) == ref {
+		if keystore.KeyRef(k) == ref {
 			return k, true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // elsewhere is d naming another host, or another project.
@@ -82,8 +83,8 @@ func TestRotationStopsOnACreateAnswerNamingElsewhereSentry(t *testing.T) {
 		w := newSentryBacked(t, mocksentry.Options{})
 		prod := w.key(t, "Production")
 		w.setVariable(t, prod.DSN)
-		sc := sentryAPIOf(t, w.store).(*sentry.Client)
-		store := SentryKeys(elsewhereSentry{sc, func(d string) string { return elsewhere(t, d, host) }}, sentry.Project{Base: sc.BaseURL(), Org: "demo", Slug: "legacy-api"})
+		sc := w.sc
+		store := keystore.SentryKeys(elsewhereSentry{sc, func(d string) string { return elsewhere(t, d, host) }}, sentry.Project{Base: sc.BaseURL(), Org: "demo", Slug: "legacy-api"})
 		o := RotationOptions{Keys: store, OldRef: prod.PublicKey, UpdateVariables: true, Confirmed: true}
 		r, err := NewRotation(apiclient.ProjectID(3), o).Advance(context.Background(), w.gl, nil)
 		var foreign *ForeignDSNError

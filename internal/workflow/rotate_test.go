@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // faulty is the mock server's client with one answer replaced, to inject
@@ -173,7 +174,7 @@ func TestRotationKeepVariables(t *testing.T) {
 // --yes alone answers the delete question, not the variables one: the
 // rotation stops at it with both keys, and never deletes key 1.
 func TestRotationConfirmedStopsAtVariables(t *testing.T) {
-	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	srv, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true}).Advance(context.Background(), c, nil)
 	if err != nil || r.Next() != StepChooseVariables || r.New == nil || !r.Listed {
 		t.Fatal(r.Next(), err)
@@ -198,7 +199,7 @@ func TestRotationConfirmedStopsAtVariables(t *testing.T) {
 func TestDeleteGuards(t *testing.T) {
 	ctx := context.Background()
 	ready := func(t *testing.T) (*faulty, Rotation) {
-		_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+		_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 		f := &faulty{Client: c}
 		r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true}).Advance(ctx, f, func(s Step, r Rotation) {})
 		_ = r
@@ -345,7 +346,7 @@ func TestVariableUpdateRefused(t *testing.T) {
 // Variables that cannot be read are a question too: the old key goes only
 // once the user chose to go on without them.
 func TestVariablesUnread(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	f := &faulty{Client: c, listVars: lost}
 	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true}).Advance(context.Background(), f, nil)
 	if err != nil || r.Next() != StepChooseVariables || len(f.deletes) != 0 {
@@ -436,7 +437,7 @@ func TestStepsOutOfOrderAreRefused(t *testing.T) {
 }
 
 func TestPlanDeletionNamesVariables(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
 	if err != nil || !strings.Contains(d.Warning(), "CI/CD variable SENTRY_DSN (all environments) holds this key's DSN") {
@@ -487,7 +488,7 @@ func TestRotationWords(t *testing.T) {
 	if e := (&RefusedError{&apiclient.DSNCheck{StatusCode: 401}}).Error(); strings.Contains(e, ":") {
 		t.Fatal(e)
 	}
-	if sentence("") != "" || sentence("done") != "done." || sentence("done?") != "done?" || capitalize("") != "" {
+	if wording.Sentence("") != "" || wording.Sentence("done") != "done." || wording.Sentence("done?") != "done?" || wording.Capitalize("") != "" {
 		t.Fatal("sentence or capitalize")
 	}
 }
@@ -495,7 +496,7 @@ func TestRotationWords(t *testing.T) {
 // A delete whose first answer was lost, retried and found gone, is done,
 // and said so.
 func TestDeletedOnRetry(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	r, _ := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(context.Background(), goneOnRetry{c}, nil)
 	if !r.Deleted || !r.DeletedOnRetry || !strings.Contains(r.State(testChecks), "the first delete went through") {
 		t.Fatal(r.State(testChecks))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
 
@@ -35,7 +36,7 @@ func TestLedgerLostAfterTheCreateIsWordedAsCreated(t *testing.T) {
 		t.Fatalf("%v, new %+v", err, r.New)
 	}
 	w := r.Failure(explainPlain, testChecks)
-	for _, want := range []string{"was created", "Both keys exist", KeyName(*r.New)} {
+	for _, want := range []string{"was created", "Both keys exist", keystore.KeyName(*r.New)} {
 		if !strings.Contains(w, want) {
 			t.Fatalf("%q lacks %q", w, want)
 		}

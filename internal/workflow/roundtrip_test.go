@@ -12,6 +12,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // wave holds every request until want of them have arrived: requests sent
@@ -139,7 +140,7 @@ func TestAuditByIDOneRoundTrip(t *testing.T) {
 func TestValidVariableName(t *testing.T) {
 	for s, want := range map[string]bool{"SENTRY_DSN": true, "a": true, "_1": true, strings.Repeat("A", 255): true,
 		"": false, strings.Repeat("A", 256): false, "A-B": false, "A B": false, "É": false, "A\n": false} {
-		if ValidVariableName(s) != want {
+		if projectscope.ValidVariableName(s) != want {
 			t.Errorf("%q: %v", s, !want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // scopeServer answers the two listings and the project records the way
@@ -53,13 +54,13 @@ func TestGroupProjectsDecidesOnce(t *testing.T) {
 		},
 		ownErr: map[int64]error{6: &apiclient.APIError{StatusCode: 404, Kind: apiclient.ErrProjectNotFound}},
 	}
-	ps, err := GroupProjects(context.Background(), s, apiclient.GroupRef{Path: "ops"}, true)
+	ps, err := projectscope.GroupProjects(context.Background(), s, apiclient.GroupRef{Path: "ops"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, p := range ps {
-		got = append(got, p.PathWithNamespace+"="+SkipReason(p))
+		got = append(got, p.PathWithNamespace+"="+projectscope.SkipReason(p))
 	}
 	want := []string{
 		"ops/mobile/kiosk=you are a Developer here, not a Maintainer",
@@ -76,7 +77,7 @@ func TestGroupProjectsDecidesOnce(t *testing.T) {
 	if n := s.lookups.Load(); n != 3 {
 		t.Errorf("%d project records read, want 3", n)
 	}
-	if !SharedInto("ops", "partner/sdk") || SharedInto("ops", "ops/mobile/kiosk") || SharedInto("ops", "OPS/web") || SharedInto("", "x/y") || !SharedInto("ops", "opsx/y") {
+	if !projectscope.SharedInto("ops", "partner/sdk") || projectscope.SharedInto("ops", "ops/mobile/kiosk") || projectscope.SharedInto("ops", "OPS/web") || projectscope.SharedInto("", "x/y") || !projectscope.SharedInto("ops", "opsx/y") {
 		t.Error("SharedInto")
 	}
 }
@@ -86,7 +87,7 @@ func TestGroupProjectsDecidesOnce(t *testing.T) {
 func TestGroupProjectsRoleUnreadable(t *testing.T) {
 	s := &scopeServer{all: []apiclient.Project{{ID: 4, PathWithNamespace: "ops/kiosk"}},
 		ownErr: map[int64]error{4: &apiclient.APIError{StatusCode: 500, Kind: apiclient.ErrServer}}}
-	_, err := GroupProjects(context.Background(), s, apiclient.GroupRef{Path: "ops"}, false)
+	_, err := projectscope.GroupProjects(context.Background(), s, apiclient.GroupRef{Path: "ops"}, false)
 	if err == nil || !strings.Contains(err.Error(), "your role in project ops/kiosk could not be read") || !errors.Is(err, apiclient.ErrServer) {
 		t.Fatalf("err = %v", err)
 	}
@@ -103,7 +104,7 @@ func TestSkipReason(t *testing.T) {
 		{apiclient.Project{Permissions: &apiclient.Permissions{ProjectAccess: access(15)}}, "you are a Planner here, not a Maintainer"},
 		{apiclient.Project{Archived: true, Permissions: &apiclient.Permissions{ProjectAccess: access(40)}}, "archived: "},
 	} {
-		if got := SkipReason(tc.p); tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+		if got := projectscope.SkipReason(tc.p); tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("SkipReason(%+v) = %q, want %q", tc.p, got, tc.want)
 		}
 	}

@@ -5,17 +5,20 @@ import (
 	"slices"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // SettingsChangeAPI is what ChangeSettings reads beside the write.
 type SettingsChangeAPI interface {
-	ProjectAPI
+	keystore.ProjectAPI
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 }
 
 // SettingsWritten is a settings write and what came of it.
 type SettingsWritten struct {
-	Project  Project
+	Project  projectscope.Project
 	Settings *apiclient.Settings
 	// CreatedKey is the client key GitLab created with the change (it does
 	// when integrated error tracking ends up enabled in a project with no
@@ -48,14 +51,14 @@ const (
 // keys are read again to name the one created.
 func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.ProjectRef, keys NewKeyRead,
 	write func(context.Context) (*apiclient.Settings, error)) (SettingsWritten, error) {
-	ch := SettingsWritten{Project: Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
+	ch := SettingsWritten{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
 	var before []apiclient.ClientKey
 	var beforeErr error
 	readKeys := func() { before, _, beforeErr = api.ListClientKeys(ctx, ref) }
 	var reads []func()
 	if ref.Path == "" {
 		reads = append(reads, func() {
-			if p, err := ResolveProject(ctx, api, ref); err == nil {
+			if p, err := projectscope.ResolveProject(ctx, api, ref); err == nil {
 				ch.Project = p
 			}
 		})
@@ -66,7 +69,7 @@ func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.Pr
 	case KeysBefore:
 		readKeys()
 	}
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		ch.Settings, err = write(ctx)
 		return err
 	}, reads...)

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // sentryBacked is the demo project demo/legacy-api (GitLab project 3)
@@ -21,8 +22,9 @@ type sentryBacked struct {
 	ss      *mocksentry.Server
 	gsrv    *mockserver.Server
 	gl      *apiclient.Client
-	store   KeyStore
-	resolve SentryResolver
+	store   keystore.KeyStore
+	sc      *sentry.Client
+	resolve keystore.SentryResolver
 }
 
 func newSentryBacked(t *testing.T, opts mocksentry.Options) sentryBacked {
@@ -43,10 +45,11 @@ func newSentryBackedAs(t *testing.T, opts mocksentry.Options, token string) sent
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.store = SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
-	w.resolve = func(_ context.Context, apiURL string) (KeyStore, error) {
+	w.sc = sc
+	w.store = keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
+	w.resolve = func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
-		return SentryKeys(sc, p), err
+		return keystore.SentryKeys(sc, p), err
 	}
 	return w
 }
@@ -95,6 +98,7 @@ func respelled(t *testing.T, d, host string) string {
 // new key before the old one goes.
 func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	w := newSentryBacked(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
+	w.gsrv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	prod := w.key(t, "Production")
 	if !strings.Contains(prod.DSN, "@o42.ingest.us.sentry.io/") {

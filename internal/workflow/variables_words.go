@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // StillOld names the variables that hold the old DSN, or may (an update
@@ -141,12 +143,19 @@ func groupUsesText(uses []Use) string {
 // GroupUsesWarning says what the group variables holding the old DSN mean
 // for the delete; "" when there are none.
 func (r Rotation) GroupUsesWarning() string {
+	unread := ""
+	if len(r.GroupsUnread) > 0 {
+		unread = wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": deploys that read them may stop reporting once the old key is gone."
+	}
 	if len(r.GroupUses) == 0 {
-		return ""
+		return unread
+	}
+	if unread != "" {
+		unread = " " + unread
 	}
 	holds, them := "holds", "it"
 	if len(r.GroupUses) > 1 {
 		holds, them = "hold", "them"
 	}
-	return "The " + r.GroupUsesText() + " " + holds + " the old DSN: errtrack does not change group variables, so point " + them + " at the new DSN in the group's settings, or deploys that read " + them + " stop reporting once the old key is gone."
+	return "The " + r.GroupUsesText() + " " + holds + " the old DSN: errtrack does not change group variables, so point " + them + " at the new DSN in the group's settings, or deploys that read " + them + " stop reporting once the old key is gone." + unread
 }

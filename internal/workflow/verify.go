@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // CheckAPI sends a test event to a DSN.
@@ -86,8 +88,8 @@ func TestEventWords(accepted bool, status int) string {
 
 // VerifyKey sends one test event with key's DSN (keys verify, the
 // console's v); a refusal is a *RefusedError.
-func VerifyKey(ctx context.Context, api CheckAPI, p Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
-	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %s of %s", KeyName(k), p.Name()))
+func VerifyKey(ctx context.Context, api CheckAPI, p projectscope.Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
+	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %s of %s", keystore.KeyName(k), p.Name()))
 	if err != nil {
 		return nil, err
 	}

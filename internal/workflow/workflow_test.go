@@ -10,6 +10,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/tokens"
 )
 
 func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {
@@ -27,9 +29,18 @@ func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Serv
 	return srv, c
 }
 
+// mockOwner is mock with the token's user the demo group's Owner, who
+// reads its groups' variables: a rotation then knows what they hold.
+func mockOwner(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {
+	t.Helper()
+	srv, c := mock(t, opts, token)
+	srv.MakeGroupOwner("demo", 1)
+	return srv, c
+}
+
 func TestCheckToken(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenExpiring)
-	st, err := CheckToken(context.Background(), c)
+	st, err := tokens.CheckToken(context.Background(), c)
 	if err != nil || st.User.Username != "demo-maintainer" || st.Token == nil || st.ReadOnly() {
 		t.Fatalf("%+v %v", st, err)
 	}
@@ -37,11 +48,11 @@ func TestCheckToken(t *testing.T) {
 		t.Fatalf("expiry %q", st.Expiry(time.Now()))
 	}
 	_, c = mock(t, mockserver.Options{}, mockserver.TokenReadOnly)
-	if st, _ := CheckToken(context.Background(), c); !st.ReadOnly() {
+	if st, _ := tokens.CheckToken(context.Background(), c); !st.ReadOnly() {
 		t.Fatal("read_api token not read-only")
 	}
 	_, c = mock(t, mockserver.Options{}, mockserver.TokenRevoked)
-	if _, err := CheckToken(context.Background(), c); !errors.Is(err, apiclient.ErrTokenRevoked) {
+	if _, err := tokens.CheckToken(context.Background(), c); !errors.Is(err, apiclient.ErrTokenRevoked) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -50,7 +61,7 @@ func TestCheckToken(t *testing.T) {
 // taken on UTC dates, so it is the same wherever and whenever it is asked
 // within one UTC day, including local times on either side of midnight.
 func TestDaysLeftIsOneRule(t *testing.T) {
-	st := TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: "2026-11-25"}}
+	st := tokens.TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: "2026-11-25"}}
 	east := time.FixedZone("UTC+9", 9*3600)
 	west := time.FixedZone("UTC-8", -8*3600)
 	for _, now := range []time.Time{
@@ -69,7 +80,7 @@ func TestDaysLeftIsOneRule(t *testing.T) {
 			t.Errorf("%d days: %q, want %q", days, got, want)
 		}
 	}
-	if (TokenStatus{Token: &apiclient.TokenInfo{}}).Expiry(time.Now()) != "never expires" {
+	if (tokens.TokenStatus{Token: &apiclient.TokenInfo{}}).Expiry(time.Now()) != "never expires" {
 		t.Error("a token without expiry")
 	}
 }
@@ -85,38 +96,38 @@ func (brokenStore) Set(context.Context, string, string) error { return errors.Ne
 func TestLogin(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	store := memStore{}
-	st, err := Login(context.Background(), c, store, "https://h", mockserver.TokenMaintainer)
+	st, err := tokens.Login(context.Background(), c, store, "https://h", mockserver.TokenMaintainer)
 	if err != nil || st.User == nil || store["https://h"] != mockserver.TokenMaintainer {
 		t.Fatal(st, err, store)
 	}
 	_, bad := mock(t, mockserver.Options{}, "wrong")
 	store = memStore{}
-	if _, err := Login(context.Background(), bad, store, "https://h", "wrong"); !errors.Is(err, apiclient.ErrUnauthorized) || len(store) != 0 {
+	if _, err := tokens.Login(context.Background(), bad, store, "https://h", "wrong"); !errors.Is(err, apiclient.ErrUnauthorized) || len(store) != 0 {
 		t.Fatalf("refused token: %v, stored %v", err, store)
 	}
-	var ns *NotStoredError
-	if _, err := Login(context.Background(), c, brokenStore{}, "https://h", "x"); !errors.As(err, &ns) {
+	var ns *tokens.NotStoredError
+	if _, err := tokens.Login(context.Background(), c, brokenStore{}, "https://h", "x"); !errors.As(err, &ns) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestResolveProject(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	p, err := ResolveProject(context.Background(), c, apiclient.ProjectID(3))
+	p, err := projectscope.ResolveProject(context.Background(), c, apiclient.ProjectID(3))
 	if err != nil || p.Path != "demo/legacy-api" || p.ID != 3 || p.Name() != "demo/legacy-api" {
 		t.Fatal(p, err)
 	}
 	ref, _ := apiclient.ParseProjectRef("demo/paused")
-	if p, _ := ResolveProject(context.Background(), c, ref); p.ID != 5 {
+	if p, _ := projectscope.ResolveProject(context.Background(), c, ref); p.ID != 5 {
 		t.Fatal(p)
 	}
-	if _, err := ResolveProject(context.Background(), c, apiclient.ProjectID(6)); !errors.Is(err, apiclient.ErrProjectNotFound) {
+	if _, err := projectscope.ResolveProject(context.Background(), c, apiclient.ProjectID(6)); !errors.Is(err, apiclient.ErrProjectNotFound) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestRotationSteps(t *testing.T) {
-	srv, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	srv, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	plan := func(ref int64, old int64) (Rotation, error) {
 		return NewRotation(apiclient.ProjectID(ref), RotationOptions{OldID: old}).Run(ctx, c, StepPlan)
@@ -199,10 +210,10 @@ func TestProjectOverview(t *testing.T) {
 // The warning starts exactly WarnDays before the expiry date.
 func TestExpiresSoonBoundary(t *testing.T) {
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	at := func(days int) TokenStatus {
-		return TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: now.AddDate(0, 0, days).Format("2006-01-02")}}
+	at := func(days int) tokens.TokenStatus {
+		return tokens.TokenStatus{Token: &apiclient.TokenInfo{ExpiresAt: now.AddDate(0, 0, days).Format("2006-01-02")}}
 	}
-	if !at(WarnDays).ExpiresSoon(now) || at(WarnDays+1).ExpiresSoon(now) {
+	if !at(tokens.WarnDays).ExpiresSoon(now) || at(tokens.WarnDays+1).ExpiresSoon(now) {
 		t.Fatal("boundary")
 	}
 }
@@ -211,7 +222,7 @@ func TestExpiresSoonBoundary(t *testing.T) {
 // alone decides.
 func TestCheckTokenWithoutVersion(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	st, err := CheckToken(context.Background(), noVersion{c})
+	st, err := tokens.CheckToken(context.Background(), noVersion{c})
 	if err != nil || st.Version != nil || st.User == nil {
 		t.Fatalf("%+v %v", st, err)
 	}
@@ -249,7 +260,7 @@ func (f countFails) CountClientKeys(context.Context, apiclient.ProjectRef) (int,
 // A project record without an ID (a proxy that trims fields) keeps the ID
 // the user gave.
 func TestResolveProjectKeepsGivenID(t *testing.T) {
-	p, err := ResolveProject(context.Background(), bareProject{}, apiclient.ProjectID(5))
+	p, err := projectscope.ResolveProject(context.Background(), bareProject{}, apiclient.ProjectID(5))
 	if err != nil || p.ID != 5 || p.Path != "" {
 		t.Fatalf("%+v %v", p, err)
 	}
@@ -266,12 +277,12 @@ func (bareProject) GetProject(context.Context, apiclient.ProjectRef) (*apiclient
 func TestRotateTokenAnswerWithoutNewToken(t *testing.T) {
 	for _, answer := range []string{"current-token", "", "[redacted]"} {
 		store := memStore{}
-		_, err := RotateToken(context.Background(), sameToken(answer), store, "https://h", "current-token", 30, time.Now())
-		var nr *NotRotatedError
+		_, err := tokens.RotateToken(context.Background(), sameToken(answer), store, "https://h", "current-token", 30, time.Now())
+		var nr *tokens.NotRotatedError
 		if !errors.As(err, &nr) || store["https://h"] != "current-token" {
 			t.Fatalf("%q: %v, stored %q", answer, err, store["https://h"])
 		}
-		if s := RotateTokenFailure(err, func(e error) string { return e.Error() }, "check with 'errtrack status'", "log in"); !strings.Contains(s, "The stored token is unchanged") {
+		if s := tokens.RotateTokenFailure(err, func(e error) string { return e.Error() }, "check with 'errtrack status'", "log in"); !strings.Contains(s, "The stored token is unchanged") {
 			t.Fatal(s)
 		}
 	}

@@ -1,10 +1,11 @@
-package workflow
+package keystore
 
 import (
 	"context"
 	"errors"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // SentryResolver turns a project's Sentry api_url (from GitLab's settings)
@@ -45,7 +46,7 @@ func KeysOf(ctx context.Context, api ProjectKeysAPI, ref apiclient.ProjectRef, r
 	var s *apiclient.Settings
 	var keys []apiclient.ClientKey
 	var serr error
-	kerr := together(func() (err error) {
+	kerr := fanout.Together(func() (err error) {
 		keys, _, err = api.ListClientKeys(ctx, ref)
 		return err
 	}, func() {

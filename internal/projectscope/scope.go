@@ -1,4 +1,4 @@
-package workflow
+package projectscope
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // Which projects a change acts on is decided here, once, from what GitLab
@@ -32,14 +33,14 @@ type ScopeAPI interface {
 // included. A project is acted on when SkipReason gives none.
 func GroupProjects(ctx context.Context, api ScopeAPI, ref apiclient.GroupRef, subgroups bool) ([]apiclient.Project, error) {
 	var maintained, all []apiclient.Project
-	merr, aerr := both(func() (err error) {
+	merr, aerr := fanout.Both(func() (err error) {
 		maintained, _, err = api.ListGroupProjectsWith(ctx, ref, apiclient.GroupProjectsOptions{Subgroups: subgroups, MinAccessLevel: apiclient.MaintainerAccess})
 		return err
 	}, func() (err error) {
 		all, _, err = api.ListGroupProjectsWith(ctx, ref, apiclient.GroupProjectsOptions{Subgroups: subgroups, MinAccessLevel: apiclient.GuestAccess})
 		return err
 	})
-	if err := firstErr(merr, aerr); err != nil {
+	if err := FirstErr(merr, aerr); err != nil {
 		return nil, err
 	}
 	byID := make(map[int64]bool, len(maintained))
@@ -65,7 +66,7 @@ func GroupProjects(ctx context.Context, api ScopeAPI, ref apiclient.GroupRef, su
 	gone := make([]bool, len(out))
 	var mu sync.Mutex
 	var lookupErr error
-	forEach(len(below), func(i int) {
+	fanout.ForEach(len(below), func(i int) {
 		idx := below[i]
 		rec, _, err := api.GetProject(ctx, apiclient.ProjectID(out[idx].ID))
 		mu.Lock()
@@ -107,7 +108,7 @@ func maintainedRecord(p apiclient.Project, maintained []apiclient.Project) apicl
 	return p
 }
 
-func firstErr(errs ...error) error {
+func FirstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -124,14 +125,14 @@ func MaintainedProjects(ctx context.Context, api interface {
 	ListArchivedProjects(ctx context.Context) ([]apiclient.Project, *apiclient.Response, error)
 }) ([]apiclient.Project, error) {
 	var live, archived []apiclient.Project
-	lerr, aerr := both(func() (err error) {
+	lerr, aerr := fanout.Both(func() (err error) {
 		live, _, err = api.ListAllProjects(ctx)
 		return err
 	}, func() (err error) {
 		archived, _, err = api.ListArchivedProjects(ctx)
 		return err
 	})
-	if err := firstErr(lerr, aerr); err != nil {
+	if err := FirstErr(lerr, aerr); err != nil {
 		return nil, err
 	}
 	return append(live, archived...), nil
@@ -191,4 +192,14 @@ func article(role string) string {
 		return "an Owner"
 	}
 	return "a " + role
+}
+
+// Ancestors are the groups above a project path, nearest first:
+// "a/b/c" → "a/b", "a".
+func Ancestors(path string) []string {
+	var out []string
+	for i := strings.LastIndex(path, "/"); i > 0; i = strings.LastIndex(path[:i], "/") {
+		out = append(out, path[:i])
+	}
+	return out
 }

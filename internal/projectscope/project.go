@@ -1,4 +1,6 @@
-package workflow
+// Package projectscope resolves what a command acts on: a project, the
+// projects of a group the user maintains, and the groups above a project.
+package projectscope
 
 import (
 	"context"
@@ -7,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
+	"github.com/errtrack/errtrack/internal/keystore"
 )
 
 // Project is a project known by ID and path.
@@ -26,7 +30,7 @@ func (p Project) Name() string {
 
 // ResolveProject reads the project's ID and path. On failure the returned
 // Project still names the reference given.
-func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRef) (Project, error) {
+func ResolveProject(ctx context.Context, api keystore.ProjectAPI, ref apiclient.ProjectRef) (Project, error) {
 	p := Project{Ref: ref, ID: ref.ID, Path: ref.Path}
 	rec, _, err := api.GetProject(ctx, ref)
 	if err != nil {
@@ -44,10 +48,10 @@ func ResolveProject(ctx context.Context, api ProjectAPI, ref apiclient.ProjectRe
 // ProjectKeys resolves the project and lists its keys at once: one round
 // trip. The keys decide: when only the project record failed (a server
 // error), the reference names the project.
-func ProjectKeys(ctx context.Context, api KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
+func ProjectKeys(ctx context.Context, api keystore.KeysAPI, ref apiclient.ProjectRef) (Project, []apiclient.ClientKey, error) {
 	var p Project
 	var keys []apiclient.ClientKey
-	perr, kerr := both(func() (err error) {
+	perr, kerr := fanout.Both(func() (err error) {
 		p, err = ResolveProject(ctx, api, ref)
 		return err
 	}, func() (err error) {

@@ -173,12 +173,12 @@ func TestRotateNoTerminalNamesEverything(t *testing.T) {
 	if c.server.KeyCount(1) != 2 {
 		t.Fatal("keys changed")
 	}
-	c.run("", "keys", "rotate", "-p", "1", "--yes", "--old", "1", "--update-variables").must(t, 0)
+	c.run("", "keys", "rotate", "-p", "1", "--yes", "--delete-with-unread-groups", "--old", "1", "--update-variables").must(t, 0)
 
 	r = c.run("", "keys", "rotate", "-p", "demo/mobile/ios")
 	r.must(t, 2, "Give --yes (no terminal to confirm the delete on) and --update-variables or --keep-variables (SENTRY_DSN (all environments) holds the old key's DSN)")
 	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--ci-variable", "SENTRY_DSN").must(t, 2, "Give --yes (no terminal to confirm the delete on); nothing")
-	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--yes", "--update-variables").must(t, 0)
+	c.run("", "keys", "rotate", "-p", "demo/mobile/ios", "--yes", "--delete-with-unread-groups", "--update-variables").must(t, 0)
 }
 
 // keys create answered with a user object prints no key and exits 1,

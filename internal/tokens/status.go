@@ -1,4 +1,6 @@
-package workflow
+// Package tokens checks, logs in with and rotates a GitLab token, the same way
+// from the console and the commands.
+package tokens
 
 import (
 	"context"
@@ -6,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/fanout"
 )
 
 // WarnDays is how close to its expiry a token is flagged.
@@ -26,7 +29,7 @@ type TokenStatus struct {
 // lookup must succeed; a token the server cannot describe leaves Token nil.
 func CheckToken(ctx context.Context, api TokenAPI) (TokenStatus, error) {
 	var st TokenStatus
-	err := together(func() (err error) {
+	err := fanout.Together(func() (err error) {
 		st.User, _, err = api.CurrentUser(ctx)
 		return err
 	}, func() {
@@ -106,4 +109,11 @@ func (s TokenStatus) ExpiryAdvice(now time.Time, rotatable bool, env string) str
 // and keys but change nothing.
 func (s TokenStatus) ReadOnly() bool {
 	return s.Token != nil && !s.Token.HasScope("api")
+}
+
+// TokenAPI is what checking a token needs.
+type TokenAPI interface {
+	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
+	TokenInfo(ctx context.Context) (*apiclient.TokenInfo, *apiclient.Response, error)
+	ServerVersion(ctx context.Context) (*apiclient.ServerVersion, error)
 }

@@ -1,4 +1,7 @@
-package workflow
+// Package keystore holds the two places a project's client keys live, GitLab's
+// integrated keys and a Sentry project's keys, behind one KeyStore, and which
+// of them a project uses.
+package keystore
 
 import (
 	"context"
@@ -292,4 +295,34 @@ func (s sentryKeys) Token(ctx context.Context) (*sentry.TokenInfo, error) {
 		return nil, errors.New("this Sentry client cannot check its token")
 	}
 	return tc.CheckToken(ctx)
+}
+
+// ProjectAPI is what resolving a project needs.
+type ProjectAPI interface {
+	GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error)
+}
+
+// KeysAPI is what the key workflows need.
+type KeysAPI interface {
+	ProjectAPI
+	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
+	CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error)
+	DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error)
+	// What a rotation and a delete read of a big list: up to the key in
+	// question, the first page, or the pages from one on.
+	FindClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, []apiclient.ClientKey, *apiclient.Response, error)
+	FirstClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
+	ListClientKeysFrom(ctx context.Context, p apiclient.ProjectRef, page int) ([]apiclient.ClientKey, *apiclient.Response, error)
+	LastClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, error)
+}
+
+// deleted reads a delete's answer: a key not found is gone all the same.
+func deleted(resp *apiclient.Response, err error) (ok, alreadyGone, onRetry bool) {
+	switch {
+	case errors.Is(err, apiclient.ErrKeyNotFound):
+		return true, true, false
+	case err != nil:
+		return false, false, false
+	}
+	return true, false, resp != nil && resp.AlreadyGone
 }

@@ -1,4 +1,4 @@
-package workflow
+package projectscope
 
 // ValidVariableName reports whether s is a CI/CD variable key GitLab
 // accepts: 1 to 255 letters, digits and underscores. (A regexp with

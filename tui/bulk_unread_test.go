@@ -15,7 +15,9 @@ func TestBulkRotationAsksBeforeGoingWhereGroupsAreUnread(t *testing.T) {
 	h.key("ctrl+a", "ctrl+o", "r", "enter")
 	h.mustSay("Rotate also in 1 project whose groups' variables are unknown?", "groups demo, demo/mobile could not be read", "Left alone: demo/mobile/ios")
 	h.key("n")
-	h.mustSay("Rotating the keys SENTRY_DSN holds: nothing to do in the marked projects.", "group demo/mobile are unknown")
+	h.mustSay("Rotating the keys SENTRY_DSN holds: nothing to do in the marked projects.", "not rotated: the variables of group")
+	h.key("down", "enter") // the row whole
+	h.mustSay("group demo/mobile are unknown")
 	if !reflect.DeepEqual(allKeys(g), before) {
 		t.Fatalf("keys changed: %v, was %v", allKeys(g), before)
 	}

@@ -127,6 +127,7 @@ mend remain (or with --dry-run), 1 when a fix failed (run it again).`,
 	cmd.Flags().BoolVar(&ff.fix, "fix", false, "mend what errtrack can, as one plan shown and asked once")
 	cmd.Flags().BoolVar(&ff.dryRun, "dry-run", false, "with --fix, show the plan and change nothing")
 	cmd.Flags().BoolVar(&ff.yes, "yes", false, "with --fix, do not ask (for a pipeline)")
+	cmd.Flags().BoolVar(&ff.deleteUnread, "delete-with-unread-groups", false, "with --fix, rotate keys even where an ancestor group's CI/CD variables could not be read (they may still hold the old DSN)")
 	cmd.Flags().StringVar(&gf.group, "group", "", "check every project of this group (ID or path) you maintain")
 	cmd.Flags().BoolVar(&gf.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
 	return cmd

@@ -25,6 +25,8 @@ import (
 // fixFlags are check's --fix flags.
 type fixFlags struct {
 	fix, dryRun, yes bool
+	// deleteUnread: --delete-with-unread-groups, as keys rotate takes it.
+	deleteUnread bool
 }
 
 // keyFix is one key's change outside a rotation: a rate limit set, or an
@@ -79,7 +81,7 @@ func (p fixPlan) acting() int {
 
 // planFix reads what the fixes need (a rotation's plan, a delete's
 // variables again), changing nothing.
-func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, results []check.Result) (fixPlan, error) {
+func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, results []check.Result, deleteUnread bool) (fixPlan, error) {
 	var p fixPlan
 	byVar := map[string][]apiclient.Project{}
 	for _, r := range results {
@@ -137,7 +139,7 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 	}
 	slices.Sort(vars)
 	for _, v := range vars {
-		kind := workflow.RotateChange{Variable: v, UpdateVariables: true, Verify: true, Ledger: led, Resolve: a.sentryResolver(g)}
+		kind := workflow.RotateChange{Variable: v, UpdateVariables: true, Verify: true, DeleteWithUnreadGroups: deleteUnread, Ledger: led, Resolve: a.sentryResolver(g)}
 		plan, err := workflow.PlanProjects(ctx, c, byVar[v], kind)
 		if err != nil {
 			return p, err
@@ -195,7 +197,7 @@ func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, h
 	}
 	defer closeLedger()
 	pctx, cancel := a.deadline(ctx, g)
-	plan, err := a.planFix(pctx, g, c, led, results)
+	plan, err := a.planFix(pctx, g, c, led, results, ff.deleteUnread)
 	cancel()
 	if err != nil {
 		return a.checkFailed(err, "planning the fixes")

@@ -38,7 +38,7 @@ func TestSentryKeyUnderAnotherHostSpellingAgainstSentrysAnswers(t *testing.T) {
 	if strings.Contains(r.stdout, "0 variables hold") {
 		t.Fatalf("doctor does not know the key under another host:\n%s", r.stdout)
 	}
-	c.run("", "keys", "rotate", "-p", p, "--old", sentrycontract.Production, "--name", "New", "--update-variables", "--yes").
+	c.run("", "keys", "rotate", "-p", p, "--old", sentrycontract.Production, "--name", "New", "--update-variables", "--yes", "--delete-with-unread-groups").
 		must(t, 0, "which is deleted", "SENTRY_DSN (all environments) holds the new DSN")
 	mu.Lock()
 	defer mu.Unlock()

@@ -25,7 +25,7 @@ func TestPermissionsTableHoldsAgainstTheMock(t *testing.T) {
 		"keys rotate":      {"keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--ci-variable", "SENTRY_DSN", "--yes"},
 		"audit":            {"audit", "-p", "demo/web-shop"},
 		"check":            {"check", "-p", "demo/paused", "--policy", pol},
-		"check --fix":      {"check", "-p", "demo/web-shop", "--policy", writePolicy(t, "version: 1\nrules:\n  key_max_age: {days: 1}\n"), "--fix", "--yes"},
+		"check --fix":      {"check", "-p", "demo/web-shop", "--policy", writePolicy(t, "version: 1\nrules:\n  key_max_age: {days: 1}\n"), "--fix", "--yes", "--delete-with-unread-groups"},
 		"doctor":           {"doctor", "-p", "demo/web-shop"},
 		"export":           {"export", "--group", "demo"},
 	}

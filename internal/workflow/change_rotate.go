@@ -192,8 +192,9 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		it.Err = &GroupVariablesError{Uses: r.GroupUsesText()}
 		it.Skip, it.Result = it.Err.Error(), ResultFailed
 	case len(r.GroupsUnread) > 0 && !k.DeleteWithUnreadGroups:
-		it.Err = r.unreadGroupsError()
-		it.Skip, it.Result = "its old key cannot go safely", ResultFailed
+		ue := r.unreadGroupsError()
+		it.Err = ue
+		it.Skip, it.Result = "not rotated: "+ue.Reason, ResultFailed
 	default:
 		it.Action = "rotate key " + keystore.KeyName(old)
 		if r.GoingOn() {

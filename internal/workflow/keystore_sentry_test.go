@@ -229,7 +229,7 @@ func TestRotationNamesTheNewSentryKeyByTheOneRule(t *testing.T) {
 			prod = k
 		}
 	}
-	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, Confirmed: true}).Advance(ctx, gl, nil)
+	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
 	if want := keystore.NewKeyName("Production", time.Now()); err != nil || r.New.Name != want {
 		t.Fatalf("%v: the new key is named %q, want %q", err, r.New.Name, want)
 	}

@@ -221,9 +221,30 @@ func (s sentryKeys) Read(ctx context.Context, ref string) (KeysRead, error) {
 }
 
 func (s sentryKeys) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
-	k, err := s.api.CreateKey(ctx, s.project, sentry.CreateKeyOptions{Name: name})
+	return s.CreateLimited(ctx, name, nil)
+}
+
+// LimitedCreator is a store whose keys carry a rate limit (a Sentry's):
+// a rotation makes the new key with the old key's limit, so replacing a
+// key never lifts its cap.
+type LimitedCreator interface {
+	CreateLimited(ctx context.Context, name string, rl *apiclient.KeyRateLimit) (*apiclient.ClientKey, error)
+}
+
+// CreateLimited makes a key with rl (nil: none). A limit the server did not
+// apply (its rate-limits feature off, so no key there has one) leaves the
+// key made, as asked otherwise.
+func (s sentryKeys) CreateLimited(ctx context.Context, name string, rl *apiclient.KeyRateLimit) (*apiclient.ClientKey, error) {
+	o := sentry.CreateKeyOptions{Name: name}
+	if rl != nil {
+		o.RateLimit = &sentry.RateLimit{Count: rl.Count, Window: rl.Window}
+	}
+	k, err := s.api.CreateKey(ctx, s.project, o)
 	if k == nil {
 		return nil, err
+	}
+	if rl != nil && errors.Is(err, sentry.ErrNotApplied) {
+		err = nil
 	}
 	out := FromSentry(*k)
 	return &out, err

@@ -246,3 +246,42 @@ func TestNewKeyName(t *testing.T) {
 		}
 	}
 }
+
+// A rotation of a Sentry key with a rate limit makes the new key with the
+// same limit: replacing a key never lifts its cap (a rotation of check
+// --fix, or by hand, left the new key unlimited).
+func TestRotationKeepsTheSentryKeysRateLimit(t *testing.T) {
+	_, store, _ := mockSentry(t)
+	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	keys, err := store.All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var staging apiclient.ClientKey
+	for _, k := range keys {
+		if k.Name == "Staging" {
+			staging = k
+		}
+	}
+	if staging.RateLimit == nil {
+		t.Fatal("the demo's Staging key has no rate limit to keep")
+	}
+	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: staging.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := store.All(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range after {
+		if k.PublicKey == r.New.PublicKey {
+			if k.RateLimit == nil || *k.RateLimit != *staging.RateLimit {
+				t.Fatalf("the new key's rate limit is %+v, the old key's was %+v", k.RateLimit, *staging.RateLimit)
+			}
+			return
+		}
+	}
+	t.Fatalf("the new key %s is not listed", r.New.PublicKey)
+}

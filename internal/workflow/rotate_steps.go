@@ -145,12 +145,6 @@ func (r Rotation) planFrom(ctx context.Context, api keystore.KeysAPI, vars []api
 	return r, nil
 }
 
-// create makes the new key. It is never retried: when its answer is lost
-// the key may exist anyway.
-// With a ledger, the project is claimed for the create (another run
-// rotating it now is refused), the ledger is read again (another run that
-// made a key for this rotation since the plan stops this one), and the
-// create is recorded, on disk, before it is sent.
 // newName is the new key's name: the one given, or, where the store names
 // keys, NewKeyName's (the console's and the commands' one rule).
 func (r Rotation) newName() string {
@@ -164,13 +158,25 @@ func (r Rotation) newName() string {
 	return keystore.NewKeyName(r.Old.Name, now())
 }
 
+// create makes the new key, with the old key's rate limit where keys have
+// one. It is never retried: when its answer is lost the key may exist
+// anyway. With a ledger, the project is claimed for the create (another
+// run rotating it now is refused), the ledger is read again (another run
+// that made a key for this rotation since the plan stops this one), and
+// the create is recorded, on disk, before it is sent.
 func (r Rotation) create(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
 	release, err := r.claimCreate()
 	if err != nil {
 		return r, err
 	}
 	defer release()
-	k, err := r.keys(api).Create(ctx, r.newName())
+	var k *apiclient.ClientKey
+	store := r.keys(api)
+	if lc, ok := store.(keystore.LimitedCreator); ok && r.Old.RateLimit != nil {
+		k, err = lc.CreateLimited(ctx, r.newName(), r.Old.RateLimit)
+	} else {
+		k, err = store.Create(ctx, r.newName())
+	}
 	switch {
 	case err != nil:
 		r.CreateUnknown = apiclient.OutcomeUnknown(err)

@@ -114,14 +114,6 @@ func New() *Store {
 	return &Store{backend: systemBackend{checkBus: true}, timeout: DefaultTimeout, service: Service}
 }
 
-// NewWithBackend returns a Store on b with the given per-call timeout.
-func NewWithBackend(b Backend, timeout time.Duration) *Store {
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	return &Store{backend: b, timeout: timeout, service: Service}
-}
-
 // Sentry is the store of Sentry tokens on the same keyring, by Sentry base
 // URL (SentryService).
 func (s *Store) Sentry() *Store {

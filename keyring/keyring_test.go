@@ -199,3 +199,11 @@ func TestSentryStoreIsApart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// NewWithBackend returns, for the tests, a Store on b with the given per-call timeout.
+func NewWithBackend(b Backend, timeout time.Duration) *Store {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return &Store{backend: b, timeout: timeout, service: Service}
+}

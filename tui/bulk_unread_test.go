@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -20,5 +21,20 @@ func TestBulkRotationAsksBeforeGoingWhereGroupsAreUnread(t *testing.T) {
 	h.mustSay("group demo/mobile are unknown")
 	if !reflect.DeepEqual(allKeys(g), before) {
 		t.Fatalf("keys changed: %v, was %v", allKeys(g), before)
+	}
+}
+
+// A project's rotation in the console asks before the old key goes while
+// a group's variables could not be read: the delete question names the
+// group, and the user's yes lets the key go.
+func TestRotationDeleteQuestionNamesUnreadGroups(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R")
+	h.mustSay("Update its CI/CD variables?")
+	h.key("y")
+	h.mustSay("Delete old key 1?", "The variables of group demo are unknown (reading them needs the Owner role on the group)")
+	h.key("y")
+	if ids := g.keyIDs(1); slices.Contains(ids, 1) {
+		t.Fatalf("key 1 kept after the user's yes: %v", ids)
 	}
 }

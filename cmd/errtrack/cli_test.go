@@ -394,7 +394,7 @@ func TestVersionAndHelp(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(newApp().rootCmd())
+	walk(newApp().rootCmdFor(nil))
 	c.run("", "keys", "rotate", "--help").must(t, 0, "Examples:", "--old")
 	c.run("", "completion", "bash").must(t, 0, "bash completion")
 }

@@ -64,6 +64,10 @@ func TestCompletionIsCleaned(t *testing.T) {
 				`{"id":2,"path_with_namespace":"demo/x\u001b[2J","name":"n"},{"id":3,"path_with_namespace":"demo/ok\tinjected","name":"n"}]`))
 		case strings.HasSuffix(r.URL.Path, "/client_keys"):
 			w.Write([]byte(`[{"id":1,"active":true,"public_key":"` + jsonEscaped(evil) + `","sentry_dsn":"x"}]`))
+		case strings.HasSuffix(r.URL.Path, "/error_tracking/settings"):
+			// None set up: the keys are GitLab's.
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"message":"404 Error Tracking Setting Not Found"}`))
 		default:
 			w.Write([]byte(`{"id":1,"path_with_namespace":"demo/web-shop"}`))
 		}

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) rootCmd() *cobra.Command { return a.rootCmdFor(nil) }
-
 // rootCmdFor builds the command tree for args: when args start with a
 // subcommand's name, only that subcommand is built (a command's start is
 // not spent defining the flags of a dozen others); else, for the console,

@@ -54,9 +54,12 @@ func KeysOf(ctx context.Context, api ProjectKeysAPI, ref apiclient.ProjectRef, r
 			s, _, serr = api.GetSettings(ctx, ref)
 		}
 	})
-	// Settings that cannot be read leave the listing GitLab's (the keys
-	// it listed are the project's there).
-	if !SentryBacked(s) || resolve == nil || serr != nil {
+	// Settings that cannot be read leave where the keys live unknown: a
+	// Sentry-backed project's GitLab keys are not its keys (as StoreOf).
+	if serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound) {
+		return nil, nil, serr
+	}
+	if !SentryBacked(s) || resolve == nil {
 		return GitLabKeys(api, ref), keys, kerr
 	}
 	store, err := resolve(ctx, *s.APIURL)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/internal/hosturl"
+	"github.com/gofrs/flock"
 )
 
 // FileName is the ledger's file in the state directory.
@@ -33,9 +34,9 @@ type Ledger struct {
 
 	mu    sync.Mutex
 	f     *os.File
-	lockF *os.File // the lock file, kept open (unix)
-	off   int64    // bytes of f read
-	lines int      // complete lines in the file
+	lockF *flock.Flock // the append lock's file
+	off   int64        // bytes of f read
+	lines int          // complete lines in the file
 	// readOnly: read by ReadOnly, never written.
 	readOnly bool
 	// unterminated: the file's last line is a whole record without its
@@ -148,7 +149,7 @@ func (l *Ledger) Close() error {
 		l.f = nil
 	}
 	if l.lockF != nil {
-		l.lockF.Close()
+		_ = l.lockF.Close()
 		l.lockF = nil
 	}
 	return err

@@ -162,14 +162,6 @@ func (a Audit) UnreadGroups() []string {
 	return slices.Sorted(maps.Keys(a.Unread))
 }
 
-// AuditProject reads the project, its settings, keys and variables, and
-// every ancestor group's variables, all at once (the groups come from the
-// project's path: a reference by path needs no first round trip; by ID,
-// the groups are read once the project's path is known).
-func AuditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (Audit, error) {
-	return AuditProjectWith(ctx, api, ref, AuditOptions{})
-}
-
 // AuditOptions are what an audit may know beyond the project's reference.
 type AuditOptions struct {
 	// LastPath is the path of a project given by ID when errtrack last saw
@@ -182,7 +174,11 @@ type AuditOptions struct {
 	Resolve keystore.SentryResolver
 }
 
-// AuditProjectWith is AuditProject with what o adds.
+// AuditProjectWith reads the project, its settings, keys and variables,
+// and every ancestor group's variables, all at once (the groups come from
+// the project's path: a reference by path needs no first round trip; by
+// ID, the groups are read once the project's path is known), with what o
+// adds.
 func AuditProjectWith(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef, o AuditOptions) (Audit, error) {
 	lastPath, resolve := o.LastPath, o.Resolve
 	a := Audit{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Unread: map[string]error{}}

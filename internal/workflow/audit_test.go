@@ -20,7 +20,7 @@ func TestAuditProject(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
-	a, err := AuditProject(ctx, c, ref)
+	a, err := auditProject(ctx, c, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,13 +37,13 @@ func TestAuditProject(t *testing.T) {
 	if _, _, err := c.Raw(ctx, "DELETE", "projects/7/variables/OLD_SENTRY_DSN", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ = AuditProject(ctx, c, apiclient.ProjectID(7)); a.Errors() != 0 || a.Project.Path != "demo/mobile/ios" {
+	if a, _ = auditProject(ctx, c, apiclient.ProjectID(7)); a.Errors() != 0 || a.Project.Path != "demo/mobile/ios" {
 		t.Fatalf("%+v", a.Findings)
 	}
 	// A key no readable variable holds, under groups whose variables the
 	// token cannot read (the demo user owns neither demo nor demo/mobile):
 	// its use is unknown, and nothing advises deleting it.
-	a, _ = AuditProject(ctx, c, apiclient.ProjectID(8))
+	a, _ = auditProject(ctx, c, apiclient.ProjectID(8))
 	if a.Errors() != 0 || !a.Keys[0].UseUnknown() || len(a.Keys[0].Known()) != 0 {
 		t.Fatalf("%+v", a.Keys)
 	}
@@ -61,7 +61,7 @@ func TestAuditProject(t *testing.T) {
 	if _, _, err := fc.CreateClientKey(ctx, apiclient.ProjectID(2001)); err != nil {
 		t.Fatal(err)
 	}
-	a, _ = AuditProject(ctx, fc, apiclient.ProjectID(2001))
+	a, _ = auditProject(ctx, fc, apiclient.ProjectID(2001))
 	if a.Errors() != 0 || len(a.Unread) != 0 || !strings.Contains(fmt.Sprint(a.Findings), "referenced by no CI/CD variable") {
 		t.Fatalf("%+v", a.Findings)
 	}
@@ -73,7 +73,7 @@ func TestKeyUsesMatchesTheAudit(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
-	full, err := AuditProject(ctx, c, ref)
+	full, err := auditProject(ctx, c, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestAuditAges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := AuditProject(ctx, c, apiclient.ProjectID(2001))
+	a, err := auditProject(ctx, c, apiclient.ProjectID(2001))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestAuditAges(t *testing.T) {
 		t.Fatalf("%+v", a.Findings)
 	}
 	// A key whose use is unknown is never the one "left behind".
-	w, _ := AuditProject(ctx, c, apiclient.ProjectID(1)) // demo: its group cannot be read
+	w, _ := auditProject(ctx, c, apiclient.ProjectID(1)) // demo: its group cannot be read
 	w.WithAges(map[int64]seen.Entry{1: {First: day.AddDate(0, 0, 3)}, 2: {First: day}})
 	if strings.Contains(fmt.Sprint(w.Findings), "older than the keys in use") {
 		t.Fatalf("%+v", w.Findings)
@@ -140,4 +140,9 @@ func TestUnreadGroupsInOrder(t *testing.T) {
 	if got := a.UnreadGroups(); !slices.Equal(got, []string{"ops", "web", "web/mobile"}) {
 		t.Fatal(got)
 	}
+}
+
+// auditProject is the audit with no options.
+func auditProject(ctx context.Context, api AuditAPI, ref apiclient.ProjectRef) (Audit, error) {
+	return AuditProjectWith(ctx, api, ref, AuditOptions{})
 }

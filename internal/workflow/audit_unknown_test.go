@@ -16,7 +16,7 @@ import (
 // variables, never "unused"; the second is used by that line.
 func TestAuditHiddenAndFileVariables(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	a, err := AuditProject(context.Background(), c, apiclient.ProjectID(10))
+	a, err := auditProject(context.Background(), c, apiclient.ProjectID(10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 	if _, _, err := c.UpdateVariableValue(ctx, ref, "SENTRY_DSN", "*", spelled); err != nil {
 		t.Fatal(err)
 	}
-	a, err := AuditProject(ctx, c, ref)
+	a, err := auditProject(ctx, c, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 		t.Fatalf("keys %+v findings %+v", a.Keys, a.Findings)
 	}
 	// The delete question finds it too.
-	d, err := PlanDeletion(ctx, c, ref, keys[0].ID, false)
+	d, err := planDeletion(ctx, c, ref, keys[0].ID, false)
 	if err != nil || len(d.Variables) != 1 || d.Variables[0].Key != "SENTRY_DSN" {
 		t.Fatalf("deletion %+v %v", d, err)
 	}
@@ -81,7 +81,7 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 func TestDeletionNamesHiddenAndFileVariables(t *testing.T) {
 	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
-	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(10), 911, false)
+	d, err := planDeletion(ctx, c, apiclient.ProjectID(10), 911, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,11 +48,11 @@ func BenchmarkRoundTrips(b *testing.B) {
 	// DSN: given by path (as the console and most commands do) they are
 	// read with the rest; by ID, once the path is known.
 	run("delete-confirm", func(c *apiclient.Client) error {
-		_, err := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "demo/web-shop"}, 1, false)
+		_, err := planDeletion(ctx, c, apiclient.ProjectRef{Path: "demo/web-shop"}, 1, false)
 		return err
 	})
 	run("delete-confirm-by-id", func(c *apiclient.Client) error {
-		_, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
+		_, err := planDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
 		return err
 	})
 	// keys delete --yes: the look-up (project, key, variables, and by path
@@ -69,7 +69,7 @@ func BenchmarkRoundTrips(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				d, err := PlanDeletion(ctx, c, ref, k.ID, true)
+				d, err := planDeletion(ctx, c, ref, k.ID, true)
 				if err == nil {
 					_, err = d.Run(ctx, c, nil)
 				}
@@ -93,7 +93,7 @@ func BenchmarkRoundTrips(b *testing.B) {
 	// ancestor groups' variables at once.
 	run("audit", func(c *apiclient.Client) error {
 		ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
-		_, err := AuditProject(ctx, c, ref)
+		_, err := auditProject(ctx, c, ref)
 		return err
 	})
 	// audit -p 7 (demo/mobile/ios): with its path last seen (the command
@@ -104,7 +104,7 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := AuditProjectWith(ctx, c, ios, AuditOptions{LastPath: "demo/mobile/ios"})
 		return err
 	})
-	run("audit-by-id-first-time", func(c *apiclient.Client) error { _, err := AuditProject(ctx, c, ios); return err })
+	run("audit-by-id-first-time", func(c *apiclient.Client) error { _, err := auditProject(ctx, c, ios); return err })
 	// settings update -p 1 --active=false / --active=true: the write, the
 	// project's path and (enabling) the keys at once.
 	settings := func(active bool, keys NewKeyRead) func(c *apiclient.Client) error {
@@ -162,7 +162,7 @@ func BenchmarkRoundTrips10kKeys(b *testing.B) {
 		return err
 	})
 	timed("delete-confirm", func(old int64) error {
-		_, err := PlanDeletion(ctx, c, p, old, false)
+		_, err := planDeletion(ctx, c, p, old, false)
 		return err
 	})
 }

@@ -95,21 +95,16 @@ func hiddenGroupVariables(byGroup map[string][]apiclient.Variable) []string {
 	return out
 }
 
-// PlanDeletion reads the project, its keys and its variables at once (one
-// round trip), and its ancestor groups' variables (in the same round trip
-// when the project is given by path, else once its path is known): the key
-// to delete must be listed, and the question names the variables a deploy
-// would read a dead DSN from.
+// PlanDeletionIn plans the delete of the key keyRef names in store (nil:
+// the project's GitLab keys). It reads the project, its keys and its
+// variables at once (one round trip), and its ancestor groups' variables
+// (in the same round trip when the project is given by path, else once its
+// path is known): the key to delete must be listed, and the question names
+// the variables a deploy would read a dead DSN from.
 //
 // unasked: no question will be asked (--yes): the groups' variables, which
 // need the project's path when it is given by ID, are read with the delete
 // instead, so the whole delete is two round trips.
-func PlanDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64, unasked bool) (Deletion, error) {
-	return PlanDeletionIn(ctx, api, ref, nil, strconv.FormatInt(id, 10), unasked)
-}
-
-// PlanDeletionIn plans the delete of the key keyRef names in store (nil:
-// the project's GitLab keys), as PlanDeletion does.
 func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, store keystore.KeyStore, keyRef string, unasked bool) (Deletion, error) {
 	d := Deletion{store: store}
 	if store == nil {

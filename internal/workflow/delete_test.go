@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 	_, c := mock(t, mockserver.Options{ScaleGroup: 2}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	for _, ref := range []apiclient.ProjectRef{{Path: "fleet/app-001"}, apiclient.ProjectID(2001)} {
-		d, err := PlanDeletion(ctx, c, ref, 200001, false)
+		d, err := planDeletion(ctx, c, ref, 200001, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +27,7 @@ func TestPlanDeletionNamesGroupVariables(t *testing.T) {
 			t.Fatalf("%v: %+v\n%s", ref, d.GroupUses, w)
 		}
 	}
-	if d, _ := PlanDeletion(ctx, c, apiclient.ProjectRef{Path: "fleet/app-002"}, 200002, false); len(d.GroupUses) != 0 {
+	if d, _ := planDeletion(ctx, c, apiclient.ProjectRef{Path: "fleet/app-002"}, 200002, false); len(d.GroupUses) != 0 {
 		t.Fatalf("%+v", d.GroupUses)
 	}
 }
@@ -109,4 +110,9 @@ func TestGroupVariableWords(t *testing.T) {
 			t.Errorf("%q", s)
 		}
 	}
+}
+
+// planDeletion plans the delete of GitLab key id.
+func planDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64, unasked bool) (Deletion, error) {
+	return PlanDeletionIn(ctx, api, ref, nil, strconv.FormatInt(id, 10), unasked)
 }

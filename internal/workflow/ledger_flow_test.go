@@ -115,7 +115,7 @@ func TestDeleteClosesRotations(t *testing.T) {
 	if len(l.OpenRotations(1)) != 1 {
 		t.Fatal("a rotation that kept its old key is not open")
 	}
-	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, true)
+	d, err := planDeletion(ctx, c, apiclient.ProjectID(1), 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestDeleteClosesRotations(t *testing.T) {
 	}
 	// The other way: the new key of an open rotation deleted.
 	kept2, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
-	d, _ = PlanDeletion(ctx, c, apiclient.ProjectID(1), kept2.New.ID, true)
+	d, _ = planDeletion(ctx, c, apiclient.ProjectID(1), kept2.New.ID, true)
 	if d, err = d.Run(ctx, c, l); err != nil || len(d.Closed) != 1 || d.Closed[0].Phase != ledger.PhaseAbandoned {
 		t.Fatalf("%v: %+v", err, d.Closed)
 	}

@@ -439,19 +439,19 @@ func TestStepsOutOfOrderAreRefused(t *testing.T) {
 func TestPlanDeletionNamesVariables(t *testing.T) {
 	_, c := mockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
-	d, err := PlanDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
+	d, err := planDeletion(ctx, c, apiclient.ProjectID(1), 1, false)
 	if err != nil || !strings.Contains(d.Warning(), "CI/CD variable SENTRY_DSN (all environments) holds this key's DSN") {
 		t.Fatal(d.Warning(), err)
 	}
-	if d, err = PlanDeletion(ctx, c, apiclient.ProjectID(1), 2, false); err != nil || d.Warning() != "" {
+	if d, err = planDeletion(ctx, c, apiclient.ProjectID(1), 2, false); err != nil || d.Warning() != "" {
 		t.Fatal(d.Warning(), err)
 	}
 	var ns *NoSuchKeyError
-	if _, err = PlanDeletion(ctx, c, apiclient.ProjectID(1), 99, false); !errors.As(err, &ns) {
+	if _, err = planDeletion(ctx, c, apiclient.ProjectID(1), 99, false); !errors.As(err, &ns) {
 		t.Fatal(err)
 	}
 	f := &faulty{Client: c, listVars: lost}
-	if d, err = PlanDeletion(ctx, f, apiclient.ProjectID(1), 1, false); err != nil || !strings.Contains(d.Warning(), "could not be read") {
+	if d, err = planDeletion(ctx, f, apiclient.ProjectID(1), 1, false); err != nil || !strings.Contains(d.Warning(), "could not be read") {
 		t.Fatal(d.Warning(), err)
 	}
 }

@@ -117,7 +117,7 @@ func TestAuditByIDOneRoundTrip(t *testing.T) {
 	}
 	w.check(t)
 	_, c2 := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	plain, err := AuditProject(ctx, c2, ios)
+	plain, err := auditProject(ctx, c2, ios)
 	if err != nil || len(plain.Findings) != len(au.Findings) || len(plain.Unread) != len(au.Unread) {
 		t.Fatalf("with the path: %+v\nwithout: %+v", au.Findings, plain.Findings)
 	}

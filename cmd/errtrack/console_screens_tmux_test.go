@@ -343,6 +343,10 @@ func flat(screen string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
 }
 
+// consoleCommandLine is an errtrack command on a console screen, where the
+// words name keys instead ("errtrack does not know the age" is no command).
+var consoleCommandLine = regexp.MustCompile(`errtrack (keys|settings|audit|doctor|migrate|check|rotations|login|projects|export|api)\b`)
+
 // The findings and the doctor name the key that does the fix, not a
 // command line; the doctor's last line offers a test event the way one is
 // sent from the tab the user is on.
@@ -353,7 +357,7 @@ func TestConsoleFixesNameTheKeys(t *testing.T) {
 	s.waitFor("SENTRY_DSN") // where the key is used: the audit is read
 	s.keys("F")
 	s.waitFor("Findings for demo/mobile/ios")
-	if scr := flat(s.screen()); !strings.Contains(scr, "the Client keys tab lists them") || strings.Contains(scr, "errtrack ") {
+	if scr := flat(s.screen()); !strings.Contains(scr, "the Client keys tab lists them") || consoleCommandLine.MatchString(scr) {
 		t.Fatalf("the findings' fixes:\n%s", s.screen())
 	}
 	s.keys("Escape")
@@ -361,7 +365,7 @@ func TestConsoleFixesNameTheKeys(t *testing.T) {
 	s.keys("D")
 	s.waitFor("Doctor for demo/mobile/ios")
 	s.waitFor("ingestion")
-	if scr := flat(s.screen()); !strings.Contains(scr, "v on the key sends one") || !strings.Contains(scr, "v sends one with key 901") || strings.Contains(scr, "errtrack ") || strings.Contains(scr, "--send-test-event") {
+	if scr := flat(s.screen()); !strings.Contains(scr, "v on the key sends one") || !strings.Contains(scr, "v sends one with key 901") || consoleCommandLine.MatchString(scr) || strings.Contains(scr, "--send-test-event") {
 		t.Fatalf("the doctor on the keys tab:\n%s", s.screen())
 	}
 	s.keys("Escape")

@@ -161,8 +161,8 @@ func (k MigrateChange) crossCheck(items []Item) {
 	crossCheckOwn(items)
 	by := map[string][]int{}
 	for i, it := range items {
-		if it.Acts() && it.migration != nil {
-			t := targetName(it.migration.target)
+		if m := it.plannedMigration(); it.Acts() && m != nil {
+			t := targetName(m.target)
 			by[t] = append(by[t], i)
 		}
 	}
@@ -178,7 +178,8 @@ func (k MigrateChange) crossCheck(items []Item) {
 				}
 			}
 			it := &items[i]
-			it.Action, it.Result, it.migration = "", ResultFailed, nil
+			it.Action, it.Result = "", ResultFailed
+			it.withMigration(nil)
 			it.Skip = "its Sentry project " + t + " is also the target of " + strings.Join(others, ", ") + ": give each project its own (a naming rule that tells them apart, such as {path_slug}, or a mapping)"
 		}
 	}
@@ -226,7 +227,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, projectscope.FirstErr(serr, kerr, verr)
 		return it
 	case keystore.SentryBacked(s) && !hasPrev:
-		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)
+		it.Skip, it.Result, it.Detail = "reports to a Sentry already", ResultSkipped, MigrationResult{sentryOwn: ownSentry(s)}
 		return it
 	case len(keys) == 0 && !hasPrev:
 		it.Skip, it.Result = "has no integrated client key: nothing to migrate", ResultSkipped
@@ -284,9 +285,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result = why, ResultFailed
 		return it
 	}
-	it.Rotation = nil
 	m.hidden = hidden
-	it.migration = m
+	res := MigrationResult{migration: m}
 	it.Action = k.action(m, others)
 	if note != "" {
 		it.Action += "; " + note
@@ -295,9 +295,10 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Action += "; " + kept
 	}
 	if hasPrev {
-		it.GoesOn = true
+		res.GoesOn = true
 		it.Action = "go on (begun " + prev.Started.Local().Format("2006-01-02 15:04") + "): " + it.Action
 	}
+	it.Detail = res
 	return it
 }
 

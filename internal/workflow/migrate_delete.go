@@ -58,7 +58,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	switch {
 	case len(old) == 0:
 		it.Skip, it.Result = "its integrated keys are gone already", ResultUnchanged
-		it.migration = &migration{}
+		it.Detail = MigrationResult{migration: &migration{}}
 		return it
 	case len(unread) > 0:
 		// Fail closed: a group variable unseen may still hand out a
@@ -69,7 +69,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 		it.Skip, it.Result = moving[0].label()+" still holds an integrated DSN: point it at the Sentry DSN first", ResultFailed
 		return it
 	}
-	it.migration = &migration{oldKeys: old, rec: rec}
+	it.Detail = MigrationResult{migration: &migration{oldKeys: old, rec: rec}}
 	names := make([]string, len(old))
 	for i, key := range old {
 		names[i] = keystore.KeyName(key)
@@ -84,7 +84,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 // runDelete deletes a migrated project's integrated keys and closes its
 // migration.
 func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
-	m := it.migration
+	m := it.plannedMigration()
 	store := keystore.GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
 		// Every variable read again right before the delete: one that

@@ -25,7 +25,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if k.DeleteOldKeys {
 		return k.runDelete(ctx, env, it)
 	}
-	m := *it.migration
+	res := it.migrationResult()
+	m := *res.migration
 	l := k.Ledger
 	// One run at a project at a time, across processes: two could each
 	// find no active key in the target and make one.
@@ -67,7 +68,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		if unknown || ctx.Err() != nil {
 			it.Result = ResultUnderWay
 		}
-		it.migration = &m
+		res.migration = &m
+		it.Detail = res
 		return it
 	}
 	// The Sentry project: taken, or made (a lost answer is checked on
@@ -101,7 +103,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		}
 		return stop(err, unknown, words)
 	}
-	m.key = key
+	m.key, res.Key = key, *key // its test event, refused or not, names it
 	rec.NewPublic = key.PublicKey
 	if err := put(ledger.PhaseCreated, false); err != nil {
 		return stop(err, false, env.Explain(err))
@@ -141,7 +143,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		_ = put(ledger.PhaseVariables, false)
 		return stop(err, false, env.Explain(err)+" GitLab's integrated tracking was left on.")
 	}
-	it.Check = check
+	res.Check = check
 	// GitLab's integrated tracking off: the Sentry settings of GitLab
 	// itself are set only in its web UI. Not while a hidden variable may
 	// hold a glet_ DSN: its clients would stop reporting unseen.
@@ -160,8 +162,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if err := put(ledger.PhaseMigrated, true); err != nil {
 		return stop(err, false, env.Explain(err))
 	}
-	it.Result, it.migration = ResultChanged, &m
-	it.Key, it.NewKeyID = *key, 0
+	res.migration = &m
+	it.Result, it.Detail = ResultChanged, res
 	it.Words = k.doneWords(it.Project, m, rec, c)
 	return it
 }

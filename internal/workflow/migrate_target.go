@@ -91,18 +91,19 @@ func ownSentry(s *apiclient.Settings) string {
 func crossCheckOwn(items []Item) {
 	own := map[string]string{}
 	for _, it := range items {
-		if it.sentryOwn != "" {
-			own[it.sentryOwn] = it.Project.Name()
+		if o := it.migrationResult().sentryOwn; o != "" {
+			own[o] = it.Project.Name()
 		}
 	}
 	for i := range items {
 		it := &items[i]
-		if !it.Acts() || it.migration == nil {
+		if !it.Acts() || it.plannedMigration() == nil {
 			continue
 		}
-		t := it.migration.target
+		t := it.plannedMigration().target
 		if other, ok := own[ledgerTarget(t)]; ok && other != it.Project.Name() {
-			it.Action, it.Result, it.migration = "", ResultFailed, nil
+			it.Action, it.Result = "", ResultFailed
+			it.withMigration(nil)
 			it.Skip = "its Sentry project " + safetext.Excerpt(targetName(t), 120) + " is already the one " + safetext.Excerpt(other, 120) + " reports to: give it its own (a mapping)"
 		}
 	}

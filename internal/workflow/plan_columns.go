@@ -21,7 +21,7 @@ func (p Plan) Columns(it Item) Columns {
 	}
 	switch k := p.Kind.(type) {
 	case MigrateChange:
-		m := it.migration
+		m := it.plannedMigration()
 		if m == nil || k.DeleteOldKeys {
 			return Columns{}
 		}
@@ -51,7 +51,7 @@ func (p Plan) Columns(it Item) Columns {
 		}
 		return c
 	case RotateChange:
-		r := it.Rotation
+		r := it.rotation().Rotation
 		if r == nil {
 			return Columns{}
 		}

@@ -84,12 +84,10 @@ func (p *keysPane) layout() {
 
 func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
 
-func (p *keysPane) ids() []int64 {
-	ids := make([]int64, len(p.data.val))
-	for i, k := range p.data.val {
-		ids[i] = k.ID
-	}
-	return ids
+// gitlabKeys are GitLab's keys of the project as listed, when they are
+// (not a Sentry project's, nor unread).
+func (p *keysPane) gitlabKeys() ([]apiclient.ClientKey, bool) {
+	return p.data.val, p.data.has && p.data.err == nil && p.store == nil
 }
 
 func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {

@@ -289,7 +289,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())
 	}
 	if s.tab == tabSettings {
-		return s.settings.update(msg, s.project, s.keys.ids())
+		return s.settings.update(msg, s.project, s.keys.gitlabKeys)
 	}
 	return s.keys.update(msg, s.project)
 }

@@ -94,7 +94,7 @@ type Item struct {
 	Words string
 	Err   error
 
-	// Detail is what the kind knows of the project (change_results.go);
+	// Detail is what the kind knows of the project (its kind's result);
 	// nil for a project left alone before its kind planned it.
 	Detail KindResult
 }
@@ -358,3 +358,9 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 	})
 	return p
 }
+
+// KindResult is what one kind of change knows of a project, planned and
+// then done: a RotationResult, SettingsResult, VerifyResult or
+// MigrationResult. The front ends switch on its type, never on which
+// fields happen to be set.
+type KindResult interface{ kindResult() }

@@ -349,3 +349,22 @@ func (e *GroupVariablesError) Error() string {
 func (e *GroupVariablesError) Advice(rotateAlone string) string {
 	return "rotate it on its own (" + rotateAlone + "): the old key stays until the group's variables hold the new DSN"
 }
+
+// RotationResult is a rotation's: the old key and the new one (zero until
+// made; a Sentry key is named by its public key), and the rotation itself,
+// planned, then as it ended. GoesOn: it goes on with the key an unfinished
+// rotation made; DoneBefore: an earlier run of the group rotation rotated
+// it.
+type RotationResult struct {
+	Old, New           apiclient.ClientKey
+	Rotation           *Rotation
+	GoesOn, DoneBefore bool
+}
+
+func (RotationResult) kindResult() {}
+
+// rotation is the item's rotation result (zero for another kind).
+func (it Item) rotation() RotationResult {
+	r, _ := it.Detail.(RotationResult)
+	return r
+}

@@ -81,3 +81,12 @@ func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	}
 	return it
 }
+
+// SettingsResult is a settings change's: whether it creates them, and the
+// server's answer (nil until answered).
+type SettingsResult struct {
+	Creates  bool
+	Settings *apiclient.Settings
+}
+
+func (SettingsResult) kindResult() {}

@@ -53,3 +53,12 @@ func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(res.Key), AcceptedWords, res.Check.StatusCode)
 	return it
 }
+
+// VerifyResult is a test event's: the key whose DSN it is sent with, and
+// the answer (nil until sent).
+type VerifyResult struct {
+	Key   apiclient.ClientKey
+	Check *apiclient.DSNCheck
+}
+
+func (VerifyResult) kindResult() {}

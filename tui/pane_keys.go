@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -37,7 +38,7 @@ type keysPane struct {
 	// uses: where each key's DSN is used (CI/CD variables of the project
 	// and its groups, by keystore.KeyRef) and the project's findings,
 	// loaded after the list; ages (GitLab's keys only) by ID.
-	uses   loadable[workflow.Audit]
+	uses   loadable[audit.Audit]
 	usedIn map[string][]workflow.Use
 	// unread are the groups whose variables could not be read: any key's
 	// DSN may be there too.

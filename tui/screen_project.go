@@ -11,8 +11,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 const (
@@ -35,7 +35,7 @@ type projectScreen struct {
 	keys     *keysPane
 
 	// doctor: the doctor's checks, run when asked (D).
-	doctor loadable[[]workflow.Check]
+	doctor loadable[[]audit.Check]
 
 	// refreshing: r was pressed; say so once everything is back.
 	refreshing bool

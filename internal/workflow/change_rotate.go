@@ -58,7 +58,7 @@ func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.Proje
 					continue
 				}
 				for _, key := range keys {
-					if holdsDSN(v, key.DSN) {
+					if HoldsDSN(v, key.DSN) {
 						h.key, h.skip = key, ""
 						return h
 					}
@@ -128,7 +128,7 @@ func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, va
 		return h
 	}
 	for _, k := range h.keys {
-		if holdsDSN(named[0], k.DSN) {
+		if HoldsDSN(named[0], k.DSN) {
 			h.key = k
 			return h
 		}

@@ -44,7 +44,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		defer release()
 		// What another run did since the plan goes on from where it is.
 		_ = l.store.Refresh()
-		if rec, ok := l.migrationOf(it.Project.ID); ok && rec.ID != m.rec.ID && rec.IsOpen() {
+		if rec, ok := l.MigrationOf(it.Project.ID); ok && rec.ID != m.rec.ID && rec.IsOpen() {
 			m.rec = rec
 		}
 	}
@@ -84,9 +84,9 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 			// Made by a run whose answer was lost, or there already.
 		case err != nil:
 			unknown := sentry.OutcomeUnknown(err)
-			words := env.Explain(err) + " The Sentry project " + targetName(m.target) + " was not created."
+			words := env.Explain(err) + " The Sentry project " + TargetName(m.target) + " was not created."
 			if unknown {
-				words = env.Explain(err) + " The Sentry project " + targetName(m.target) + " may or may not have been created: run again, it is taken if it is there."
+				words = env.Explain(err) + " The Sentry project " + TargetName(m.target) + " may or may not have been created: run again, it is taken if it is there."
 			}
 			return stop(err, unknown, words)
 		}
@@ -97,9 +97,9 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	key, err := k.takeKey(ctx, m.target, rec)
 	if err != nil {
 		unknown := sentry.OutcomeUnknown(err)
-		words := env.Explain(err) + " No key of " + targetName(m.target) + " was taken."
+		words := env.Explain(err) + " No key of " + TargetName(m.target) + " was taken."
 		if unknown {
-			words = env.Explain(err) + " A key may or may not have been made in " + targetName(m.target) + ": run again, it takes the key if it is there."
+			words = env.Explain(err) + " A key may or may not have been made in " + TargetName(m.target) + ": run again, it takes the key if it is there."
 		}
 		return stop(err, unknown, words)
 	}
@@ -247,7 +247,7 @@ func (k MigrateChange) point(ctx context.Context, api ChangeAPI, ref apiclient.P
 func (m migration) ledgerVariables() []ledger.Variable {
 	out := make([]ledger.Variable, 0, len(m.rec.Variables)+len(m.targets))
 	for _, t := range m.targets {
-		out = append(out, ledger.Variable{Key: t.Key, Scope: scopeOf(t.Scope), Group: t.group, Result: t.Result()})
+		out = append(out, ledger.Variable{Key: t.Key, Scope: ScopeOf(t.Scope), Group: t.group, Result: t.Result()})
 	}
 	for _, v := range m.rec.Variables {
 		if !slices.ContainsFunc(out, func(o ledger.Variable) bool { return o.Key == v.Key && o.Scope == v.Scope && o.Group == v.Group }) {
@@ -263,7 +263,7 @@ func (k MigrateChange) doneWords(p projectscope.Project, m migration, rec ledger
 	for _, t := range m.targets {
 		held = append(held, t.label())
 	}
-	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), keystore.KeyName(*m.key))
+	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", TargetName(m.target), keystore.KeyName(*m.key))
 	switch len(held) {
 	case 0:
 	case 1:

@@ -25,7 +25,7 @@ func (p Plan) Columns(it Item) Columns {
 		if m == nil || k.DeleteOldKeys {
 			return Columns{}
 		}
-		c := Columns{Target: targetName(m.target)}
+		c := Columns{Target: TargetName(m.target)}
 		if !m.exists {
 			c.Target += " (new)"
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
@@ -24,8 +25,8 @@ import (
 // implements it.
 type API interface {
 	workflow.ChangeAPI
-	workflow.DoctorAPI
-	workflow.OverviewAPI
+	audit.DoctorAPI
+	audit.OverviewAPI
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
 }
 

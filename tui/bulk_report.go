@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -59,9 +57,10 @@ func (m Model) bulkWords(it workflow.Item) string {
 	var others *workflow.OtherVariablesError
 	var groups *workflow.GroupVariablesError
 	switch {
-	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
+	case errors.As(it.Err, &groups) && madeKey(it):
+		r := it.Detail.(workflow.RotationResult)
 		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
-			keyName(k.Rotate) + " on key " + fmt.Sprint(it.OldKeyID) + ": it goes on with key " + fmt.Sprint(it.NewKeyID) + " and its delete question names them."
+			keyName(k.Rotate) + " on key " + keystore.KeyName(r.Old) + ": it goes on with key " + keystore.KeyName(r.New) + " and its delete question names them."
 	case errors.As(it.Err, &groups):
 		return it.Skip + ": " + groups.Advice("open the project, "+keyName(k.Rotate)) + ". Nothing was changed here."
 	case errors.As(it.Err, &others):
@@ -76,27 +75,34 @@ func (m Model) bulkWords(it workflow.Item) string {
 	return it.Action
 }
 
-// bulkItem is a project a bulk change ended, as the screens showing it
-// read a write: what changed there.
-type bulkItem struct{ it workflow.Item }
-
-func (b bulkItem) project() projectscope.Project        { return b.it.Project }
-func (b bulkItem) failure() error                       { return nil }
-func (b bulkItem) pending() string                      { return "" }
-func (b bulkItem) conflicts(write) bool                 { return false }
-func (b bulkItem) run(context.Context, API, Deps) write { return b }
-func (b bulkItem) outcome(voice) outcome                { return nil }
-func (b bulkItem) changed() changes {
-	it := b.it
-	switch {
-	case it.Rotation != nil:
-		return changes{stale: it.Result != workflow.ResultNotReached}
-	case it.Settings != nil:
-		return changes{settings: it.Settings, stale: it.Creates}
-	case it.Result == workflow.ResultFailed && it.Action != "" && it.Check == nil && it.Key.ID == 0:
-		return changes{settingsStale: true, stale: true} // a settings change whose answer was lost
+// bulkChanges are what the screens showing a project a bulk change ended
+// update, by the kind of change.
+func bulkChanges(it workflow.Item) changes {
+	switch d := it.Detail.(type) {
+	case workflow.RotationResult:
+		if d.Rotation != nil && it.Result != workflow.ResultNotReached {
+			return changes{stale: true}
+		}
+	case workflow.SettingsResult:
+		switch {
+		case d.Settings != nil:
+			return changes{settings: d.Settings, stale: d.Creates}
+		case it.Result == workflow.ResultFailed:
+			return changes{settingsStale: true, stale: true} // the answer may have been lost
+		}
+	case workflow.MigrationResult:
+		// Its variables, keys and settings moved, or may have.
+		if it.Acts() && it.Result != workflow.ResultNotReached {
+			return changes{settingsStale: true, stale: true}
+		}
 	}
-	return changes{}
+	return changes{} // a test event changes nothing
+}
+
+// madeKey reports a rotation that made its new key.
+func madeKey(it workflow.Item) bool {
+	r, ok := it.Detail.(workflow.RotationResult)
+	return ok && (r.New.ID != 0 || r.New.PublicKey != "")
 }
 
 // BulkQuitNote says, when the console ends during a bulk change, which

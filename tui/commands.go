@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
@@ -86,7 +87,7 @@ func loadProjectCmd(ctx context.Context, api API, timeout time.Duration, id uint
 // whether a migration carried it to a Sentry project.
 func loadOverviewCmd(ctx context.Context, api API, timeout time.Duration, gen int, id int64, led *workflow.Rotations) tea.Cmd {
 	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
-		return overviewLoadedMsg{gen: gen, id: id, o: workflow.ProjectOverview(ctx, api, apiclient.ProjectID(id)).WithMigration(led, id)}
+		return overviewLoadedMsg{gen: gen, id: id, o: audit.ProjectOverview(ctx, api, apiclient.ProjectID(id)).WithMigration(led, id)}
 	})
 }
 
@@ -118,7 +119,7 @@ func loadKeysCmd(ctx context.Context, api API, d Deps, id uint64, p apiclient.Pr
 func loadUsesCmd(ctx context.Context, api API, d Deps, id uint64, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
 	return apiCmd(ctx, d.RequestTimeout, func(ctx context.Context) tea.Msg {
 		rec := &varRecorder{UsesAPI: api, groups: map[string][]apiclient.Variable{}}
-		a, err := workflow.KeyUses(ctx, rec, p, keys, s, known)
+		a, err := audit.KeyUses(ctx, rec, p, keys, s, known)
 		// Ages are GitLab keys' (by ID): a Sentry's have none.
 		gitlab := len(keys) > 0 && keys[0].ID != 0
 		if err == nil && d.KeysSeen != nil && p.ID != 0 && gitlab {
@@ -139,9 +140,9 @@ func loadUsesCmd(ctx context.Context, api API, d Deps, id uint64, p projectscope
 	})
 }
 
-func doctorCmd(ctx context.Context, api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o workflow.DoctorOptions, explain wording.Explainer, now time.Time) tea.Cmd {
+func doctorCmd(ctx context.Context, api API, timeout time.Duration, id uint64, p apiclient.ProjectRef, o audit.DoctorOptions, explain wording.Explainer, now time.Time) tea.Cmd {
 	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
-		return doctorDoneMsg{id: id, checks: workflow.Doctor(ctx, api, p, o, explain, now)}
+		return doctorDoneMsg{id: id, checks: audit.Doctor(ctx, api, p, o, explain, now)}
 	})
 }
 

@@ -6,11 +6,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenLoadedMsg answers the check of the token in use (user and scopes).
@@ -42,7 +42,7 @@ type projectLoadedMsg struct {
 type overviewLoadedMsg struct {
 	gen int
 	id  int64
-	o   workflow.Overview
+	o   audit.Overview
 }
 
 // settings is what the server says about a project's settings: nil with
@@ -61,13 +61,13 @@ type settingsLoadedMsg struct {
 // doctorDoneMsg: the doctor's checks of a project.
 type doctorDoneMsg struct {
 	id     uint64
-	checks []workflow.Check
+	checks []audit.Check
 }
 
 // usesLoadedMsg: where each key's DSN is used, and the project's findings.
 type usesLoadedMsg struct {
 	id    uint64
-	audit workflow.Audit
+	audit audit.Audit
 	err   error
 	// policy: the key policy's findings (nil without a policy).
 	policy *check.Result

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -37,7 +38,7 @@ type keysPane struct {
 	// uses: where each key's DSN is used (CI/CD variables of the project
 	// and its groups, by keystore.KeyRef) and the project's findings,
 	// loaded after the list; ages (GitLab's keys only) by ID.
-	uses   loadable[workflow.Audit]
+	uses   loadable[audit.Audit]
 	usedIn map[string][]workflow.Use
 	// unread are the groups whose variables could not be read: any key's
 	// DSN may be there too.
@@ -84,12 +85,10 @@ func (p *keysPane) layout() {
 
 func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
 
-func (p *keysPane) ids() []int64 {
-	ids := make([]int64, len(p.data.val))
-	for i, k := range p.data.val {
-		ids[i] = k.ID
-	}
-	return ids
+// gitlabKeys are GitLab's keys of the project as listed, when they are
+// (not a Sentry project's, nor unread).
+func (p *keysPane) gitlabKeys() ([]apiclient.ClientKey, bool) {
+	return p.data.val, p.data.has && p.data.err == nil && p.store == nil
 }
 
 func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {

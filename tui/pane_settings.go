@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
@@ -117,13 +118,16 @@ func (p *settingsPane) help() helpMap {
 	return helpMap{short: acts, full: [][]key.Binding{acts}}
 }
 
-func (p *settingsPane) update(msg tea.KeyPressMsg, project projectscope.Project, keysBefore []int64) tea.Cmd {
+func (p *settingsPane) update(msg tea.KeyPressMsg, project projectscope.Project, known func() ([]apiclient.ClientKey, bool)) tea.Cmd {
 	if !p.data.has || p.sh.readOnly() {
 		return nil
 	}
 	k := p.sh.keys
+	// A change names the key it makes from the keys on screen; a create
+	// reads them first, as the command does.
+	keys, keysKnown := known()
 	change := func(create bool, what string, active bool, integrated *bool) tea.Msg {
-		return startWriteMsg{settingsWrite{proj: project, create: create, what: what, active: active, integrated: integrated, keysBefore: keysBefore}}
+		return startWriteMsg{settingsWrite{proj: project, create: create, what: what, active: active, integrated: integrated, keysKnown: keysKnown, known: keys}}
 	}
 	yes, no := true, false
 	if p.data.val.missing {

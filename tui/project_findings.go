@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // What the project screen shows about the project's health: its findings
@@ -16,21 +16,21 @@ import (
 
 // consoleAction words a fix's action as the console does it: the key to
 // press, and where.
-func consoleAction(k KeyMap) func(workflow.Action) string {
-	return func(a workflow.Action) string {
+func consoleAction(k KeyMap) func(audit.Action) string {
+	return func(a audit.Action) string {
 		switch a.Do {
-		case workflow.ActCreateSettings:
+		case audit.ActCreateSettings:
 			return keyName(k.CreateSettings) + " on the Settings tab creates them"
-		case workflow.ActEnable:
+		case audit.ActEnable:
 			return keyName(k.ToggleActive) + " on the Settings tab"
-		case workflow.ActCreateKey:
+		case audit.ActCreateKey:
 			return keyName(k.NewKey) + " on the Client keys tab"
-		case workflow.ActDeleteKey:
+		case audit.ActDeleteKey:
 			if a.Key.ID == 0 && a.Key.PublicKey == "" {
 				return keyName(k.Delete) + " on the key, on the Client keys tab"
 			}
 			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(keystore.KeyName(a.Key)))
-		case workflow.ActListKeys:
+		case audit.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
 		}
 		return ""
@@ -70,8 +70,8 @@ func (s *projectScreen) findings() tea.Cmd {
 
 // doctorOptions are errtrack doctor's options for the console: a test
 // event is sent with v, and a create GitLab refused here is no fix.
-func (s *projectScreen) doctorOptions() workflow.DoctorOptions {
-	return workflow.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
+func (s *projectScreen) doctorOptions() audit.DoctorOptions {
+	return audit.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
 		SendHint: keyName(s.sh.keys.Verify) + " on the key sends one", Resolve: s.sh.deps.Sentry,
 		IntegratedUnavailable: s.settings.noIntegrated,
 		Ledger:                s.sh.deps.Rotations, OldKeysStep: consoleChecks(s.sh.keys).OldKeysStep,
@@ -82,19 +82,19 @@ func (s *projectScreen) doctorOptions() workflow.DoctorOptions {
 // ok / warn / fail / skip with its detail, and the fix of what is not ok,
 // with the console's keys; its last line offers a test event the way one
 // is sent from the tab the user is on.
-func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
+func (s *projectScreen) doctorDialog(checks []audit.Check) dialog {
 	k := s.sh.keys
 	fails, warns := 0, 0
 	var body []string
 	for _, c := range checks {
 		switch c.Status {
-		case workflow.CheckFail:
+		case audit.CheckFail:
 			fails++
-		case workflow.CheckWarn:
+		case audit.CheckWarn:
 			warns++
 		}
 		body = append(body, checkStyle(s.sh.styles, c.Status).Render(fmt.Sprintf("%-4s", c.Status))+fmt.Sprintf("  %s: %s", clean(c.Name), clean(c.Detail)))
-		if fix := c.FixWith(consoleAction(k)); fix != "" && c.Status != workflow.CheckOK {
+		if fix := c.FixWith(consoleAction(k)); fix != "" && c.Status != audit.CheckOK {
 			body = append(body, "  ↳ fix: "+clean(fix))
 		}
 	}
@@ -121,11 +121,11 @@ func (s *projectScreen) doctorDialog(checks []workflow.Check) dialog {
 // says it too, without colour).
 func checkStyle(st Styles, status string) lipgloss.Style {
 	switch status {
-	case workflow.CheckOK:
+	case audit.CheckOK:
 		return st.StateOn
-	case workflow.CheckWarn:
+	case audit.CheckWarn:
 		return st.Warning
-	case workflow.CheckFail:
+	case audit.CheckFail:
 		return st.StateBad
 	}
 	return st.Subtle

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // The key policy's findings on the project screen (F): the rules errtrack
@@ -18,7 +18,7 @@ import (
 // varRecorder keeps the CI/CD variables the uses were read from, so the
 // policy's rules on variables need no second read.
 type varRecorder struct {
-	workflow.UsesAPI
+	audit.UsesAPI
 	mu     sync.Mutex
 	vars   []apiclient.Variable
 	groups map[string][]apiclient.Variable
@@ -43,7 +43,7 @@ func (r *varRecorder) ListGroupVariables(ctx context.Context, g apiclient.GroupR
 }
 
 // evaluate holds the project to the policy; nil without one.
-func (r *varRecorder) evaluate(d Deps, a workflow.Audit, keys []apiclient.ClientKey) *check.Result {
+func (r *varRecorder) evaluate(d Deps, a audit.Audit, keys []apiclient.ClientKey) *check.Result {
 	if d.Policy == nil {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/audit"
 )
 
 // overviewConcurrency is how many project overviews load at once.
@@ -21,7 +21,7 @@ type overviews struct {
 
 type overview struct {
 	loading bool
-	o       workflow.Overview
+	o       audit.Overview
 }
 
 func newOverviews(gen int) overviews { return overviews{byID: map[int64]overview{}, gen: gen} }

@@ -11,8 +11,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 const (
@@ -35,7 +35,7 @@ type projectScreen struct {
 	keys     *keysPane
 
 	// doctor: the doctor's checks, run when asked (D).
-	doctor loadable[[]workflow.Check]
+	doctor loadable[[]audit.Check]
 
 	// refreshing: r was pressed; say so once everything is back.
 	refreshing bool
@@ -200,24 +200,9 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		s.keys.rotationsLoaded(msg)
 		return s, nil
 	case writeDoneMsg:
-		if !sameProject(msg.w.project(), s.project) {
-			return s, nil
-		}
-		c := msg.w.changed()
-		s.settings.written(c)
-		s.keys.written(c)
-		s.keys.followSettings(s.settings.data)
-		var cmd tea.Cmd
-		if c.stale || s.keysElsewhere() {
-			cmd = s.loadKeys() // the list may be out of date; its uses follow it
-		} else {
-			cmd = s.loadUses() // a key or a variable changed
-		}
-		if c.settingsStale {
-			cmd = tea.Batch(cmd, s.loadSettings())
-		}
-		// A rotation or a delete may have opened or closed one.
-		return s, tea.Batch(cmd, s.loadRotations())
+		return s, s.changed(msg.w.project(), msg.w.changed())
+	case projectChangedMsg:
+		return s, s.changed(msg.project, msg.c)
 	case tea.PasteMsg:
 		if s.tab == tabKeys {
 			return s, s.keys.update(msg, s.project)
@@ -226,6 +211,28 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, s.onKey(msg)
 	}
 	return s, nil
+}
+
+// changed updates the screen from what a change did in project, when it
+// is this screen's.
+func (s *projectScreen) changed(p projectscope.Project, c changes) tea.Cmd {
+	if !sameProject(p, s.project) {
+		return nil
+	}
+	s.settings.written(c)
+	s.keys.written(c)
+	s.keys.followSettings(s.settings.data)
+	var cmd tea.Cmd
+	if c.stale || s.keysElsewhere() {
+		cmd = s.loadKeys() // the list may be out of date; its uses follow it
+	} else {
+		cmd = s.loadUses() // a key or a variable changed
+	}
+	if c.settingsStale {
+		cmd = tea.Batch(cmd, s.loadSettings())
+	}
+	// A rotation or a delete may have opened or closed one.
+	return tea.Batch(cmd, s.loadRotations())
 }
 
 // opened records a project that answered: its host worked, and it joins
@@ -282,7 +289,7 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())
 	}
 	if s.tab == tabSettings {
-		return s.settings.update(msg, s.project, s.keys.ids())
+		return s.settings.update(msg, s.project, s.keys.gitlabKeys)
 	}
 	return s.keys.update(msg, s.project)
 }

@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // projectsScreen lists the projects the user maintains. Its keys are the
@@ -126,10 +127,9 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		s.marks.keepFailed(msg.failed)
 		return s, nil
 	case writeDoneMsg:
-		// A change makes the project's overview old: read it again.
-		if id := msg.w.project().ID; id != 0 && s.overviews.stale(id) {
-			return s, s.loadOverviews()
-		}
+		return s, s.changed(msg.w.project())
+	case projectChangedMsg:
+		return s, s.changed(msg.project)
 	case tea.PasteMsg:
 		// A pasted path or URL is for the filter, focused or not.
 		focus := s.filter.focus()
@@ -140,6 +140,14 @@ func (s *projectsScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 		return s, s.onKey(msg)
 	}
 	return s, nil
+}
+
+// changed reads a changed project's overview again: it is old.
+func (s *projectsScreen) changed(p projectscope.Project) tea.Cmd {
+	if p.ID != 0 && s.overviews.stale(p.ID) {
+		return s.loadOverviews()
+	}
+	return nil
 }
 
 func (s *projectsScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {

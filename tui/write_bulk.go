@@ -251,8 +251,8 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	run := func() tea.Msg {
 		defer cancel()
 		final := plan.Run(ctx, env, func(e workflow.Event) {
-			if rot := e.Item.Rotation; e.Done && rot != nil && rot.New != nil {
-				d.keyCreated(e.Item.Project, rot.New.ID)
+			if r, ok := e.Item.Detail.(workflow.RotationResult); ok && e.Done && r.Rotation != nil && r.Rotation.New != nil {
+				d.keyCreated(e.Item.Project, r.Rotation.New.ID)
 			}
 			ch <- bulkEventMsg{id: id, ev: e}
 		})
@@ -342,7 +342,7 @@ func (m Model) bulkBatch(batch bulkBatchMsg) (Model, tea.Cmd) {
 			kind = statusError
 		}
 		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.acting, it.Project.Name(), it.Result), kind: kind}
-		next, screens := m.updateAll(writeDoneMsg{w: bulkItem{it: it}})
+		next, screens := m.updateAll(projectChangedMsg{project: it.Project, c: bulkChanges(it)})
 		m, cmds = next, append(cmds, screens)
 	}
 	if status != nil {

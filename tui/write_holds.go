@@ -69,10 +69,6 @@ func (m Model) writeHolding(hs []workflow.Hold) (write, bool) {
 	return nil, false
 }
 
-// A bulk item is a project's end in a change to marked projects, never
-// in flight as a write of its own.
-func (b bulkItem) holds() []workflow.Hold { return nil }
-
 // A Sentry key's change (its switch, name or rate limit) holds that key.
 func (w updateKeyWrite) holds() []workflow.Hold {
 	return []workflow.Hold{{Project: w.proj.ID, What: workflow.HoldKey(keystore.KeyRef(w.key))}}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // settingsWrite creates or changes a project's error tracking settings.
@@ -17,11 +17,13 @@ type settingsWrite struct {
 	create     bool // PUT: the project has none yet
 	active     bool
 	integrated *bool
-	what       string  // "enabled", "disabled", ...
-	keysBefore []int64 // the keys the screen knew, to name one the server creates
+	what       string // "enabled", "disabled", ...
+	known      []apiclient.ClientKey
+	keysKnown  bool // known are GitLab's keys as listed on screen
 
 	settings *apiclient.Settings
 	keys     []apiclient.ClientKey // read back when integrated tracking is on
+	created  *apiclient.ClientKey  // the first key GitLab created with it
 	err      error
 }
 
@@ -40,15 +42,15 @@ func (w settingsWrite) conflicts(o write) bool {
 }
 
 func (w settingsWrite) run(ctx context.Context, api API, _ Deps) write {
-	if w.create {
-		w.settings, _, w.err = api.CreateSettings(ctx, w.proj.Ref, w.active, *w.integrated)
-	} else {
-		w.settings, _, w.err = api.UpdateSettings(ctx, w.proj.Ref, w.active, w.integrated)
-	}
-	// Turning integrated tracking on creates the first key: read the keys
-	// back so the console can name it.
-	if w.err == nil && w.settings.Active && w.settings.Integrated {
-		w.keys, _, _ = api.ListClientKeys(ctx, w.proj.Ref)
+	// The command's write, with its rule for naming the first key.
+	var ch workflow.SettingsWritten
+	ch, w.err = workflow.WriteSettings(ctx, api, w.proj.Ref, workflow.SettingsRequest{Create: w.create, Active: w.active, Integrated: w.integrated,
+		Known: w.known, KeysKnown: w.keysKnown && !w.create})
+	if w.err == nil {
+		w.settings, w.created = ch.Settings, ch.CreatedKey
+		if w.settings.Active && w.settings.Integrated {
+			w.keys = ch.Keys // GitLab's keys, read back: integrated tracking is on
+		}
 	}
 	return w
 }
@@ -58,7 +60,9 @@ func (w settingsWrite) changed() changes {
 		return changes{stale: apiclient.OutcomeUnknown(w.err), integratedRefused: errors.Is(w.err, apiclient.ErrIntegratedUnavailable)}
 	}
 	keptOff := w.integrated != nil && *w.integrated && !w.settings.Integrated
-	return changes{settings: w.settings, keys: w.keys, integratedRefused: keptOff}
+	// Keys not read back (a failed read) may have gained the first key.
+	stale := w.settings.Active && w.settings.Integrated && w.keys == nil
+	return changes{settings: w.settings, keys: w.keys, stale: stale, integratedRefused: keptOff}
 }
 
 func (w settingsWrite) outcome(v voice) outcome {
@@ -70,11 +74,8 @@ func (w settingsWrite) outcome(v voice) outcome {
 		return say(w.proj, statusError, v.explain(w.err))
 	}
 	text := fmt.Sprintf("Error tracking settings %s for %s.", w.what, name)
-	for _, k := range w.keys {
-		if !slices.Contains(w.keysBefore, k.ID) {
-			text += fmt.Sprintf(" GitLab created the first client key, %d: its DSN is on the Client keys tab.", k.ID)
-			break
-		}
+	if k := w.created; k != nil {
+		text += fmt.Sprintf(" GitLab created the first client key, %d: its DSN is on the Client keys tab.", k.ID)
 	}
 	if w.integrated != nil && *w.integrated && !w.settings.Integrated {
 		text = "GitLab kept integrated error tracking off for " + name + ". " + explain.IntegratedUnavailable

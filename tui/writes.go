@@ -88,6 +88,13 @@ type (
 		id uint64
 		w  write
 	}
+	// projectChangedMsg tells the screens showing project what a change
+	// that is not one of the console's writes (a bulk change's project)
+	// changed there.
+	projectChangedMsg struct {
+		project projectscope.Project
+		c       changes
+	}
 	// askAtKeyMsg opens a question about a key of project only while
 	// the user still looks at that key, with nothing over it: a question
 	// about a key they left could take keys meant for another. Otherwise

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectpath"
@@ -21,12 +22,12 @@ import (
 // auditJSON is one project's audit for --json: never a DSN's secret part
 // nor a variable's value.
 type auditJSON struct {
-	Project  string             `json:"project"`
-	Backend  string             `json:"backend"`
-	Where    string             `json:"keys_in,omitempty"`
-	Keys     []keyReport        `json:"keys"`
-	Findings []workflow.Finding `json:"findings"`
-	Unread   []string           `json:"groups_not_read,omitempty"`
+	Project  string          `json:"project"`
+	Backend  string          `json:"backend"`
+	Where    string          `json:"keys_in,omitempty"`
+	Keys     []keyReport     `json:"keys"`
+	Findings []audit.Finding `json:"findings"`
+	Unread   []string        `json:"groups_not_read,omitempty"`
 }
 
 func (a *app) auditCmd() *cobra.Command {
@@ -102,7 +103,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		if ref.Path == "" {
 			last = a.lastPath(paths, host, ref.ID)
 		}
-		au, err := workflow.AuditProjectWith(ctx, c, ref, workflow.AuditOptions{LastPath: last, Resolve: a.sentryResolver(g)})
+		au, err := audit.AuditProjectWith(ctx, c, ref, audit.AuditOptions{LastPath: last, Resolve: a.sentryResolver(g)})
 		if err != nil {
 			return reportedf(a, "auditing %s failed: %s", ref, a.explain(err, "run the command again"))
 		}
@@ -117,7 +118,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 		}
 		x.Unread = au.UnreadGroups()
 		if x.Findings == nil {
-			x.Findings = []workflow.Finding{}
+			x.Findings = []audit.Finding{}
 		}
 		out = append(out, x)
 		if !g.jsonOut {
@@ -139,7 +140,7 @@ func (a *app) audit(ctx context.Context, g *globalFlags, c *apiclient.Client, ho
 	return nil
 }
 
-func (a *app) printAudit(au workflow.Audit) {
+func (a *app) printAudit(au audit.Audit) {
 	state := "no error tracking settings"
 	if s := au.Settings; s != nil {
 		state = map[bool]string{true: "enabled", false: "disabled"}[s.Active]
@@ -290,7 +291,7 @@ type keyReport struct {
 
 // keyReports are an audit's keys as reported: each key's public key with
 // withPublic, else the start of it; its DSN with withDSN.
-func keyReports(au workflow.Audit, withDSN, withPublic bool) []keyReport {
+func keyReports(au audit.Audit, withDSN, withPublic bool) []keyReport {
 	out := []keyReport{}
 	for _, k := range au.Keys {
 		used := k.Known()
@@ -339,7 +340,7 @@ func publicKeyStart(k string) string {
 // withAges adds when errtrack first saw each GitLab key; a Sentry key's
 // age is its dateCreated, as Sentry answers it. Ages are a help: a state
 // directory that cannot be written costs them, not the report.
-func (a *app) withAges(store *seen.Batch, host string, au *workflow.Audit, warn bool) {
+func (a *app) withAges(store *seen.Batch, host string, au *audit.Audit, warn bool) {
 	if au.Backend == keystore.BackendSentry {
 		for i := range au.Keys {
 			au.Keys[i].Seen = seen.Entry{First: au.Keys[i].Key.CreatedAt}

@@ -12,9 +12,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/atomicfile"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -215,7 +215,7 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 		}
 		rec := &recordingAPI{AuditAPI: c, groups: map[string][]apiclient.Variable{}}
 		watch := &sentryWatch{}
-		au, err := workflow.AuditProjectWith(ctx, rec, ref, workflow.AuditOptions{LastPath: last, Resolve: watch.resolver(a.sentryResolver(g))})
+		au, err := audit.AuditProjectWith(ctx, rec, ref, audit.AuditOptions{LastPath: last, Resolve: watch.resolver(a.sentryResolver(g))})
 		if err != nil {
 			if tokenError(err) || ctx.Err() != nil {
 				return out, a.checkFailed(err, "checking "+ref.String())

@@ -150,8 +150,8 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 	rotated := map[string]bool{}
 	for _, r := range p.rotations {
 		for _, it := range r.Items {
-			if it.Acts() && it.Rotation != nil {
-				rotated[rotatedKey(it.Project.Ref.ID, it.Rotation.Old)] = true
+			if r, ok := it.Detail.(workflow.RotationResult); ok && it.Acts() && r.Rotation != nil {
+				rotated[rotatedKey(it.Project.Ref.ID, r.Rotation.Old)] = true
 			}
 		}
 	}
@@ -274,7 +274,8 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 		if !e.Done {
 			return
 		}
-		if rot := e.Item.Rotation; rot != nil && rot.New != nil {
+		if r, ok := e.Item.Detail.(workflow.RotationResult); ok && r.Rotation != nil && r.Rotation.New != nil {
+			rot := r.Rotation
 			made[rotatedKey(e.Item.Project.Ref.ID, rot.Old)] = *rot.New
 			if created != nil {
 				created.Created(host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())

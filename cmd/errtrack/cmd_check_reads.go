@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -19,7 +20,7 @@ import (
 // recordingAPI hands the audit's reads of CI/CD variables to check too:
 // the rules on variables' flags need them, and no request is made twice.
 type recordingAPI struct {
-	workflow.AuditAPI
+	audit.AuditAPI
 	mu     sync.Mutex
 	vars   []apiclient.Variable
 	groups map[string][]apiclient.Variable
@@ -89,7 +90,7 @@ func (s watchedStore) All(ctx context.Context) ([]apiclient.ClientKey, error) {
 
 // sendTestEvents sends one test event through each key in use (the
 // test-event rule, opt-in): a key's clients' events are taken, or not.
-func sendTestEvents(ctx context.Context, c *apiclient.Client, au workflow.Audit) map[string]check.TestEvent {
+func sendTestEvents(ctx context.Context, c *apiclient.Client, au audit.Audit) map[string]check.TestEvent {
 	out := map[string]check.TestEvent{}
 	for _, k := range check.InUse(au) {
 		res, err := workflow.VerifyKey(ctx, c, au.Project, k)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -16,7 +17,7 @@ func (a *app) doctorCmd() *cobra.Command {
 	g := &globalFlags{}
 	var p projectFlag
 	var gf groupFlags
-	var o workflow.DoctorOptions
+	var o audit.DoctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor [-p P | --group G [--include-subgroups]] [--send-test-event] [--json]",
 		Short: "Check a project's error tracking end to end, with the fix for what fails",
@@ -57,8 +58,8 @@ one-line fix. Exit 1 on any fail.`,
 				refs, c, host = []apiclient.ProjectRef{ref}, cl, h
 			}
 			type projectChecks struct {
-				Project string           `json:"project"`
-				Checks  []workflow.Check `json:"checks"`
+				Project string        `json:"project"`
+				Checks  []audit.Check `json:"checks"`
 			}
 			all := []projectChecks{} // [] for a group with nothing to check, not null
 			failed := 0
@@ -74,8 +75,8 @@ one-line fix. Exit 1 on any fail.`,
 				o.TokenEnv = a.envTokenName
 			}
 			for _, ref := range refs {
-				checks := workflow.Doctor(ctx, c, ref, o, func(err error) string { return a.explain(err, "run errtrack doctor again") }, a.now())
-				if workflow.Failed(checks) {
+				checks := audit.Doctor(ctx, c, ref, o, func(err error) string { return a.explain(err, "run errtrack doctor again") }, a.now())
+				if audit.Failed(checks) {
 					failed++
 				}
 				name := ref.Path // projects are named by their path

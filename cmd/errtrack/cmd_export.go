@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -145,7 +146,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 		defer closeLedger()
 	}
 	for _, ref := range refs {
-		au, err := workflow.AuditProjectWith(ctx, c, ref, workflow.AuditOptions{Resolve: a.sentryResolver(g)})
+		au, err := audit.AuditProjectWith(ctx, c, ref, audit.AuditOptions{Resolve: a.sentryResolver(g)})
 		if err != nil {
 			return nil, reportedf(a, "reading %s failed: %s Nothing was written.", ref, a.explain(err, "run the command again"))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/wording"
@@ -165,8 +166,8 @@ func (a *app) projectsCmd() *cobra.Command {
 }
 
 // overviewAll reads every project's overview, a few at a time.
-func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.Project) []workflow.Overview {
-	out := make([]workflow.Overview, len(projects))
+func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.Project) []audit.Overview {
+	out := make([]audit.Overview, len(projects))
 	sem := make(chan struct{}, overviewConcurrency)
 	var wg sync.WaitGroup
 	for i, p := range projects {
@@ -175,7 +176,7 @@ func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i] = workflow.ProjectOverview(ctx, c, apiclient.ProjectID(p.ID))
+			out[i] = audit.ProjectOverview(ctx, c, apiclient.ProjectID(p.ID))
 		}()
 	}
 	wg.Wait()
@@ -184,7 +185,7 @@ func overviewAll(ctx context.Context, c *apiclient.Client, projects []apiclient.
 
 // trackingJSON is a project's error tracking in the list's JSON; counted,
 // when set, is its Sentry project's keys (never GitLab's count for them).
-func (a *app) trackingJSON(o workflow.Overview, counted *keyCount) trackingJSON {
+func (a *app) trackingJSON(o audit.Overview, counted *keyCount) trackingJSON {
 	t := trackingJSON{Summary: o.Summary(), Configured: o.Settings != nil, KeysKnown: o.KeysKnown}
 	if o.Migrated() {
 		t.SentryProject, t.SentryURL = o.SentryProject, o.SentryURL

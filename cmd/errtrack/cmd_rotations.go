@@ -52,6 +52,7 @@ type rotationJSON struct {
 type keyRefJSON struct {
 	ID        int64  `json:"id,omitempty"`
 	PublicKey string `json:"public_key,omitempty"`
+	Name      string `json:"name,omitempty"`
 }
 
 type rotationsFlags struct {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/config"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/safetext"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -106,7 +106,7 @@ func describeSentryToken(w io.Writer, base string, info *sentry.TokenInfo) {
 	fmt.Fprintf(w, "  Scopes:  %s\n", safetext.Clean(strings.Join(info.Scopes, ", ")))
 	switch {
 	case info.Kind == sentry.OrgToken && !info.CanReadKeys():
-		fmt.Fprintln(w, "  Warning: an organization token cannot list a project's keys (they take project:read): create a personal auth token with project:read and project:write at "+workflow.SentryTokenPage(base)+".")
+		fmt.Fprintln(w, "  Warning: an organization token cannot list a project's keys (they take project:read): create a personal auth token with project:read and project:write at "+audit.SentryTokenPage(base)+".")
 	case !info.CanReadKeys():
 		fmt.Fprintln(w, "  Warning: without project:read errtrack cannot list a project's keys.")
 	case !info.CanWriteKeys():

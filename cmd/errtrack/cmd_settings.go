@@ -109,13 +109,9 @@ func (a *app) settingsCmd() *cobra.Command {
 			if !cmd.Flags().Changed("active") || !cmd.Flags().Changed("integrated") {
 				return usagef("settings create needs both --active=BOOL and --integrated=BOOL")
 			}
-			keys := workflow.KeysNotRead
-			if cActive && cIntegrated {
-				keys = workflow.KeysBefore
-			}
-			return show(cmd, &createP, &cIntegrated, keys, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
-				s, _, err := c.CreateSettings(ctx, ref, cActive, cIntegrated)
-				return s, err
+			req := workflow.SettingsRequest{Create: true, Active: cActive, Integrated: &cIntegrated}
+			return show(cmd, &createP, &cIntegrated, req.KeyRead(), func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+				return req.Send(ctx, c, ref)
 			})
 		},
 	}
@@ -154,13 +150,9 @@ func (a *app) settingsCmd() *cobra.Command {
 				if cmd.Flags().Changed("integrated") {
 					integ = &integrated
 				}
-				keys := workflow.KeysNotRead
-				if act && (integ == nil || *integ) {
-					keys = workflow.KeysAlongside
-				}
-				return show(cmd, &p, integ, keys, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
-					s, _, err := c.UpdateSettings(ctx, ref, act, integ)
-					return s, err
+				req := workflow.SettingsRequest{Active: act, Integrated: integ}
+				return show(cmd, &p, integ, req.KeyRead(), func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+					return req.Send(ctx, c, ref)
 				})
 			},
 		}

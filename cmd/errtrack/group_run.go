@@ -47,26 +47,6 @@ func (a *app) stateDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "errtrack"), nil
 }
 
-// groupItemJSON is one project of a group change's --json report: never a
-// DSN nor a variable's value.
-type groupItemJSON struct {
-	Project   string         `json:"project"`
-	ProjectID int64          `json:"project_id"`
-	Action    string         `json:"action"`
-	Result    string         `json:"result"`
-	Reason    string         `json:"reason,omitempty"`
-	OldKeyID  int64          `json:"old_key_id,omitempty"`
-	NewKeyID  int64          `json:"new_key_id,omitempty"`
-	KeyID     int64          `json:"key_id,omitempty"`
-	Variables []variableJSON `json:"variables,omitempty"`
-	Accepted  *bool          `json:"accepted,omitempty"`
-	Status    int            `json:"status,omitempty"`
-	Words     string         `json:"words,omitempty"`
-	Error     string         `json:"error,omitempty"`
-	// A migration's: the Sentry key the variables now hold.
-	SentryKey *keyRefJSON `json:"sentry_key,omitempty"`
-}
-
 // groupRun is one group command's run of the driver.
 type groupRun struct {
 	g    *globalFlags
@@ -154,8 +134,8 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 		if !e.Done {
 			return
 		}
-		if rot := e.Item.Rotation; rot != nil && rot.New != nil && created != nil {
-			created.Created(r.host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.New.ID, a.now())
+		if rot, ok := e.Item.Detail.(workflow.RotationResult); ok && rot.Rotation != nil && rot.Rotation.New != nil && created != nil {
+			created.Created(r.host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.Rotation.New.ID, a.now())
 		}
 		n++
 		fmt.Fprintf(a.stderr, "[%d/%d] %s: %s. %s\n", n, total, explain.Text(e.Item.Project.Name()), e.Item.Result, explain.Text(a.groupWords(e.Item)))
@@ -253,14 +233,17 @@ func (a *app) groupWords(it workflow.Item) string {
 	var others *workflow.OtherVariablesError
 	var refused *workflow.RefusedError
 	switch {
-	case errors.As(it.Err, &groups) && it.NewKeyID != 0:
-		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + fmt.Sprint(it.NewKeyID) + ")."
+	case errors.As(it.Err, &groups) && madeKey(it):
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(workflow.RotationResult).New) + ")."
 	case errors.As(it.Err, &groups):
 		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
 	case errors.As(it.Err, &others):
 		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
 	case errors.As(it.Err, &refused):
-		return fmt.Sprintf("key %d: %s. %s", it.Key.ID, refused, refused.Advice())
+		if k := testedKey(it); k != nil {
+			return fmt.Sprintf("key %s: %s. %s", keystore.KeyName(*k), refused, refused.Advice())
+		}
+		return fmt.Sprintf("%s. %s", wording.Capitalize(refused.Error()), refused.Advice())
 	case it.Words != "":
 		return it.Words
 	case it.Skip != "" && it.Err != nil:
@@ -269,93 +252,4 @@ func (a *app) groupWords(it workflow.Item) string {
 		return it.Skip
 	}
 	return it.Action
-}
-
-// printGroupReport prints the report: a table, or --json one object per
-// project.
-func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
-	items := make([]groupItemJSON, len(p.Items))
-	for i, it := range p.Items {
-		x := groupItemJSON{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action, Result: it.Result,
-			OldKeyID: it.OldKeyID, NewKeyID: it.NewKeyID, KeyID: it.Key.ID}
-		if x.Result == "" {
-			x.Result = workflow.ResultPlanned
-		}
-		if !it.Acts() {
-			x.Action, x.Reason = "none", it.Skip
-		}
-		if _, verify := p.Kind.(workflow.VerifyChange); verify {
-			x.OldKeyID = 0 // a test event replaces nothing: its key is key_id
-		}
-		if r := it.Rotation; r != nil {
-			for _, v := range r.Variables {
-				x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
-			}
-		}
-		if it.Check != nil {
-			x.Accepted, x.Status = &it.Check.Accepted, it.Check.StatusCode
-		}
-		_, migrating := p.Kind.(workflow.MigrateChange)
-		switch {
-		case it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay:
-			x.Error = a.groupWords(it)
-		case it.Result == workflow.ResultNotReached:
-			x.Words = it.Words
-		case migrating && it.Result == workflow.ResultChanged:
-			// What was made: the Sentry project and key (the words name
-			// them), not only that a test event went through.
-			x.Words, x.KeyID = it.Words, 0
-			x.SentryKey = &keyRefJSON{PublicKey: it.Key.PublicKey}
-		}
-		items[i] = x
-	}
-	if g.jsonOut {
-		return writeJSON(a.stdout, items)
-	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECT\tRESULT\tKEYS\tDETAIL")
-	for i, x := range items {
-		keys := "-"
-		switch {
-		case x.OldKeyID != 0 && x.NewKeyID != 0:
-			keys = fmt.Sprintf("%d → %d", x.OldKeyID, x.NewKeyID)
-		case x.OldKeyID != 0:
-			keys = fmt.Sprint(x.OldKeyID)
-		case x.KeyID != 0:
-			keys = fmt.Sprint(x.KeyID)
-		case x.SentryKey != nil:
-			keys = keystore.KeyName(p.Items[i].Key)
-		}
-		detail := x.Reason
-		it := p.Items[i]
-		switch {
-		case x.Error != "":
-			detail = x.Error
-		case x.SentryKey != nil:
-			detail = x.Words
-		case len(x.Variables) > 0:
-			var vars []string
-			for _, v := range x.Variables {
-				vars = append(vars, v.Key+" "+v.Result)
-			}
-			detail = strings.Join(vars, ", ")
-		case it.Check != nil:
-			detail = fmt.Sprintf("test event %s (HTTP %d)", workflow.TestEventWords(it.Check.Accepted, it.Check.StatusCode), it.Check.StatusCode)
-		case detail == "" && it.Acts() && x.Result == workflow.ResultPlanned:
-			detail = it.Action
-		case detail == "" && it.Words != "":
-			detail = it.Words
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", explain.Text(x.Project), x.Result, keys, explain.Text(firstSentence(detail)))
-	}
-	return tw.Flush()
-}
-
-// firstSentence keeps a table's detail to what fits a row: the first
-// Sentence (the --json report and the progress lines say the rest).
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i > 0 && i < len(s)-2 {
-		return s[:i+1]
-	}
-	return s
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: GitLab's count
@@ -24,7 +24,7 @@ type keyCount struct {
 // sentryKeyCounts reads, a few at a time, the keys of every Sentry-backed
 // project's Sentry project; nil for a project that is not Sentry-backed.
 // Only with jsonOut: the table's summary does not count them.
-func (a *app) sentryKeyCounts(ctx context.Context, g *globalFlags, overviews []workflow.Overview) []*keyCount {
+func (a *app) sentryKeyCounts(ctx context.Context, g *globalFlags, overviews []audit.Overview) []*keyCount {
 	out := make([]*keyCount, len(overviews))
 	resolve := a.sentryResolver(g)
 	sem := make(chan struct{}, overviewConcurrency)

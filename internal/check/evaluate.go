@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -14,7 +15,7 @@ import (
 // Project is one project's audit and the variables it was made from (the
 // same reads: none of its own).
 type Project struct {
-	Audit workflow.Audit
+	Audit audit.Audit
 	// Variables are the project's own; GroupVariables each ancestor
 	// group's that could be read.
 	Variables      []apiclient.Variable
@@ -36,7 +37,7 @@ type TestEvent struct {
 
 // InUse are the keys the test-event rule sends an event through: active,
 // and held by a variable errtrack can read.
-func InUse(a workflow.Audit) []apiclient.ClientKey {
+func InUse(a audit.Audit) []apiclient.ClientKey {
 	var out []apiclient.ClientKey
 	for _, k := range a.Keys {
 		if k.Key.Active && len(k.Known()) > 0 {
@@ -93,7 +94,7 @@ type Result struct {
 	Findings  []Finding   `json:"findings"`
 	Unchecked []Unchecked `json:"unchecked,omitempty"`
 	// Audit is the audit it was read from (for --fix).
-	Audit workflow.Audit `json:"-"`
+	Audit audit.Audit `json:"-"`
 }
 
 // Evaluate holds one project to the policy's rules for it.

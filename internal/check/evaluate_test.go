@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
@@ -35,8 +36,8 @@ func project() Project {
 	k3 := apiclient.ClientKey{ID: 3, Active: false, PublicKey: "glet_3333", DSN: "https://glet_3333@gitlab.example.com/api/v4/error_tracking/collector/7"}
 	use := workflow.Use{Variable: "SENTRY_DSN", Scope: "*"}
 	return Project{
-		Audit: workflow.Audit{Project: projectscope.Project{ID: 7, Path: "g/app"}, Settings: &apiclient.Settings{Active: true, Integrated: true},
-			Keys: []workflow.AuditedKey{
+		Audit: audit.Audit{Project: projectscope.Project{ID: 7, Path: "g/app"}, Settings: &apiclient.Settings{Active: true, Integrated: true},
+			Keys: []audit.AuditedKey{
 				{Key: k1, Used: []workflow.Use{use}, Seen: seen.Entry{First: now.AddDate(0, 0, -100)}},
 				{Key: k2, Seen: seen.Entry{First: now.AddDate(0, 0, -40), Created: true}},
 				{Key: k3, Used: []workflow.Use{{Variable: "OLD_DSN", Scope: "staging"}}, Seen: seen.Entry{First: now.AddDate(0, 0, -5)}},
@@ -118,8 +119,8 @@ func TestEvaluateUnknownIsNeverUnused(t *testing.T) {
 // A Sentry-backed project's keys: with no rate limit, or another than the
 // policy's, a finding mendable with the policy's limit.
 func TestEvaluateRateLimit(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
-		Keys: []workflow.AuditedKey{
+	pr := Project{Audit: audit.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
+		Keys: []audit.AuditedKey{
 			{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}},
 			{Key: apiclient.ClientKey{Active: true, PublicKey: "bb", Name: "B", RateLimit: &apiclient.KeyRateLimit{Count: 5, Window: 60}}},
 			{Key: apiclient.ClientKey{Active: true, PublicKey: "cc", Name: "C", RateLimit: &apiclient.KeyRateLimit{Count: 1000, Window: 3600}}},
@@ -209,7 +210,7 @@ func TestEvaluateTestEvents(t *testing.T) {
 // Keys that could not be read (a Sentry's): the rules on keys are named
 // unchecked, never taken as holding.
 func TestEvaluateKeysUnread(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry}, KeysUnread: "401 Token expired"}
+	pr := Project{Audit: audit.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry}, KeysUnread: "401 Token expired"}
 	r := Evaluate(policy(t, "rules: {rate_limit: {required: true}, integrated_error_tracking: off, unused_keys: {days: 3}}"), pr, now)
 	if len(r.Unchecked) != 1 || strings.Join(r.Unchecked[0].Rules, ",") != "rate-limit,unused-keys" {
 		t.Fatalf("%+v", r.Unchecked)
@@ -219,8 +220,8 @@ func TestEvaluateKeysUnread(t *testing.T) {
 // A key whose age errtrack does not know (a Sentry's) is named not
 // checked by key-max-age, never taken as young.
 func TestEvaluateAgelessKeysUnchecked(t *testing.T) {
-	pr := Project{Audit: workflow.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
-		Keys: []workflow.AuditedKey{{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}}}}}
+	pr := Project{Audit: audit.Audit{Project: projectscope.Project{ID: 3, Path: "demo/api"}, Backend: keystore.BackendSentry,
+		Keys: []audit.AuditedKey{{Key: apiclient.ClientKey{Active: true, PublicKey: "aa", Name: "A"}}}}}
 	r := Evaluate(policy(t, "rules: {key_max_age: {days: 9}}"), pr, now)
 	if len(r.Findings) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Rules[0] != RuleKeyMaxAge || !strings.Contains(r.Unchecked[0].Why, `key "A"`) {
 		t.Fatalf("%+v %+v", r.Findings, r.Unchecked)

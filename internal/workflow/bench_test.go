@@ -89,22 +89,6 @@ func BenchmarkRoundTrips(b *testing.B) {
 		_, err := NewRotation(apiclient.ProjectID(5), RotationOptions{Confirmed: true}).Advance(ctx, c, nil)
 		return err
 	})
-	// audit -p demo/mobile/ios: project, settings, keys, variables and both
-	// ancestor groups' variables at once.
-	run("audit", func(c *apiclient.Client) error {
-		ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
-		_, err := auditProject(ctx, c, ref)
-		return err
-	})
-	// audit -p 7 (demo/mobile/ios): with its path last seen (the command
-	// remembers it), the groups go out with the rest; never seen, they
-	// wait for the project's path.
-	ios := apiclient.ProjectID(7)
-	run("audit-by-id", func(c *apiclient.Client) error {
-		_, err := AuditProjectWith(ctx, c, ios, AuditOptions{LastPath: "demo/mobile/ios"})
-		return err
-	})
-	run("audit-by-id-first-time", func(c *apiclient.Client) error { _, err := auditProject(ctx, c, ios); return err })
 	// settings update -p 1 --active=false / --active=true: the write, the
 	// project's path and (enabling) the keys at once.
 	settings := func(active bool, keys NewKeyRead) func(c *apiclient.Client) error {

@@ -94,23 +94,9 @@ type Item struct {
 	Words string
 	Err   error
 
-	// A rotation's: the keys, and the rotation itself (planned, then as it
-	// ended). GoesOn: it goes on with the key an unfinished rotation made;
-	// DoneBefore: an earlier run of the group rotation rotated it.
-	OldKeyID, NewKeyID int64
-	Rotation           *Rotation
-	GoesOn, DoneBefore bool
-	// A settings change's: whether it creates them, and the server's answer.
-	Creates  bool
-	Settings *apiclient.Settings
-	// A test event's key and answer.
-	Key   apiclient.ClientKey
-	Check *apiclient.DSNCheck
-	// migration is a migration's plan and state.
-	migration *migration
-	// sentryOwn is a Sentry-backed project's own Sentry project, as a
-	// migration's ledger names targets: no migration may take it.
-	sentryOwn string
+	// Detail is what the kind knows of the project (its kind's result);
+	// nil for a project left alone before its kind planned it.
+	Detail KindResult
 }
 
 // Acts reports an item the plan changes (or sends an event to).
@@ -152,10 +138,17 @@ func (p Plan) Count(r string) int {
 // left them; DoneBefore those an earlier run of it rotated, left alone.
 func (p Plan) GoingOn() (goingOn, doneBefore int) {
 	for _, it := range p.Items {
-		if it.GoesOn && it.Acts() {
+		var goesOn, before bool
+		switch d := it.Detail.(type) {
+		case RotationResult:
+			goesOn, before = d.GoesOn, d.DoneBefore
+		case MigrationResult:
+			goesOn = d.GoesOn
+		}
+		if goesOn && it.Acts() {
 			goingOn++
 		}
-		if it.DoneBefore {
+		if before {
 			doneBefore++
 		}
 	}
@@ -365,3 +358,9 @@ func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 	})
 	return p
 }
+
+// KindResult is what one kind of change knows of a project, planned and
+// then done: a RotationResult, SettingsResult, VerifyResult or
+// MigrationResult. The front ends switch on its type, never on which
+// fields happen to be set.
+type KindResult interface{ kindResult() }

@@ -58,7 +58,7 @@ func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.Proje
 					continue
 				}
 				for _, key := range keys {
-					if holdsDSN(v, key.DSN) {
+					if HoldsDSN(v, key.DSN) {
 						h.key, h.skip = key, ""
 						return h
 					}
@@ -128,7 +128,7 @@ func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, va
 		return h
 	}
 	for _, k := range h.keys {
-		if holdsDSN(named[0], k.DSN) {
+		if HoldsDSN(named[0], k.DSN) {
 			h.key = k
 			return h
 		}
@@ -141,7 +141,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	it := Item{Project: projectOf(p)}
 	if rec, ok := env.campaignDone(p.ID); ok {
 		it.Skip, it.Result = "rotated by an earlier run of this group rotation ("+finishedWords(rec)+"): left as it is until the rotation is finished or restarted", ResultUnchanged
-		it.OldKeyID, it.NewKeyID, it.DoneBefore = rec.OldKeyID, rec.NewKeyID, true
+		it.Detail = RotationResult{Old: OldKeyOf(rec), New: NewKeyOf(rec), DoneBefore: true}
 		return it
 	}
 	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
@@ -181,7 +181,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	if err == nil && r.resume == decidedUpdate {
 		r = r.goOn()
 	}
-	it.OldKeyID, it.Rotation = old.ID, &r
+	res := RotationResult{Old: old, Rotation: &r}
 	switch {
 	case err != nil:
 		it.Skip, it.Result, it.Err = "could not be planned", ResultFailed, err
@@ -198,7 +198,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	default:
 		it.Action = "rotate key " + keystore.KeyName(old)
 		if r.GoingOn() {
-			it.GoesOn = true
+			res.GoesOn, res.New = true, NewKeyOf(*r.Earlier)
 			it.Action = fmt.Sprintf("go on with key %s, made by an unfinished rotation (%s), to replace key %s",
 				keystore.KeyName(NewKeyOf(*r.Earlier)), r.Earlier.Started.Local().Format("2006-01-02 15:04"), keystore.KeyName(old))
 		}
@@ -206,6 +206,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 			it.Action += fmt.Sprintf("; key %s stays while %s holds its DSN", keystore.KeyName(old), strings.Join(out, ", "))
 		}
 	}
+	it.Detail = res
 	return it
 }
 
@@ -218,7 +219,8 @@ func finishedWords(rec ledger.Record) string {
 }
 
 func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
-	r := *it.Rotation
+	res := it.rotation()
+	r := *res.Rotation
 	if env.campaign != nil && !r.intent {
 		r.opts.Campaign = env.campaign.id
 		if r.rec.ID != "" && r.rec.Campaign == "" {
@@ -240,10 +242,11 @@ func (k RotateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if err != nil {
 		r.saveState() // the variables' state, where a group run left it to the end
 	}
-	it.Rotation = &r
+	res.Rotation = &r
 	if r.New != nil {
-		it.NewKeyID = r.New.ID
+		res.New = *r.New
 	}
+	it.Detail = res
 	switch {
 	case err == nil:
 		it.Result, it.Words = ResultChanged, r.State(c)
@@ -277,7 +280,8 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 	var recs []ledger.Record
 	var at []int
 	for i, it := range items {
-		r := it.Rotation
+		res := it.rotation()
+		r := res.Rotation
 		if !it.Acts() || r == nil || r.New != nil || r.Earlier != nil {
 			continue
 		}
@@ -286,7 +290,8 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 			c.opts.Campaign = env.campaign.id
 		}
 		c.rec, c.intent = c.creatingRecord(now), true
-		items[i].Rotation = &c
+		res.Rotation = &c
+		items[i].Detail = res
 		recs = append(recs, c.rec)
 		at = append(at, i)
 	}
@@ -306,7 +311,7 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 // notReached closes the record prepare wrote for a project the run never
 // began: its create was never sent.
 func (k RotateChange) notReached(env *RunEnv, it Item) {
-	if r := it.Rotation; r != nil && r.intent && k.Ledger != nil {
+	if r := it.rotation().Rotation; r != nil && r.intent && k.Ledger != nil {
 		rec := r.rec
 		rec.Phase, rec.Ended, rec.Note = ledger.PhaseFailed, k.Ledger.stamp(), "not reached: the run was interrupted before its create"
 		_ = k.Ledger.put(rec, false)
@@ -343,4 +348,23 @@ func (e *GroupVariablesError) Error() string {
 // there: never one that deletes a key those variables still hand out.
 func (e *GroupVariablesError) Advice(rotateAlone string) string {
 	return "rotate it on its own (" + rotateAlone + "): the old key stays until the group's variables hold the new DSN"
+}
+
+// RotationResult is a rotation's: the old key and the new one (zero until
+// made; a Sentry key is named by its public key), and the rotation itself,
+// planned, then as it ended. GoesOn: it goes on with the key an unfinished
+// rotation made; DoneBefore: an earlier run of the group rotation rotated
+// it.
+type RotationResult struct {
+	Old, New           apiclient.ClientKey
+	Rotation           *Rotation
+	GoesOn, DoneBefore bool
+}
+
+func (RotationResult) kindResult() {}
+
+// rotation is the item's rotation result (zero for another kind).
+func (it Item) rotation() RotationResult {
+	r, _ := it.Detail.(RotationResult)
+	return r
 }

@@ -29,11 +29,11 @@ const actionCreateSettings = "create integrated settings, enabled"
 const actionStaysOnSentry = "enable (it stays on its Sentry)"
 
 func (k SettingsChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
-	it := Item{Project: projectOf(p)}
+	it := Item{Project: projectOf(p), Detail: SettingsResult{}}
 	s, _, err := env.api.GetSettings(ctx, it.Project.Ref)
 	switch {
 	case errors.Is(err, apiclient.ErrSettingsNotFound) && k.Enable:
-		it.Action, it.Creates = actionCreateSettings, true
+		it.Action, it.Detail = actionCreateSettings, SettingsResult{Creates: true}
 	case errors.Is(err, apiclient.ErrSettingsNotFound):
 		it.Skip, it.Result = "no settings: nothing to disable", ResultUnchanged
 	case err != nil:
@@ -65,11 +65,13 @@ func settingsDone(action string) string {
 
 func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	var err error
-	if it.Creates {
-		it.Settings, _, err = env.API.CreateSettings(ctx, it.Project.Ref, true, true)
+	res, _ := it.Detail.(SettingsResult)
+	if res.Creates {
+		res.Settings, _, err = env.API.CreateSettings(ctx, it.Project.Ref, true, true)
 	} else {
-		it.Settings, _, err = env.API.UpdateSettings(ctx, it.Project.Ref, k.Enable, nil)
+		res.Settings, _, err = env.API.UpdateSettings(ctx, it.Project.Ref, k.Enable, nil)
 	}
+	it.Detail = res
 	it.Result, it.Err, it.Words = ResultChanged, err, settingsDone(it.Action)
 	if err != nil {
 		it.Result, it.Words = ResultFailed, env.Explain(err)
@@ -79,3 +81,12 @@ func (k SettingsChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	}
 	return it
 }
+
+// SettingsResult is a settings change's: whether it creates them, and the
+// server's answer (nil until answered).
+type SettingsResult struct {
+	Creates  bool
+	Settings *apiclient.Settings
+}
+
+func (SettingsResult) kindResult() {}

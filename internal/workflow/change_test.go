@@ -102,7 +102,7 @@ func TestGroupRotation(t *testing.T) {
 	k.DeleteWithUnreadGroups = true
 	p := plan(t, c, demoGroup(t), true, k)
 	items := byPath(p)
-	if p.Acting() != 2 || items["demo/web-shop"].OldKeyID != 1 || items["demo/mobile/ios"].OldKeyID != 901 {
+	if p.Acting() != 2 || items["demo/web-shop"].rotation().Old.ID != 1 || items["demo/mobile/ios"].rotation().Old.ID != 901 {
 		t.Fatalf("%+v", p.Items)
 	}
 	if s := items["demo/mobile/kiosk"].Skip; !strings.Contains(s, "not a Maintainer") {
@@ -202,7 +202,7 @@ func TestGroupRotationResumes(t *testing.T) {
 		t.Fatalf("failed %d, open %v: %+v", first.Failed(), l.OpenRotations(7), first.Items)
 	}
 	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
-	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.OldKeyID != 901 {
+	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.rotation().Old.ID != 901 {
 		t.Fatalf("%+v", it)
 	}
 	release, err := p.Begin("")
@@ -368,7 +368,7 @@ func TestGroupRotationNeverCreatesTwice(t *testing.T) {
 		t.Fatalf("ios keys %v", srv.Keys(7))
 	}
 	p := plan(t, c, demoGroup(t), true, rotateSentryDSN(l))
-	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.Rotation.New.ID != made[0] {
+	if it := byPath(p)["demo/mobile/ios"]; !strings.Contains(it.Action, "go on with key") || it.rotation().Rotation.New.ID != made[0] {
 		t.Fatalf("%+v", it)
 	}
 	done := runPlan(t, ctx, p, c, nil)
@@ -437,7 +437,7 @@ func TestFleetGroupRotation(t *testing.T) {
 	done := runPlan(t, context.Background(), plan(t, c, fleet(), false, keep(l)), c, nil)
 	for _, it := range done.Items {
 		keys := srv.Keys(it.Project.ID)
-		if it.Result != ResultChanged || len(keys) != 1 || keys[0].ID == it.OldKeyID {
+		if it.Result != ResultChanged || len(keys) != 1 || keys[0].ID == it.rotation().Old.ID {
 			t.Fatalf("%s: %s %+v", it.Project.Path, it.Words, keys)
 		}
 		if v := variableValue(srv, it.Project.ID, "SENTRY_DSN", ""); !strings.Contains(v, keys[0].PublicKey) {
@@ -532,7 +532,7 @@ func TestGroupRotationPartialRunKeepsItOpen(t *testing.T) {
 	count := func(e Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		if r := e.Item.Rotation; e.Done && r != nil && r.New != nil && !r.GoingOn() {
+		if r := e.Item.rotation().Rotation; e.Done && r != nil && r.New != nil && !r.GoingOn() {
 			creates[e.Item.Project.ID]++
 		}
 	}

@@ -32,9 +32,9 @@ func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 	case h.skip != "":
 		it.Skip, it.Result = h.skip, ResultSkipped
 	case !h.key.Active:
-		it.Key, it.Skip, it.Result = h.key, fmt.Sprintf("%s holds the DSN of key %s, which is inactive: its events are refused", k.Variable, keystore.KeyName(h.key)), ResultFailed
+		it.Detail, it.Skip, it.Result = VerifyResult{Key: h.key}, fmt.Sprintf("%s holds the DSN of key %s, which is inactive: its events are refused", k.Variable, keystore.KeyName(h.key)), ResultFailed
 	default:
-		it.Key, it.OldKeyID = h.key, h.key.ID
+		it.Detail = VerifyResult{Key: h.key}
 		it.Action = fmt.Sprintf("send a test event with the DSN of key %s", keystore.KeyName(h.key))
 	}
 	return it
@@ -42,12 +42,23 @@ func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 
 // run sends the event; a refusal fails the project only.
 func (k VerifyChange) run(ctx context.Context, env *RunEnv, it Item) Item {
-	it.Check, it.Err = VerifyKey(ctx, env.API, it.Project, it.Key)
+	res, _ := it.Detail.(VerifyResult)
+	res.Check, it.Err = VerifyKey(ctx, env.API, it.Project, res.Key)
+	it.Detail = res
 	if it.Err != nil {
 		it.Result, it.Words = ResultFailed, env.Explain(it.Err)
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(it.Key), AcceptedWords, it.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(res.Key), AcceptedWords, res.Check.StatusCode)
 	return it
 }
+
+// VerifyResult is a test event's: the key whose DSN it is sent with, and
+// the answer (nil until sent).
+type VerifyResult struct {
+	Key   apiclient.ClientKey
+	Check *apiclient.DSNCheck
+}
+
+func (VerifyResult) kindResult() {}

@@ -68,7 +68,7 @@ func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
 	var out []Use
 	for _, g := range groups {
 		for _, v := range byGroup[g] {
-			if holdsDSN(v, dsn) {
+			if HoldsDSN(v, dsn) {
 				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope})
 			}
 		}

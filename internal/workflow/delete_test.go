@@ -116,3 +116,24 @@ func TestGroupVariableWords(t *testing.T) {
 func planDeletion(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, id int64, unasked bool) (Deletion, error) {
 	return PlanDeletionIn(ctx, api, ref, nil, strconv.FormatInt(id, 10), unasked)
 }
+
+// The delete question names the variables that cannot be read and may
+// hold the key's DSN: hidden ones, the group's included, and finds the
+// dotenv line of a file variable.
+func TestDeletionNamesHiddenAndFileVariables(t *testing.T) {
+	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	d, err := planDeletion(ctx, c, apiclient.ProjectID(10), 911, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Variables) != 1 || d.Variables[0].Key != "APP_ENV" || !d.Variables[0].HoldsOld {
+		t.Fatalf("variables %+v", d.Variables)
+	}
+	w := d.Warning()
+	for _, want := range []string{"CI/CD variable APP_ENV (all environments) holds", "SENTRY_DSN (all environments)", "group ops/OPS_SENTRY_DSN (environment production)"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning lacks %q: %s", want, w)
+		}
+	}
+}

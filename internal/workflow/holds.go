@@ -50,8 +50,8 @@ func (p Plan) Holds(i int) []Hold {
 
 func (k RotateChange) holds(it Item) []Hold {
 	h := []Hold{{it.Project.ID, HoldCreate}, {it.Project.ID, HoldVariables}}
-	if it.Rotation != nil {
-		h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(it.Rotation.Old))})
+	if r := it.rotation().Rotation; r != nil {
+		h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(r.Old))})
 	}
 	return h
 }
@@ -65,8 +65,8 @@ func (k VerifyChange) holds(it Item) []Hold {
 func (k MigrateChange) holds(it Item) []Hold {
 	if k.DeleteOldKeys {
 		h := []Hold{}
-		if it.migration != nil {
-			for _, key := range it.migration.oldKeys {
+		if m := it.plannedMigration(); m != nil {
+			for _, key := range m.oldKeys {
 				h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(key))})
 			}
 		}

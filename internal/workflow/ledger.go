@@ -108,11 +108,11 @@ func sameVariable(a, b *ledger.Variable) bool {
 	if a == nil || b == nil {
 		return true
 	}
-	return a.Key == b.Key && scopeOf(a.Scope) == scopeOf(b.Scope)
+	return a.Key == b.Key && ScopeOf(a.Scope) == ScopeOf(b.Scope)
 }
 
 // scopeOf is an environment scope, "*" for all environments.
-func scopeOf(s string) string {
+func ScopeOf(s string) string {
 	if s == "" {
 		return "*"
 	}

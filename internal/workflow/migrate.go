@@ -109,7 +109,7 @@ type migration struct {
 func (m migration) holdsOn() string {
 	var why []string
 	if len(m.unread) > 0 {
-		why = append(why, unreadGroupsWords(m.unread))
+		why = append(why, UnreadGroupsWords(m.unread))
 	}
 	if len(m.hidden) > 0 {
 		why = append(why, "the hidden "+strings.Join(m.hidden, ", ")+" may hold a glet_ DSN")
@@ -118,7 +118,7 @@ func (m migration) holdsOn() string {
 }
 
 // unreadGroupsWords say which groups' variables could not be read, and why.
-func unreadGroupsWords(unread map[string]error) string {
+func UnreadGroupsWords(unread map[string]error) string {
 	var parts []string
 	for _, g := range slices.Sorted(maps.Keys(unread)) {
 		why := "they could not be read"
@@ -150,7 +150,7 @@ func (k MigrateChange) target(p projectscope.Project) sentry.Project {
 	return sentry.Project{Base: k.Base, Org: k.Org, Slug: k.Slug(p)}
 }
 
-func targetName(t sentry.Project) string { return t.Org + "/" + t.Slug }
+func TargetName(t sentry.Project) string { return t.Org + "/" + t.Slug }
 
 // crossCheck stops the projects a naming rule sends to one Sentry project:
 // their events would mix, and they would share one key.
@@ -161,8 +161,8 @@ func (k MigrateChange) crossCheck(items []Item) {
 	crossCheckOwn(items)
 	by := map[string][]int{}
 	for i, it := range items {
-		if it.Acts() && it.migration != nil {
-			t := targetName(it.migration.target)
+		if m := it.plannedMigration(); it.Acts() && m != nil {
+			t := TargetName(m.target)
 			by[t] = append(by[t], i)
 		}
 	}
@@ -178,7 +178,8 @@ func (k MigrateChange) crossCheck(items []Item) {
 				}
 			}
 			it := &items[i]
-			it.Action, it.Result, it.migration = "", ResultFailed, nil
+			it.Action, it.Result = "", ResultFailed
+			it.withMigration(nil)
 			it.Skip = "its Sentry project " + t + " is also the target of " + strings.Join(others, ", ") + ": give each project its own (a naming rule that tells them apart, such as {path_slug}, or a mapping)"
 		}
 	}
@@ -188,7 +189,7 @@ func (k MigrateChange) crossCheck(items []Item) {
 func ledgerTarget(t sentry.Project) string { return t.Base + "/" + t.Org + "/" + t.Slug }
 
 // migrationOf is the project's open migration in the ledger, if any.
-func (l *Rotations) migrationOf(projectID int64) (ledger.Record, bool) {
+func (l *Rotations) MigrationOf(projectID int64) (ledger.Record, bool) {
 	if l == nil {
 		return ledger.Record{}, false
 	}
@@ -201,7 +202,7 @@ func (l *Rotations) migrationOf(projectID int64) (ledger.Record, bool) {
 
 func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
 	it := Item{Project: projectOf(p)}
-	prev, hasPrev := k.Ledger.migrationOf(p.ID)
+	prev, hasPrev := k.Ledger.MigrationOf(p.ID)
 	if k.DeleteOldKeys {
 		return k.planDelete(ctx, env, it, prev, hasPrev)
 	}
@@ -226,7 +227,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, projectscope.FirstErr(serr, kerr, verr)
 		return it
 	case keystore.SentryBacked(s) && !hasPrev:
-		it.Skip, it.Result, it.sentryOwn = "reports to a Sentry already", ResultSkipped, ownSentry(s)
+		it.Skip, it.Result, it.Detail = "reports to a Sentry already", ResultSkipped, MigrationResult{sentryOwn: ownSentry(s)}
 		return it
 	case len(keys) == 0 && !hasPrev:
 		it.Skip, it.Result = "has no integrated client key: nothing to migrate", ResultSkipped
@@ -242,7 +243,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		}
 	}
 	if by := k.Ledger.takenBy(it.Project.ID, m.target); by != "" {
-		it.Skip, it.Result = "its Sentry project "+safetext.Excerpt(targetName(m.target), 120)+" is already the target of "+by+": give it its own (a mapping)", ResultFailed
+		it.Skip, it.Result = "its Sentry project "+safetext.Excerpt(TargetName(m.target), 120)+" is already the target of "+by+": give it its own (a mapping)", ResultFailed
 		return it
 	}
 	if m.target.Slug == "" {
@@ -270,13 +271,13 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 	case err == nil:
 		m.exists = sp != nil
 	case !errors.Is(err, sentry.ErrProjectNotFound):
-		it.Skip, it.Result, it.Err = "its Sentry project "+targetName(m.target)+" could not be read", ResultFailed, err
+		it.Skip, it.Result, it.Err = "its Sentry project "+TargetName(m.target)+" could not be read", ResultFailed, err
 		return it
 	case k.orgMissing() != "":
 		it.Skip, it.Result = k.orgMissing(), ResultFailed
 		return it
 	case !k.Create:
-		it.Skip, it.Result = "no Sentry project "+targetName(m.target)+": create it, or run with --create --team TEAM", ResultSkipped
+		it.Skip, it.Result = "no Sentry project "+TargetName(m.target)+": create it, or run with --create --team TEAM", ResultSkipped
 		return it
 	}
 	why, note := k.cannot(m.exists)
@@ -284,9 +285,8 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Skip, it.Result = why, ResultFailed
 		return it
 	}
-	it.Rotation = nil
 	m.hidden = hidden
-	it.migration = m
+	res := MigrationResult{migration: m}
 	it.Action = k.action(m, others)
 	if note != "" {
 		it.Action += "; " + note
@@ -295,9 +295,10 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 		it.Action += "; " + kept
 	}
 	if hasPrev {
-		it.GoesOn = true
+		res.GoesOn = true
 		it.Action = "go on (begun " + prev.Started.Local().Format("2006-01-02 15:04") + "): " + it.Action
 	}
+	it.Detail = res
 	return it
 }
 
@@ -305,9 +306,9 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 func (k MigrateChange) action(m *migration, others []string) string {
 	var parts []string
 	if m.exists {
-		parts = append(parts, "to Sentry project "+targetName(m.target))
+		parts = append(parts, "to Sentry project "+TargetName(m.target))
 	} else {
-		parts = append(parts, "to a new Sentry project "+targetName(m.target)+" (team "+k.Team+")")
+		parts = append(parts, "to a new Sentry project "+TargetName(m.target)+" (team "+k.Team+")")
 	}
 	switch {
 	case len(m.targets) == 0 && len(m.rec.Variables) > 0:
@@ -362,7 +363,7 @@ func movingVariables(vars []apiclient.Variable, group string, keys []apiclient.C
 		}
 		held := ""
 		for _, k := range keys {
-			if holdsDSN(v, k.DSN) {
+			if HoldsDSN(v, k.DSN) {
 				held = k.DSN
 			}
 		}
@@ -389,5 +390,5 @@ func keyRefs(keys []apiclient.ClientKey) []string {
 
 // MigrationOf is a project's last migration in the ledger, if any.
 func MigrationOf(l *Rotations, projectID int64) (ledger.Record, bool) {
-	return l.migrationOf(projectID)
+	return l.MigrationOf(projectID)
 }

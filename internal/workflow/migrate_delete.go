@@ -58,18 +58,18 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 	switch {
 	case len(old) == 0:
 		it.Skip, it.Result = "its integrated keys are gone already", ResultUnchanged
-		it.migration = &migration{}
+		it.Detail = MigrationResult{migration: &migration{}}
 		return it
 	case len(unread) > 0:
 		// Fail closed: a group variable unseen may still hand out a
 		// glet_ DSN, whose clients would get 401 once the key is gone.
-		it.Skip, it.Result = "its integrated keys stay: "+unreadGroupsWords(unread)+"; run this step with a token of the group's Owner, or once they are checked", ResultFailed
+		it.Skip, it.Result = "its integrated keys stay: "+UnreadGroupsWords(unread)+"; run this step with a token of the group's Owner, or once they are checked", ResultFailed
 		return it
 	case len(moving) > 0:
 		it.Skip, it.Result = moving[0].label()+" still holds an integrated DSN: point it at the Sentry DSN first", ResultFailed
 		return it
 	}
-	it.migration = &migration{oldKeys: old, rec: rec}
+	it.Detail = MigrationResult{migration: &migration{oldKeys: old, rec: rec}}
 	names := make([]string, len(old))
 	for i, key := range old {
 		names[i] = keystore.KeyName(key)
@@ -84,7 +84,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 // runDelete deletes a migrated project's integrated keys and closes its
 // migration.
 func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
-	m := it.migration
+	m := it.plannedMigration()
 	store := keystore.GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
 		// Every variable read again right before the delete: one that
@@ -127,7 +127,7 @@ func stillHeld(ctx context.Context, api ChangeAPI, p projectscope.Project, key a
 	unread := gv.Unread
 	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
 		for _, v := range byGroup[g] {
-			if holdsDSN(v, key.DSN) {
+			if HoldsDSN(v, key.DSN) {
 				name := VariableTarget{Key: v.Key, Scope: v.EnvironmentScope}.Label()
 				if g != "" {
 					name = "group " + safetext.Excerpt(g, 80) + "/" + name
@@ -142,7 +142,7 @@ func stillHeld(ctx context.Context, api ChangeAPI, p projectscope.Project, key a
 			first = unread[g]
 			break
 		}
-		return unreadGroupsWords(unread) + ": run this step again once they can be read", first
+		return UnreadGroupsWords(unread) + ": run this step again once they can be read", first
 	}
 	return "", nil
 }

@@ -25,7 +25,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if k.DeleteOldKeys {
 		return k.runDelete(ctx, env, it)
 	}
-	m := *it.migration
+	res := it.migrationResult()
+	m := *res.migration
 	l := k.Ledger
 	// One run at a project at a time, across processes: two could each
 	// find no active key in the target and make one.
@@ -43,7 +44,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		defer release()
 		// What another run did since the plan goes on from where it is.
 		_ = l.store.Refresh()
-		if rec, ok := l.migrationOf(it.Project.ID); ok && rec.ID != m.rec.ID && rec.IsOpen() {
+		if rec, ok := l.MigrationOf(it.Project.ID); ok && rec.ID != m.rec.ID && rec.IsOpen() {
 			m.rec = rec
 		}
 	}
@@ -67,7 +68,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		if unknown || ctx.Err() != nil {
 			it.Result = ResultUnderWay
 		}
-		it.migration = &m
+		res.migration = &m
+		it.Detail = res
 		return it
 	}
 	// The Sentry project: taken, or made (a lost answer is checked on
@@ -82,9 +84,9 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 			// Made by a run whose answer was lost, or there already.
 		case err != nil:
 			unknown := sentry.OutcomeUnknown(err)
-			words := env.Explain(err) + " The Sentry project " + targetName(m.target) + " was not created."
+			words := env.Explain(err) + " The Sentry project " + TargetName(m.target) + " was not created."
 			if unknown {
-				words = env.Explain(err) + " The Sentry project " + targetName(m.target) + " may or may not have been created: run again, it is taken if it is there."
+				words = env.Explain(err) + " The Sentry project " + TargetName(m.target) + " may or may not have been created: run again, it is taken if it is there."
 			}
 			return stop(err, unknown, words)
 		}
@@ -95,13 +97,13 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	key, err := k.takeKey(ctx, m.target, rec)
 	if err != nil {
 		unknown := sentry.OutcomeUnknown(err)
-		words := env.Explain(err) + " No key of " + targetName(m.target) + " was taken."
+		words := env.Explain(err) + " No key of " + TargetName(m.target) + " was taken."
 		if unknown {
-			words = env.Explain(err) + " A key may or may not have been made in " + targetName(m.target) + ": run again, it takes the key if it is there."
+			words = env.Explain(err) + " A key may or may not have been made in " + TargetName(m.target) + ": run again, it takes the key if it is there."
 		}
 		return stop(err, unknown, words)
 	}
-	m.key = key
+	m.key, res.Key = key, *key // its test event, refused or not, names it
 	rec.NewPublic = key.PublicKey
 	if err := put(ledger.PhaseCreated, false); err != nil {
 		return stop(err, false, env.Explain(err))
@@ -141,7 +143,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 		_ = put(ledger.PhaseVariables, false)
 		return stop(err, false, env.Explain(err)+" GitLab's integrated tracking was left on.")
 	}
-	it.Check = check
+	res.Check = check
 	// GitLab's integrated tracking off: the Sentry settings of GitLab
 	// itself are set only in its web UI. Not while a hidden variable may
 	// hold a glet_ DSN: its clients would stop reporting unseen.
@@ -160,8 +162,8 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if err := put(ledger.PhaseMigrated, true); err != nil {
 		return stop(err, false, env.Explain(err))
 	}
-	it.Result, it.migration = ResultChanged, &m
-	it.Key, it.NewKeyID = *key, 0
+	res.migration = &m
+	it.Result, it.Detail = ResultChanged, res
 	it.Words = k.doneWords(it.Project, m, rec, c)
 	return it
 }
@@ -245,7 +247,7 @@ func (k MigrateChange) point(ctx context.Context, api ChangeAPI, ref apiclient.P
 func (m migration) ledgerVariables() []ledger.Variable {
 	out := make([]ledger.Variable, 0, len(m.rec.Variables)+len(m.targets))
 	for _, t := range m.targets {
-		out = append(out, ledger.Variable{Key: t.Key, Scope: scopeOf(t.Scope), Group: t.group, Result: t.Result()})
+		out = append(out, ledger.Variable{Key: t.Key, Scope: ScopeOf(t.Scope), Group: t.group, Result: t.Result()})
 	}
 	for _, v := range m.rec.Variables {
 		if !slices.ContainsFunc(out, func(o ledger.Variable) bool { return o.Key == v.Key && o.Scope == v.Scope && o.Group == v.Group }) {
@@ -261,7 +263,7 @@ func (k MigrateChange) doneWords(p projectscope.Project, m migration, rec ledger
 	for _, t := range m.targets {
 		held = append(held, t.label())
 	}
-	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", targetName(m.target), keystore.KeyName(*m.key))
+	s := fmt.Sprintf("Migrated to Sentry project %s, key %s.", TargetName(m.target), keystore.KeyName(*m.key))
 	switch len(held) {
 	case 0:
 	case 1:

@@ -18,7 +18,7 @@ import (
 
 // parseLedgerTarget reads the ledger's "BASE/ORG/SLUG" (the base may
 // hold a path).
-func parseLedgerTarget(s string) (sentry.Project, bool) {
+func ParseLedgerTarget(s string) (sentry.Project, bool) {
 	i := strings.LastIndex(s, "/")
 	if i <= 0 {
 		return sentry.Project{}, false
@@ -36,22 +36,22 @@ func parseLedgerTarget(s string) (sentry.Project, bool) {
 // with why; a naming rule's other answer (the project renamed or moved,
 // another rule) goes on with the recorded one, and note says so.
 func (k MigrateChange) keptTarget(p projectscope.Project, prev ledger.Record, now sentry.Project) (target sentry.Project, refused, note string) {
-	rec, ok := parseLedgerTarget(prev.Target)
+	rec, ok := ParseLedgerTarget(prev.Target)
 	if !ok || rec == now {
 		return now, "", ""
 	}
 	begun := "its migration under way (begun " + prev.Started.Local().Format("2006-01-02 15:04") + ") goes to " +
-		safetext.Excerpt(targetName(rec), 120) + " at " + safetext.Excerpt(rec.Base, 120)
+		safetext.Excerpt(TargetName(rec), 120) + " at " + safetext.Excerpt(rec.Base, 120)
 	switch {
 	case rec.Base == now.Base && rec.Org != now.Org && k.AskTarget:
 		// The console's plan is its question: it names the target the
 		// migration goes on with, and the user says yes or no.
-		return rec, "", "goes on to " + safetext.Excerpt(targetName(rec), 120) + ", where its migration began, not to organisation " + safetext.Excerpt(now.Org, 80)
+		return rec, "", "goes on to " + safetext.Excerpt(TargetName(rec), 120) + ", where its migration began, not to organisation " + safetext.Excerpt(now.Org, 80)
 	case rec.Base != now.Base || rec.Org != now.Org:
-		return now, begun + ", not this run's " + safetext.Excerpt(targetName(now), 120) + " at " + safetext.Excerpt(now.Base, 120) +
+		return now, begun + ", not this run's " + safetext.Excerpt(TargetName(now), 120) + " at " + safetext.Excerpt(now.Base, 120) +
 			": migrate it to that Sentry and organisation to go on (no second Sentry project is made)", ""
 	case k.Named != nil && k.Named(p):
-		return now, begun + "; the mapping (--mapping) names " + safetext.Excerpt(targetName(now), 120) +
+		return now, begun + "; the mapping (--mapping) names " + safetext.Excerpt(TargetName(now), 120) +
 			": map it to " + safetext.Excerpt(rec.Slug, 80) + ", or leave it out of the mapping, to go on", ""
 	}
 	return rec, "", "the Sentry project its migration began with, though its name now gives " + safetext.Excerpt(now.Slug, 80)
@@ -91,19 +91,20 @@ func ownSentry(s *apiclient.Settings) string {
 func crossCheckOwn(items []Item) {
 	own := map[string]string{}
 	for _, it := range items {
-		if it.sentryOwn != "" {
-			own[it.sentryOwn] = it.Project.Name()
+		if o := it.migrationResult().sentryOwn; o != "" {
+			own[o] = it.Project.Name()
 		}
 	}
 	for i := range items {
 		it := &items[i]
-		if !it.Acts() || it.migration == nil {
+		if !it.Acts() || it.plannedMigration() == nil {
 			continue
 		}
-		t := it.migration.target
+		t := it.plannedMigration().target
 		if other, ok := own[ledgerTarget(t)]; ok && other != it.Project.Name() {
-			it.Action, it.Result, it.migration = "", ResultFailed, nil
-			it.Skip = "its Sentry project " + safetext.Excerpt(targetName(t), 120) + " is already the one " + safetext.Excerpt(other, 120) + " reports to: give it its own (a mapping)"
+			it.Action, it.Result = "", ResultFailed
+			it.withMigration(nil)
+			it.Skip = "its Sentry project " + safetext.Excerpt(TargetName(t), 120) + " is already the one " + safetext.Excerpt(other, 120) + " reports to: give it its own (a mapping)"
 		}
 	}
 }

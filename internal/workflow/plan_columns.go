@@ -21,11 +21,11 @@ func (p Plan) Columns(it Item) Columns {
 	}
 	switch k := p.Kind.(type) {
 	case MigrateChange:
-		m := it.migration
+		m := it.plannedMigration()
 		if m == nil || k.DeleteOldKeys {
 			return Columns{}
 		}
-		c := Columns{Target: targetName(m.target)}
+		c := Columns{Target: TargetName(m.target)}
 		if !m.exists {
 			c.Target += " (new)"
 		}
@@ -51,7 +51,7 @@ func (p Plan) Columns(it Item) Columns {
 		}
 		return c
 	case RotateChange:
-		r := it.Rotation
+		r := it.rotation().Rotation
 		if r == nil {
 			return Columns{}
 		}

@@ -28,7 +28,7 @@ func (r Rotation) named() *ledger.Variable {
 			scope = v.Scope
 		}
 	}
-	return &ledger.Variable{Key: r.opts.Variable, Scope: scopeOf(scope)}
+	return &ledger.Variable{Key: r.opts.Variable, Scope: ScopeOf(scope)}
 }
 
 // findEarlier looks up the unfinished rotation of the same key to go on
@@ -274,10 +274,10 @@ func (l *Rotations) settleOldKey(projectID int64, key apiclient.ClientKey, excep
 func (r Rotation) ledgerVariables() []ledger.Variable {
 	var now []ledger.Variable
 	for _, v := range r.Variables {
-		now = append(now, ledger.Variable{Key: v.Key, Scope: scopeOf(v.Scope), Result: v.Result()})
+		now = append(now, ledger.Variable{Key: v.Key, Scope: ScopeOf(v.Scope), Result: v.Result()})
 	}
 	for _, u := range r.GroupUses {
-		now = append(now, ledger.Variable{Key: u.Variable, Scope: scopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
+		now = append(now, ledger.Variable{Key: u.Variable, Scope: ScopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
 	}
 	return mergeVariables(r.rec.Variables, now)
 }

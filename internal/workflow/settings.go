@@ -24,6 +24,9 @@ type SettingsWritten struct {
 	// when integrated error tracking ends up enabled in a project with no
 	// active key); nil when it created none, or when that cannot be told.
 	CreatedKey *apiclient.ClientKey
+	// Keys are the project's keys as last read with the write, when they
+	// were read (nil when not, or when the last read failed).
+	Keys []apiclient.ClientKey
 }
 
 // NewKeyRead says when ChangeSettings reads the keys a write may add to.
@@ -42,6 +45,9 @@ const (
 	// made is always named: settings create, the first setup, whose
 	// point is often that key.
 	KeysBefore
+	// KeysKnown: the caller read them before (the console's keys tab), so
+	// none is read before the write; read after to name the key made.
+	KeysKnown
 )
 
 // ChangeSettings runs write, the settings write, with the project's path
@@ -51,9 +57,18 @@ const (
 // keys are read again to name the one created.
 func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.ProjectRef, keys NewKeyRead,
 	write func(context.Context) (*apiclient.Settings, error)) (SettingsWritten, error) {
+	return changeSettings(ctx, api, ref, keys, nil, write)
+}
+
+// changeSettings is ChangeSettings with the keys known before (KeysKnown).
+func changeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.ProjectRef, keys NewKeyRead, known []apiclient.ClientKey,
+	write func(context.Context) (*apiclient.Settings, error)) (SettingsWritten, error) {
 	ch := SettingsWritten{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}}
 	var before []apiclient.ClientKey
 	var beforeErr error
+	if keys == KeysKnown {
+		before = known
+	}
 	readKeys := func() { before, _, beforeErr = api.ListClientKeys(ctx, ref) }
 	var reads []func()
 	if ref.Path == "" {
@@ -77,13 +92,18 @@ func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.Pr
 		return ch, err
 	}
 	s := ch.Settings
+	if keys != KeysNotRead && beforeErr == nil {
+		ch.Keys = before
+	}
 	if keys == KeysNotRead || !s.Active || !s.Integrated || beforeErr != nil || slices.ContainsFunc(before, func(k apiclient.ClientKey) bool { return k.Active }) {
 		return ch, nil
 	}
 	after, _, err := api.ListClientKeys(ctx, ref)
 	if err != nil {
+		ch.Keys = nil
 		return ch, nil // the change is made; only the key's name is missing
 	}
+	ch.Keys = after
 	for _, k := range after {
 		if _, had := FindKey(before, k.ID); !had {
 			ch.CreatedKey = &k
@@ -91,4 +111,61 @@ func ChangeSettings(ctx context.Context, api SettingsChangeAPI, ref apiclient.Pr
 		}
 	}
 	return ch, nil
+}
+
+// SettingsRequest is one settings write: create them (PUT, for a project
+// with none) or change them (PATCH).
+type SettingsRequest struct {
+	Create bool
+	Active bool
+	// Integrated: nil leaves it as it is (a PATCH only; a create without
+	// it is not integrated).
+	Integrated *bool
+	// Known, with KeysKnown, are the project's keys as the caller read
+	// them: a change (not a create) then reads none before it, and still
+	// names the key made, where a read alongside may not.
+	Known     []apiclient.ClientKey
+	KeysKnown bool
+}
+
+// SettingsWriteAPI is what WriteSettings needs.
+type SettingsWriteAPI interface {
+	SettingsChangeAPI
+	CreateSettings(ctx context.Context, p apiclient.ProjectRef, active, integrated bool) (*apiclient.Settings, *apiclient.Response, error)
+	UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error)
+}
+
+// KeyRead is when the write's keys are read: only where it may make
+// GitLab create the first key (integrated ends up enabled); before a
+// create, whose point is often that key; alongside a change.
+func (r SettingsRequest) KeyRead() NewKeyRead {
+	integrated := r.Integrated == nil || *r.Integrated
+	switch {
+	case !r.Active || !integrated:
+		return KeysNotRead
+	case r.Create:
+		return KeysBefore
+	case r.KeysKnown:
+		return KeysKnown
+	}
+	return KeysAlongside
+}
+
+// Send sends the write alone.
+func (r SettingsRequest) Send(ctx context.Context, api SettingsWriteAPI, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+	if r.Create {
+		s, _, err := api.CreateSettings(ctx, ref, r.Active, r.Integrated != nil && *r.Integrated)
+		return s, err
+	}
+	s, _, err := api.UpdateSettings(ctx, ref, r.Active, r.Integrated)
+	return s, err
+}
+
+// WriteSettings is the one settings write both front ends run: the
+// request, with the keys read as KeyRead says to name a key GitLab
+// creates with it.
+func WriteSettings(ctx context.Context, api SettingsWriteAPI, ref apiclient.ProjectRef, r SettingsRequest) (SettingsWritten, error) {
+	return changeSettings(ctx, api, ref, r.KeyRead(), r.Known, func(ctx context.Context) (*apiclient.Settings, error) {
+		return r.Send(ctx, api, ref)
+	})
 }

@@ -66,7 +66,7 @@ func (v VariableTarget) valueFor(oldDSN, newDSN string) string {
 
 // holdsDSN reports a variable whose value is d as a URL (any spelling of
 // it), or a file variable with a line holding it.
-func holdsDSN(v apiclient.Variable, d string) bool {
+func HoldsDSN(v apiclient.Variable, d string) bool {
 	switch {
 	case v.Value == nil || d == "":
 		return false
@@ -135,7 +135,7 @@ func planVariables(vars []apiclient.Variable, oldDSN, name, scope string) (plann
 		switch {
 		case v.Value == nil && !isNamed:
 			p.hidden = append(p.hidden, target(v).Label())
-		case holdsDSN(v, oldDSN):
+		case HoldsDSN(v, oldDSN):
 			t := target(v)
 			t.HoldsOld, t.Named, t.selected = true, isNamed, isNamed
 			// The same name in another scope, when a scope was chosen.

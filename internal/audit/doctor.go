@@ -1,9 +1,10 @@
-package workflow
+package audit
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"slices"
 	"time"
 
@@ -42,7 +43,7 @@ type Check struct {
 type DoctorAPI interface {
 	AuditAPI
 	tokens.TokenAPI
-	CheckAPI
+	workflow.CheckAPI
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 }
 
@@ -66,7 +67,7 @@ type DoctorOptions struct {
 	// Ledger holds the project's migration, if any: a migrated project is
 	// checked on its Sentry side (doctor_migrated.go). OldKeysStep words
 	// the migration's later step for the front end.
-	Ledger      *Rotations
+	Ledger      *workflow.Rotations
 	OldKeysStep string
 	// MigrateStep words how a migration under way goes on.
 	MigrateStep string
@@ -203,17 +204,17 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 				continue
 			}
 			if o.SendTestEvent {
-				check, err := VerifyKey(ctx, api, a.Project, k)
-				var refused *RefusedError
+				check, err := workflow.VerifyKey(ctx, api, a.Project, k)
+				var refused *workflow.RefusedError
 				switch {
 				case err == nil:
-					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", AcceptedWords, d.Host, check.StatusCode), "")
+					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", workflow.AcceptedWords, d.Host, check.StatusCode), "")
 				case errors.As(err, &refused) && check.Outcome() == apiclient.IngestRateLimited:
 					add(name, CheckWarn, explain(err), refused.Advice())
 				case errors.As(err, &refused):
 					add(name, CheckFail, explain(err), refused.Advice())
 				default:
-					add(name, CheckFail, explain(err), RefusedAdvice)
+					add(name, CheckFail, explain(err), workflow.RefusedAdvice)
 				}
 				continue
 			}

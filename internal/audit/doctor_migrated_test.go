@@ -1,7 +1,8 @@
-package workflow
+package audit
 
 import (
 	"context"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.gl.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != ResultChanged {
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != workflow.ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
 	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {

@@ -1,9 +1,10 @@
-package workflow
+package audit
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"maps"
 	"slices"
 	"sort"
@@ -14,7 +15,6 @@ import (
 	"github.com/errtrack/errtrack/internal/fanout"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/internal/seen"
 )
 
@@ -29,60 +29,6 @@ type AuditAPI interface {
 	ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error)
 	ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error)
 	ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error)
-}
-
-// Use is a place a DSN is used: a variable of the project or of a group.
-// A Use with Unknown set is a place that may use it, and cannot be read.
-type Use struct {
-	Group    string `json:"group,omitempty" yaml:"group,omitempty"` // "" for the project's own
-	Variable string `json:"variable,omitempty" yaml:"variable,omitempty"`
-	Scope    string `json:"environment_scope,omitempty" yaml:"environment_scope,omitempty"`
-	// Line is the name of the line that holds the DSN in a file variable
-	// (a dotenv file's SENTRY_DSN=…).
-	Line string `json:"line,omitempty" yaml:"line,omitempty"`
-	// Unknown says why it is not known whether this place holds the DSN:
-	// "hidden variable SENTRY_DSN (all environments)".
-	Unknown string `json:"unknown,omitempty" yaml:"unknown,omitempty"`
-}
-
-// Label reads "SENTRY_DSN (production)", "group web/SENTRY_DSN (all
-// environments)", "APP_ENV (all environments), its SENTRY_DSN line", or
-// "unknown: hidden variable SENTRY_DSN (all environments)".
-func (u Use) Label() string {
-	if u.Unknown != "" {
-		return "unknown: " + u.Unknown
-	}
-	s := VariableTarget{Key: u.Variable, Scope: u.Scope}.Label()
-	if u.Group != "" {
-		s = "group " + safetext.Excerpt(u.Group, 80) + "/" + s
-	}
-	if u.Line != "" {
-		s += ", its " + safetext.Excerpt(u.Line, 60) + " line"
-	}
-	return s
-}
-
-// Short is Label for a narrow column: "SENTRY_DSN" (all environments),
-// "SENTRY_DSN (production)", "web/SENTRY_DSN", "APP_ENV:SENTRY_DSN",
-// "unknown (hidden SENTRY_DSN)".
-func (u Use) Short() string {
-	switch {
-	case u.Unknown != "" && u.Variable != "":
-		return "unknown (hidden " + Use{Group: u.Group, Variable: u.Variable, Scope: u.Scope}.Short() + ")"
-	case u.Unknown != "":
-		return "unknown (group " + safetext.Excerpt(u.Group, 40) + " unread)"
-	}
-	s := u.Variable
-	if u.Line != "" {
-		s += ":" + safetext.Excerpt(u.Line, 30)
-	}
-	if u.Scope != "" && u.Scope != "*" {
-		s += " (" + u.Scope + ")"
-	}
-	if u.Group != "" {
-		s = safetext.Excerpt(u.Group, 40) + "/" + s
-	}
-	return s
 }
 
 // Severity of a finding.
@@ -107,7 +53,7 @@ type Finding struct {
 // set): the key's use is unknown, never "unused".
 type AuditedKey struct {
 	Key  apiclient.ClientKey
-	Used []Use
+	Used []workflow.Use
 	// Seen is when errtrack first saw the key (exact when Seen.Created);
 	// zero when unknown.
 	Seen seen.Entry
@@ -131,8 +77,8 @@ type Audit struct {
 }
 
 // Known are the uses read; UseUnknown says the key's use cannot be told.
-func (k AuditedKey) Known() []Use {
-	var out []Use
+func (k AuditedKey) Known() []workflow.Use {
+	var out []workflow.Use
 	for _, u := range k.Used {
 		if u.Unknown == "" {
 			out = append(out, u)
@@ -305,10 +251,10 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		if len(k.Used) > 0 || k.Seen.First.IsZero() || !k.Seen.First.Before(oldestUsed) {
 			continue
 		}
-		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", KeyLabel(k.Key))
+		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", workflow.KeyLabel(k.Key))
 		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
 		a.Findings = append(a.Findings, finding(SeverityWarning,
-			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
+			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", workflow.KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
 			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })

@@ -1,9 +1,10 @@
-package workflow
+package audit
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -34,10 +35,10 @@ type Overview struct {
 // WithMigration notes the project's migration in the ledger: a migrated
 // project reports to its Sentry project, whatever GitLab's own settings
 // (integrated, off) still say.
-func (o Overview) WithMigration(l *Rotations, projectID int64) Overview {
+func (o Overview) WithMigration(l *workflow.Rotations, projectID int64) Overview {
 	if rec, ok := l.Migrated(projectID); ok {
-		if t, ok := parseLedgerTarget(rec.Target); ok {
-			o.SentryProject, o.SentryURL = targetName(t), t.Base
+		if t, ok := workflow.ParseLedgerTarget(rec.Target); ok {
+			o.SentryProject, o.SentryURL = workflow.TargetName(t), t.Base
 		}
 	}
 	return o

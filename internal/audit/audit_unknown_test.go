@@ -1,8 +1,10 @@
-package workflow
+package audit
 
 import (
 	"context"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/workflow"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,50 +71,8 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 		t.Fatalf("keys %+v findings %+v", a.Keys, a.Findings)
 	}
 	// The delete question finds it too.
-	d, err := planDeletion(ctx, c, ref, keys[0].ID, false)
+	d, err := workflow.PlanDeletionIn(ctx, c, ref, nil, strconv.FormatInt(keys[0].ID, 10), false)
 	if err != nil || len(d.Variables) != 1 || d.Variables[0].Key != "SENTRY_DSN" {
 		t.Fatalf("deletion %+v %v", d, err)
-	}
-}
-
-// The delete question names the variables that cannot be read and may
-// hold the key's DSN: hidden ones, the group's included, and finds the
-// dotenv line of a file variable.
-func TestDeletionNamesHiddenAndFileVariables(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	ctx := context.Background()
-	d, err := planDeletion(ctx, c, apiclient.ProjectID(10), 911, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Variables) != 1 || d.Variables[0].Key != "APP_ENV" || !d.Variables[0].HoldsOld {
-		t.Fatalf("variables %+v", d.Variables)
-	}
-	w := d.Warning()
-	for _, want := range []string{"CI/CD variable APP_ENV (all environments) holds", "SENTRY_DSN (all environments)", "group ops/OPS_SENTRY_DSN (environment production)"} {
-		if !strings.Contains(w, want) {
-			t.Errorf("warning lacks %q: %s", want, w)
-		}
-	}
-}
-
-// A rotation finds the old DSN on a dotenv line of a file variable, and
-// sets that line alone: the file's other lines stay.
-func TestRotationFileVariableKeepsItsOtherLines(t *testing.T) {
-	content := "APP_ENV=production\nSENTRY_DSN=\"https://glet_old@gitlab.example.com/errortracking/api/v1/projects/1/\"\nLOG_LEVEL=info\n"
-	env := "https://glet_old@GITLAB.example.com:443/errortracking/api/v1/projects/1"
-	vars := []apiclient.Variable{{Key: "APP_ENV", VariableType: "file", Value: &content, EnvironmentScope: "*"},
-		{Key: "SENTRY_DSN", VariableType: "env_var", Value: &env, EnvironmentScope: "*"}}
-	old := "https://glet_old@gitlab.example.com:443/errortracking/api/v1/projects/1"
-	p, err := planVariables(vars, old, "", "")
-	if err != nil || len(p.targets) != 2 || !p.targets[0].HoldsOld || !p.targets[1].HoldsOld {
-		t.Fatalf("%+v %v", p.targets, err)
-	}
-	repl := "https://glet_new@gitlab.example.com:443/errortracking/api/v1/projects/1"
-	if got := p.targets[0].valueFor(old, repl); got != "APP_ENV=production\nSENTRY_DSN=\""+repl+"\"\nLOG_LEVEL=info\n" {
-		t.Errorf("file variable set to %q", got)
-	}
-	if got := p.targets[1].valueFor(old, repl); got != repl {
-		t.Errorf("variable set to %q", got)
 	}
 }

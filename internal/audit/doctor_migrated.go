@@ -1,8 +1,9 @@
-package workflow
+package audit
 
 import (
 	"context"
 	"fmt"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -20,27 +21,6 @@ import (
 // GitLab's own Sentry settings still to fill in) and never advises
 // turning integrated tracking on again or making a glet_ key.
 
-// Migrated is a project's migration the ledger holds as carried across
-// (its variables on the Sentry DSN, a test event accepted), with its
-// integrated keys still there or deleted since; false for none.
-func (l *Rotations) Migrated(projectID int64) (ledger.Record, bool) {
-	rec, ok := l.migrationOf(projectID)
-	if !ok || rec.Phase != ledger.PhaseMigrated && rec.Phase != ledger.PhaseDone {
-		return ledger.Record{}, false
-	}
-	return rec, true
-}
-
-// MigrationTarget names a migration's Sentry project for people:
-// "ORG/SLUG at BASE".
-func MigrationTarget(rec ledger.Record) string {
-	t, ok := parseLedgerTarget(rec.Target)
-	if !ok {
-		return safetext.Excerpt(rec.Target, 160)
-	}
-	return safetext.Excerpt(targetName(t), 120) + " at " + safetext.Excerpt(t.Base, 120)
-}
-
 // doctorMigrated are the checks of a migrated project whose GitLab
 // settings do not name its Sentry yet.
 func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Record, o DoctorOptions, explain wording.Explainer) []Check {
@@ -48,7 +28,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
 	}
-	where := MigrationTarget(rec)
+	where := workflow.MigrationTarget(rec)
 	detail := "migrated to Sentry project " + where + " on " + rec.Started.Local().Format("2006-01-02")
 	if rec.Phase == ledger.PhaseDone {
 		detail += "; its integrated keys were deleted"
@@ -70,7 +50,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 			"name the Sentry in GitLab's web UI (its API cannot set the Sentry's URL): "+page)
 	}
 
-	t, ok := parseLedgerTarget(rec.Target)
+	t, ok := workflow.ParseLedgerTarget(rec.Target)
 	if !ok || o.Resolve == nil {
 		add("Sentry key", CheckSkip, "the Sentry project "+where+" is not checked here (no Sentry to reach)", "")
 		return out
@@ -115,9 +95,9 @@ func sentryIngestion(ctx context.Context, api DoctorAPI, p projectscope.Project,
 		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
 	}
 	if o.SendTestEvent {
-		check, err := VerifyKey(ctx, api, p, key)
+		check, err := workflow.VerifyKey(ctx, api, p, key)
 		if err != nil {
-			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: RefusedAdvice}
+			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: workflow.RefusedAdvice}
 		}
 		return Check{Name: name, Status: CheckOK, Detail: fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode)}
 	}
@@ -142,7 +122,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	byGroup := projectscope.AncestorVariables(ctx, api, a.Project.Path).Read
 	var on, off, unknown []string
 	for _, lv := range rec.Variables {
-		label := VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
+		label := workflow.VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
 		list := vars
 		if lv.Group != "" {
 			label = "group " + safetext.Excerpt(lv.Group, 80) + "/" + label
@@ -154,7 +134,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 		}
 		holds := false
 		for _, v := range list {
-			if v.Key == lv.Key && scopeOf(v.EnvironmentScope) == scopeOf(lv.Scope) && holdsDSN(v, key.DSN) {
+			if v.Key == lv.Key && workflow.ScopeOf(v.EnvironmentScope) == workflow.ScopeOf(lv.Scope) && workflow.HoldsDSN(v, key.DSN) {
 				holds = true
 			}
 		}
@@ -178,7 +158,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
 	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:
-		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + unreadGroupsWords(a.Unread),
+		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + workflow.UnreadGroupsWords(a.Unread),
 			Fix: "a group Owner checks them before the integrated keys go"}
 	}
 	return Check{Name: name, Status: CheckOK, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
@@ -188,7 +168,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 // across yet (its test event refused, its answer lost): integrated
 // tracking is still on, and the migration goes on from where it stopped.
 func migrationUnderWay(o DoctorOptions, projectID int64) (Check, bool) {
-	rec, ok := o.Ledger.migrationOf(projectID)
+	rec, ok := o.Ledger.MigrationOf(projectID)
 	if !ok || !rec.IsOpen() || rec.Phase == ledger.PhaseMigrated {
 		return Check{}, false
 	}
@@ -197,5 +177,5 @@ func migrationUnderWay(o DoctorOptions, projectID int64) (Check, bool) {
 		fix = o.MigrateStep + " goes on with the Sentry project and key it made"
 	}
 	return Check{Name: "migration", Status: CheckWarn, Fix: fix,
-		Detail: "a migration to the Sentry project " + MigrationTarget(rec) + " is under way since " + rec.Started.Local().Format("2006-01-02") + ": integrated tracking stays on until it is carried across"}, true
+		Detail: "a migration to the Sentry project " + workflow.MigrationTarget(rec) + " is under way since " + rec.Started.Local().Format("2006-01-02") + ": integrated tracking stays on until it is carried across"}, true
 }

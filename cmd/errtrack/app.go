@@ -18,8 +18,8 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/workflow"
 	"github.com/errtrack/errtrack/keyring"
 )
 

@@ -26,14 +26,6 @@ import (
 
 func explainPlain(err error) string { return err.Error() }
 
-func keyIDs(keys []mockserver.ClientKey) []int64 {
-	var ids []int64
-	for _, k := range keys {
-		ids = append(ids, k.ID)
-	}
-	return ids
-}
-
 var testChecks = workflow.Checks{Keys: "check with 'errtrack keys list -p 1'", Variables: "check with 'errtrack api projects/1/variables'"}
 
 func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {

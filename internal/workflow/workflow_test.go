@@ -205,15 +205,6 @@ func (noVersion) ServerVersion(context.Context) (*apiclient.ServerVersion, error
 	return &apiclient.ServerVersion{}, errors.New("no version")
 }
 
-type countFails struct {
-	*apiclient.Client
-	err error
-}
-
-func (f countFails) CountClientKeys(context.Context, apiclient.ProjectRef) (int, bool, error) {
-	return 0, false, f.err
-}
-
 // A project record without an ID (a proxy that trims fields) keeps the ID
 // the user gave.
 func TestResolveProjectKeepsGivenID(t *testing.T) {

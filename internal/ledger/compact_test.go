@@ -1,0 +1,54 @@
+package ledger
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// Compaction waits until the file holds more than twice as many lines as
+// IDs and the slack: a file at that size is left as it is, one line past
+// it is compacted, and the ledger opened on the compacted file appends on.
+func TestCompactionThreshold(t *testing.T) {
+	defer func(s int) { compactSlack = s }(compactSlack)
+	compactSlack = 4
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	a := open(t, dir)
+	// 3 IDs: 2*3+4 = 10 lines is the most left alone.
+	for i := range 10 {
+		if err := a.Append(rot(fmt.Sprintf("r%d", i%3), int64(i%3), PhaseCreated), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := countLines(t, path); n != 10 {
+		t.Fatalf("%d lines: compacted at the threshold", n)
+	}
+	b := open(t, dir)
+	if err := b.Append(rot("r0", 0, PhaseDone), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := countLines(t, path); n != 3 {
+		t.Fatalf("%d lines for 3 IDs: not compacted past the threshold", n)
+	}
+	// Opened on a file due for compaction, a ledger compacts it and its
+	// appends land in the new file.
+	for range 12 {
+		if err := open(t, dir).Append(rot("r1", 1, PhaseCreated), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := open(t, dir)
+	if err := c.Append(rot("late", 9, PhaseCreating), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := open(t, dir).Get("late"); !ok {
+		t.Fatal("an append after the compaction on open was lost")
+	}
+}

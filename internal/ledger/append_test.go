@@ -1,7 +1,12 @@
 package ledger
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -90,4 +95,59 @@ func TestNoLedgerAndClosingTwice(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatalf("a second Close: %v", err)
 	}
+}
+
+// countSyncs counts the syncs of the ledger's file (and of compaction's
+// new file) until the test ends; fail, when set, is what they answer.
+func countSyncs(t *testing.T) (ledger, compacted *atomic.Int32, fail *atomic.Pointer[error]) {
+	t.Helper()
+	ledger, compacted, fail = new(atomic.Int32), new(atomic.Int32), new(atomic.Pointer[error])
+	orig := syncFile
+	syncFile = func(f *os.File) error {
+		if strings.HasSuffix(f.Name(), ".tmp") {
+			compacted.Add(1)
+		} else {
+			ledger.Add(1)
+		}
+		if err := fail.Load(); err != nil {
+			return *err
+		}
+		return orig(f)
+	}
+	t.Cleanup(func() { syncFile = orig })
+	return ledger, compacted, fail
+}
+
+// A durable append is on disk when it returns, each one: one sync each, a
+// batch one sync, an append that was not asked to be durable none, and a
+// Sync with nothing new none. A sync that fails is said, not taken for done.
+func TestDurableAppendsAreSynced(t *testing.T) {
+	syncs, _, fail := countSyncs(t)
+	l := open(t, t.TempDir())
+	step := func(what string, want int32, do func() error) {
+		t.Helper()
+		before := syncs.Load()
+		if err := do(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := syncs.Load() - before; got != want {
+			t.Fatalf("%s: %d syncs, want %d", what, got, want)
+		}
+	}
+	step("an append not durable", 0, func() error { return l.Append(rot("r1", 1, PhaseCreating), false) })
+	step("a durable append", 1, func() error { return l.Append(rot("r1", 1, PhaseCreated), true) })
+	step("another durable append", 1, func() error { return l.Append(rot("r2", 2, PhaseCreating), true) })
+	step("a durable batch", 1, func() error {
+		return l.AppendAll([]Record{rot("r3", 3, PhaseCreating), rot("r4", 4, PhaseCreating)}, true)
+	})
+	step("a Sync with nothing new", 0, l.Sync)
+	step("an append not durable", 0, func() error { return l.Append(rot("r5", 5, PhaseCreating), false) })
+	step("a Sync after it", 1, l.Sync)
+	eio := error(syscall.EIO)
+	fail.Store(&eio)
+	if err := l.Append(rot("r6", 6, PhaseCreating), true); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("a durable append whose sync failed: %v", err)
+	}
+	fail.Store(nil)
+	step("the Sync after a failed one", 1, l.Sync)
 }

@@ -3,6 +3,7 @@ package ledger
 import (
 	"fmt"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -50,5 +51,44 @@ func TestCompactionThreshold(t *testing.T) {
 	}
 	if _, ok := open(t, dir).Get("late"); !ok {
 		t.Fatal("an append after the compaction on open was lost")
+	}
+}
+
+// Compaction's new file is on disk before it replaces the ledger; a new
+// file that could not be synced replaces nothing: the ledger stays whole
+// as it was, to be compacted another time.
+func TestCompactionSyncsBeforeReplacing(t *testing.T) {
+	defer func(s int) { compactSlack = s }(compactSlack)
+	compactSlack = 0
+	_, compacted, fail := countSyncs(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	fill := func() {
+		l := open(t, dir)
+		for _, phase := range []string{PhaseCreating, PhaseCreated, PhaseDisabled, PhaseDone} {
+			if err := l.Append(rot("r1", 1, phase), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		eio := error(syscall.EIO)
+		fail.Store(&eio)
+		defer fail.Store(nil)
+		if err := l.Close(); err == nil {
+			t.Fatal("a Close whose sync failed said nothing")
+		}
+	}
+	fill()
+	if n := countLines(t, path); n < 4 {
+		t.Fatalf("%d lines: compacted from a file that was not synced", n)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".rotations-*")); len(m) != 0 {
+		t.Fatalf("temporary files left: %v", m)
+	}
+	before := compacted.Load()
+	if err := open(t, dir).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if compacted.Load() == before || countLines(t, path) != 1 {
+		t.Fatalf("compaction: %d syncs of its file, %d lines", compacted.Load()-before, countLines(t, path))
 	}
 }

@@ -1,0 +1,105 @@
+package workflow
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/ledger"
+)
+
+// switchOffFails is GitLab refusing, or losing the answer to, the switch
+// of integrated tracking off.
+type switchOffFails struct {
+	*apiclient.Client
+	err error
+}
+
+func (s switchOffFails) UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error) {
+	return nil, nil, s.err
+}
+
+// Integrated tracking that could not be switched off stops the project at
+// its variables, saying so (a refusal: run again; a lost answer: check the
+// settings); the run started again switches it off with the key already
+// taken, making nothing twice.
+func TestMigrationSwitchOffFailure(t *testing.T) {
+	for _, tc := range []struct {
+		err    error
+		result string
+		words  string
+	}{
+		{fmt.Errorf("refused: %w", apiclient.ErrForbidden), ResultFailed, "integrated tracking is still on: run again to switch it off"},
+		{fmt.Errorf("lost: %w", apiclient.ErrServer), ResultUnderWay, "Integrated tracking may or may not be off"},
+	} {
+		w := newMigrationWorld(t)
+		w.gl.MakeGroupOwner("demo", 1)
+		ctx := context.Background()
+		api := switchOffFails{w.c, tc.err}
+		first := runPlan(t, ctx, plan(t, api, demoGroup(t), true, w.kind(t, w.sc, false)), api, nil)
+		it := byPath(first)["demo/web-shop"]
+		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
+			t.Fatalf("%v: %+v", tc.err, it)
+		}
+		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+			t.Fatalf("integrated tracking: %+v %v", s, err)
+		}
+		if recs := w.ledger.store.ProjectMigrations(testHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseVariables {
+			t.Fatalf("the ledger: %+v", recs)
+		}
+		made := w.creates.Load()
+		second := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged {
+			t.Fatalf("the run started again: %+v", it)
+		}
+		if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
+			t.Fatalf("made again: %d projects, keys %v", w.creates.Load()-made, keyLabels(w.ss.Keys("demo", "demo-web-shop")))
+		}
+		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
+			t.Fatalf("integrated tracking still on: %v", err)
+		}
+	}
+}
+
+// A Sentry project that is there already keeps its keys: its active key
+// is taken and none made; only where it has no active key is one made,
+// named for the migration.
+func TestMigrationTakesAnActiveKeyOrMakesOne(t *testing.T) {
+	for _, active := range []bool{true, false} {
+		w := newMigrationWorld(t)
+		ctx := context.Background()
+		target := sentry.Project{Org: "demo", Slug: "demo-web-shop"}
+		if _, err := w.sc.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
+			t.Fatal(err)
+		}
+		keys := w.ss.Keys("demo", "demo-web-shop")
+		name := "Their own"
+		if _, err := w.sc.UpdateKey(ctx, target, keys[0].Public, sentry.UpdateKeyOptions{Name: &name, Active: &active}); err != nil {
+			t.Fatal(err)
+		}
+		done := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		if it := byPath(done)["demo/web-shop"]; it.Err != nil && it.Result == ResultFailed {
+			t.Fatalf("active %v: %+v", active, it)
+		}
+		after := w.ss.Keys("demo", "demo-web-shop")
+		switch {
+		case active && (len(after) != 1 || !strings.Contains(w.gl.Variables(1)[0].Value, keys[0].Public)):
+			t.Fatalf("the active key was not taken: keys %v", keyLabels(after))
+		case !active && (len(after) != 2 || after[1].Label != migrationKeyName || !strings.Contains(w.gl.Variables(1)[0].Value, after[1].Public)):
+			t.Fatalf("no key made where none was active: keys %v", keyLabels(after))
+		}
+	}
+}
+
+// keyLabels names keys by their labels, never their secrets.
+func keyLabels(keys []mocksentry.Key) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%s (active %v)", k.Label, k.Active)
+	}
+	return out
+}

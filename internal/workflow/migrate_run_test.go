@@ -103,3 +103,48 @@ func keyLabels(keys []mocksentry.Key) []string {
 	}
 	return out
 }
+
+// targetKeysUnread is a Sentry whose keys' listing fails.
+type targetKeysUnread struct {
+	MigrateAPI
+	err error
+}
+
+func (k targetKeysUnread) ListKeys(ctx context.Context, p sentry.Project, status sentry.KeyStatus) ([]sentry.Key, error) {
+	return nil, k.err
+}
+
+// A target whose keys could not be listed stops the project before any key
+// is made or variable changed: a refusal says no key was taken, a lost
+// answer that one may have been made; the run started again takes the
+// project made and its key, making neither twice.
+func TestMigrationStopsWhereTheTargetsKeysAreUnread(t *testing.T) {
+	for _, tc := range []struct {
+		err    error
+		result string
+		words  string
+	}{
+		{fmt.Errorf("refused: %w", apiclient.ErrForbidden), ResultFailed, "No key of demo/demo-web-shop was taken."},
+		{fmt.Errorf("lost: %w", apiclient.ErrServer), ResultUnderWay, "A key may or may not have been made in demo/demo-web-shop: run again"},
+	} {
+		w := newMigrationWorld(t)
+		ctx := context.Background()
+		before := w.gl.Variables(1)
+		first := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, targetKeysUnread{w.sc, tc.err}, false)), w.c, nil)
+		it := byPath(first)["demo/web-shop"]
+		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
+			t.Fatalf("%v: %+v", tc.err, it)
+		}
+		if after := w.gl.Variables(1); len(after) != len(before) || after[0].Value != before[0].Value {
+			t.Fatal("a variable changed before the key was taken")
+		}
+		made := w.creates.Load()
+		second := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged {
+			t.Fatalf("the run started again: %+v", it)
+		}
+		if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
+			t.Fatalf("made again: %d projects, keys %v", w.creates.Load()-made, keyLabels(w.ss.Keys("demo", "demo-web-shop")))
+		}
+	}
+}

@@ -328,3 +328,28 @@ func TestMigrationKeepsIntegratedOnWhileAGroupsVariablesAreUnread(t *testing.T) 
 		t.Fatalf("%d glet_ keys left of %d", w.gl.KeyCount(1), keys)
 	}
 }
+
+// Two projects sent to one Sentry project are each stopped naming the
+// other, not themselves; a third with a target of its own goes on.
+func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	k := w.kind(t, w.sc, false)
+	k.Slug = func(p projectscope.Project) string {
+		if p.Path == "demo/web-shop" || p.Path == "demo/mobile/ios" {
+			return "shop"
+		}
+		return strings.ReplaceAll(p.Path, "/", "-")
+	}
+	p := plan(t, w.c, demoGroup(t), true, k)
+	items := byPath(p)
+	for self, other := range map[string]string{"demo/web-shop": "demo/mobile/ios", "demo/mobile/ios": "demo/web-shop"} {
+		it := items[self]
+		if it.Result != ResultFailed || !strings.Contains(it.Skip, "is also the target of "+other+":") {
+			t.Fatalf("%s: %+v", self, it)
+		}
+	}
+	if p.Acting() == 0 {
+		t.Fatalf("the projects with targets of their own were stopped too: %+v", p.Items)
+	}
+}

@@ -148,3 +148,50 @@ func TestMigrationStopsWhereTheTargetsKeysAreUnread(t *testing.T) {
 		}
 	}
 }
+
+// variableWriteFails is GitLab refusing, or losing the answer to, a
+// variable's write.
+type variableWriteFails struct {
+	*apiclient.Client
+	err error
+}
+
+func (v variableWriteFails) UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error) {
+	return nil, nil, v.err
+}
+
+// A variable that could not be pointed at the Sentry DSN stops the project
+// with the key taken and integrated tracking on: a refusal is a failure, a
+// lost answer is under way and says the write may or may not have
+// happened; the run started again points it with the same key.
+func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
+	for _, tc := range []struct {
+		err    error
+		result string
+		words  string
+	}{
+		{fmt.Errorf("refused: %w", apiclient.ErrForbidden), ResultFailed, ""},
+		{fmt.Errorf("lost: %w", apiclient.ErrServer), ResultUnderWay, "Updating the CI/CD variable SENTRY_DSN (all environments) may or may not have happened"},
+	} {
+		w := newMigrationWorld(t)
+		w.gl.MakeGroupOwner("demo", 1)
+		ctx := context.Background()
+		api := variableWriteFails{w.c, tc.err}
+		first := runPlan(t, ctx, plan(t, api, demoGroup(t), true, w.kind(t, w.sc, false)), api, nil)
+		it := byPath(first)["demo/web-shop"]
+		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
+			t.Fatalf("%v: %+v", tc.err, it)
+		}
+		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+			t.Fatalf("integrated tracking switched off with SENTRY_DSN unchanged: %v", err)
+		}
+		if recs := w.ledger.store.ProjectMigrations(testHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseCreated || recs[0].NewPublic == "" {
+			t.Fatalf("the ledger: %+v", recs)
+		}
+		second := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		keys := w.ss.Keys("demo", "demo-web-shop")
+		if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged || len(keys) != 1 || !strings.Contains(w.gl.Variables(1)[0].Value, keys[0].Public) {
+			t.Fatalf("the run started again: %+v, keys %v", it, keyLabels(keys))
+		}
+	}
+}

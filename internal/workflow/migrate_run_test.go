@@ -195,3 +195,28 @@ func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
 		}
 	}
 }
+
+// A dotenv file variable holding the old DSN on its SENTRY_DSN= line has
+// only that line pointed at the Sentry DSN: the file's other lines stay.
+func TestMigrationPointsTheDSNLineOfAFileVariable(t *testing.T) {
+	w := newMigrationWorld(t)
+	ctx := context.Background()
+	done := runPlan(t, ctx, plan(t, w.c, apiclient.GroupRef{Path: "ops"}, false, w.kind(t, w.sc, false)), w.c, nil)
+	if it := byPath(done)["ops/api"]; it.Result != ResultChanged {
+		t.Fatalf("%+v", it)
+	}
+	keys := w.ss.Keys("demo", "ops-api")
+	if len(keys) != 1 {
+		t.Fatalf("keys %v", keyLabels(keys))
+	}
+	for _, v := range w.gl.Variables(10) {
+		if v.Key != "APP_ENV" {
+			continue
+		}
+		if !strings.HasPrefix(v.Value, "APP_ENV=production\nSENTRY_DSN=\"") || !strings.HasSuffix(v.Value, "\"\nLOG_LEVEL=info\n") || !strings.Contains(v.Value, keys[0].Public) {
+			t.Fatalf("APP_ENV's lines were not kept around the new DSN (%d bytes)", len(v.Value))
+		}
+		return
+	}
+	t.Fatal("APP_ENV is gone")
+}

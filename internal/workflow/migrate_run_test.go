@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
@@ -219,4 +220,40 @@ func TestMigrationPointsTheDSNLineOfAFileVariable(t *testing.T) {
 		return
 	}
 	t.Fatal("APP_ENV is gone")
+}
+
+// A run planned before another process began the project's migration (and
+// stopped) goes on from that run's record: one migration of the project in
+// the ledger, finished, with the key that run had taken.
+func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	p := plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false))
+	// Another process makes the Sentry project, takes its key, records it
+	// and stops there.
+	if _, err := w.sc.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
+		t.Fatal(err)
+	}
+	theirs := w.ss.Keys("demo", "demo-web-shop")[0]
+	other, err := ledger.OpenLedger(w.ledgerDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Append(ledger.Record{Kind: ledger.KindMigration, ID: "m-other", Host: testHost, ProjectID: 1, ProjectPath: "demo/web-shop",
+		Target: w.base + "/demo/demo-web-shop", Phase: ledger.PhaseCreated, NewPublic: theirs.Public, Started: time.Now().UTC()}, true); err != nil {
+		t.Fatal(err)
+	}
+	done := runPlan(t, ctx, p, w.c, nil)
+	if it := byPath(done)["demo/web-shop"]; it.Result != ResultChanged {
+		t.Fatalf("%+v", it)
+	}
+	recs := w.ledger.store.ProjectMigrations(testHost, 1, nil)
+	if len(recs) != 1 || recs[0].ID != "m-other" || recs[0].Phase != ledger.PhaseMigrated {
+		t.Fatalf("the project's migrations in the ledger: %+v", recs)
+	}
+	if keys := w.ss.Keys("demo", "demo-web-shop"); len(keys) != 1 || keys[0].Public != theirs.Public {
+		t.Fatalf("keys %v", keyLabels(keys))
+	}
 }

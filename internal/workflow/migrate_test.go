@@ -353,3 +353,19 @@ func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
 		t.Fatalf("the projects with targets of their own were stopped too: %+v", p.Items)
 	}
 }
+
+// A variable holding an integrated DSN of no key of the project (a deleted
+// key's) is named in the plan as left as it is; a project with none has no
+// such words.
+func TestMigrationPlanNamesVariablesItLeaves(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	items := byPath(plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)))
+	ios, web := items["demo/mobile/ios"], items["demo/web-shop"]
+	if !ios.Acts() || !strings.Contains(ios.Action, "left, holding an integrated DSN of no key of this project") || !strings.Contains(ios.Action, "OLD_SENTRY_DSN") {
+		t.Fatalf("ios: %+v", ios)
+	}
+	if !web.Acts() || strings.Contains(web.Action, "left, holding") {
+		t.Fatalf("web-shop: %+v", web)
+	}
+}

@@ -257,3 +257,19 @@ func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 		t.Fatalf("keys %v", keyLabels(keys))
 	}
 }
+
+// Planned again, a migrated project says where it stands: its integrated
+// keys go with the later step, and GitLab's own Sentry settings are still
+// to be set in its web UI (no API sets them) until they are.
+func TestMigratedProjectPlannedAgain(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	if it := byPath(runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil))["demo/web-shop"]; it.Result != ResultChanged {
+		t.Fatalf("%+v", it)
+	}
+	it := byPath(plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)))["demo/web-shop"]
+	if it.Acts() || !strings.Contains(it.Skip, "its integrated keys go with the migration's later step") || !strings.Contains(it.Skip, "GitLab's own Sentry settings are not set yet") {
+		t.Fatalf("%+v", it)
+	}
+}

@@ -61,6 +61,13 @@ type Options struct {
 	// SentryDSN, when set, is the DSN of the mock Sentry's key a
 	// Sentry-backed demo project's SENTRY_DSN holds (the demo rotates it).
 	SentryDSN string
+	// ScaleSentry adds the group sentry-fleet (the demo user its Owner)
+	// with N projects sentry-fleet/app-NNN, each reporting to its own
+	// project demo/fleet-app-NNN of the Sentry at SentryURL (integrated
+	// false, api_url), with SENTRY_DSN holding SentryDSNOf(slug): a group
+	// of Sentry-backed projects (the mock Sentry's ScaleProjects).
+	ScaleSentry int
+	SentryDSNOf func(slug string) string
 	// Instance is InstanceSelfManaged (default) or InstanceGitLabCom: on
 	// GitLab.com the RateLimit-* headers come on every answer a throttle
 	// counts, elsewhere only on its 429 (ratelimit.go).
@@ -178,6 +185,12 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("--scale-group adds to the demo seed: use --seed demo")
 		}
 		st.addFleet(opts.ScaleGroup)
+	}
+	if opts.ScaleSentry > 0 {
+		if opts.Seed == "empty" || opts.SentryURL == "" || opts.SentryDSNOf == nil {
+			return nil, fmt.Errorf("--scale-sentry adds to the demo seed with its mock Sentry: use --seed demo")
+		}
+		st.addSentryFleet(opts.ScaleSentry, opts.SentryURL, opts.SentryDSNOf)
 	}
 	s.st = st
 	if opts.StatePath != "" {

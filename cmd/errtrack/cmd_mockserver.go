@@ -67,7 +67,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			if u, err := url.Parse("http://" + sentryDSNHost); sentryDSNHost != "" && (err != nil || u.Host != sentryDSNHost || u.Path != "" || u.User != nil) {
 				return usagef("--sentry-dsn-host %q is not host[:port]", sentryDSNHost)
 			}
-			sentrySrv := mocksentry.New(mocksentry.Options{Latency: opts.Latency, Log: opts.Log, DSNHost: sentryDSNHost})
+			sentrySrv := mocksentry.New(mocksentry.Options{Latency: opts.Latency, Log: opts.Log, DSNHost: sentryDSNHost, ScaleProjects: opts.ScaleSentry})
 			if sentryListen == "" {
 				host, _, err := net.SplitHostPort(listen)
 				if err != nil {
@@ -86,6 +86,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 			}()
 			opts.SentryURL = sentryRun.URL
 			opts.SentryDSN = sentrySrv.DSN("demo", "legacy-api", "Production")
+			opts.SentryDSNOf = func(slug string) string { return sentrySrv.DSN("demo", slug, "Default") }
 			s, err := mockserver.New(opts)
 			if err != nil {
 				return usageError{err: err}
@@ -135,6 +136,7 @@ The demo tokens are public: listening beyond loopback prints a warning.`,
 	f.Float64Var(&opts.FailRate, "fail-rate", 0, "share of requests answered with 500/502/503 or 429, 0 to 1")
 	f.IntVar(&opts.ScaleProjects, "scale-projects", 0, "add N maintainable projects scale/project-NNNNN")
 	f.IntVar(&opts.ScaleGroup, "scale-group", 0, "add the group fleet with N projects, each with a key its SENTRY_DSN holds (for group rotations)")
+	f.IntVar(&opts.ScaleSentry, "scale-sentry", 0, "add the group sentry-fleet with N projects, each reporting to its own mock Sentry project, with a key its SENTRY_DSN holds")
 	f.IntVar(&opts.ScaleKeys, "scale-keys", 0, "add N client keys to project 1")
 	f.StringVar(&opts.StatePath, "state", "", "keep the data in this file across restarts (written atomically)")
 	f.IntVar(&opts.RateLimit, "rate-limit", 0, "authenticated API requests per minute per user (Rack::Attack, in minutes on the clock), as GitLab.com's 2,000; past it 429 with GitLab's RateLimit-* headers")

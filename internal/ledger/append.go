@@ -97,6 +97,10 @@ func (l *Ledger) Sync() error {
 	return l.syncTo(gen)
 }
 
+// syncFile makes f durable: a variable so that tests can hold the
+// durability promises (what is synced, how often, a failed sync said).
+var syncFile = (*os.File).Sync
+
 // syncTo returns once append gen is on disk; appends waiting together
 // share one sync.
 func (l *Ledger) syncTo(gen uint64) error {
@@ -113,7 +117,7 @@ func (l *Ledger) syncTo(gen uint64) error {
 	}
 	// A file closed meanwhile was replaced by a compaction, which synced
 	// the new one with every append so far.
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrClosed) {
+	if err := syncFile(f); err != nil && !errors.Is(err, os.ErrClosed) {
 		return unwritable(l.dir, err)
 	}
 	l.synced = upTo

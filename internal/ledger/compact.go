@@ -34,7 +34,7 @@ func (l *Ledger) compactIfDue() error {
 	name := tmp.Name()
 	_, err = tmp.Write(buf.Bytes())
 	if err == nil {
-		err = tmp.Sync()
+		err = syncFile(tmp)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

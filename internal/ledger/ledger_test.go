@@ -94,8 +94,16 @@ func TestWholeLastRecordWithoutNewlineIsKept(t *testing.T) {
 	if err := b.Append(rot("r3", 3, PhaseCreating), true); err != nil {
 		t.Fatal(err)
 	}
+	// The appending ledger reads on from the right place: nothing it wrote
+	// is taken for a torn line and cut off.
+	if err := b.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append(rot("r4", 4, PhaseCreating), true); err != nil {
+		t.Fatal(err)
+	}
 	c := open(t, dir)
-	if got := c.Records(nil); len(got) != 2 || got[0].ID != "r1" || got[1].ID != "r3" {
+	if got := c.Records(nil); len(got) != 3 || got[0].ID != "r1" || got[1].ID != "r3" || got[2].ID != "r4" {
 		t.Fatalf("records after an append: %+v", got)
 	}
 }

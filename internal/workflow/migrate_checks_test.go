@@ -98,3 +98,23 @@ func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 		t.Fatalf("a mapping to nothing taken: %v", err)
 	}
 }
+
+// A token with org:write may make a project in a team its user is not in:
+// the plan does not warn of a refusal there.
+func TestMigrationPlanTrustsOrgWriteOutsideTheTeam(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.ss.AddToken("orgwrite-outside", mocksentry.Token{Scopes: []string{"org:read", "org:write", "project:read", "project:write", "team:read"}, User: "demo-maintainer"})
+	sc, err := sentry.New(w.base, "orgwrite-outside")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := sc.CheckToken(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := w.kind(t, sc, false)
+	k.Token, k.Team = info, "frontend"
+	if it := byPath(plan(t, w.c, demoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || strings.Contains(it.Action, "not in team") {
+		t.Fatalf("%+v", it)
+	}
+}

@@ -30,3 +30,21 @@ func TestSlugifyKeepsToSentrysRules(t *testing.T) {
 		t.Fatalf("name %q", n)
 	}
 }
+
+// A path of exactly Sentry's 50 characters keeps its slug and its name; one
+// character more and the slug is shortened with a hash, the name the slug.
+func TestSlugAndNameAtSentrysLimit(t *testing.T) {
+	fifty := strings.Repeat("a", 50)
+	if got := Slugify(fifty); got != fifty {
+		t.Fatalf("a 50-character slug became %q", got)
+	}
+	if got := Slugify(fifty + "b"); len(got) != 50 || got == fifty {
+		t.Fatalf("a 51-character slug became %q", got)
+	}
+	if got := sentryName(projectscope.Project{Path: fifty}, "slug"); got != fifty {
+		t.Fatalf("a 50-character path named %q", got)
+	}
+	if got := sentryName(projectscope.Project{Path: fifty + "b"}, "slug"); got != "slug" {
+		t.Fatalf("a 51-character path named %q", got)
+	}
+}

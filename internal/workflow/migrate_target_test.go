@@ -126,3 +126,13 @@ func TestMigrationUnderWayElsewhereIsAskedInTheConsole(t *testing.T) {
 		t.Fatalf("another Sentry taken: %+v", it)
 	}
 }
+
+// A ledger target without its Sentry's base is not taken for one.
+func TestLedgerTargetNeedsItsBase(t *testing.T) {
+	if _, ok := ParseLedgerTarget("/demo/shop"); ok {
+		t.Fatal("a target without a base was read")
+	}
+	if p, ok := ParseLedgerTarget("https://sentry.example/prefix/demo/shop"); !ok || p.Base != "https://sentry.example/prefix" || p.Org != "demo" || p.Slug != "shop" {
+		t.Fatalf("%+v %v", p, ok)
+	}
+}

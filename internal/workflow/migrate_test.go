@@ -288,3 +288,44 @@ func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
 		t.Fatalf("%+v, keys %+v", it, w.ss.Keys("demo", "demo-web-shop"))
 	}
 }
+
+// Two projects sent to one Sentry project are each stopped naming the
+// other, not themselves; a third with a target of its own goes on.
+func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	k := w.kind(t, w.sc, false)
+	k.Slug = func(p projectscope.Project) string {
+		if p.Path == "demo/web-shop" || p.Path == "demo/mobile/ios" {
+			return "shop"
+		}
+		return strings.ReplaceAll(p.Path, "/", "-")
+	}
+	p := plan(t, w.c, demoGroup(t), true, k)
+	items := byPath(p)
+	for self, other := range map[string]string{"demo/web-shop": "demo/mobile/ios", "demo/mobile/ios": "demo/web-shop"} {
+		it := items[self]
+		if it.Result != ResultFailed || !strings.Contains(it.Skip, "is also the target of "+other+":") {
+			t.Fatalf("%s: %+v", self, it)
+		}
+	}
+	if p.Acting() == 0 {
+		t.Fatalf("the projects with targets of their own were stopped too: %+v", p.Items)
+	}
+}
+
+// A variable holding an integrated DSN of no key of the project (a deleted
+// key's) is named in the plan as left as it is; a project with none has no
+// such words.
+func TestMigrationPlanNamesVariablesItLeaves(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	items := byPath(plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)))
+	ios, web := items["demo/mobile/ios"], items["demo/web-shop"]
+	if !ios.Acts() || !strings.Contains(ios.Action, "left, holding an integrated DSN of no key of this project") || !strings.Contains(ios.Action, "OLD_SENTRY_DSN") {
+		t.Fatalf("ios: %+v", ios)
+	}
+	if !web.Acts() || strings.Contains(web.Action, "left, holding") {
+		t.Fatalf("web-shop: %+v", web)
+	}
+}

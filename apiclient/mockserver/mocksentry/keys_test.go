@@ -127,3 +127,25 @@ func TestRenamedProjectAnswersProjectMoved(t *testing.T) {
 		t.Fatalf("the new slug: %d", resp.StatusCode)
 	}
 }
+
+// ScaleProjects adds projects with the one key "Default" Sentry gives a new
+// project, each with a DSN of its own.
+func TestScaleProjectsHaveTheirDefaultKey(t *testing.T) {
+	var s *Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.ServeHTTP(w, r) }))
+	defer ts.Close()
+	s = New(Options{ScaleProjects: 3, PublicURL: ts.URL})
+	seen := map[string]bool{}
+	for i := 1; i <= 3; i++ {
+		keys := s.Keys("demo", FleetSlug(i))
+		dsn := s.DSN("demo", FleetSlug(i), "Default")
+		if len(keys) != 1 || keys[0].Label != "Default" || !keys[0].Active || dsn == "" || seen[dsn] {
+			t.Fatalf("%s: keys %+v, DSN %q", FleetSlug(i), keys, dsn)
+		}
+		seen[dsn] = true
+	}
+	resp, body := get(t, ts, "/api/0/projects/demo/fleet-app-003/keys/", TokenRead)
+	if resp.StatusCode != 200 || !strings.Contains(body, `"name":"Default"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+}

@@ -39,6 +39,10 @@ type Options struct {
 	NoRateLimitFeature bool
 	// ScaleKeys adds keys to demo/legacy-api, for paging tests.
 	ScaleKeys int
+	// ScaleProjects adds N projects demo/fleet-app-NNN (team backend),
+	// each with the one key "Default" Sentry gives a new project: what the
+	// mock GitLab's --scale-sentry group reports to.
+	ScaleProjects int
 	// PublicURL is where DSNs and Link headers point (Sentry's
 	// system.url-prefix); the listener's URL when empty.
 	PublicURL string
@@ -82,6 +86,7 @@ func New(opts Options) *Server {
 		s.now = time.Now
 	}
 	s.st = seed(s.now(), opts.ScaleKeys)
+	s.st.addFleet(opts.ScaleProjects, s.now())
 	if opts.PublicURL != "" {
 		u := strings.TrimSuffix(opts.PublicURL, "/")
 		s.public.Store(&u)

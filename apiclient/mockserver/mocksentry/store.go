@@ -200,3 +200,20 @@ func seed(now time.Time, scaleKeys int) *state {
 	st.tokens[TokenOrgScoped] = Token{Scopes: all, User: "demo-maintainer", Org: "demo"}
 	return st
 }
+
+// FleetSlug is the slug of the i-th project ScaleProjects adds (from 1).
+func FleetSlug(i int) string { return fmt.Sprintf("fleet-app-%03d", i) }
+
+// addFleet adds n projects to the organisation demo, each with the key
+// "Default" (Sentry's create_keys_for_project receiver gives every new
+// project one).
+func (st *state) addFleet(n int, now time.Time) {
+	created := now.AddDate(0, -3, 0).UTC().Truncate(time.Second)
+	for i := 1; i <= n; i++ {
+		st.nextID++
+		p := &Project{ID: st.nextID, Org: "demo", Slug: FleetSlug(i), Name: fmt.Sprintf("Fleet App %03d", i), Platform: "python",
+			Teams: []string{"backend"}, Created: created, DefaultLoader: "latest"}
+		st.projects = append(st.projects, p)
+		st.addKey(p, "Default", created)
+	}
+}

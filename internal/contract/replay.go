@@ -112,7 +112,7 @@ func Match(exchanges []Exchange, method string, u *url.URL) (Exchange, bool) {
 			if req.Method != method || req.Path != u.EscapedPath() {
 				continue
 			}
-			if ex.AnyQuery || sameQuery(q, req.Query) {
+			if ex.AnyQuery || SameQuery(q, req.Query) {
 				return ex, true
 			}
 		}
@@ -120,7 +120,8 @@ func Match(exchanges []Exchange, method string, u *url.URL) (Exchange, bool) {
 	return Exchange{}, false
 }
 
-func sameQuery(q url.Values, want map[string]string) bool {
+// SameQuery: q is exactly want's parameters, with want's values.
+func SameQuery(q url.Values, want map[string]string) bool {
 	if len(q) != len(want) {
 		return false
 	}

@@ -18,12 +18,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"path"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/errtrack/errtrack/internal/contract"
 )
 
 //go:embed testdata
@@ -168,25 +169,13 @@ func Match(exchanges []Exchange, served map[string]bool, r *http.Request, body [
 	}
 	for _, ex := range ordered {
 		for _, req := range ex.Requests {
-			if req.Method == r.Method && req.Path == r.URL.EscapedPath() && sameQuery(q, req.Query) &&
+			if req.Method == r.Method && req.Path == r.URL.EscapedPath() && contract.SameQuery(q, req.Query) &&
 				(req.Token == "" || req.Token == token) && (req.SentryKey == "" || req.SentryKey == key) && holds(body, req.Body) {
 				return ex, true
 			}
 		}
 	}
 	return Exchange{}, false
-}
-
-func sameQuery(q url.Values, want map[string]string) bool {
-	if len(q) != len(want) {
-		return false
-	}
-	for k, v := range want {
-		if q.Get(k) != v {
-			return false
-		}
-	}
-	return true
 }
 
 // holds: the JSON body has each of want's fields with its value.
@@ -248,30 +237,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(w, bytes.NewReader(b))
 }
 
-// Fill puts the server's address in every string of v: {{base}}
-// (scheme://host:port) and {{hostport}}.
-func Fill(v any, base string) any {
-	hostport := strings.TrimPrefix(strings.TrimPrefix(base, "http://"), "https://")
-	r := strings.NewReplacer("{{base}}", base, "{{hostport}}", hostport)
-	var fill func(any) any
-	fill = func(v any) any {
-		switch x := v.(type) {
-		case string:
-			return r.Replace(x)
-		case []any:
-			out := make([]any, len(x))
-			for i, e := range x {
-				out[i] = fill(e)
-			}
-			return out
-		case map[string]any:
-			out := make(map[string]any, len(x))
-			for k, e := range x {
-				out[k] = fill(e)
-			}
-			return out
-		}
-		return v
-	}
-	return fill(v)
-}
+// Fill puts the server's address in every string of v, as GitLab's
+// fixtures have it: {{base}} (scheme://host:port) and {{hostport}}.
+func Fill(v any, base string) any { return contract.Fill(v, base) }

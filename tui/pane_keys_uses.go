@@ -73,7 +73,7 @@ func ago(d time.Duration) string {
 // A key read in some variables while a group's are unread says so: its
 // DSN may be there too.
 func (p *keysPane) usedText(k apiclient.ClientKey) string {
-	return p.usedWords(k, workflow.Use.Label, "; the variables of group %s could not be read: they may hold it too")
+	return p.usedWords(k, workflow.Use.Label, "; the variables of %s could not be read: they may hold it too")
 }
 
 // usedShort is usedText for the USED IN column: an unread group as
@@ -84,14 +84,22 @@ func (p *keysPane) usedShort(k apiclient.ClientKey) string {
 			return "? (group " + u.Group + " unread)"
 		}
 		return u.Short()
-	}, " (+? group %s unread)")
+	}, " (+? %s unread)")
+}
+
+// groupsNamed is "group demo", or "groups demo, demo/mobile".
+func groupsNamed(groups []string) string {
+	if len(groups) == 1 {
+		return "group " + groups[0]
+	}
+	return "groups " + strings.Join(groups, ", ")
 }
 
 func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string, caveat string) string {
 	used, ok := p.usedIn[keystore.KeyRef(k)]
 	switch {
 	case ok && len(used) == 0 && len(p.unread) > 0:
-		return "? (group " + strings.Join(p.unread, ", ") + " unread)"
+		return "? (" + groupsNamed(p.unread) + " unread)"
 	case ok && len(used) == 0:
 		return "nowhere"
 	case ok:
@@ -103,7 +111,7 @@ func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) str
 		}
 		s := strings.Join(labels, ", ")
 		if !unknown && len(p.unread) > 0 {
-			s += fmt.Sprintf(caveat, strings.Join(p.unread, ", "))
+			s += fmt.Sprintf(caveat, groupsNamed(p.unread))
 		}
 		return s
 	case p.uses.loading():

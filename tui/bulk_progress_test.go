@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 

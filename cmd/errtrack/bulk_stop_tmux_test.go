@@ -32,4 +32,8 @@ func TestConsoleBulkRunStopsInTmux(t *testing.T) {
 	s.answer("y")
 	s.waitFor("not reached")
 	s.waitMatch(regexp.MustCompile(`changed\s+fleet/app-0`))
+	// Quit and wait for the exit: errtrack closes its ledger in the state
+	// directory as it goes, which the test's cleanup removes.
+	s.keys("C-c")
+	s.waitFor("EXITED rc=")
 }

@@ -25,7 +25,7 @@ func consoleIn(t *testing.T, w, h int, line string, env ...string) tmuxSession {
 	t.Helper()
 	requireTool(t, "tmux")
 	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-c3-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(s.socket) })
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e",
 		"-x", fmt.Sprint(w), "-y", fmt.Sprint(h), line+"; echo EXITED rc=$?; sleep 60")
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir(), "ERRTRACK_STATE_DIR="+t.TempDir(), "COLORFGBG="), env...)

@@ -47,7 +47,7 @@ func TestDocsScreens(t *testing.T) {
 	for i, sh := range shots {
 		t.Run(sh.where, func(t *testing.T) {
 			s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-docs-%d-%d", os.Getpid(), i)}
-			t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+			t.Cleanup(func() { killTmux(s.socket) })
 			dir := t.TempDir()
 			cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "100", "-y", "16", "sleep 60")
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + dir, "ERRTRACK_CONFIG_DIR=" + dir + "/config",

@@ -99,7 +99,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	bin := binary(t)
 	url := startMockServer(t)
 	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-e2e-%d", os.Getpid())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(s.socket) })
 
 	cfg := t.TempDir()
 	// The tmux server starts first, so the timing below is errtrack's own.
@@ -158,5 +158,20 @@ func TestEndToEndInTmux(t *testing.T) {
 	b, err := os.ReadFile(cfg + "/errtrack/config.json")
 	if err != nil || !strings.Contains(string(b), "recent_projects") || strings.Contains(string(b), mockserver.TokenMaintainer) {
 		t.Fatalf("config file: %v\n%s", err, b)
+	}
+}
+
+// killTmux ends a test's tmux server and waits for the programs its panes
+// ran to end (each pane is a process group of its own): an errtrack still
+// closing its ledger must not meet the test's cleanup of its state
+// directory ("directory not empty").
+func killTmux(socket string) {
+	out, _ := exec.Command("tmux", "-L", socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
+	_ = exec.Command("tmux", "-L", socket, "kill-server").Run()
+	deadline := time.Now().Add(3 * time.Second)
+	for _, pid := range strings.Fields(string(out)) {
+		for time.Now().Before(deadline) && exec.Command("kill", "-0", "--", "-"+pid).Run() == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 }

@@ -21,7 +21,7 @@ func newTmux(t *testing.T, env ...string) tmuxSession {
 	// A socket per test: a server being killed by the previous test's
 	// cleanup must not be the one this test starts a session on.
 	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-rot-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(s.socket) })
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", "sleep 60")
 	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir()), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {

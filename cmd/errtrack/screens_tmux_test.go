@@ -21,7 +21,7 @@ func demoTmux(t *testing.T, cols, rows int, args string) tmuxSession {
 	requireTool(t, "tmux")
 	bin := binary(t)
 	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-scr-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(s.socket) })
 	dir := t.TempDir()
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), "sleep 60")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + dir, "ERRTRACK_CONFIG_DIR=" + dir + "/config",

@@ -29,7 +29,7 @@ func newPane(t *testing.T, env []string, line string) pane {
 	t.Helper()
 	requireTool(t, "tmux")
 	s := tmuxSession{t: t, socket: fmt.Sprintf("errtrack-sig-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { killTmux(s.socket) })
 	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30",
 		line+"; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; echo; sleep 30")
 	cmd.Env = append(os.Environ(), env...)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,10 +169,25 @@ func TestEndToEndInTmux(t *testing.T) {
 func killTmux(socket string) {
 	out, _ := exec.Command("tmux", "-L", socket, "list-panes", "-a", "-F", "#{pane_pid}").Output()
 	_ = exec.Command("tmux", "-L", socket, "kill-server").Run()
+	groups := strings.Fields(string(out))
 	deadline := time.Now().Add(3 * time.Second)
-	for _, pid := range strings.Fields(string(out)) {
-		for time.Now().Before(deadline) && exec.Command("kill", "-0", "--", "-"+pid).Run() == nil {
-			time.Sleep(10 * time.Millisecond)
+	for time.Now().Before(deadline) && liveInGroups(groups) {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// liveInGroups reports whether a process of one of the process groups is
+// still running: a zombie has ended (no init reaps it in some containers).
+func liveInGroups(groups []string) bool {
+	out, err := exec.Command("ps", "-e", "-o", "pgid=,stat=").Output()
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && !strings.HasPrefix(f[1], "Z") && slices.Contains(groups, f[0]) {
+			return true
 		}
 	}
+	return false
 }

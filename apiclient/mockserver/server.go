@@ -361,13 +361,14 @@ func ipv4Available() bool {
 	return true
 }
 
-// Close stops accepting requests and waits up to the context's end for
-// those in flight, then removes the CA file. Closing again returns the
-// first answer.
+// Close removes the CA file (no new client needs it once the server stops
+// accepting, and a process ended while it waits leaves none behind), stops
+// accepting requests and waits up to the context's end for those in
+// flight. Closing again returns the first answer.
 func (r *Running) Close(ctx context.Context) error {
 	r.closeOnce.Do(func() {
 		if r.CAFile != "" {
-			defer os.Remove(r.CAFile)
+			_ = os.Remove(r.CAFile)
 		}
 		err := r.srv.Shutdown(ctx)
 		if e := <-r.done; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {

@@ -122,7 +122,10 @@ func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 			return cmd
 		}
 	}
+	_, disables := p.store.(keystore.Disabler)
 	switch {
+	case key.Matches(km, k.ToggleActive) && !p.sh.readOnly() && !disables:
+		return statusCmd(statusInfo, fmt.Sprintf("Key %s cannot be disabled: GitLab's integrated client keys can only be deleted (%s).", clean(keystore.KeyName(sel)), keyName(k.Delete)))
 	case key.Matches(km, k.Delete) && !p.sh.readOnly():
 		// The question opens once the key and the variables holding its
 		// DSN are read: it names them.

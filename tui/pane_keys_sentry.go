@@ -19,7 +19,8 @@ import (
 // A Sentry-backed project's keys are its Sentry project's: they have a
 // name, a switch and a rate limit, and a rotation may disable the old key
 // instead of deleting it. The questions here gather what the user wants;
-// the changes are workflow's (UpdateSentryKey, the rotation, the delete).
+// the changes are the store's (keystore.Updater) and workflow's (the
+// rotation, the delete).
 
 // sentryFailure is a failure of the Sentry at base: it is worded as the
 // Sentry's (its token, its login), and a 401 of it never sends the user to
@@ -103,9 +104,13 @@ func (p *keysPane) rotateQuestion(project projectscope.Project, sel apiclient.Cl
 // name, their rate limit. ok false: km is none of these.
 func (p *keysPane) sentryKey(km tea.KeyPressMsg, project projectscope.Project, sel apiclient.ClientKey) (tea.Cmd, bool) {
 	k := p.sh.keys
+	keys, ok := p.store.(keystore.Updater)
+	if !ok {
+		return nil, false
+	}
 	name := clean(keystore.KeyName(sel))
 	update := func(o sentry.UpdateKeyOptions, what string) tea.Msg {
-		return startWriteMsg{updateKeyWrite{proj: project, store: p.store, key: sel, opts: o, what: what}}
+		return startWriteMsg{updateKeyWrite{proj: project, store: p.store, keys: keys, key: sel, opts: o, what: what}}
 	}
 	switch {
 	case key.Matches(km, k.ToggleActive) && sel.Active:

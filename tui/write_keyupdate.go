@@ -12,10 +12,11 @@ import (
 )
 
 // updateKeyWrite changes a Sentry key: turns it off or on, renames it, or
-// sets its rate limit (keystore.UpdateSentryKey), on the key confirmed.
+// sets its rate limit (keystore.Updater), on the key confirmed.
 type updateKeyWrite struct {
 	proj  projectscope.Project
-	store keystore.KeyStore
+	store keystore.KeyStore // where the key is, for a failure's words
+	keys  keystore.Updater  // the same store's key changes
 	key   apiclient.ClientKey
 	opts  sentry.UpdateKeyOptions
 	// what the change does, in the outcome's words: "disabled",
@@ -39,7 +40,7 @@ func (w updateKeyWrite) conflicts(o write) bool {
 }
 
 func (w updateKeyWrite) run(ctx context.Context, _ API, _ Deps) write {
-	w.got, w.err = keystore.UpdateSentryKey(ctx, w.store, keystore.KeyRef(w.key), w.opts)
+	w.got, w.err = w.keys.UpdateKey(ctx, keystore.KeyRef(w.key), w.opts)
 	w.err = atSentry(w.store, w.err)
 	return w
 }

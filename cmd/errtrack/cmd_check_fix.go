@@ -306,10 +306,12 @@ func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client
 	var err error
 	if k.deletion != nil {
 		_, err = k.deletion.Run(rctx, c, led)
+	} else if u, ok := k.store.(keystore.Updater); !ok {
+		err = errors.New("the project's keys are GitLab's integrated keys, which have no rate limit")
 	} else {
 		var rl *sentry.RateLimit
 		if rl, _, err = keystore.ParseRateLimit(k.finding.RateLimitWant()); err == nil {
-			_, err = keystore.UpdateSentryKey(rctx, k.store, target.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
+			_, err = u.UpdateKey(rctx, target.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
 		}
 	}
 	if err != nil {

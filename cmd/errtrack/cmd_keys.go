@@ -80,7 +80,8 @@ func (a *app) keysCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if store.Backend() != keystore.BackendSentry && (createName != "" || rl != nil) {
+			updater, named := store.(keystore.Updater)
+			if !named && (createName != "" || rl != nil) {
 				return reportedf(a, "%s's keys are GitLab's integrated keys, which have no name or rate limit: leave out --name and --rate-limit.", ref)
 			}
 			k, err := store.Create(ctx, createName)
@@ -88,7 +89,7 @@ func (a *app) keysCmd() *cobra.Command {
 				return a.createFailed(err, ref)
 			}
 			if rl != nil {
-				if k, err = keystore.UpdateSentryKey(ctx, store, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
+				if k, err = updater.UpdateKey(ctx, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
 					return reportedf(a, "The key was created, but its rate limit was not set: %s Set it with 'errtrack keys update -p %s %s --rate-limit %s'.", a.explain(err, "run it again"), ref, k.PublicKey, createRate)
 				}
 			}

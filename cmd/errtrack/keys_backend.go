@@ -197,13 +197,14 @@ GitLab's integrated keys have none of these: only create and delete.`,
 			if err != nil {
 				return err
 			}
-			if store.Backend() != keystore.BackendSentry {
+			updater, ok := store.(keystore.Updater)
+			if !ok {
 				return reportedf(a, "%s reports to GitLab's integrated error tracking, whose keys have no name, switch or rate limit: only 'keys create' and 'keys delete' change them.", pref)
 			}
 			if ref == "" {
 				return reportedf(a, "a Sentry key is named by its public key (see 'errtrack keys list -p %s')", pref)
 			}
-			k, err := keystore.UpdateSentryKey(ctx, store, ref, o)
+			k, err := updater.UpdateKey(ctx, ref, o)
 			switch {
 			case errors.Is(err, sentry.ErrKeyNotFound) || errors.Is(err, sentry.ErrNotFound):
 				return reportedf(a, "the %s has no key %s: nothing was changed (see 'errtrack keys list -p %s')", store.Where(), ref, pref)

@@ -254,9 +254,7 @@ func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL s
 		add("Sentry token", CheckFail, explain(err), "")
 		return false
 	}
-	tc, ok := store.(interface {
-		Token(ctx context.Context) (*sentry.TokenInfo, error)
-	})
+	tc, ok := store.(keystore.TokenReader)
 	if !ok {
 		return true
 	}

@@ -1,5 +1,6 @@
 // Package keystore holds the two places a project's client keys live, GitLab's
-// integrated keys and a Sentry project's keys, behind one KeyStore, and which
+// integrated keys and a Sentry project's keys, behind one KeyStore with
+// small capability interfaces for what only some stores can do, and which
 // of them a project uses.
 package keystore
 
@@ -25,8 +26,14 @@ const (
 	BackendSentry = "sentry"
 )
 
-// KeyStore holds one project's client keys.
-type KeyStore interface {
+// A store's abilities are small interfaces, one per capability (as k9s's
+// dao types): every store is a KeyStore; what only some stores can do
+// (turn a key off, make it with a rate limit, change it, read the token
+// it acts with) a caller asks for by its interface, and a store without
+// it simply does not have it.
+
+// KeyReader reads a project's keys.
+type KeyReader interface {
 	// Backend is BackendGitLab or BackendSentry; Where names the store for
 	// people ("Sentry project acme/web on https://sentry.example").
 	Backend() string
@@ -34,24 +41,66 @@ type KeyStore interface {
 	// Read reads the key ref names ("" for the project's only key) and
 	// what the new key's check needs: the keys seen and their count.
 	Read(ctx context.Context, ref string) (KeysRead, error)
-	// Create makes a key (name: Sentry's; GitLab's keys have none). It is
-	// never sent twice: a lost answer may hide a key.
-	Create(ctx context.Context, name string) (*apiclient.ClientKey, error)
 	// Listed reads where the new key is listed (the page after the keys
 	// read, on GitLab); All reads every key.
 	Listed(ctx context.Context, read KeysRead) ([]apiclient.ClientKey, error)
 	All(ctx context.Context) ([]apiclient.ClientKey, error)
-	// Delete deletes a key: gone reports it was not there (deleted
-	// elsewhere), onRetry that a retry found the first attempt had worked.
+}
+
+// Creator makes a key (name: Sentry's; GitLab's keys have none). It is
+// never sent twice: a lost answer may hide a key.
+type Creator interface {
+	Create(ctx context.Context, name string) (*apiclient.ClientKey, error)
+}
+
+// Deleter deletes a key: gone reports it was not there (deleted
+// elsewhere), onRetry that a retry found the first attempt had worked.
+type Deleter interface {
 	Delete(ctx context.Context, k apiclient.ClientKey) (gone, onRetry bool, err error)
-	// SetActive turns a key off or on without deleting it; GitLab's
-	// cannot be: ErrCannotDisable.
+}
+
+// KeyStore holds one project's client keys: what every store does.
+type KeyStore interface {
+	KeyReader
+	Creator
+	Deleter
+}
+
+// Disabler turns a key off or on without deleting it (a Sentry's keys).
+// GitLab's integrated keys cannot be: its store is no Disabler.
+type Disabler interface {
 	SetActive(ctx context.Context, k apiclient.ClientKey, active bool) (*apiclient.ClientKey, error)
 }
 
-// ErrCannotDisable: GitLab's integrated keys cannot be turned off, only
-// deleted.
-var ErrCannotDisable = errors.New("GitLab's integrated client keys cannot be disabled, only deleted")
+// LimitedCreator is a store whose keys carry a rate limit (a Sentry's):
+// a rotation makes the new key with the old key's limit, so replacing a
+// key never lifts its cap.
+type LimitedCreator interface {
+	CreateLimited(ctx context.Context, name string, rl *apiclient.KeyRateLimit) (*apiclient.ClientKey, error)
+}
+
+// Updater changes a key's name, switch or rate limit (a Sentry's; GitLab's
+// keys have none of these). A change the server did not make (its
+// rate-limit feature off) is an error with the key as it is.
+type Updater interface {
+	UpdateKey(ctx context.Context, ref string, o sentry.UpdateKeyOptions) (*apiclient.ClientKey, error)
+}
+
+// TokenReader reads what the token the store acts with may do (a
+// Sentry's; GitLab's token is checked on its own).
+type TokenReader interface {
+	Token(ctx context.Context) (*sentry.TokenInfo, error)
+}
+
+// What each store can do, checked by the compiler.
+var (
+	_ KeyStore       = gitlabKeys{}
+	_ KeyStore       = sentryKeys{}
+	_ Disabler       = sentryKeys{}
+	_ LimitedCreator = sentryKeys{}
+	_ Updater        = sentryKeys{}
+	_ TokenReader    = sentryKeys{}
+)
 
 // KeysRead is what a rotation's plan read of the keys.
 type KeysRead struct {
@@ -156,10 +205,6 @@ func (g gitlabKeys) Delete(ctx context.Context, k apiclient.ClientKey) (bool, bo
 	return gone, retry, nil
 }
 
-func (g gitlabKeys) SetActive(context.Context, apiclient.ClientKey, bool) (*apiclient.ClientKey, error) {
-	return nil, ErrCannotDisable
-}
-
 // SentryAPI is what a Sentry project's keys need of a Sentry client.
 type SentryAPI interface {
 	ListKeys(ctx context.Context, p sentry.Project, status sentry.KeyStatus) ([]sentry.Key, error)
@@ -168,6 +213,7 @@ type SentryAPI interface {
 	UpdateKey(ctx context.Context, p sentry.Project, id string, o sentry.UpdateKeyOptions) (*sentry.Key, error)
 	DeleteKey(ctx context.Context, p sentry.Project, id string) (*apiclient.Response, error)
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
+	CheckToken(ctx context.Context) (*sentry.TokenInfo, error)
 }
 
 // sentryKeys are the keys of the Sentry project a GitLab project reports to.
@@ -224,13 +270,6 @@ func (s sentryKeys) Create(ctx context.Context, name string) (*apiclient.ClientK
 	return s.CreateLimited(ctx, name, nil)
 }
 
-// LimitedCreator is a store whose keys carry a rate limit (a Sentry's):
-// a rotation makes the new key with the old key's limit, so replacing a
-// key never lifts its cap.
-type LimitedCreator interface {
-	CreateLimited(ctx context.Context, name string, rl *apiclient.KeyRateLimit) (*apiclient.ClientKey, error)
-}
-
 // CreateLimited makes a key with rl (nil: none). A limit the server did not
 // apply (its rate-limits feature off, so no key there has one) leaves the
 // key made, as asked otherwise.
@@ -271,22 +310,11 @@ func (s sentryKeys) Delete(ctx context.Context, k apiclient.ClientKey) (bool, bo
 }
 
 func (s sentryKeys) SetActive(ctx context.Context, k apiclient.ClientKey, active bool) (*apiclient.ClientKey, error) {
-	got, err := s.update(ctx, k.PublicKey, sentry.UpdateKeyOptions{Active: &active})
-	if got == nil {
-		return nil, err
-	}
-	out := FromSentry(*got)
-	return &out, err
+	return s.UpdateKey(ctx, k.PublicKey, sentry.UpdateKeyOptions{Active: &active})
 }
 
-// UpdateSentryKey changes a Sentry key's name, switch or rate limit; a
-// change the server did not make (its rate-limit feature off) is an error
-// with the key as it is.
-func UpdateSentryKey(ctx context.Context, store KeyStore, ref string, o sentry.UpdateKeyOptions) (*apiclient.ClientKey, error) {
-	s, ok := store.(sentryKeys)
-	if !ok {
-		return nil, ErrCannotDisable
-	}
+// UpdateKey changes a Sentry key's name, switch or rate limit.
+func (s sentryKeys) UpdateKey(ctx context.Context, ref string, o sentry.UpdateKeyOptions) (*apiclient.ClientKey, error) {
 	k, err := s.update(ctx, ref, o)
 	if k == nil {
 		return nil, err
@@ -307,15 +335,9 @@ func (s sentryKeys) update(ctx context.Context, ref string, o sentry.UpdateKeyOp
 	return s.api.UpdateKey(ctx, s.project, ref, o.KeepLoader(*now))
 }
 
-// Token reads what the Sentry token may do, where the client can tell.
+// Token reads what the Sentry token may do.
 func (s sentryKeys) Token(ctx context.Context) (*sentry.TokenInfo, error) {
-	tc, ok := s.api.(interface {
-		CheckToken(ctx context.Context) (*sentry.TokenInfo, error)
-	})
-	if !ok {
-		return nil, errors.New("this Sentry client cannot check its token")
-	}
-	return tc.CheckToken(ctx)
+	return s.api.CheckToken(ctx)
 }
 
 // ProjectAPI is what resolving a project needs.

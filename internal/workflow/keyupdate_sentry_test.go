@@ -29,14 +29,14 @@ func TestKeyUpdateKeepsTheLoaderVersion(t *testing.T) {
 		t.Fatalf("the demo key's loader: %+v", k)
 	}
 	name := "Production (EU)"
-	if _, err := keystore.UpdateSentryKey(ctx, w.store, prod.PublicKey, sentry.UpdateKeyOptions{Name: &name}); err != nil {
+	if _, err := w.store.(keystore.Updater).UpdateKey(ctx, prod.PublicKey, sentry.UpdateKeyOptions{Name: &name}); err != nil {
 		t.Fatal(err)
 	}
 	if k := loader(); k.Label != name || k.BrowserSDK != "7.x" || k.Loader["hasReplay"] {
 		t.Fatalf("after the rename: %+v", k)
 	}
 	for _, on := range []bool{false, true} {
-		if _, err := w.store.SetActive(ctx, prod, on); err != nil {
+		if _, err := w.store.(keystore.Disabler).SetActive(ctx, prod, on); err != nil {
 			t.Fatal(err)
 		}
 		if k := loader(); k.Active != on || k.BrowserSDK != "7.x" || k.Loader["hasReplay"] {

@@ -64,7 +64,7 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return r, perr
-	case r.opts.Soft && r.keys(api).Backend() == keystore.BackendGitLab:
+	case r.opts.Soft && !canDisable(r.keys(api)):
 		return r, &SoftUnsupportedError{Project: p}
 	case r.opts.NewName != "" && r.keys(api).Backend() == keystore.BackendGitLab:
 		return r, &UnnamedKeysError{Project: p}
@@ -109,6 +109,12 @@ func (r Rotation) keys(api keystore.KeysAPI) keystore.KeyStore {
 		return r.opts.Keys
 	}
 	return keystore.GitLabKeys(api, r.Project.Ref)
+}
+
+// canDisable: the store turns keys off (a soft rotation's way).
+func canDisable(s keystore.KeyStore) bool {
+	_, ok := s.(keystore.Disabler)
+	return ok
 }
 
 // oldRef names the key asked for, "" for the project's only key.
@@ -346,7 +352,11 @@ func (r Rotation) disableOld(ctx context.Context, api keystore.KeysAPI) (Rotatio
 	if err := r.deleteSafe(); err != nil {
 		return r, err
 	}
-	if _, err := r.keys(api).SetActive(ctx, r.Old, false); err != nil {
+	d, ok := r.keys(api).(keystore.Disabler)
+	if !ok {
+		return r, &SoftUnsupportedError{Project: r.Project}
+	}
+	if _, err := d.SetActive(ctx, r.Old, false); err != nil {
 		return r, err
 	}
 	r.Disabled, r.Old.Active = true, false

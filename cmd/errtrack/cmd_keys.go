@@ -89,9 +89,12 @@ func (a *app) keysCmd() *cobra.Command {
 				return a.createFailed(err, ref)
 			}
 			if rl != nil {
-				if k, err = updater.UpdateKey(ctx, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl}); err != nil {
+				// A failed change may answer no key: the one made is named.
+				limited, err := updater.UpdateKey(ctx, k.PublicKey, sentry.UpdateKeyOptions{RateLimit: rl})
+				if err != nil {
 					return reportedf(a, "The key was created, but its rate limit was not set: %s Set it with 'errtrack keys update -p %s %s --rate-limit %s'.", a.explain(err, "run it again"), ref, k.PublicKey, createRate)
 				}
+				k = limited
 			}
 			a.rememberHost(host)
 			if store.Backend() == keystore.BackendSentry {

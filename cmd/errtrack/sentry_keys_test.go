@@ -220,3 +220,35 @@ func TestSentryKeysWithAnOrganizationToken(t *testing.T) {
 	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenOrgCI
 	c.run("", "keys", "list", "-p", "demo/legacy-api").must(t, 1, "is an organization token", "cannot read or change a project's keys", "/settings/account/api/auth-tokens/")
 }
+
+// A key made with --rate-limit whose limit could not then be set (the key
+// read before the change refused) is reported as made, with the command
+// that sets its limit: the command does not crash on the missing answer.
+func TestKeyCreatedWithoutItsRateLimit(t *testing.T) {
+	t.Parallel()
+	var ss *mocksentry.Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The key list and the create pass; reading one key is refused.
+		if r.Method == http.MethodGet && regexp.MustCompile(`/keys/[0-9a-f]+/$`).MatchString(r.URL.Path) {
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`{"detail":"You do not have permission to perform this action."}`))
+			return
+		}
+		ss.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	gl, err := mockserver.New(mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, gl)
+	c.env["SENTRY_AUTH_TOKEN"] = mocksentry.TokenAdmin
+	c.env["SENTRY_URL"] = ts.URL
+	before := len(ss.Keys("demo", "legacy-api"))
+	r := c.run("", "keys", "create", "-p", "demo/legacy-api", "--name", "EU", "--rate-limit", "100/1h")
+	r.must(t, 1, "The key was created, but its rate limit was not set", "errtrack keys update -p demo/legacy-api ", "--rate-limit 100/1h")
+	if strings.Contains(r.stderr, "panic") || len(ss.Keys("demo", "legacy-api")) != before+1 {
+		t.Fatalf("keys %d (were %d), stderr: %s", len(ss.Keys("demo", "legacy-api")), before, r.stderr)
+	}
+}

@@ -43,28 +43,36 @@ var Version = "dev"
 
 // Client talks to one GitLab instance with one token.
 type Client struct {
+	// MaxRetries and MaxWait bound retries of idempotent requests: at
+	// most MaxRetries retries and MaxWait of waiting in all (New sets
+	// DefaultMaxRetries and DefaultMaxWait; 0 and 0 turn retries off).
+	// Now and Sleep are the clock and the sleep of the retries and of the
+	// host's pace (time.Now and a sleep that ends with its context). Only
+	// tests change them (apiclient/apiclienttest), before the first
+	// request: errtrack keeps New's.
+	MaxRetries int
+	MaxWait    time.Duration
+	Now        func() time.Time
+	Sleep      func(ctx context.Context, d time.Duration) error
+
 	base        *url.URL // normalized host, no trailing slash
 	token       string
 	http        *http.Client
 	userAgent   string
 	maxBody     int64
 	maxList     int64
-	maxRetries  int
-	maxWait     time.Duration
 	concurrency int
 	allowHTTP   bool
 	caFile      string
 	timeout     time.Duration
-	sleep       func(context.Context, time.Duration) error
 	jitter      func(n int64) int64 // a random number in [0, n)
-	now         func() time.Time    // the pacer's clock; tests make it virtual
 	pace        *pacer
 	onRetry     func(RetryEvent)
 	observer    func(Exchange)
 
 	versionMu sync.Mutex
 	version   *ServerVersion // cached once read
-	// injected is the caller's transport (WithHTTPClient), nil for errtrack's own.
+	// injected is a test's transport (its WithHTTPClient), nil for errtrack's own.
 	injected http.RoundTripper
 	// dialect is the API spoken when it is not GitLab's (WithDialect).
 	dialect *Dialect
@@ -85,9 +93,6 @@ type Option func(*Client)
 // WithRetryNotify calls f before each retry. f must not block.
 func WithRetryNotify(f func(RetryEvent)) Option { return func(c *Client) { c.onRetry = f } }
 
-// WithTimeout bounds each HTTP exchange, body included.
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
-
 // WithCAFile trusts the PEM certificates in file, for self-managed GitLab
 // behind a private CA, on top of the system roots.
 func WithCAFile(file string) Option { return func(c *Client) { c.caFile = file } }
@@ -95,35 +100,6 @@ func WithCAFile(file string) Option { return func(c *Client) { c.caFile = file }
 // WithInsecureHTTP allows plain http:// to a non-loopback host. The token
 // then crosses the network in clear text; only for trusted test networks.
 func WithInsecureHTTP() Option { return func(c *Client) { c.allowHTTP = true } }
-
-// WithMaxBody caps the size of a response body.
-func WithMaxBody(n int64) Option { return func(c *Client) { c.maxBody = n } }
-
-// WithMaxList caps the bytes read for one listing across all its pages.
-func WithMaxList(n int64) Option { return func(c *Client) { c.maxList = n } }
-
-// WithClock replaces the clock and the sleep the client's retries and the
-// host's pace use: tests make time virtual with it (the mock server's Now
-// moved by sleep).
-func WithClock(now func() time.Time, sleep func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) { c.now, c.sleep = now, sleep }
-}
-
-// WithRetries bounds retries of idempotent requests: at most n retries and
-// at most maxWait of waiting in all. WithRetries(0, 0) disables them.
-func WithRetries(n int, maxWait time.Duration) Option {
-	return func(c *Client) { c.maxRetries, c.maxWait = n, maxWait }
-}
-
-// WithPageConcurrency sets how many pages of a list are fetched at once;
-// 1 pages sequentially.
-func WithPageConcurrency(n int) Option {
-	return func(c *Client) {
-		if n >= 1 {
-			c.concurrency = n
-		}
-	}
-}
 
 // New returns a client for the GitLab at baseURL ("https://gitlab.example.com").
 func New(baseURL, token string, opts ...Option) (*Client, error) {
@@ -141,13 +117,13 @@ func New(baseURL, token string, opts ...Option) (*Client, error) {
 		userAgent:   "errtrack/" + Version,
 		maxBody:     DefaultMaxBody,
 		maxList:     DefaultMaxList,
-		maxRetries:  DefaultMaxRetries,
-		maxWait:     DefaultMaxWait,
+		MaxRetries:  DefaultMaxRetries,
+		MaxWait:     DefaultMaxWait,
 		concurrency: DefaultConcurrency,
 		timeout:     DefaultTimeout,
-		sleep:       sleepCtx,
+		Sleep:       sleepCtx,
 		jitter:      rand.Int64N,
-		now:         time.Now,
+		Now:         time.Now,
 	}
 	for _, o := range opts {
 		o(c)

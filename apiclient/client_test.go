@@ -25,7 +25,7 @@ func setup(t *testing.T, h http.HandlerFunc, opts ...Option) *Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
+	c.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
 	return c
 }
 
@@ -286,7 +286,7 @@ func TestRetriesIdempotentWithRetryAfter(t *testing.T) {
 		}
 		jsonReply(w, 200, `{"active":true,"integrated":true}`)
 	})
-	c.sleep = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	c.Sleep = func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }
 	var events []RetryEvent
 	c.onRetry = func(e RetryEvent) { events = append(events, e) }
 	if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); err != nil {
@@ -334,7 +334,7 @@ func TestLongRetryAfterWaitedWithinDeadline(t *testing.T) {
 		jsonReply(w, 200, `{"active":true,"integrated":true}`)
 	}, WithRetries(3, DefaultMaxWait))
 	var slept time.Duration
-	c.sleep = func(ctx context.Context, d time.Duration) error { slept += d; return nil }
+	c.Sleep = func(ctx context.Context, d time.Duration) error { slept += d; return nil }
 	var events []RetryEvent
 	c.onRetry = func(e RetryEvent) { events = append(events, e) }
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -359,7 +359,7 @@ func TestReadsRetriedOn5xx(t *testing.T) {
 			}
 			jsonReply(w, 200, `{"active":true,"integrated":true}`)
 		})
-		c.sleep = func(context.Context, time.Duration) error { return nil }
+		c.Sleep = func(context.Context, time.Duration) error { return nil }
 		var err error
 		if method == "GET" {
 			_, _, err = c.GetSettings(context.Background(), ProjectID(1))

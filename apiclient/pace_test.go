@@ -46,14 +46,14 @@ func TestRateLimitedReadsComplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	var slept time.Duration
-	c.sleep = func(ctx context.Context, d time.Duration) error {
+	c.Sleep = func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		clock = clock.Add(d)
 		slept += d
 		mu.Unlock()
 		return nil
 	}
-	c.now, c.pace = now, &pacer{}
+	c.Now, c.pace = now, &pacer{}
 	for i := range 40 {
 		if _, _, err := c.GetSettings(context.Background(), ProjectID(1)); err != nil {
 			t.Fatalf("read %d: %v", i, err)

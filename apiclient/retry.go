@@ -19,7 +19,7 @@ import (
 // have minted a key, and a second send a second one. A wait may be long (a
 // rate limit's reset) as long as it ends within the caller's deadline.
 func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited time.Duration, resp *http.Response, err error) (time.Duration, bool) {
-	if r.noRetry || attempt >= c.maxRetries || ctx.Err() != nil {
+	if r.noRetry || attempt >= c.MaxRetries || ctx.Err() != nil {
 		return 0, false
 	}
 	read := r.method == http.MethodGet || r.method == http.MethodHead
@@ -58,7 +58,7 @@ func (c *Client) retryWait(ctx context.Context, r request, attempt int, waited t
 	if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
 		return 0, false
 	}
-	if waited+wait > c.maxWait {
+	if waited+wait > c.MaxWait {
 		return 0, false
 	}
 	return wait, true

@@ -5,7 +5,7 @@ import (
 )
 
 // The token header is a RoundTripper around an http.Transport (Go's, or
-// the caller's, WithHTTPClient), as in go-github's and gh's clients: added
+// a test's, WithHTTPClient), as in go-github's and gh's clients: added
 // only to the client's API requests for its own scheme and host. The host's
 // pace and the retries stay in Client.do, outside the http.Client: a wait
 // for a rate limit's reset may be longer than an exchange's timeout, and
@@ -32,17 +32,4 @@ func (t *tokenTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context()) // a RoundTripper must not change the request it is given
 	r.Header.Set(t.header, t.value)
 	return t.base.RoundTrip(r)
-}
-
-// WithHTTPClient makes the client send through hc's Transport (Go's
-// default when nil), under errtrack's token rules and pace; hc's redirect
-// policy, timeout and cookie jar are not used: errtrack's own apply. Its
-// --ca-file and header bound apply only to the transport errtrack makes.
-func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) {
-		c.injected = http.DefaultTransport
-		if hc != nil && hc.Transport != nil {
-			c.injected = hc.Transport
-		}
-	}
 }

@@ -103,7 +103,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		// One pace for the host: after a 429, or near the limit, every
 		// request of the process waits here (not within c.timeout: a
 		// rate limit's reset may be longer).
-		if _, err := c.pace.wait(ctx, c.now, c.sleep); err != nil {
+		if _, err := c.pace.wait(ctx, c.Now, c.Sleep); err != nil {
 			if apiErr, ok := err.(*APIError); ok {
 				apiErr.Method, apiErr.Path = r.method, r.displayPath()
 				return nil, apiErr
@@ -132,7 +132,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			apiErr = c.transportError(ctx, r, err)
 			c.observe(req, reqBody, start, attempt+1, nil, nil, apiErr)
 		} else {
-			c.pace.observe(resp, c.now())
+			c.pace.observe(resp, c.Now())
 			status = resp.StatusCode
 			out = newResponse(resp, attempt+1, int64(len(body)))
 			// The token is removed from what is read, except from the answer
@@ -162,7 +162,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			if status == http.StatusTooManyRequests {
 				continue // the host's pacer holds every request until the reset
 			}
-			if c.sleep(ctx, wait) == nil {
+			if c.Sleep(ctx, wait) == nil {
 				continue
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/tokens"
 )
@@ -153,7 +154,7 @@ func TestLoginScreen(t *testing.T) {
 	var gotHost, gotToken string
 	login := func(ctx context.Context, host, token string) (API, error) {
 		gotHost, gotToken = host, token
-		c, err := apiclient.New(g.url, token, apiclient.WithRetries(0, 0))
+		c, err := apiclient.New(g.url, token, apiclienttest.WithRetries(0, 0))
 		if err != nil {
 			return nil, err
 		}
@@ -398,7 +399,7 @@ func TestLoginScreenIsTrue(t *testing.T) {
 func TestLoginWithoutKeyring(t *testing.T) {
 	g := demoGitLab(t)
 	login := func(ctx context.Context, host, token string) (API, error) {
-		c, _ := apiclient.New(g.url, token, apiclient.WithRetries(0, 0))
+		c, _ := apiclient.New(g.url, token, apiclienttest.WithRetries(0, 0))
 		return c, &tokens.NotStoredError{Err: errors.New("no Secret Service")}
 	}
 	h := newHarness(t, Deps{Login: login, Host: g.url})
@@ -428,7 +429,7 @@ func TestLoginKeepsTokenWhenHostUnreachable(t *testing.T) {
 	var tokens []string
 	login := func(ctx context.Context, host, token string) (API, error) {
 		tokens = append(tokens, token)
-		c, err := apiclient.New(host, token, apiclient.WithRetries(0, 0))
+		c, err := apiclient.New(host, token, apiclienttest.WithRetries(0, 0))
 		if err != nil {
 			return nil, err
 		}

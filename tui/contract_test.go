@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/internal/contract"
 )
 
@@ -19,7 +20,7 @@ func TestGroupConsoleAgainstGitLabsAnswers(t *testing.T) {
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, "glpat-contract-test-token", apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, "glpat-contract-test-token", apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

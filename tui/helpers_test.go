@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -42,7 +43,7 @@ func newGitLab(t testing.TB, opts mockserver.Options, token string, clientOpts .
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, token, append([]apiclient.Option{apiclient.WithRetries(0, 0)}, clientOpts...)...)
+	c, err := apiclient.New(ts.URL, token, append([]apiclient.Option{apiclienttest.WithRetries(0, 0)}, clientOpts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

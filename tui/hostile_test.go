@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 )
 
 // evil is a string carrying every kind of terminal attack: title change,
@@ -73,7 +74,7 @@ func hostileServer(t *testing.T) string {
 // every string is an attack: nothing but style sequences may be drawn.
 func TestHostileServerDrawsSafely(t *testing.T) {
 	url := hostileServer(t)
-	c, err := apiclient.New(url, "fake-token", apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(url, "fake-token", apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

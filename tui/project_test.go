@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
@@ -535,7 +536,7 @@ func TestKeyViewShowsTheDSNInFull(t *testing.T) {
 
 func TestHostileServerTextIsSanitized(t *testing.T) {
 	ts := hostileServer(t)
-	c, _ := apiclient.New(ts, "fake-token-x", apiclient.WithRetries(0, 0))
+	c, _ := apiclient.New(ts, "fake-token-x", apiclienttest.WithRetries(0, 0))
 	h := newHarness(t, Deps{API: c, Host: ts, Project: "1"})
 	checkSafe(t, h.m.View().Content)
 	h.mustSee("glet_") // integrated: it opens on its keys

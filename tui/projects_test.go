@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -251,7 +252,7 @@ func TestProjectsHelpBarIsTrue(t *testing.T) {
 
 func TestProjectsHostileNames(t *testing.T) {
 	ts := hostileServer(t)
-	c, _ := apiclient.New(ts, "fake-token-x", apiclient.WithRetries(0, 0))
+	c, _ := apiclient.New(ts, "fake-token-x", apiclienttest.WithRetries(0, 0))
 	h := newHarness(t, Deps{API: c, Host: ts})
 	checkSafe(t, h.m.View().Content)
 	h.mustSee("grp/shop")

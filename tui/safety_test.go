@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
@@ -126,7 +127,7 @@ func TestEndlessEmptyProjectPagesStop(t *testing.T) {
 		}
 	}))
 	defer ts.Close()
-	c, _ := apiclient.New(ts.URL, "fake-token-x", apiclient.WithRetries(0, 0))
+	c, _ := apiclient.New(ts.URL, "fake-token-x", apiclienttest.WithRetries(0, 0))
 	h := newHarness(t, Deps{API: c, Host: ts.URL})
 	for i := 0; i < 5; i++ {
 		h.key("down", "end")
@@ -157,7 +158,7 @@ func hostileTLS(t *testing.T) string {
 // one (projects, keys, settings, login) draws it cleaned.
 func TestHostileTransportTextInEveryPane(t *testing.T) {
 	url := hostileTLS(t)
-	c, err := apiclient.New(url, "fake-token-x", apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(url, "fake-token-x", apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestHostileTransportTextInEveryPane(t *testing.T) {
 	h.mustSee("Could not load projects")
 
 	login := func(ctx context.Context, host, token string) (API, error) {
-		c, _ := apiclient.New(url, token, apiclient.WithRetries(0, 0))
+		c, _ := apiclient.New(url, token, apiclienttest.WithRetries(0, 0))
 		_, _, err := c.CurrentUser(ctx)
 		return nil, err
 	}

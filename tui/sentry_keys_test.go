@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -44,7 +44,7 @@ func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {
 // resolver is the console's Sentry: token for the mock Sentry's host only.
 func (w sentryWorld) resolver(token string) keystore.SentryResolver {
 	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
-		c, p, _, err := sentry.ClientFor(ctx, sentry.Tokens{EnvToken: token, EnvURL: w.url}, apiURL, apiclient.WithRetries(0, 0))
+		c, p, _, err := sentry.ClientFor(ctx, sentry.Tokens{EnvToken: token, EnvURL: w.url}, apiURL, apiclienttest.WithRetries(0, 0))
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -70,7 +71,7 @@ func TestConsoleUnderFaults(t *testing.T) {
 	}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(1, time.Second))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(1, time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

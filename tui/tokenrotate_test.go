@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/tokens"
 )
@@ -38,12 +39,12 @@ func rotatingConsole(t *testing.T, store *tokenStore) (*harness, gitlab) {
 		if tok, ok := store.tokens[host]; ok {
 			current = tok
 		}
-		c, _ := apiclient.New(g.url, current, apiclient.WithRetries(0, 0))
+		c, _ := apiclient.New(g.url, current, apiclienttest.WithRetries(0, 0))
 		rt, err := tokens.RotateToken(ctx, c, store, host, current, tokens.DefaultTokenDays, time.Now())
 		if err != nil {
 			return nil, nil, err
 		}
-		next, err := apiclient.New(g.url, rt.Token, apiclient.WithRetries(0, 0))
+		next, err := apiclient.New(g.url, rt.Token, apiclienttest.WithRetries(0, 0))
 		return next, rt, err
 	}
 	return newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", RotateToken: rotate}), g

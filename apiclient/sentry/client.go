@@ -44,8 +44,8 @@ type Client struct {
 }
 
 // New returns a client for the Sentry at baseURL ("https://sentry.io") with
-// token. opts are apiclient's (WithTimeout, WithCAFile, WithObserver,
-// WithRetries, WithClock, WithHTTPClient, WithInsecureHTTP, WithMaxBody…).
+// token. opts are apiclient's (WithCAFile, WithObserver, WithInsecureHTTP…;
+// a test's retries and clock from apiclienttest).
 func New(baseURL, token string, opts ...apiclient.Option) (*Client, error) {
 	base, err := NormalizeBase(baseURL)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 )
 
@@ -164,7 +165,7 @@ func TestRateLimitNotApplied(t *testing.T) {
 func TestRateLimited(t *testing.T) {
 	ctx := context.Background()
 	frozen := time.Now()
-	_, c := mock(t, mocksentry.Options{RateLimit: 1, Now: func() time.Time { return frozen }}, mocksentry.TokenAdmin, apiclient.WithRetries(0, 0))
+	_, c := mock(t, mocksentry.Options{RateLimit: 1, Now: func() time.Time { return frozen }}, mocksentry.TokenAdmin, apiclienttest.WithRetries(0, 0))
 	if _, err := c.CheckToken(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestRateLimitAsABareString(t *testing.T) {
 		_, _ = w.Write([]byte(`"You are attempting to use this endpoint too frequently. Limit is 3 requests in 3600 seconds"`))
 	}))
 	t.Cleanup(ts.Close)
-	c, err := New(ts.URL, mocksentry.TokenAdmin, apiclient.WithRetries(0, 0))
+	c, err := New(ts.URL, mocksentry.TokenAdmin, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

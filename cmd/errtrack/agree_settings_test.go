@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/tui"
 )
@@ -66,7 +67,7 @@ func TestConsoleAndCommandMakeTheSameSettingsRequests(t *testing.T) {
 
 	consoleRec := recordingGitLab(t)
 	console := newCLI(t, consoleRec) // its server, for the console
-	api, err := apiclient.New(console.url, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	api, err := apiclient.New(console.url, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

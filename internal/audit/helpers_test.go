@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -36,7 +37,7 @@ func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Serv
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, token, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, token, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ func waveClient(t *testing.T, want int) (*wave, *apiclient.Client, *mockserver.S
 	w := newWave(srv, want)
 	ts := httptest.NewServer(w)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -29,7 +30,7 @@ func TestDoctorRateLimitedTestEvent(t *testing.T) {
 		srv.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -28,7 +29,7 @@ func TestKeysOfFailsClosedOnUnreadSettings(t *testing.T) {
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

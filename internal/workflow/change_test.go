@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
@@ -261,7 +262,7 @@ func mockCounting(t *testing.T, opts mockserver.Options) (*mockserver.Server, *a
 		}
 	}))
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func TestGroupRotationUnderRateLimit(t *testing.T) {
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithClock(now, sleep))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithClock(now, sleep))
 	if err != nil {
 		t.Fatal(err)
 	}

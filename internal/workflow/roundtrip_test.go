@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
@@ -69,7 +70,7 @@ func waveClient(t *testing.T, want int) (*wave, *apiclient.Client, *mockserver.S
 	w := newWave(srv, want)
 	ts := httptest.NewServer(w)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
@@ -22,7 +23,7 @@ func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Serv
 	}
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, token, apiclient.WithRetries(0, 0))
+	c, err := apiclient.New(ts.URL, token, apiclienttest.WithRetries(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

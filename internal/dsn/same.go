@@ -16,7 +16,8 @@ func Canonical(s string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return d.Scheme + "://" + d.PublicKey + "@" + CanonicalHost(d) + d.Prefix + "/" + strconv.FormatInt(d.ProjectID, 10), true
+	d.Host = CanonicalHost(d)
+	return d.String(), true
 }
 
 // CanonicalHost is d's host[:port] lower-cased, without the scheme's

@@ -45,6 +45,9 @@ type DoctorAPI interface {
 	tokens.TokenAPI
 	workflow.CheckAPI
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
+	// BaseURL is the GitLab the client talks to: a check's fix links the
+	// project's settings page there.
+	BaseURL() string
 }
 
 // DoctorOptions: SendTestEvent sends one event per active key.

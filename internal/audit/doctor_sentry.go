@@ -85,13 +85,13 @@ func SentryBaseOf(apiURL string) string {
 	return p.Base
 }
 
-// settingsPageOf is the GitLab project's error tracking settings page when
-// the client says which GitLab it talks to.
-func settingsPageOf(api any, p projectscope.Project) string {
-	if b, ok := api.(interface{ BaseURL() string }); ok && p.ID != 0 {
-		return projectscope.SettingsPage(b.BaseURL(), p)
+// settingsPageOf is the GitLab project's error tracking settings page, ""
+// for a project not yet known by ID.
+func settingsPageOf(api DoctorAPI, p projectscope.Project) string {
+	if p.ID == 0 {
+		return ""
 	}
-	return ""
+	return projectscope.SettingsPage(api.BaseURL(), p)
 }
 
 // orgsText names the organisations a limited token reaches.

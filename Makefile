@@ -22,7 +22,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 # $GOBIN when set, as go install uses it; else ~/.local/bin (usually on PATH), not ~/go/bin.
 INSTALL_DIR ?= $(or $(shell $(GO) env GOBIN),$(HOME)/.local/bin)
 
-.PHONY: screenshots screenshot-tool build test test-isolation demo bench mutants lint fuzz fuzz-short clean man completions dist cross-check install
+.PHONY: screenshots screenshot-tool build test test-isolation demo bench mutants lint deadcode fuzz fuzz-short clean man completions dist cross-check install
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/errtrack
@@ -170,7 +170,24 @@ mutants:
 lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	@$(MAKE) --no-print-directory deadcode
 	cd internal/peers && $(GO) vet ./... && $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# Every function of errtrack's packages is reached from its command: deadcode
+# (from cmd/errtrack's main) lists what is not, and any line fails the target.
+# Except test support: packages whose code many packages' tests share, so it
+# cannot live in _test.go files, and which no errtrack code imports (fixture
+# replay servers, the tests' private HOME, a test client's retries and
+# clock). They are named here; nothing else may be.
+DEADCODE_VERSION := v0.52.0
+DEADCODE_TEST_SUPPORT := internal/contract/ internal/testenv/ apiclient/apiclienttest/
+deadcode:
+	@set -e; out=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION) ./...); \
+	dead=$$(printf '%s\n' "$$out" | grep -v $(foreach p,$(DEADCODE_TEST_SUPPORT),-e '^$(p)') | grep . || true); \
+	if [ -n "$$dead" ]; then \
+		echo "deadcode: nothing in errtrack reaches these functions: use them or remove them (test support belongs in DEADCODE_TEST_SUPPORT only if no errtrack code imports it):"; \
+		echo "$$dead"; exit 1; \
+	fi
 
 # package:target:executions for the short run in make test. Counts, not
 # durations: a -fuzztime duration can fail spuriously with "context deadline

@@ -87,13 +87,15 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 	}
 }
 
-// GitLab's integrated keys cannot be disabled: a soft rotation there stops
-// before the delete and keeps the old key.
+// GitLab's integrated keys cannot be disabled (its store is no
+// keystore.Disabler): a soft rotation there is refused before any key is
+// made, and keeps the old key.
 func TestSoftRotationOfAGitLabKeyRefused(t *testing.T) {
-	_, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	srv, gl := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Confirmed: true, Soft: true}).Advance(context.Background(), gl, nil)
-	if err == nil || r.Disabled || r.Deleted {
-		t.Fatalf("%v: %+v", err, r)
+	var soft *SoftUnsupportedError
+	if !errors.As(err, &soft) || r.New != nil || r.Disabled || r.Deleted || srv.KeyCount(1) != 2 {
+		t.Fatalf("%v: %+v, keys %v", err, r, srv.Keys(1))
 	}
 }
 

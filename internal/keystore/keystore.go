@@ -30,7 +30,8 @@ const (
 // dao types): every store is a KeyStore; what only some stores can do
 // (turn a key off, make it with a rate limit, change it, read the token
 // it acts with) a caller asks for by its interface, and a store without
-// it simply does not have it.
+// it simply does not have it. A wrapper that embeds only a KeyStore hides
+// them: it wraps the capabilities it must keep too.
 
 // KeyReader reads a project's keys.
 type KeyReader interface {

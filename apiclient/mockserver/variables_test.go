@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"encoding/json"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,5 +118,39 @@ func TestHiddenOnlyOnCreation(t *testing.T) {
 	r := do(t, ts, "PUT", vars1+"/SENTRY_DSN?masked_and_hidden=true", TokenMaintainer)
 	if r.status != 200 || !strings.Contains(r.body, `"hidden":false`) || strings.Contains(r.body, `"value":null`) {
 		t.Fatalf("%d %s", r.status, r.body)
+	}
+}
+
+// §13: the project CI/CD variables API.
+func TestVariables(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	tok := TokenMaintainer
+	vars := "/api/v4/projects/1/variables"
+	form := "application/x-www-form-urlencoded"
+	dsn := "http://glet_0123456789abcdef0123456789abcdef@127.0.0.1:1/errortracking/api/v1/projects/1"
+	steps := []row{
+		{"seeded SENTRY_DSN holds key 1's DSN", "GET", vars + "/SENTRY_DSN", tok, nil, 200, `"value":"http://glet_`},
+		{"create", "POST", vars, tok, []string{"Content-Type", form, "body", "key=SENTRY_DSN&value=" + url.QueryEscape(dsn) + "&environment_scope=production&masked=true&raw=true"}, 201, `"environment_scope":"production"`},
+		{"same key and scope", "POST", vars, tok, []string{"Content-Type", form, "body", "key=SENTRY_DSN&value=x&environment_scope=production"}, 400, `{"message":{"key":["(SENTRY_DSN) has already been taken"]}}`},
+		{"ambiguous", "GET", vars + "/SENTRY_DSN", tok, nil, 409, `{"message":"There are multiple variables with provided parameters. Please use 'filter[environment_scope]'"}`},
+		{"filtered", "GET", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, nil, 200, `"masked":true`},
+		{"update keeps attributes", "PUT", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, []string{"Content-Type", "application/json", "body", `{"value":"` + dsn + `2"}`}, 200, `"protected":false,"masked":true,"raw":true`},
+		{"bad masked value", "POST", vars, tok, []string{"Content-Type", form, "body", "key=SHORT&value=abc&masked=true"}, 400, `{"message":{"value":["is invalid"]}}`},
+		{"bad key", "POST", vars, tok, []string{"Content-Type", form, "body", "key=no-dash&value=x"}, 400, `"key"`},
+		{"missing", "GET", vars + "/NOPE", tok, nil, 404, `{"message":"404 Variable Not Found"}`},
+		{"developer", "GET", vars, TokenDeveloper, nil, 403, `403 Forbidden`},
+		{"read_api cannot write", "POST", vars, TokenReadOnly, []string{"Content-Type", form, "body", "key=K&value=v"}, 403, `insufficient_scope`},
+		{"hidden", "POST", vars, tok, []string{"Content-Type", form, "body", "key=HIDDEN&value=secret-value-123&masked_and_hidden=true"}, 201, `"value":null`},
+		{"list", "GET", vars, tok, nil, 200, `"key":"HIDDEN"`},
+		{"delete", "DELETE", vars + "/SENTRY_DSN?filter%5Benvironment_scope%5D=production", tok, nil, 204, ``},
+	}
+	for _, st := range steps {
+		r := do(t, ts, st.method, st.path, st.token, st.extra...)
+		if r.status != st.status || !strings.Contains(r.body, st.body) {
+			t.Fatalf("%s: %d %s, want %d %s", st.name, r.status, r.body, st.status, st.body)
+		}
+	}
+	if n := len(s.Variables(1)); n != 2 {
+		t.Fatalf("%d variables left", n)
 	}
 }

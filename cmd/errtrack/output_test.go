@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -32,5 +34,42 @@ func TestDoctorJSONKeepsGreaterThan(t *testing.T) {
 	r := c.run("", "doctor", "-p", "demo/mobile-app", "--json")
 	if strings.Contains(r.stdout, `\u003e`) || !strings.Contains(r.stdout, "Settings > Monitor > Error Tracking") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestHostileServerOutputIsSafe(t *testing.T) {
+	t.Parallel()
+	const evil = "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil\u200b\U000e0041"
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		b, _ := json.Marshal(evil)
+		s := string(b)
+		if strings.HasSuffix(r.URL.Path, "/settings") {
+			w.Write([]byte(`{"active":true,"integrated":true,"project_name":` + s + `,"api_url":` + s + `}`))
+			return
+		}
+		if r.Method == "DELETE" {
+			w.WriteHeader(403)
+			w.Write([]byte(`{"message":` + s + `}`))
+			return
+		}
+		w.Write([]byte(`[{"id":1,"active":true,"public_key":` + s + `,"sentry_dsn":` + s + `}]`))
+	}))
+	for _, args := range [][]string{
+		{"settings", "get", "-p", "1"}, {"settings", "get", "-p", "1", "--json"},
+		{"keys", "list", "-p", "1"}, {"keys", "list", "-p", "1", "--json"},
+		{"keys", "delete", "-p", "1", "1", "--yes"},
+	} {
+		r := c.run("", args...)
+		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u200b", "\U000e0041"} {
+			if strings.Contains(r.stdout+r.stderr, bad) {
+				t.Fatalf("%v printed %q:\n%q\n%q", args, bad, r.stdout, r.stderr)
+			}
+		}
+	}
+	r := c.run("", "keys", "list", "-p", "1", "--json")
+	var keys []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &keys); err != nil || keys[0]["public_key"] != evil {
+		t.Fatalf("JSON does not round-trip: %v %q", err, r.stdout)
 	}
 }

@@ -197,3 +197,24 @@ func TestAPIInclude(t *testing.T) {
 		t.Fatal("head printed without -i")
 	}
 }
+
+// errtrack api: a raw call with the stored credentials and errtrack's rules.
+func TestAPICommand(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	r := c.run("", "api", "GET", "projects/demo%2Fweb-shop/error_tracking/settings")
+	r.must(t, 0, `"active": true`, `"integrated": true`)
+	c.run("", "api", "patch", "/api/v4/projects/1/error_tracking/settings", "-F", "active=false").must(t, 0, `"active": false`)
+	c.run("", "settings", "get", "-p", "1").must(t, 0, "Active:        no")
+	c.run("", "api", "GET", "projects/6/error_tracking/settings").must(t, 1, `"message": "404 Project Not Found"`, "Project not found")
+	c.run("", "api", "GET", "https://evil.example/api/v4/user").must(t, 2, "not a URL")
+	c.run("", "api").must(t, 2, "api takes a PATH")
+	c.run("", "api", "FETCH", "user").must(t, 2, `"FETCH" is not an HTTP method`)
+	c.run("", "api", "user").must(t, 0, `"username": "demo-maintainer"`) // GET, as gh api
+	c.run("", "api", "GET", "user", "-f", "novalue").must(t, 2, "-f takes key=value")
+	r = c.run("", "api", "GET", "projects", "-f", "search=paused", "-f", "membership=true")
+	r.must(t, 0, "demo/paused")
+	if strings.Contains(r.stdout, "demo/web-shop") {
+		t.Fatal("-f did not reach the query")
+	}
+}

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"context"
-	"net/http/httptest"
 	"reflect"
 	"sort"
 	"strings"
@@ -13,8 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -26,182 +22,6 @@ import (
 // testNow is the clock's start: the demo tokens' expiry dates are relative
 // to the real date, so the manual clock starts at the real time.
 var testNow = time.Now()
-
-// gitlab is a mock GitLab and a client for it.
-type gitlab struct {
-	srv *mockserver.Server
-	api *apiclient.Client
-	url string
-}
-
-func newGitLab(t testing.TB, opts mockserver.Options, token string, clientOpts ...apiclient.Option) gitlab {
-	t.Helper()
-	srv, err := mockserver.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	c, err := apiclient.New(ts.URL, token, append([]apiclient.Option{apiclient.WithRetries(0, 0)}, clientOpts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gitlab{srv: srv, api: c, url: ts.URL}
-}
-
-func demoGitLab(t testing.TB) gitlab {
-	return newGitLab(t, mockserver.Options{}, mockserver.TokenMaintainer)
-}
-
-func (g gitlab) keyIDs(project int64) []int64 {
-	var ids []int64
-	for _, k := range g.srv.Keys(project) {
-		ids = append(ids, k.ID)
-	}
-	return ids
-}
-
-// faultAPI passes every call to the mock server unless a failure was queued
-// for it, and can hold a call until the test releases it.
-type faultAPI struct {
-	API
-	mu    sync.Mutex
-	errs  map[string][]error
-	holds map[string]chan struct{}
-	calls map[string]int
-	// eventStatus, when set, is the answer to every test event.
-	eventStatus int
-}
-
-func faulty(api API) *faultAPI {
-	return &faultAPI{API: api, errs: map[string][]error{}, holds: map[string]chan struct{}{}, calls: map[string]int{}}
-}
-
-// fail makes the next call of method fail with err, before it reaches the server.
-func (f *faultAPI) fail(method string, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.errs[method] = append(f.errs[method], err)
-}
-
-func (f *faultAPI) count(method string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[method]
-}
-
-func (f *faultAPI) enter(method string) error {
-	f.mu.Lock()
-	f.calls[method]++
-	hold := f.holds[method]
-	var err error
-	if q := f.errs[method]; len(q) > 0 {
-		f.errs[method], err = q[1:], q[0]
-	}
-	f.mu.Unlock()
-	if hold != nil {
-		<-hold
-	}
-	return err
-}
-
-func (f *faultAPI) CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error) {
-	if err := f.enter("CurrentUser"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.CurrentUser(ctx)
-}
-
-func (f *faultAPI) ListProjects(ctx context.Context, o apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error) {
-	if err := f.enter("ListProjects"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.ListProjects(ctx, o)
-}
-
-func (f *faultAPI) GetProject(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Project, *apiclient.Response, error) {
-	if err := f.enter("GetProject"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.GetProject(ctx, p)
-}
-
-func (f *faultAPI) GetSettings(ctx context.Context, p apiclient.ProjectRef) (*apiclient.Settings, *apiclient.Response, error) {
-	if err := f.enter("GetSettings"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.GetSettings(ctx, p)
-}
-
-func (f *faultAPI) CountClientKeys(ctx context.Context, p apiclient.ProjectRef) (int, bool, error) {
-	if err := f.enter("CountClientKeys"); err != nil {
-		return 0, false, err
-	}
-	return f.API.CountClientKeys(ctx, p)
-}
-
-func (f *faultAPI) UpdateSettings(ctx context.Context, p apiclient.ProjectRef, active bool, integrated *bool) (*apiclient.Settings, *apiclient.Response, error) {
-	if err := f.enter("UpdateSettings"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.UpdateSettings(ctx, p, active, integrated)
-}
-
-func (f *faultAPI) ListClientKeys(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("ListClientKeys"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.ListClientKeys(ctx, p)
-}
-
-func (f *faultAPI) CreateClientKey(ctx context.Context, p apiclient.ProjectRef) (*apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("CreateClientKey"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.CreateClientKey(ctx, p)
-}
-
-func (f *faultAPI) DeleteClientKey(ctx context.Context, p apiclient.ProjectRef, id int64) (*apiclient.ClientKey, *apiclient.Response, error) {
-	if err := f.enter("DeleteClientKey"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.DeleteClientKey(ctx, p, id)
-}
-
-func (f *faultAPI) UpdateVariableValue(ctx context.Context, p apiclient.ProjectRef, key, scope, value string) (*apiclient.Variable, *apiclient.Response, error) {
-	if err := f.enter("UpdateVariableValue"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.UpdateVariableValue(ctx, p, key, scope, value)
-}
-
-// refuseEvents makes the ingestion endpoint's answer to test events status,
-// as a backend that does not know the key would.
-func (f *faultAPI) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
-	if err := f.enter("ListVariables"); err != nil {
-		return nil, nil, err
-	}
-	return f.API.ListVariables(ctx, p)
-}
-
-func (f *faultAPI) refuseEvents(status int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.eventStatus = status
-}
-
-func (f *faultAPI) SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error) {
-	if err := f.enter("SendTestEvent"); err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	status := f.eventStatus
-	f.mu.Unlock()
-	if status != 0 {
-		return &apiclient.DSNCheck{StatusCode: status, Message: "injected"}, nil
-	}
-	return f.API.SendTestEvent(ctx, dsn, message)
-}
 
 // manualClock runs the console's timers when the test says time has passed.
 type manualClock struct {
@@ -500,8 +320,6 @@ func (h *harness) copied() []string {
 	}
 	return out
 }
-
-var errServer502 = &apiclient.APIError{StatusCode: 502, Kind: apiclient.ErrServer}
 
 // testRotations is a fresh rotation ledger for the console on host.
 func testRotations(t testing.TB, host string) *workflow.Rotations {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -116,5 +117,97 @@ func TestRotationNamesGroupVariables(t *testing.T) {
 	h.mustSay("Rotated")
 	if ids := g.keyIDs(2001); len(ids) != 1 || ids[0] == 200001 {
 		t.Fatalf("keys %v", ids)
+	}
+}
+
+func TestRotate(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("down", "R") // key 2: no CI/CD variable holds its DSN
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "The new DSN, copied to the clipboard", "Send test event")
+	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
+		t.Fatalf("copied %v", c)
+	}
+	h.key("y")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 1 || ids[1] != 4 {
+		t.Fatalf("keys after rotate: %v", ids)
+	}
+	h.mustSee("Rotated: new key 4 replaces key 2", "which is deleted")
+}
+
+// Rotating the key whose DSN SENTRY_DSN holds: one question names the
+// variable, the update comes before the old key's deletion, and a test
+// event can be sent in between.
+func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R")
+	h.mustSay("Update its CI/CD variables?", "CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("no new key before the question")
+	}
+	h.key("y")
+	h.mustSay("CI/CD variable SENTRY_DSN (all environments) holds the new DSN.", "Delete old key 1?")
+	newKey := g.srv.Keys(1)[2]
+	if v := g.srv.Variables(1)[0]; !strings.Contains(v.Value, newKey.PublicKey) || !v.Masked {
+		t.Fatalf("variable %+v", v)
+	}
+	h.key("v")
+	h.mustSay("The test event through the new DSN was accepted by ingestion (HTTP 200).", "Delete old key 1?")
+	if g.srv.Envelopes(1) != 1 {
+		t.Fatal("no event received")
+	}
+	h.key("y")
+	h.mustSay("Rotated: new key 4 replaces key 1, which is deleted; SENTRY_DSN holds the new DSN.")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
+		t.Fatalf("keys %v", ids)
+	}
+}
+
+// Declining the variables still offers the old key's deletion, saying what
+// the variable holds; a failed update keeps the old key.
+func TestRotateVariableDeclinedOrFailing(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R", "n")
+	h.mustSay("Delete old key 1?", "CI/CD variable SENTRY_DSN (all environments) still holds the old DSN",
+		"Deploys that read SENTRY_DSN (all environments) stop reporting once the old key is gone")
+	h.key("n")
+	h.mustSay("Both keys exist", "SENTRY_DSN (all environments) still holds the old DSN")
+	if g.srv.Variables(1)[0].Value != "{{dsn:1}}" {
+		t.Fatal("the variable changed")
+	}
+
+	g = demoGitLab(t)
+	api := faulty(g.api)
+	h = newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	api.fail("UpdateVariableValue", &apiclient.APIError{Kind: apiclient.ErrForbidden, StatusCode: 403, Method: "PUT", Path: "/api/v4/projects/1/variables/SENTRY_DSN"})
+	h.key("R", "y")
+	h.mustSay("Updating the CI/CD variable SENTRY_DSN (all environments) failed, so the old key is not deleted", "Both keys exist")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
+}
+
+// A refused test event ends the rotation with both keys, as --verify does
+// on the command line: the new DSN does not work yet.
+func TestRotateRefusedTestEvent(t *testing.T) {
+	g := demoGitLab(t)
+	api := faulty(g.api)
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	h.key("down", "R")
+	api.refuseEvents(401)
+	h.key("v")
+	h.mustSay("refused the test event (HTTP 401", "so the old key is not deleted", "Both keys exist")
+	h.mustNotSee("Delete old key 2?")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
+}
+
+// After a rotation whose old key is kept, the status says so.
+func TestRotateKeepOldSaysSo(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("down", "R", "n")
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("the old key was touched")
 	}
 }

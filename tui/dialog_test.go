@@ -31,3 +31,25 @@ func TestDialogTableKeptUntilWidthOrPaletteChanges(t *testing.T) {
 		}
 	}
 }
+
+func TestDialogKeys(t *testing.T) {
+	k := DefaultKeyMap()
+	d := confirmDialog("t", nil, "Yes", "confirmed")
+	d.onNo = "declined"
+	if _, cmd, done := d.update(keyMsg("enter"), k); !done || cmd() != "declined" {
+		t.Fatal("enter on the default must be No")
+	}
+	d2, _, _ := d.update(keyMsg("tab"), k)
+	if _, cmd, done := d2.update(keyMsg("enter"), k); !done || cmd == nil || cmd() != "confirmed" {
+		t.Fatal("enter on Yes must confirm")
+	}
+	if _, cmd, done := d.update(keyMsg("y"), k); !done || cmd() != "confirmed" {
+		t.Fatal("y must confirm")
+	}
+	if _, cmd, done := d.update(keyMsg("esc"), k); !done || cmd() != "declined" {
+		t.Fatal("esc must decline")
+	}
+	if _, _, done := d.update(keyMsg("x"), k); done {
+		t.Fatal("unbound key closed the dialog")
+	}
+}

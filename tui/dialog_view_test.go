@@ -181,3 +181,28 @@ func TestSmallQuestionScrollsWithPgdn(t *testing.T) {
 		t.Fatalf("the field holds %q", v)
 	}
 }
+
+// Boxes are never cut: their corners and buttons show down to 40x10.
+func TestDialogsFitSmallTerminals(t *testing.T) {
+	for _, size := range [][2]int{{60, 15}, {40, 10}} {
+		h, _ := console(t, "1")
+		h.resize(size[0], size[1])
+		h.key("d")
+		checkBox(t, h, size, "Delete")
+		h.key("esc", "down", "R")
+		checkBox(t, h, size, "Delete")
+		h.key("n", "enter")
+		checkBox(t, h, size, "OK")
+		h.key("esc", "?")
+		frameFits(t, h.m.View().Content, size[0], size[1])
+	}
+}
+
+func checkBox(t *testing.T, h *harness, size [2]int, button string) {
+	t.Helper()
+	v := h.view()
+	frameFits(t, h.m.View().Content, size[0], size[1])
+	if !strings.Contains(v, button) || strings.Count(v, "╭") != 1 || strings.Count(v, "╯") != 1 {
+		t.Fatalf("%dx%d: box cut or button %q missing:\n%s", size[0], size[1], button, v)
+	}
+}

@@ -42,3 +42,9 @@ func TestResultElsewhereNamesTheProject(t *testing.T) {
 	h.holdWrite("n")
 	h.mustNotSee("Both keys exist")
 }
+
+func TestBadProjectFlag(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "not a project"})
+	h.mustSee("Projects you maintain", "not a project")
+}

@@ -64,3 +64,20 @@ func TestHelpOverlayHasHeadingsAndEachKeyOnce(t *testing.T) {
 		}
 	}
 }
+
+// The help scrolls on a short terminal instead of cutting its end.
+func TestHelpScrolls(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url})
+	h.resize(80, 16)
+	h.mustSee("demo/web-shop")
+	h.key("?")
+	h.mustSee("Keys here", "more lines (↓/pgdn)")
+	h.mustNotSee("Mouse")
+	h.key("G")
+	h.mustSee("Mouse", "Shift+drag", "(↑/pgup)")
+	h.key("esc")
+	h.mustSee("demo/web-shop")
+	h.key("?")
+	h.mustSee("Keys here") // opens at its top again
+}

@@ -331,3 +331,40 @@ func testRotations(t testing.TB, host string) *workflow.Rotations {
 	t.Cleanup(func() { store.Close() })
 	return workflow.NewRotations(store, host, workflow.FrontEndConsole)
 }
+
+// dialogText is the open dialog's title and lines, unwrapped.
+func (h *harness) dialogText() string {
+	h.t.Helper()
+	if len(h.m.dialogs) == 0 {
+		h.t.Fatalf("no dialog open:\n%s", h.view())
+	}
+	d := h.m.dialogs[len(h.m.dialogs)-1]
+	table, _ := reportTable(NewStyles(true, true), d.table, 200, 0) // wide: a row a line
+	for i, l := range table {
+		table[i] = ansi.Strip(l)
+	}
+	// and each row whole, as enter on it shows it
+	for _, r := range d.table {
+		table = append(table, r.result+" "+r.project+" "+r.what)
+	}
+	return d.title + "\n" + strings.Join(append(table, d.body...), "\n")
+}
+
+// dialogSays checks the open dialog's own lines (its box wraps them), a
+// table's columns read as one space apart.
+func (h *harness) dialogSays(want ...string) {
+	h.t.Helper()
+	text := strings.Join(strings.Fields(h.dialogText()), " ")
+	for _, w := range want {
+		if !strings.Contains(text, strings.Join(strings.Fields(w), " ")) {
+			h.t.Fatalf("the dialog does not say %q:\n%s", w, text)
+		}
+	}
+}
+
+func (h *harness) dialogLacks(bad string) {
+	h.t.Helper()
+	if text := h.dialogText(); strings.Contains(text, bad) {
+		h.t.Fatalf("the dialog says %q:\n%s", bad, text)
+	}
+}

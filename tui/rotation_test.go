@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 )
 
 // The bug of issue 17: R, esc, and typing a filter while the create is in
@@ -209,5 +210,39 @@ func TestRotateKeepOldSaysSo(t *testing.T) {
 	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
 	if g.srv.KeyCount(1) != 3 {
 		t.Fatal("the old key was touched")
+	}
+}
+
+// One rotation of a key at a time, named by its ref: Sentry keys, all
+// without an ID, are told apart before the plan has read them.
+func TestRotationConflictsByKey(t *testing.T) {
+	a := rotationWrite{old: "aaaaaaaa1"}
+	b := rotationWrite{old: "bbbbbbbb2"}
+	if a.conflicts(b) || !a.conflicts(rotationWrite{old: "aaaaaaaa1"}) {
+		t.Fatal("rotations of two keys conflict, or two of one key do not")
+	}
+}
+
+// At 80x24 a soft rotation's result, with the Sentry keys' long names,
+// takes at most two lines (it took three at 120 columns).
+func TestSoftRotationResultTwoLinesAt80(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(80, 24)
+	h.selectKey("Production")
+	h.key("R")
+	h.typeText("Production 2")
+	h.key("enter")
+	h.mustSee("Update variables")
+	// the DSN copied: said in two lines too
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 || !strings.Contains(strings.Join(lines, " "), "clipboard") {
+		t.Fatalf("the copy's status at 80 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	h.key("y")
+	h.mustSee("Disable old key")
+	h.key("y")
+	h.mustSay("Rotated softly: new key \"Production 2\"", "(in SENTRY_DSN); old key", "disabled until you delete it (d).")
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 {
+		t.Fatalf("the result takes %d lines at 80 columns:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 }

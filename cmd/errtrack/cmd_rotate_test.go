@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
 
@@ -202,4 +204,54 @@ func TestRotateKeepsKeyGroupVariableHolds(t *testing.T) {
 	if srv.KeyCount(2001) != 1 || slices.ContainsFunc(srv.Keys(2001), func(k mockserver.ClientKey) bool { return k.ID == 200001 }) {
 		t.Fatalf("keys %v", srv.Keys(2001))
 	}
+}
+
+// keys rotate going on with an unfinished rotation whose new key was
+// deleted in GitLab's UI: it says to run the command with --restart, and
+// neither prints a DSN nor says it "goes on with" the key that is gone.
+func TestRotateWithAGoneNewKeyOffersRestart(t *testing.T) {
+	c := newCLI(t, nil)
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--yes", "--delete-with-unread-groups").must(t, 1, "Both keys exist: new key 4")
+	gc, err := apiclient.New(c.url, mockserver.TokenMaintainer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gc.DeleteClientKey(context.Background(), apiclient.ProjectID(1), 4); err != nil {
+		t.Fatal(err)
+	}
+	r := c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--yes", "--delete-with-unread-groups", "--update-variables")
+	r.must(t, 1, "Key 4, made by the unfinished rotation of key 1", "Run the same command with --restart")
+	if strings.TrimSpace(r.stdout) != "" || strings.Contains(r.stderr, "goes on with key 4") {
+		t.Fatalf("stdout %q\nstderr %s", r.stdout, r.stderr)
+	}
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--yes", "--delete-with-unread-groups", "--update-variables", "--restart").must(t, 0, "Rotated: new key 5 replaces key 1")
+}
+
+// The demo user is a Maintainer of the projects, no Owner of their groups,
+// whose variables answer 403: with --yes nobody was shown them, so the old
+// key stays unless --delete-with-unread-groups says it goes anyway; a
+// group rotation leaves such projects alone, naming the group.
+func TestRotateKeepsTheOldKeyWhileAGroupIsUnread(t *testing.T) {
+	c := newCLI(t, nil)
+	c.env["ERRTRACK_STATE_DIR"] = t.TempDir()
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--update-variables", "--yes").
+		must(t, 1, "variables of group demo are unknown", "needs the Owner role", "The old key is kept", "--delete-with-unread-groups")
+	if !hasKey(c, 1, 1) {
+		t.Fatal("key 1 deleted although group demo's variables were unread")
+	}
+	c.run("", "keys", "rotate", "-p", "demo/web-shop", "--old", "1", "--update-variables", "--yes", "--delete-with-unread-groups").must(t, 0, "Rotated")
+	if hasKey(c, 1, 1) {
+		t.Fatal("key 1 kept with --delete-with-unread-groups")
+	}
+	c.run("", "keys", "rotate", "--group", "demo/mobile", "--ci-variable", "SENTRY_DSN", "--dry-run").
+		must(t, 1, "demo/mobile/ios", "not rotated: the variables of group", "demo are unknown", "Dry run: nothing was changed")
+}
+
+func hasKey(c *cli, project, id int64) bool {
+	for _, k := range c.server.Keys(project) {
+		if k.ID == id {
+			return true
+		}
+	}
+	return false
 }

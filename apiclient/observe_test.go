@@ -2,10 +2,12 @@ package apiclient
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -100,5 +102,40 @@ func TestCurlCarriesTheCAFile(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GITLAB_TOKEN="+mockserver.TokenMaintainer)
 	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "200" {
 		t.Fatalf("%s\n%s (%v)", curl, out, err)
+	}
+}
+
+// The request log sees every exchange, retries included, with the token
+// replaced; its curl repeats the request with $GITLAB_TOKEN.
+func TestObserverAndCurl(t *testing.T) {
+	var seen []Exchange
+	var calls atomic.Int32
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			jsonReply(w, 503, `{"message":"busy"}`)
+			return
+		}
+		jsonReply(w, 200, `{"active":false,"integrated":true,"echo":"`+fakeToken+`"}`)
+	}, WithObserver(func(e Exchange) { seen = append(seen, e) }))
+	ref, _ := ParseProjectRef("demo/web-shop")
+	if _, _, err := c.UpdateSettings(context.Background(), ref, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0].Status != 503 || seen[0].Attempt != 1 || seen[1].Attempt != 2 || seen[1].Status != 200 || seen[1].Err != nil {
+		t.Fatalf("%+v", seen)
+	}
+	e := seen[1]
+	if !strings.HasSuffix(e.URL, "/api/v4/projects/demo%2Fweb-shop/error_tracking/settings?active=false") || e.Method != "PATCH" {
+		t.Fatalf("url %s", e.URL)
+	}
+	if e.RequestHeader.Get("PRIVATE-TOKEN") != "[redacted]" || strings.Contains(string(e.ResponseBody), fakeToken) {
+		t.Fatal("the token is in the exchange")
+	}
+	want := `curl --request PATCH --header "PRIVATE-TOKEN: $GITLAB_TOKEN" '` + e.URL + `'`
+	if got := e.Curl(); got != want || strings.Contains(got, fakeToken) {
+		t.Fatalf("curl\n%s\nwant\n%s", got, want)
+	}
+	if q := shellQuote("it's"); q != `'it'\''s'` {
+		t.Fatal(q)
 	}
 }

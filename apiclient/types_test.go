@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -68,5 +69,25 @@ func TestProjectDecodesGitLabFields(t *testing.T) {
 	}
 	if own.AccessLevel() != 40 {
 		t.Errorf("AccessLevel = %d, want the higher of the two", own.AccessLevel())
+	}
+}
+
+// Before 14.2 settings have no integrated field: they decode, and encode
+// without inventing one.
+func TestSettingsWithoutIntegrated(t *testing.T) {
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(w, 200, `{"active":true,"project_name":"P","sentry_external_url":"https://s/","api_url":"https://s/api/0/projects/o/p/"}`)
+	})
+	s, _, err := c.GetSettings(context.Background(), ProjectID(1))
+	if err != nil || !s.Active || !s.NoIntegrated || s.Integrated {
+		t.Fatal(s, err)
+	}
+	b, _ := json.Marshal(s)
+	if strings.Contains(string(b), "integrated") || !strings.Contains(string(b), "errtracker_external_url") {
+		t.Fatalf("%s", b)
+	}
+	b, _ = json.Marshal(Settings{Active: true, Integrated: true})
+	if !strings.Contains(string(b), `"integrated":true`) {
+		t.Fatalf("%s", b)
 	}
 }

@@ -128,3 +128,31 @@ func TestRawCallHeaders(t *testing.T) {
 		t.Fatal("a refused header's request was sent")
 	}
 }
+
+func TestRaw(t *testing.T) {
+	c := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/v4/projects/7/variables" && r.Method == "POST" {
+			b := make([]byte, 100)
+			n, _ := r.Body.Read(b)
+			jsonReply(w, 201, string(b[:n]))
+			return
+		}
+		jsonReply(w, 404, `{"message":"404 Variable Not Found"}`)
+	})
+	_, body, err := c.Raw(context.Background(), "post", "/api/v4/projects/7/variables", nil, map[string]string{"key": "K"})
+	if err != nil || string(body) != `{"key":"K"}` {
+		t.Fatalf("%s %v", body, err)
+	}
+	_, body, err = c.Raw(context.Background(), "GET", "projects/7/variables/X?filter[environment_scope]=*", nil, nil)
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(string(body), "Variable Not Found") {
+		t.Fatalf("%s %v", body, err)
+	}
+	for _, bad := range []string{"https://evil.example/api/v4/user", "//evil/x", "projects/../../x", ""} {
+		if _, _, err := c.Raw(context.Background(), "GET", bad, nil, nil); !errors.Is(err, ErrValidation) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if _, _, err := c.Raw(context.Background(), "TRACE", "user", nil, nil); !errors.Is(err, ErrValidation) {
+		t.Error("TRACE accepted")
+	}
+}

@@ -31,3 +31,41 @@ func TestDialogTableKeptUntilWidthOrPaletteChanges(t *testing.T) {
 		}
 	}
 }
+
+func TestDialogKeys(t *testing.T) {
+	k := DefaultKeyMap()
+	d := confirmDialog("t", nil, "Yes", "confirmed")
+	d.onNo = "declined"
+	if _, cmd, done := d.update(keyMsg("enter"), k); !done || cmd() != "declined" {
+		t.Fatal("enter on the default must be No")
+	}
+	d2, _, _ := d.update(keyMsg("tab"), k)
+	if _, cmd, done := d2.update(keyMsg("enter"), k); !done || cmd == nil || cmd() != "confirmed" {
+		t.Fatal("enter on Yes must confirm")
+	}
+	if _, cmd, done := d.update(keyMsg("y"), k); !done || cmd() != "confirmed" {
+		t.Fatal("y must confirm")
+	}
+	if _, cmd, done := d.update(keyMsg("esc"), k); !done || cmd() != "declined" {
+		t.Fatal("esc must decline")
+	}
+	if _, _, done := d.update(keyMsg("x"), k); done {
+		t.Fatal("unbound key closed the dialog")
+	}
+}
+
+// q at a rotation's question cancels it, as n and esc do: the question
+// closes, the old key stays, and the console does not quit under it.
+func TestQAtARotationsQuestionCancelsIt(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("down", "R")
+	h.mustSee("Delete old key 2?")
+	h.key("q")
+	if len(h.m.dialogs) != 0 {
+		t.Fatal("q left the question open")
+	}
+	if ids := g.keyIDs(1); len(ids) != 3 || ids[1] != 2 {
+		t.Fatalf("keys after q: %v", ids)
+	}
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
+}

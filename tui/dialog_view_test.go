@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -179,5 +179,57 @@ func TestSmallQuestionScrollsWithPgdn(t *testing.T) {
 	h.typeText("j")
 	if v := h.m.dialogs[len(h.m.dialogs)-1].ask.input.Value(); v != "j" {
 		t.Fatalf("the field holds %q", v)
+	}
+}
+
+// Boxes are never cut: their corners and buttons show down to 40x10.
+func TestDialogsFitSmallTerminals(t *testing.T) {
+	for _, size := range [][2]int{{60, 15}, {40, 10}} {
+		h, _ := console(t, "1")
+		h.resize(size[0], size[1])
+		h.key("d")
+		checkBox(t, h, size, "Delete")
+		h.key("esc", "down", "R")
+		checkBox(t, h, size, "Delete")
+		h.key("n", "enter")
+		checkBox(t, h, size, "OK")
+		h.key("esc", "?")
+		frameFits(t, h.m.View().Content, size[0], size[1])
+	}
+}
+
+func checkBox(t *testing.T, h *harness, size [2]int, button string) {
+	t.Helper()
+	v := h.view()
+	frameFits(t, h.m.View().Content, size[0], size[1])
+	if !strings.Contains(v, button) || strings.Count(v, "╭") != 1 || strings.Count(v, "╯") != 1 {
+		t.Fatalf("%dx%d: box cut or button %q missing:\n%s", size[0], size[1], button, v)
+	}
+}
+
+// A plan or report taller than the terminal scrolls with the arrows, pgup,
+// pgdn, g and G, saying how much is above and below; failures come first;
+// the buttons stay in view and answer as before.
+func TestLongPlanScrolls(t *testing.T) {
+	g := newGitLab(t, mockserver.Options{ScaleGroup: 30}, mockserver.TokenMaintainer)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "fleet"})
+	h.resize(80, 24)
+	h.mustSee("fleet/app-030") // newest first, as GitLab lists a group
+	h.key("ctrl+a", "ctrl+o", "d")
+	h.mustSee("Disable error tracking in 30 of 30 marked projects?", "more lines (↓/pgdn)", "No", "Go")
+	h.mustSay("planned fleet/app-001 disable")
+	h.mustNotSee("fleet/app-030", "(↑/pgup)")
+	h.key("G")
+	h.mustSee("more lines (↑/pgup)", "Go")
+	h.mustSay("planned fleet/app-030 disable")
+	h.mustNotSee("fleet/app-001 ", "(↓/pgdn)")
+	h.key("pgup")
+	h.mustSee("(↑/pgup)", "(↓/pgdn)")
+	h.key("g")
+	h.mustSay("fleet/app-001 disable")
+	h.key("y")
+	h.mustSay("Disabling error tracking: done in 30 projects")
+	if s := settingsOf(t, g, 2030); s == nil || s.Active {
+		t.Fatal("the last project of the plan was not disabled")
 	}
 }

@@ -99,3 +99,14 @@ func TestHostileServerDrawsSafely(t *testing.T) {
 	h.key("?")
 	checkSafe(t, h.m.View().Content)
 }
+
+func TestHostileServerTextIsSanitized(t *testing.T) {
+	ts := hostileServer(t)
+	c, _ := apiclient.New(ts, "fake-token-x", apiclienttest.WithRetries(0, 0))
+	h := newHarness(t, Deps{API: c, Host: ts, Project: "1"})
+	checkSafe(t, h.m.View().Content)
+	h.mustSee("glet_") // integrated: it opens on its keys
+	h.key("tab")
+	checkSafe(t, h.m.View().Content)
+	h.mustSee("Project name")
+}

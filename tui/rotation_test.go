@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 )
 
 // The bug of issue 17: R, esc, and typing a filter while the create is in
@@ -116,5 +119,155 @@ func TestRotationNamesGroupVariables(t *testing.T) {
 	h.mustSay("Rotated")
 	if ids := g.keyIDs(2001); len(ids) != 1 || ids[0] == 200001 {
 		t.Fatalf("keys %v", ids)
+	}
+}
+
+func TestRotate(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("down", "R") // key 2: no CI/CD variable holds its DSN
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?", "The new DSN, copied to the clipboard", "Send test event")
+	if c := h.copied(); len(c) != 1 || !strings.Contains(c[0], g.srv.Keys(1)[2].PublicKey) {
+		t.Fatalf("copied %v", c)
+	}
+	h.key("y")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[0] != 1 || ids[1] != 4 {
+		t.Fatalf("keys after rotate: %v", ids)
+	}
+	h.mustSee("Rotated: new key 4 replaces key 2", "which is deleted")
+}
+
+// Rotating the key whose DSN SENTRY_DSN holds: one question names the
+// variable, the update comes before the old key's deletion, and a test
+// event can be sent in between.
+func TestRotateUpdatesVariableAndVerifies(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R")
+	h.mustSay("Update its CI/CD variables?", "CI/CD variable SENTRY_DSN (all environments) holds the old key's DSN")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("no new key before the question")
+	}
+	h.key("y")
+	h.mustSay("CI/CD variable SENTRY_DSN (all environments) holds the new DSN.", "Delete old key 1?")
+	newKey := g.srv.Keys(1)[2]
+	if v := g.srv.Variables(1)[0]; !strings.Contains(v.Value, newKey.PublicKey) || !v.Masked {
+		t.Fatalf("variable %+v", v)
+	}
+	h.key("v")
+	h.mustSay("The test event through the new DSN was accepted by ingestion (HTTP 200).", "Delete old key 1?")
+	if g.srv.Envelopes(1) != 1 {
+		t.Fatal("no event received")
+	}
+	h.key("y")
+	h.mustSay("Rotated: new key 4 replaces key 1, which is deleted; SENTRY_DSN holds the new DSN.")
+	if ids := g.keyIDs(1); len(ids) != 2 || ids[1] != 4 {
+		t.Fatalf("keys %v", ids)
+	}
+}
+
+// Declining the variables still offers the old key's deletion, saying what
+// the variable holds; a failed update keeps the old key.
+func TestRotateVariableDeclinedOrFailing(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("R", "n")
+	h.mustSay("Delete old key 1?", "CI/CD variable SENTRY_DSN (all environments) still holds the old DSN",
+		"Deploys that read SENTRY_DSN (all environments) stop reporting once the old key is gone")
+	h.key("n")
+	h.mustSay("Both keys exist", "SENTRY_DSN (all environments) still holds the old DSN")
+	if g.srv.Variables(1)[0].Value != "{{dsn:1}}" {
+		t.Fatal("the variable changed")
+	}
+
+	g = demoGitLab(t)
+	api := faulty(g.api)
+	h = newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	api.fail("UpdateVariableValue", &apiclient.APIError{Kind: apiclient.ErrForbidden, StatusCode: 403, Method: "PUT", Path: "/api/v4/projects/1/variables/SENTRY_DSN"})
+	h.key("R", "y")
+	h.mustSay("Updating the CI/CD variable SENTRY_DSN (all environments) failed, so the old key is not deleted", "Both keys exist")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
+}
+
+// A refused test event ends the rotation with both keys, as --verify does
+// on the command line: the new DSN does not work yet.
+func TestRotateRefusedTestEvent(t *testing.T) {
+	g := demoGitLab(t)
+	api := faulty(g.api)
+	h := newHarness(t, Deps{API: api, Host: g.url, Project: "1"})
+	h.key("down", "R")
+	api.refuseEvents(401)
+	h.key("v")
+	h.mustSay("refused the test event (HTTP 401", "so the old key is not deleted", "Both keys exist")
+	h.mustNotSee("Delete old key 2?")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("a key was deleted")
+	}
+}
+
+// After a rotation whose old key is kept, the status says so.
+func TestRotateKeepOldSaysSo(t *testing.T) {
+	h, g := console(t, "1")
+	h.key("down", "R", "n")
+	h.mustSay("Both keys exist: new key 4, old key 2 kept: d deletes it once its clients moved.")
+	if g.srv.KeyCount(1) != 3 {
+		t.Fatal("the old key was touched")
+	}
+}
+
+// One rotation of a key at a time, named by its ref: Sentry keys, all
+// without an ID, are told apart before the plan has read them.
+func TestRotationConflictsByKey(t *testing.T) {
+	a := rotationWrite{old: "aaaaaaaa1"}
+	b := rotationWrite{old: "bbbbbbbb2"}
+	if a.conflicts(b) || !a.conflicts(rotationWrite{old: "aaaaaaaa1"}) {
+		t.Fatal("rotations of two keys conflict, or two of one key do not")
+	}
+}
+
+// At 80x24 a soft rotation's result, with the Sentry keys' long names,
+// takes at most two lines (it took three at 120 columns).
+func TestSoftRotationResultTwoLinesAt80(t *testing.T) {
+	w := newSentryWorld(t, mocksentry.Options{})
+	h := w.console(t, mocksentry.TokenAdmin, Deps{})
+	h.resize(80, 24)
+	h.selectKey("Production")
+	h.key("R")
+	h.typeText("Production 2")
+	h.key("enter")
+	h.mustSee("Update variables")
+	// the DSN copied: said in two lines too
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 || !strings.Contains(strings.Join(lines, " "), "clipboard") {
+		t.Fatalf("the copy's status at 80 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	h.key("y")
+	h.mustSee("Disable old key")
+	h.key("y")
+	h.mustSay("Rotated softly: new key \"Production 2\"", "(in SENTRY_DSN); old key", "disabled until you delete it (d).")
+	if lines := statusLines(h.m.sh.styles, h.m.status, 80, 24); len(lines) > 2 {
+		t.Fatalf("the result takes %d lines at 80 columns:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+}
+
+// An unfinished rotation whose new key was deleted in GitLab's UI: going on
+// with it stops at the check and says the console's way to start again (R,
+// then m: make a new key), never "run the same command again".
+func TestGoingOnWithAGoneNewKeySaysHowToRestart(t *testing.T) {
+	g := demoGitLab(t)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Project: "1", Rotations: testRotations(t, g.url)})
+	h.key("down", "R") // key 2: no variable holds its DSN
+	h.mustSee("New key 4 created in demo/web-shop. Delete old key 2?")
+	h.key("n") // both keys stay: the rotation stays open
+	if _, _, err := g.api.DeleteClientKey(context.Background(), apiclient.ProjectID(1), 4); err != nil {
+		t.Fatal(err)
+	}
+	h.key("r")
+	h.mustSee("Client keys (2)")
+	h.key("home", "down", "R") // key 2 again
+	h.mustSee("Go on with key 4")
+	h.key("y")
+	h.mustSay("Key 4, made by the unfinished rotation of key 2", "Press R on the old key again and answer m")
+	h.mustNotSee("run the same command again")
+	if g.srv.KeyCount(1) != 2 {
+		t.Fatalf("keys %v", g.srv.Keys(1))
 	}
 }

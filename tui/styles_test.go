@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // ansiLightGrey is ANSI colour 7 as a foreground (SGR 37, or 38;5;7):
@@ -28,3 +30,24 @@ func TestFieldsReadOnALightTerminal(t *testing.T) {
 		}
 	}
 }
+
+func TestLightBackgroundAndNoColor(t *testing.T) {
+	h, _ := console(t, "1")
+	dark := h.m.View().Content
+	h.send(tea.BackgroundColorMsg{Color: lightGray{}})
+	if h.m.isDark || h.m.View().Content == dark {
+		t.Fatal("styles not rebuilt for a light background")
+	}
+	t.Setenv("NO_COLOR", "1")
+	h, _ = console(t, "1")
+	if v := h.m.View().Content; strings.Contains(v, "38;2;") || strings.Contains(v, "48;2;") {
+		t.Fatal("colours drawn under NO_COLOR")
+	}
+	if !strings.Contains(h.m.View().Content, "\x1b[7m") {
+		t.Fatal("no reverse video for the selection under NO_COLOR")
+	}
+}
+
+type lightGray struct{}
+
+func (lightGray) RGBA() (r, g, b, a uint32) { return 0xeeee, 0xeeee, 0xeeee, 0xffff }

@@ -199,3 +199,54 @@ func TestCollectorAnswers(t *testing.T) {
 		t.Errorf("?sentry_key: %d %s", r.status, r.body)
 	}
 }
+
+// §13: the ingestion endpoint takes events for an active key of the
+// project and refuses the others.
+func TestIngestion(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	key := s.Keys(1)[0].PublicKey
+	envelope := `{"event_id":"0123456789abcdef0123456789abcdef","sent_at":"2026-11-23T08:00:00Z"}` + "\n" +
+		`{"type":"event"}` + "\n" + `{"event_id":"0123456789abcdef0123456789abcdef","level":"error","platform":"other","message":{"formatted":"errtrack test"}}` + "\n"
+	post := func(path, auth, body string) reply {
+		req, _ := http.NewRequest("POST", ts.URL+path, strings.NewReader(body))
+		if auth != "" {
+			req.Header.Set("X-Sentry-Auth", "Sentry sentry_key="+auth+", sentry_version=7")
+		}
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 512)
+		n, _ := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		return reply{resp.StatusCode, resp.Header, b.String()}
+	}
+	path := "/errortracking/api/v1/projects/api/1/envelope"
+	if r := post(path, key, envelope); r.status != 200 || !strings.Contains(r.body, "0123456789abcdef") {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if r := post(path+"?sentry_key="+key, "", envelope); r.status != 200 {
+		t.Fatalf("?sentry_key: %d", r.status)
+	}
+	for name, tc := range map[string][2]string{
+		"unknown key":         {path, "glet_00000000000000000000000000000000"},
+		"another project":     {"/errortracking/api/v1/projects/api/5/envelope", key},
+		"inactive project's?": {"/errortracking/api/v1/projects/api/2/envelope", key},
+	} {
+		if r := post(tc[0], tc[1], envelope); r.status != 401 {
+			t.Errorf("%s: %d", name, r.status)
+		}
+	}
+	if r := post(path, key, "garbage"); r.status != 400 {
+		t.Errorf("garbage: %d", r.status)
+	}
+	do(t, ts, "DELETE", keys1+"/1", TokenMaintainer)
+	if r := post(path, key, envelope); r.status != 401 {
+		t.Errorf("deleted key: %d", r.status)
+	}
+	if n := s.Envelopes(1); n != 2 {
+		t.Fatalf("%d envelopes counted", n)
+	}
+}

@@ -122,3 +122,19 @@ func TestLogCountsEvents(t *testing.T) {
 		t.Fatalf("log:\n%s", out)
 	}
 }
+
+// --log: one line per request, without tokens.
+func TestLog(t *testing.T) {
+	var log strings.Builder
+	_, ts := newTest(t, Options{Log: &log})
+	do(t, ts, "GET", settings1+"?private_token="+TokenMaintainer, "")
+	line := log.String()
+	for _, want := range []string{"GET", "/api/v4/projects/1/error_tracking/settings?private_token=%5Bredacted%5D", " 200 ", "HTTP/1.1"} {
+		if !strings.Contains(line, want) {
+			t.Fatalf("log %q lacks %q", line, want)
+		}
+	}
+	if strings.Contains(line, TokenMaintainer) {
+		t.Fatal("token logged")
+	}
+}

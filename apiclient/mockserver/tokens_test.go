@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rotateDirect runs the rotation endpoint itself for raw, as a request that
@@ -88,5 +89,53 @@ func TestSelfRotateScope(t *testing.T) {
 	}
 	if r := do(t, ts, "POST", "/api/v4/personal_access_tokens/self/rotate", TokenReadOnly); r.status != 403 || !strings.Contains(r.body, `"scope":"api self_rotate"`) {
 		t.Fatalf("read_api: %d %s", r.status, r.body)
+	}
+}
+
+// §13: rotating the token in use: a new token, the old one revoked; a
+// rotated token used again revokes the whole family.
+func TestTokenRotation(t *testing.T) {
+	s, ts := newTest(t, Options{})
+	rot := "/api/v4/personal_access_tokens/self/rotate"
+	exp := time.Now().UTC().AddDate(0, 0, 30).Format(time.DateOnly)
+	r := do(t, ts, "POST", rot, TokenMaintainer, "Content-Type", "application/json", "body", `{"expires_at":"`+exp+`"}`)
+	var got struct {
+		Token     string   `json:"token"`
+		ExpiresAt string   `json:"expires_at"`
+		Scopes    []string `json:"scopes"`
+	}
+	if json.Unmarshal([]byte(r.body), &got); r.status != 200 || got.Token == "" || got.ExpiresAt != exp || len(got.Scopes) != 1 || got.Scopes[0] != "api" {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if r := do(t, ts, "GET", "/api/v4/user", TokenMaintainer); r.status != 401 || !strings.Contains(r.body, "revoked") {
+		t.Fatalf("old token: %d %s", r.status, r.body)
+	}
+	if r := do(t, ts, "GET", "/api/v4/user", got.Token); r.status != 200 {
+		t.Fatalf("new token: %d", r.status)
+	}
+	// A week by default.
+	r2 := do(t, ts, "POST", rot, got.Token)
+	var second struct {
+		Token     string `json:"token"`
+		ExpiresAt string `json:"expires_at"`
+	}
+	json.Unmarshal([]byte(r2.body), &second)
+	if second.ExpiresAt != time.Now().UTC().AddDate(0, 0, 7).Format(time.DateOnly) {
+		t.Fatalf("default expiry %s", second.ExpiresAt)
+	}
+	// Reuse: the first token rotated again revokes its successors.
+	if r := do(t, ts, "POST", rot, TokenMaintainer); r.status != 401 {
+		t.Fatalf("reuse: %d", r.status)
+	}
+	for _, tok := range []string{got.Token, second.Token} {
+		if tt, _ := s.Token(tok); !tt.Revoked {
+			t.Fatalf("%s survived the reuse", tok)
+		}
+	}
+	if r := do(t, ts, "POST", rot, TokenReadOnly); r.status != 403 {
+		t.Fatalf("read_api: %d", r.status)
+	}
+	if r := do(t, ts, "POST", rot, TokenExpiring, "Content-Type", "application/json", "body", `{"expires_at":"2099-01-01"}`); r.status != 400 {
+		t.Fatalf("beyond a year: %d", r.status)
 	}
 }

@@ -49,3 +49,20 @@ func TestDoctorReportAligns(t *testing.T) {
 		t.Fatalf("no check name over 20 characters: the test checks nothing\n%s", text)
 	}
 }
+
+// doctor: ok on a healthy project, the fix where a check fails, exit 1.
+func TestDoctorCommand(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t, nil)
+	c.run("", "doctor", "-p", "demo/mobile/android").must(t, 0, "ok    server", "GitLab 17.5", "ok    keys", "answers (no event sent")
+	if r := c.run("", "doctor", "-p", "8"); !strings.HasPrefix(r.stdout, "demo/mobile/android\n") {
+		t.Fatalf("doctor -p 8 heads its checks with %q", strings.SplitN(r.stdout, "\n", 2)[0])
+	}
+	r := c.run("", "doctor", "-p", "demo/mobile/ios", "--json")
+	r.must(t, 1, `"status": "fail"`, "OLD_SENTRY_DSN")
+	c.run("", "doctor", "-p", "demo/mobile-app").must(t, 1, "fail  settings", "errtrack settings create -p demo/mobile-app")
+	c.run("", "doctor", "-p", "demo/web-shop", "--send-test-event").must(t, 0, "the test event was accepted by ingestion at")
+	if c.server.Envelopes(1) != 2 {
+		t.Fatalf("%d events", c.server.Envelopes(1))
+	}
+}

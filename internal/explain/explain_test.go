@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/keyring"
+	"github.com/errtrack/errtrack/keyring/keyerr"
 )
 
 func TestEveryClassSaysWhatToDo(t *testing.T) {
@@ -93,5 +94,32 @@ func TestTokenFromEnvironment(t *testing.T) {
 		if !strings.Contains(got, "GITLAB_TOKEN") || strings.Contains(got, "errtrack login") {
 			t.Errorf("%v: %q", k, got)
 		}
+	}
+}
+
+// nested reports parentheses inside parentheses, which read badly.
+func nested(s string) bool {
+	depth := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			depth++
+			if depth > 1 {
+				return true
+			}
+		case ')':
+			depth--
+		}
+	}
+	return false
+}
+
+// A keyring's cause with parentheses of its own is not put inside more.
+func TestKeyringWordsDoNotNest(t *testing.T) {
+	err := &keyerr.Error{Op: "get", Host: "https://gitlab.example.com", Kind: keyerr.ErrUnavailable,
+		Cause: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus)"}
+	s := Error(err, Context{Retry: "run the command again", Login: "run errtrack login"})
+	if nested(s) {
+		t.Fatalf("nested parentheses: %q", s)
 	}
 }

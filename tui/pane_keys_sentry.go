@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
@@ -20,31 +18,6 @@ import (
 // name, a switch and a rate limit, and a rotation may disable the old key
 // instead of deleting it. The questions here gather what the user wants;
 // the changes are workflow's (UpdateSentryKey, the rotation, the delete).
-
-// sentryFailure is a failure of the Sentry at base: it is worded as the
-// Sentry's (its token, its login), and a 401 of it never sends the user to
-// GitLab's login screen.
-type sentryFailure struct {
-	base string
-	err  error
-}
-
-func (e *sentryFailure) Error() string { return e.err.Error() }
-func (e *sentryFailure) Unwrap() error { return e.err }
-
-// atSentry marks err as the failure of store's Sentry (nil stays nil).
-func atSentry(store keystore.KeyStore, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &sentryFailure{base: keystore.SentryBase(store), err: err}
-}
-
-// explainsSentry: err came from a Sentry or its token.
-func explainsSentry(err error) bool {
-	var sf *sentryFailure
-	return errors.As(err, &sf) || explain.FromSentry(err)
-}
 
 // maxKeyName is the longest name Sentry keeps (ProjectKey.label).
 const maxKeyName = keystore.MaxKeyName

@@ -113,15 +113,6 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
 
-// bulkExplain words a bulk change's error: the ledger's and the
-// rotations' in the workflow's words, the rest as any error.
-func (m Model) bulkExplain(err error) string {
-	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
-		return clean(w)
-	}
-	return m.sh.explain(err)
-}
-
 // startBulk begins the run the user said yes to: its projects the user's
 // own changes are at are left out (the first change keeps the project),
 // and a rotation claims its campaign first.

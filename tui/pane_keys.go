@@ -15,7 +15,6 @@ import (
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -254,27 +253,4 @@ func (p *keysPane) badge() string {
 		return ""
 	}
 	return fmt.Sprintf(" (%d)", len(p.data.val))
-}
-
-// top is the lines drawn above the rows: notes, the filter, the header.
-func (p *keysPane) top() int {
-	n := 1 + len(p.notes())
-	if p.filtering || p.query != "" {
-		n++
-	}
-	return n
-}
-
-func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project projectscope.Project) tea.Cmd {
-	if !p.usable() {
-		return nil
-	}
-	if wheel {
-		p.list.scroll(wheelDelta(ev))
-		return nil
-	}
-	if again, ok := p.list.click(ev.Y - p.top()); ok && again {
-		return p.update(tea.KeyPressMsg{Code: tea.KeyEnter}, project)
-	}
-	return nil
 }

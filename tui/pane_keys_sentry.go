@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: they have a
@@ -129,4 +131,16 @@ func (p *keysPane) misplacedNote() string {
 		return clean(fmt.Sprintf("This project reports to %s: its client keys are that Sentry project's, not GitLab's. errtrack reaches them with a Sentry token: run '%s', or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s, and start the console again.", where, login, base))
 	}
 	return fmt.Sprintf("This project reports to %s, but its settings could not be read with the keys: press %s to read them again.", where, keyName(p.sh.keys.Refresh))
+}
+
+// rotation is the write that rotates key sel, where the keys are: a
+// Sentry key's with the new key's name and soft or not.
+func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
+	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
+	if p.sentry() {
+		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+	}
+	r := workflow.NewRotation(project.Ref, o)
+	r.Project = project // named by its path until the plan reads it
+	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
 }

@@ -307,3 +307,12 @@ func onOff(active bool) string {
 	}
 	return "off"
 }
+
+// top is the lines drawn above the rows: notes, the filter, the header.
+func (p *keysPane) top() int {
+	n := 1 + len(p.notes())
+	if p.filtering || p.query != "" {
+		n++
+	}
+	return n
+}

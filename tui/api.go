@@ -168,3 +168,12 @@ func (d Deps) keyCreated(p projectscope.Project, key int64) {
 		d.KeyCreated(d.Host, p, key)
 	}
 }
+
+// MigrateTarget is the Sentry the marked projects move to, as the console
+// asks it: its URL, the organisation, and the team under which missing
+// Sentry projects are made ("" makes none: each target must exist).
+// DeleteOldKeys is the migration's later step.
+type MigrateTarget struct {
+	URL, Org, Team string
+	DeleteOldKeys  bool
+}

@@ -155,3 +155,12 @@ func (m Model) BulkQuitNote() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// bulkExplain words a bulk change's error: the ledger's and the
+// rotations' in the workflow's words, the rest as any error.
+func (m Model) bulkExplain(err error) string {
+	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
+		return clean(w)
+	}
+	return m.sh.explain(err)
+}

@@ -345,3 +345,12 @@ func (d dialog) help(k KeyMap) helpMap {
 	}
 	return helpMap{short: append(rows, k.SwitchChoice, k.Confirm, k.Yes, k.No)}
 }
+
+// rowDetails is one row whole: enter on a plan's or report's row.
+func rowDetails(r reportRow) dialog {
+	var body []string
+	if r.cols.Target != "" {
+		body = append(body, "Target:   "+r.cols.Target, "Changes:  "+r.cols.Changes, "Then:     "+r.cols.Then, "")
+	}
+	return infoDialog(r.project+": "+r.result, append(body, r.what))
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenLoadedMsg answers the check of the token in use (user and scopes).
@@ -156,3 +158,58 @@ func msgCmd(m tea.Msg) tea.Cmd { return func() tea.Msg { return m } }
 func statusCmd(kind statusKind, text string) tea.Cmd {
 	return msgCmd(statusMsg{text: text, kind: kind})
 }
+
+// Messages of a bulk change.
+type (
+	// planBulkMsg asks the root to plan kind for the marked projects;
+	// variable, when the change names one, is offered again next time.
+	planBulkMsg struct {
+		kind     workflow.Kind
+		variable string
+		projects []apiclient.Project
+		// build, when set, makes the kind inside the plan's command (a
+		// migration reads the Sentry's token first); doing names it
+		// meanwhile, and migrate is offered again next time.
+		build   func(context.Context) (workflow.Kind, error)
+		doing   string
+		migrate *MigrateTarget
+	}
+	// bulkPlannedMsg is the plan's answer, for the request id.
+	bulkPlannedMsg struct {
+		id       uint64
+		plan     workflow.Plan
+		marked   int
+		err      error
+		projects []apiclient.Project
+		// asked: the user answered the unread groups' question (No).
+		asked bool
+	}
+	// startBulkMsg is the user's yes to the plan.
+	startBulkMsg struct {
+		plan   workflow.Plan
+		marked int
+	}
+	// bulkBegunMsg answers the start of a run: the claim on a rotation's
+	// campaign, held until release, or why the run cannot start.
+	bulkBegunMsg struct {
+		id      uint64
+		release func()
+		err     error
+	}
+	// bulkEventMsg is a project starting or ending; bulkEndedMsg the run's
+	// end, with every result.
+	bulkEventMsg struct {
+		id uint64
+		ev workflow.Event
+	}
+	bulkEndedMsg struct {
+		id   uint64
+		plan workflow.Plan
+	}
+	// bulkBatchMsg is the events the run sent since the last batch, in
+	// order: one frame for them all.
+	bulkBatchMsg []tea.Msg
+	// bulkDoneMsg tells the screens a bulk change ran through; failed
+	// are the projects that failed, which stay marked to try again.
+	bulkDoneMsg struct{ failed map[int64]bool }
+)

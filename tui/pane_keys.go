@@ -8,14 +8,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -67,46 +65,12 @@ func newKeysPane(sh *shared) *keysPane {
 	return p
 }
 
-func (p *keysPane) setSize(w, h int) {
-	p.width, p.height = w, h
-	p.filter.SetWidth(max(w-4, 10))
-	p.layout()
-}
-
-// layout sizes the list to the lines the table has: the notes above it,
-// the filter and the header take theirs.
-func (p *keysPane) layout() {
-	h := p.height - 1 - len(p.notes()) // the header
-	if p.filtering || p.query != "" {
-		h--
-	}
-	p.list.setHeight(h)
-}
-
 func (p *keysPane) keys() []apiclient.ClientKey { return p.data.val }
 
 // gitlabKeys are GitLab's keys of the project as listed, when they are
 // (not a Sentry project's, nor unread).
 func (p *keysPane) gitlabKeys() ([]apiclient.ClientKey, bool) {
 	return p.data.val, p.data.has && p.data.err == nil && p.store == nil
-}
-
-func (p *keysPane) loaded(msg keysLoadedMsg) tea.Cmd {
-	created := p.createdDuringLoad
-	p.createdDuringLoad = nil // they are on screen; a later list has them
-	if msg.err != nil {
-		had := p.data.has
-		p.data.fail(msg.err)
-		return p.sh.failedOnce(msg.err, !had)
-	}
-	if msg.store != nil && msg.store.Backend() == keystore.BackendSentry {
-		p.store = msg.store
-	} else {
-		p.store = nil
-	}
-	p.setKeys(mergeCreated(msg.keys, created))
-	p.layout()
-	return nil
 }
 
 // sentry: the keys listed are a Sentry project's.
@@ -191,18 +155,6 @@ func (p *keysPane) setKeys(keys []apiclient.ClientKey) {
 	}
 }
 
-// clearFilter shows every key again, keeping the selected one selected.
-func (p *keysPane) clearFilter() {
-	cur, had := p.selected()
-	p.query = ""
-	p.filter.SetValue("")
-	p.refilter()
-	if had {
-		p.selectKey(cur)
-	}
-	p.layout()
-}
-
 func (p *keysPane) selectKey(k apiclient.ClientKey) {
 	for i, idx := range p.rows {
 		if keystore.SameKey(p.data.val[idx], k) {
@@ -231,50 +183,9 @@ func (p *keysPane) selected() (apiclient.ClientKey, bool) {
 	return p.data.val[p.rows[p.list.cursor]], true
 }
 
-// followSettings follows the settings: keys collect nothing while error
-// tracking is off or not set up, and a project reporting to a Sentry has
-// that Sentry project's keys.
-func (p *keysPane) followSettings(s loadable[settings]) {
-	p.tracking, p.reports = "", ""
-	if s.has && keystore.SentryBacked(s.val.s) {
-		p.reports = *s.val.s.APIURL
-	}
-	switch {
-	case !s.has:
-	case s.val.missing:
-		p.tracking = "Error tracking is not configured for this project yet (tab to set it up)."
-	case !s.val.s.Active:
-		p.tracking = "Error tracking is disabled for this project: the ingestion endpoint may still accept events sent with these keys, but the project shows no errors until it is enabled (tab, then a)."
-	}
-	p.layout()
-}
-
 func (p *keysPane) badge() string {
 	if !p.usable() {
 		return ""
 	}
 	return fmt.Sprintf(" (%d)", len(p.data.val))
-}
-
-// top is the lines drawn above the rows: notes, the filter, the header.
-func (p *keysPane) top() int {
-	n := 1 + len(p.notes())
-	if p.filtering || p.query != "" {
-		n++
-	}
-	return n
-}
-
-func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project projectscope.Project) tea.Cmd {
-	if !p.usable() {
-		return nil
-	}
-	if wheel {
-		p.list.scroll(wheelDelta(ev))
-		return nil
-	}
-	if again, ok := p.list.click(ev.Y - p.top()); ok && again {
-		return p.update(tea.KeyPressMsg{Code: tea.KeyEnter}, project)
-	}
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -152,18 +151,6 @@ func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 	return nil
 }
 
-// rotation is the write that rotates key sel, where the keys are: a
-// Sentry key's with the new key's name and soft or not.
-func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
-	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
-	if p.sentry() {
-		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
-	}
-	r := workflow.NewRotation(project.Ref, o)
-	r.Project = project // named by its path until the plan reads it
-	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
-}
-
 // showKey is the selected key's details (enter).
 func (p *keysPane) showKey(project projectscope.Project, sel apiclient.ClientKey) dialog {
 	// The labels in one column, the values beside them; wrapped values go
@@ -191,4 +178,18 @@ func copyDSN(sh *shared, k apiclient.ClientKey) tea.Cmd {
 		return statusCmd(statusError, fmt.Sprintf("Not copied: the DSN of key %s is not safe to paste (%s). Check the server's answer before using it.", clean(keystore.KeyName(k)), err))
 	}
 	return sh.copyText(k.DSN, "the DSN of key "+clean(keystore.KeyName(k)))
+}
+
+func (p *keysPane) mouse(ev tea.Mouse, wheel bool, project projectscope.Project) tea.Cmd {
+	if !p.usable() {
+		return nil
+	}
+	if wheel {
+		p.list.scroll(wheelDelta(ev))
+		return nil
+	}
+	if again, ok := p.list.click(ev.Y - p.top()); ok && again {
+		return p.update(tea.KeyPressMsg{Code: tea.KeyEnter}, project)
+	}
+	return nil
 }

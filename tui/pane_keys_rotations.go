@@ -115,11 +115,3 @@ func (p *keysPane) rotationOf(k apiclient.ClientKey) *ledger.Record {
 	}
 	return nil
 }
-
-// rotationsLoaded takes the ledger's answer.
-func (p *keysPane) rotationsLoaded(msg openRotationsMsg) {
-	if p.open.accept(msg.id) {
-		p.open.set(msg.recs)
-		p.layout()
-	}
-}

@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -11,9 +11,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: they have a
@@ -21,31 +21,6 @@ import (
 // instead of deleting it. The questions here gather what the user wants;
 // the changes are the store's (keystore.Updater) and workflow's (the
 // rotation, the delete).
-
-// sentryFailure is a failure of the Sentry at base: it is worded as the
-// Sentry's (its token, its login), and a 401 of it never sends the user to
-// GitLab's login screen.
-type sentryFailure struct {
-	base string
-	err  error
-}
-
-func (e *sentryFailure) Error() string { return e.err.Error() }
-func (e *sentryFailure) Unwrap() error { return e.err }
-
-// atSentry marks err as the failure of store's Sentry (nil stays nil).
-func atSentry(store keystore.KeyStore, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &sentryFailure{base: keystore.SentryBase(store), err: err}
-}
-
-// explainsSentry: err came from a Sentry or its token.
-func explainsSentry(err error) bool {
-	var sf *sentryFailure
-	return errors.As(err, &sf) || explain.FromSentry(err)
-}
 
 // maxKeyName is the longest name Sentry keeps (ProjectKey.label).
 const maxKeyName = keystore.MaxKeyName
@@ -161,4 +136,16 @@ func (p *keysPane) misplacedNote() string {
 		return clean(fmt.Sprintf("This project reports to %s: its client keys are that Sentry project's, not GitLab's. errtrack reaches them with a Sentry token: run '%s', or set SENTRY_AUTH_TOKEN with SENTRY_URL=%s, and start the console again.", where, login, base))
 	}
 	return fmt.Sprintf("This project reports to %s, but its settings could not be read with the keys: press %s to read them again.", where, keyName(p.sh.keys.Refresh))
+}
+
+// rotation is the write that rotates key sel, where the keys are: a
+// Sentry key's with the new key's name and soft or not.
+func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
+	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
+	if p.sentry() {
+		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+	}
+	r := workflow.NewRotation(project.Ref, o)
+	r.Project = project // named by its path until the plan reads it
+	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
 }

@@ -30,39 +30,6 @@ func (p *keysPane) view() string {
 	return notes + lipgloss.JoinHorizontal(lipgloss.Top, p.render(p.width-keysDetail-1), " ", p.detail(sel, keysDetail))
 }
 
-// notes are the lines above the list, each ending in a line break: that
-// error tracking is off, a read-only token, where a Sentry's keys are (or
-// why they are not shown), the project's unfinished rotations. layout and
-// top count them: they are made from the pane's state alone.
-func (p *keysPane) notes() []string {
-	st := p.sh.styles
-	w := max(p.width-2, 10)
-	var out []string
-	add := func(style lipgloss.Style, text string) {
-		for _, l := range wrap(text, w) {
-			out = append(out, " "+style.Render(l)+"\n")
-		}
-	}
-	// A project migrated to a Sentry has its tracking off on purpose: its
-	// note says so, not how to turn it on again.
-	if p.tracking != "" && !p.migrated() {
-		add(st.Warning, p.tracking)
-	}
-	if p.sh.readOnly() {
-		out = append(out, " "+st.Warning.Render(truncate("Read-only token (read_api): keys cannot be created or deleted.", w))+"\n")
-	}
-	switch {
-	case p.misplaced():
-		add(st.Warning, p.misplacedNote())
-	case p.sentry():
-		out = append(out, " "+st.Subtle.Render(truncate("Keys of the "+clean(p.store.Where())+", where the project reports.", w))+"\n")
-	}
-	for _, l := range p.rotationNotes() {
-		add(st.Warning, l)
-	}
-	return out
-}
-
 // detail draws the selected key in full, in a box w cells wide.
 func (p *keysPane) detail(k apiclient.ClientKey, w int) string {
 	st := p.sh.styles

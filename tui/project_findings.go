@@ -9,6 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // What the project screen shows about the project's health: its findings
@@ -37,21 +38,21 @@ func consoleAction(k KeyMap) func(audit.Action) string {
 	}
 }
 
-// findings opens the project's audit: each finding with its fix, errors
-// first, as errtrack audit words them but for the keys that do the fix.
-// All of them: the box scrolls.
-func (s *projectScreen) findings() tea.Cmd {
-	u := s.keys.uses
-	name := clean(s.project.Name())
+// showFindings opens the audit of project, read by its keys pane: each
+// finding with its fix, errors first, as errtrack audit words them but for
+// the keys that do the fix. All of them: the box scrolls.
+func showFindings(sh *shared, project projectscope.Project, keys *keysPane) tea.Cmd {
+	u := keys.uses
+	name := clean(project.Name())
 	switch {
 	case !u.has && u.err != nil:
 		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, []string{
-			"Where the keys' DSNs are used could not be read. " + s.sh.explain(u.err)})})
+			"Where the keys' DSNs are used could not be read. " + sh.explain(u.err)})})
 	case !u.has:
-		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press "+keyName(s.sh.keys.Findings)+" again in a moment.")
+		return statusCmd(statusInfo, "Still reading where the keys' DSNs are used: press "+keyName(sh.keys.Findings)+" again in a moment.")
 	}
 	a := u.val
-	rules := policyLines(s.sh.keys, s.keys.policy)
+	rules := policyLines(sh.keys, keys.policy)
 	if len(a.Findings) == 0 {
 		return msgCmd(openDialogMsg{d: infoDialog("Findings for "+name, append([]string{"Nothing wrong: every CI/CD variable that holds a DSN holds a current key's."}, rules...))})
 	}
@@ -61,7 +62,7 @@ func (s *projectScreen) findings() tea.Cmd {
 			body = append(body, "")
 		}
 		body = append(body, strings.ToUpper(f.Severity[:1])+f.Severity[1:]+": "+clean(f.What)+".",
-			"Fix: "+clean(f.FixWith(consoleAction(s.sh.keys)))+".")
+			"Fix: "+clean(f.FixWith(consoleAction(sh.keys)))+".")
 	}
 	body = append(body, rules...)
 	title := fmt.Sprintf("Findings for %s: %s, %d in all", name, errorsWord(a.Errors()), len(a.Findings))
@@ -69,21 +70,22 @@ func (s *projectScreen) findings() tea.Cmd {
 }
 
 // doctorOptions are errtrack doctor's options for the console: a test
-// event is sent with v, and a create GitLab refused here is no fix.
-func (s *projectScreen) doctorOptions() audit.DoctorOptions {
-	return audit.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
-		SendHint: keyName(s.sh.keys.Verify) + " on the key sends one", Resolve: s.sh.deps.Sentry,
-		IntegratedUnavailable: s.settings.noIntegrated,
-		Ledger:                s.sh.deps.Rotations, OldKeysStep: consoleChecks(s.sh.keys).OldKeysStep,
-		MigrateStep: keyName(s.sh.keys.BulkMigrate) + " in the " + keyName(s.sh.keys.Bulk) + " menu of the marked projects"}
+// event is sent with v, and a create GitLab refused here (noIntegrated) is
+// no fix.
+func doctorOptions(sh *shared, noIntegrated bool) audit.DoctorOptions {
+	return audit.DoctorOptions{TokenRotatable: sh.deps.TokenEnv == "", TokenEnv: sh.deps.TokenEnv,
+		SendHint: keyName(sh.keys.Verify) + " on the key sends one", Resolve: sh.deps.Sentry,
+		IntegratedUnavailable: noIntegrated,
+		Ledger:                sh.deps.Rotations, OldKeysStep: consoleChecks(sh.keys).OldKeysStep,
+		MigrateStep: keyName(sh.keys.BulkMigrate) + " in the " + keyName(sh.keys.Bulk) + " menu of the marked projects"}
 }
 
 // doctorDialog shows the checks as errtrack doctor prints them: each
 // ok / warn / fail / skip with its detail, and the fix of what is not ok,
 // with the console's keys; its last line offers a test event the way one
-// is sent from the tab the user is on.
-func (s *projectScreen) doctorDialog(checks []audit.Check) dialog {
-	k := s.sh.keys
+// is sent from the tab the user is on (onKeys: the Client keys tab).
+func doctorDialog(sh *shared, project projectscope.Project, keys *keysPane, onKeys bool, checks []audit.Check) dialog {
+	k := sh.keys
 	fails, warns := 0, 0
 	var body []string
 	for _, c := range checks {
@@ -93,7 +95,7 @@ func (s *projectScreen) doctorDialog(checks []audit.Check) dialog {
 		case audit.CheckWarn:
 			warns++
 		}
-		body = append(body, checkStyle(s.sh.styles, c.Status).Render(fmt.Sprintf("%-4s", c.Status))+fmt.Sprintf("  %s: %s", clean(c.Name), clean(c.Detail)))
+		body = append(body, checkStyle(sh.styles, c.Status).Render(fmt.Sprintf("%-4s", c.Status))+fmt.Sprintf("  %s: %s", clean(c.Name), clean(c.Detail)))
 		if fix := c.FixWith(consoleAction(k)); fix != "" && c.Status != audit.CheckOK {
 			body = append(body, "  ↳ fix: "+clean(fix))
 		}
@@ -106,14 +108,14 @@ func (s *projectScreen) doctorDialog(checks []audit.Check) dialog {
 		verdict = fmt.Sprintf("no failure, %d to look at", warns)
 	}
 	send := "No test event was sent."
-	switch sel, ok := s.keys.selected(); {
-	case s.tab == tabKeys && ok:
+	switch sel, ok := keys.selected(); {
+	case onKeys && ok:
 		send = fmt.Sprintf("No test event was sent: %s sends one with key %s.", keyName(k.Verify), clean(keystore.KeyName(sel)))
-	case s.keys.data.has && len(s.keys.keys()) > 0:
+	case keys.data.has && len(keys.keys()) > 0:
 		send = fmt.Sprintf("No test event was sent: on the Client keys tab (%s), %s sends one with the selected key.", keyName(k.Tab), keyName(k.Verify))
 	}
 	body = append(body, "", send)
-	return infoDialog("Doctor for "+clean(s.project.Name())+": "+verdict, body)
+	return infoDialog("Doctor for "+clean(project.Name())+": "+verdict, body)
 }
 
 // checkStyle colours a check's state by its meaning, as the report's

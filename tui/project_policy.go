@@ -64,7 +64,7 @@ func policyFix(k KeyMap, a check.FixAction) string {
 	onKey := func(b string) string {
 		return fmt.Sprintf("%s on key %s, on the Client keys tab", b, clean(keystore.KeyName(a.Key)))
 	}
-	copyDSN := "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
+	copyHint := "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
 	switch a.Kind {
 	case check.FixRotateKey:
 		return onKey(keyName(k.Rotate))
@@ -77,9 +77,9 @@ func policyFix(k KeyMap, a check.FixAction) string {
 	case check.FixVariableFlags:
 		return "change it in " + clean(a.VariableSettings())
 	case check.FixEnableOrRepoint:
-		return onKey(keyName(k.ToggleActive)) + " enables it; or point the variable at an active key (" + copyDSN + ")"
+		return onKey(keyName(k.ToggleActive)) + " enables it; or point the variable at an active key (" + copyHint + ")"
 	case check.FixRepointVariable:
-		return "point it at a current key's DSN (" + copyDSN + "), or remove it"
+		return "point it at a current key's DSN (" + copyHint + "), or remove it"
 	case check.FixDeleteKey:
 		return onKey(keyName(k.Delete))
 	case check.FixDoctor:

@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // marks are the projects a change to several projects acts on, by ID, with
@@ -45,21 +41,6 @@ func (ms marks) dropOutside(scope groupScope) int {
 	return n
 }
 
-// dropMarksOutside unmarks the projects the list's group does not hold,
-// and says so: they were marked a moment ago, elsewhere.
-func (s *projectsScreen) dropMarksOutside() tea.Cmd {
-	n := s.marks.dropOutside(s.scope)
-	if n == 0 {
-		return nil
-	}
-	them := "them"
-	if n == 1 {
-		them = "it"
-	}
-	return statusCmd(statusInfo, fmt.Sprintf("Unmarked %s outside group %s: a change acts only on projects the list shows. %s shows the group that holds %s.",
-		wording.Projects(n, "marked"), clean(s.scope.group.String()), keyName(s.sh.keys.Scope), them))
-}
-
 // keepFailed unmarks the projects that did not fail: a change to them ran
 // through, and the ones that failed stay marked to try again.
 func (ms marks) keepFailed(failed map[int64]bool) {
@@ -78,41 +59,4 @@ func (ms marks) sorted() []apiclient.Project {
 	}
 	slices.SortFunc(projects, func(a, b apiclient.Project) int { return strings.Compare(a.PathWithNamespace, b.PathWithNamespace) })
 	return projects
-}
-
-// mark marks or unmarks the selected project, where the cursor stays (as
-// k9s's and lazygit's space do): the row marked is the row seen marked.
-func (s *projectsScreen) mark() tea.Cmd {
-	it, ok := s.selected()
-	switch {
-	case !ok || it.id == 0:
-		return nil
-	case it.skip != "":
-		return statusCmd(statusInfo, it.path+": "+it.skip+", so a change to several projects would skip it.")
-	}
-	s.marks.toggle(it)
-	return nil
-}
-
-// markAll marks every project shown (the filter's matches), or, when all
-// are marked already, unmarks them.
-func (s *projectsScreen) markAll() {
-	var shown []projectItem
-	all := true
-	for _, r := range s.rows {
-		if r.kind == rowTyped {
-			continue
-		}
-		if it := s.item(r); it.id != 0 && it.skip == "" {
-			shown = append(shown, it)
-			all = all && s.marks.has(it.id)
-		}
-	}
-	for _, it := range shown {
-		if all {
-			delete(s.marks, it.id)
-		} else {
-			s.marks[it.id] = apiclient.Project{ID: it.id, PathWithNamespace: it.path, Name: it.name}
-		}
-	}
 }

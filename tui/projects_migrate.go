@@ -10,15 +10,6 @@ import (
 	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// MigrateTarget is the Sentry the marked projects move to, as the console
-// asks it: its URL, the organisation, and the team under which missing
-// Sentry projects are made ("" makes none: each target must exist).
-// DeleteOldKeys is the migration's later step.
-type MigrateTarget struct {
-	URL, Org, Team string
-	DeleteOldKeys  bool
-}
-
 // migrateQuestion asks where to: the Sentry's URL, then its organisation
 // and team; the plan follows, asked once as every bulk change's.
 func (s *projectsScreen) migrateQuestion(projects []apiclient.Project, deleteOld bool) tea.Msg {

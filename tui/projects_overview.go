@@ -1,7 +1,6 @@
 package tui
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/errtrack/errtrack/internal/audit"
@@ -92,28 +91,4 @@ func (o overviews) text(id int64, width int) string {
 		return sum
 	}
 	return v.o.Compact()
-}
-
-// loadOverviews starts the overviews of the rows on screen that have none,
-// up to overviewConcurrency at once; each answer starts the next.
-func (s *projectsScreen) loadOverviews() tea.Cmd {
-	if s.sh.api == nil {
-		return nil
-	}
-	o := &s.overviews
-	var cmds []tea.Cmd
-	start, end := s.list.window()
-	for i := start; i < end && o.inFlight < overviewConcurrency; i++ {
-		it := s.item(s.rows[i])
-		if s.rows[i].kind == rowTyped || it.id == 0 || it.notMaintained {
-			continue
-		}
-		if _, ok := o.byID[it.id]; ok {
-			continue
-		}
-		o.byID[it.id] = overview{loading: true}
-		o.inFlight++
-		cmds = append(cmds, loadOverviewCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, o.gen, it.id, s.sh.deps.Rotations))
-	}
-	return tea.Batch(cmds...)
 }

@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // recentProjects are the projects opened before, most recent first: shown
@@ -68,36 +66,4 @@ func (rs recentProjects) without(path string) recentProjects {
 		}
 	}
 	return rs
-}
-
-// addRecent puts it first in the recent list; back from the project, the
-// cursor is on it.
-func (s *projectsScreen) addRecent(it projectItem) {
-	if it.id == 0 && it.path == "" {
-		return
-	}
-	s.recent = s.recent.opened(it, s.pages.items)
-	s.rebuild()
-	for i, r := range s.rows {
-		if r.kind == rowRecent && r.idx == 0 {
-			s.list.selectIndex(i)
-			break
-		}
-	}
-}
-
-// forget removes the selected recent project from the list and the config.
-func (s *projectsScreen) forget() tea.Cmd {
-	it, ok := s.selected()
-	if !ok || !it.recent {
-		return nil
-	}
-	s.recent = s.recent.without(it.path)
-	s.rebuild()
-	cmds := []tea.Cmd{statusCmd(statusInfo, "Removed "+it.path+" from the recent projects.")}
-	if f, host := s.sh.deps.ForgetRecent, s.sh.deps.Host; f != nil {
-		p := RecentProject{ID: it.id, Path: it.path}
-		cmds = append(cmds, sideEffect(func() { f(host, p) }))
-	}
-	return tea.Batch(cmds...)
 }

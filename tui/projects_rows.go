@@ -8,8 +8,9 @@ import (
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
-// The rows of the projects list: each project as it is drawn and picked,
-// and which rows show for the filter.
+// The rows of the projects list: each project as it is picked, where a row
+// comes from, and how a row is drawn (which rows show is the screen's:
+// rebuild).
 
 // maxField cuts a project's path or name: a server could send megabytes.
 const maxField = 300
@@ -68,64 +69,37 @@ type row struct {
 	idx  int
 }
 
-// rebuild recomputes the visible rows; it runs on every keystroke of the
-// filter, so it allocates nothing per item.
-func (s *projectsScreen) rebuild() {
-	s.rows = s.rows[:0]
-	q := s.filter.query
-	recentPaths := make(map[string]bool, len(s.recent))
-	for i, it := range s.recent {
-		if !s.scope.holds(it.path) {
-			continue // scoped to a group: its projects only
-		}
-		recentPaths[it.path] = true
-		if q == "" || strings.Contains(it.lower, q) {
-			s.rows = append(s.rows, row{rowRecent, i})
-		}
-	}
-	for i := range s.pages.items {
-		it := &s.pages.items[i]
-		if recentPaths[it.path] {
-			continue
-		}
-		if q == "" || strings.Contains(it.lower, q) {
-			s.rows = append(s.rows, row{rowLoaded, i})
-		}
-	}
-	if q != "" && s.filter.foundNow() {
-		for i, it := range s.filter.found.val {
-			if !s.pages.ids[it.id] && !recentPaths[it.path] {
-				s.rows = append(s.rows, row{rowFound, i})
-			}
-		}
-	}
-	// Opening what was typed comes after the real matches: "00299" is
-	// scale/project-00299 before it is project 299.
-	if s.filter.typed != nil {
-		s.rows = append(s.rows, row{kind: rowTyped})
-	}
-	s.list.setTotal(len(s.rows))
+// maxDrawnRows bounds the rows kept drawn: many screens' worth.
+const maxDrawnRows = 1024
+
+// rowKey is everything a project's row shows and how: a row is drawn again
+// only when one of them changes. Drawing measures every cell grapheme by
+// grapheme, and drawing each row on every frame cost most of the console's
+// time while a plan's answers arrived.
+type rowKey struct {
+	path, name, state           string
+	marked, selected, skipped   bool
+	tone                        stateTone
+	pathW, nameW, stateW, width int
+	palette                     palette
 }
 
-func (s *projectsScreen) item(r row) projectItem {
-	switch r.kind {
-	case rowRecent:
-		return s.recent[r.idx]
-	case rowLoaded:
-		return s.pages.items[r.idx]
-	case rowFound:
-		return s.filter.found.val[r.idx]
+// draw draws the row.
+func (k rowKey) draw(st Styles) string {
+	mark := "  "
+	if k.marked {
+		mark = "● "
 	}
-	return projectItem{path: clean(s.filter.typed.String())}
-}
-
-func (s *projectsScreen) selected() (projectItem, bool) {
-	if len(s.rows) == 0 {
-		return projectItem{}, false
+	line := mark + pad(k.path, k.pathW) + " " + pad(k.name, k.nameW) + " "
+	cols := 2 + k.pathW + 1 + k.nameW + 1
+	switch {
+	case k.selected:
+		return st.Selected.Render(pad(pad(line, cols)+k.state, k.width))
+	case k.skipped:
+		// Dimmed whole: nothing to do there; the words say why.
+		return st.Subtle.Render(pad(pad(line, cols)+k.state, k.width))
 	}
-	r := s.rows[s.list.cursor]
-	if r.kind == rowTyped {
-		return projectItem{}, false
-	}
-	return s.item(r), true
+	// The state in its colour; the words say it too.
+	rest := max(k.width-cols, 0)
+	return pad(line, cols) + k.tone.style(st).Render(pad(k.state, rest))
 }

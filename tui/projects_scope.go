@@ -3,8 +3,6 @@ package tui
 import (
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/errtrack/errtrack/apiclient"
 )
 
@@ -80,41 +78,6 @@ func (g groupScope) heading() string {
 type scopeMsg struct {
 	group     *apiclient.GroupRef
 	subgroups bool
-}
-
-// rescope asks for the group whose projects the list shows: a path or ID
-// (the current group, or the selected project's, to start from), with its
-// subgroups or not; empty, all the projects you maintain. Marks stay: they
-// name projects, not rows.
-func (s *projectsScreen) rescope() tea.Cmd {
-	value, sub := "", true
-	if g := s.scope.group; g != nil {
-		value, sub = g.String(), s.scope.subgroups
-	} else if it, ok := s.selected(); ok {
-		value = parentGroup(it.path)
-	}
-	d := inputDialog("Show the projects of which group?", []string{
-		"A group's path or ID; empty for all the projects you maintain. ctrl+u clears the field.",
-	}, "Group: ", value, "show", func(text string, sub bool) (tea.Msg, string) {
-		if text == "" {
-			return scopeMsg{}, ""
-		}
-		g, err := apiclient.ParseGroupRef(text)
-		if err != nil {
-			return nil, clean(err.Error())
-		}
-		return scopeMsg{group: &g, subgroups: sub}, ""
-	}).withOption("with its subgroups", sub, s.sh.keys.Subgroups)
-	return msgCmd(openDialogMsg{d: d})
-}
-
-// rescoped shows the projects of the group asked for (nil: all the ones
-// you maintain).
-func (s *projectsScreen) rescoped(msg scopeMsg) tea.Cmd {
-	s.scope = groupScope{group: msg.group, subgroups: msg.subgroups && msg.group != nil}
-	dropped := s.dropMarksOutside()
-	s.clearFilter()
-	return tea.Batch(dropped, s.reload())
 }
 
 // parentGroup is the group a path sits in: "a/b/c" → "a/b"; "" at the top.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
@@ -108,37 +110,45 @@ func (s *projectsScreen) rowLine(i, pathW, nameW, stateW int) string {
 	return line
 }
 
-// maxDrawnRows bounds the rows kept drawn: many screens' worth.
-const maxDrawnRows = 1024
-
-// rowKey is everything a project's row shows and how: a row is drawn again
-// only when one of them changes. Drawing measures every cell grapheme by
-// grapheme, and drawing each row on every frame cost most of the console's
-// time while a plan's answers arrived.
-type rowKey struct {
-	path, name, state           string
-	marked, selected, skipped   bool
-	tone                        stateTone
-	pathW, nameW, stateW, width int
-	palette                     palette
-}
-
-// draw draws the row.
-func (k rowKey) draw(st Styles) string {
-	mark := "  "
-	if k.marked {
-		mark = "● "
+func (s *projectsScreen) Help() helpMap {
+	k := s.sh.keys
+	filtering := s.Capturing()
+	refresh := k.Refresh
+	nav := []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+	if filtering {
+		refresh = k.TextRefresh
+		nav = []key.Binding{k.TextUp, k.TextDown, k.TextPageUp, k.TextPageDown, k.TextTop, k.TextBottom}
 	}
-	line := mark + pad(k.path, k.pathW) + " " + pad(k.name, k.nameW) + " "
-	cols := 2 + k.pathW + 1 + k.nameW + 1
+	// Only what acts: on an empty list (nothing loaded, nothing matches)
+	// there is nothing to open, move to or mark.
+	rows := len(s.rows) > 0
+	var short []key.Binding
+	if rows {
+		short = append(short, k.Open)
+	}
+	if filtering {
+		short = append(short, with(k.ClearFilter, "end filter"))
+	} else {
+		short = append(short, k.FilterKeys)
+	}
+	if rows {
+		short = append(short, k.Move)
+	}
+	short = append(short, refresh)
+	if it, ok := s.selected(); ok && it.recent {
+		short = append(short, k.Forget)
+	}
 	switch {
-	case k.selected:
-		return st.Selected.Render(pad(pad(line, cols)+k.state, k.width))
-	case k.skipped:
-		// Dimmed whole: nothing to do there; the words say why.
-		return st.Subtle.Render(pad(pad(line, cols)+k.state, k.width))
+	case len(s.marks) > 0:
+		short = append([]key.Binding{k.Bulk}, short...)
+	case s.sh.hasBulk:
+		short = append([]key.Binding{with(k.Bulk, "last report")}, short...)
+	case rows:
+		short = append(short, k.Mark)
 	}
-	// The state in its colour; the words say it too.
-	rest := max(k.width-cols, 0)
-	return pad(line, cols) + k.tone.style(st).Render(pad(k.state, rest))
+	return helpMap{short: short, full: [][]key.Binding{
+		{k.Open, k.FilterKeys, with(k.ClearFilter, "end filter"), refresh, k.Forget},
+		{k.Mark, k.MarkAll, k.Bulk, k.Scope},
+		nav,
+	}}
 }

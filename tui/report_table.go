@@ -108,15 +108,6 @@ func (l tableLayout) row(st Styles, r reportRow, selected bool) []string {
 	return []string{truncate(result+"  "+pad(r.project, l.projW)+"  "+what, l.width)}
 }
 
-// rowDetails is one row whole: enter on a plan's or report's row.
-func rowDetails(r reportRow) dialog {
-	var body []string
-	if r.cols.Target != "" {
-		body = append(body, "Target:   "+r.cols.Target, "Changes:  "+r.cols.Changes, "Then:     "+r.cols.Then, "")
-	}
-	return infoDialog(r.project+": "+r.result, append(body, r.what))
-}
-
 // resultStyle colours a result: changed and ok as on, failed as bad,
 // skipped faint, unchanged as not set up, planned in the accent.
 func resultStyle(st Styles, result string) lipgloss.Style {

@@ -121,16 +121,6 @@ func (w rotationWrite) changed() changes {
 	return c
 }
 
-// consoleChecks say how to check, from the console, what a lost answer left.
-func consoleChecks(k KeyMap) workflow.Checks {
-	return workflow.Checks{
-		Keys:        "press " + keyName(k.Refresh) + " to refresh the list",
-		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
-		OldKeysStep: keyName(k.BulkDeleteOld) + " in the " + keyName(k.Bulk) + " menu of the marked projects",
-		Restart:     "press " + keyName(k.Rotate) + " on the old key again and answer " + keyName(k.Restart) + " (make a new key): the unfinished rotation is closed",
-	}
-}
-
 // outcome copies the new DSN as soon as the server lists it, whatever the
 // user answers afterwards, then asks the plan's next question or says how
 // the rotation ended.

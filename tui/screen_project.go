@@ -190,7 +190,7 @@ func (s *projectScreen) Update(msg tea.Msg) (screen, tea.Cmd) {
 			return s, nil
 		}
 		s.doctor.set(msg.checks)
-		return s, msgCmd(openDialogMsg{d: s.doctorDialog(msg.checks)})
+		return s, msgCmd(openDialogMsg{d: doctorDialog(s.sh, s.project, s.keys, s.tab == tabKeys, msg.checks)})
 	case usesLoadedMsg:
 		if s.keys.uses.accept(msg.id) {
 			s.keys.usesLoaded(msg)
@@ -278,12 +278,12 @@ func (s *projectScreen) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.OpenWeb):
 		return openWeb(s.sh, projectscope.SettingsPage(s.sh.deps.Host, s.project))
 	case key.Matches(msg, k.Findings):
-		return s.findings()
+		return showFindings(s.sh, s.project, s.keys)
 	case key.Matches(msg, k.Doctor) && !s.doctor.loading():
 		// Said briefly: the answer opens its own box; the spinner turns meanwhile.
 		running := statusMsg{text: "Running the doctor's checks on " + clean(s.project.Name()) + "…", kind: statusInfo, ttl: 2 * time.Second}
 		return tea.Batch(msgCmd(running),
-			doctorCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, s.doctorOptions(), s.sh.explain, s.sh.clock.Now()))
+			doctorCmd(s.sh.ctx(), s.sh.api, s.sh.deps.RequestTimeout, s.doctor.start(), s.project.Ref, doctorOptions(s.sh, s.settings.noIntegrated), s.sh.explain, s.sh.clock.Now()))
 	case key.Matches(msg, k.Refresh):
 		s.refreshing = true
 		return tea.Batch(s.loadInfo(), s.loadSettings(), s.loadKeys(), s.loadRotations())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,83 +27,6 @@ import (
 // defaultBulkVariable is the CI/CD variable whose DSN a rotation or a test
 // event uses unless the user names another, as the commands' default.
 const defaultBulkVariable = "SENTRY_DSN"
-
-// Messages of a bulk change.
-type (
-	// planBulkMsg asks the root to plan kind for the marked projects;
-	// variable, when the change names one, is offered again next time.
-	planBulkMsg struct {
-		kind     workflow.Kind
-		variable string
-		projects []apiclient.Project
-		// build, when set, makes the kind inside the plan's command (a
-		// migration reads the Sentry's token first); doing names it
-		// meanwhile, and migrate is offered again next time.
-		build   func(context.Context) (workflow.Kind, error)
-		doing   string
-		migrate *MigrateTarget
-	}
-	// bulkPlannedMsg is the plan's answer, for the request id.
-	bulkPlannedMsg struct {
-		id       uint64
-		plan     workflow.Plan
-		marked   int
-		err      error
-		projects []apiclient.Project
-		// asked: the user answered the unread groups' question (No).
-		asked bool
-	}
-	// startBulkMsg is the user's yes to the plan.
-	startBulkMsg struct {
-		plan   workflow.Plan
-		marked int
-	}
-	// bulkBegunMsg answers the start of a run: the claim on a rotation's
-	// campaign, held until release, or why the run cannot start.
-	bulkBegunMsg struct {
-		id      uint64
-		release func()
-		err     error
-	}
-	// bulkEventMsg is a project starting or ending; bulkEndedMsg the run's
-	// end, with every result.
-	bulkEventMsg struct {
-		id uint64
-		ev workflow.Event
-	}
-	bulkEndedMsg struct {
-		id   uint64
-		plan workflow.Plan
-	}
-	// bulkBatchMsg is the events the run sent since the last batch, in
-	// order: one frame for them all.
-	bulkBatchMsg []tea.Msg
-	// bulkDoneMsg tells the screens a bulk change ran through; failed
-	// are the projects that failed, which stay marked to try again.
-	bulkDoneMsg struct{ failed map[int64]bool }
-)
-
-// bulkRun is a bulk change under way: its plan with the results so far.
-type bulkRun struct {
-	id     uint64
-	plan   workflow.Plan
-	marked int
-	// running are the items under way; done counts the items ended, of
-	// acting, the plan's count at the start (counted once: a count per
-	// event made a run over n projects cost n² steps).
-	running map[int]bool
-	done    int
-	acting  int
-	events  chan tea.Msg
-	pace    *bulkPace
-	// release lets go of a rotation's campaign claim.
-	release func()
-	// stopped: the user stopped it; the run reads it from its goroutine.
-	stopped atomic.Bool
-}
-
-// words name the change.
-func (r *bulkRun) words() workflow.ChangeWords { return r.plan.Kind.Words() }
 
 // bulkTimeout bounds a plan or run of n projects: the request timeout for
 // each round of three projects.
@@ -189,15 +111,6 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	d := confirmDialog(fmt.Sprintf("%s in %d of %s?", w.Ask, p.Acting(), wording.Projects(msg.marked, "marked")), body, "Go", startBulkMsg{plan: p, marked: msg.marked}).withTable(rows)
 	d.onNo = statusMsg{text: w.Doing + ": nothing was changed.", kind: statusInfo}
 	return m, msgCmd(openDialogMsg{d: d, async: true})
-}
-
-// bulkExplain words a bulk change's error: the ledger's and the
-// rotations' in the workflow's words, the rest as any error.
-func (m Model) bulkExplain(err error) string {
-	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
-		return clean(w)
-	}
-	return m.sh.explain(err)
 }
 
 // startBulk begins the run the user said yes to: its projects the user's

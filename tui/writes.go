@@ -62,6 +62,16 @@ func say(p projectscope.Project, kind statusKind, text string) outcome {
 	return outcome{statusMsg{text: text, kind: kind, about: &p}}
 }
 
+// consoleChecks say how to check, from the console, what a lost answer left.
+func consoleChecks(k KeyMap) workflow.Checks {
+	return workflow.Checks{
+		Keys:        "press " + keyName(k.Refresh) + " to refresh the list",
+		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
+		OldKeysStep: keyName(k.BulkDeleteOld) + " in the " + keyName(k.Bulk) + " menu of the marked projects",
+		Restart:     "press " + keyName(k.Rotate) + " on the old key again and answer " + keyName(k.Restart) + " (make a new key): the unfinished rotation is closed",
+	}
+}
+
 // changes are what a write changed, for the screens showing its project.
 type changes struct {
 	added    []apiclient.ClientKey

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/wording"
@@ -92,19 +91,6 @@ func (e *planEnv) campaignDone(projectID int64) (ledger.Record, bool) {
 	}
 	for _, r := range c.ledger.store.ProjectRotations(c.ledger.host, projectID, func(r ledger.Record) bool {
 		return r.Campaign == c.id && (r.Phase == ledger.PhaseDone || r.Phase == ledger.PhaseSettled)
-	}) {
-		return r, true
-	}
-	return ledger.Record{}, false
-}
-
-// madeKey is the unfinished rotation of the project whose new key is key.
-func (l *Rotations) madeKey(projectID int64, key apiclient.ClientKey) (ledger.Record, bool) {
-	if l == nil {
-		return ledger.Record{}, false
-	}
-	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
-		return recordsNew(r, key) && r.IsOpen()
 	}) {
 		return r, true
 	}

@@ -139,11 +139,8 @@ func (p Plan) Count(r string) int {
 func (p Plan) GoingOn() (goingOn, doneBefore int) {
 	for _, it := range p.Items {
 		var goesOn, before bool
-		switch d := it.Detail.(type) {
-		case RotationResult:
-			goesOn, before = d.GoesOn, d.DoneBefore
-		case MigrationResult:
-			goesOn = d.GoesOn
+		if r, ok := it.Detail.(resumer); ok {
+			goesOn, before = r.Resumes()
 		}
 		if goesOn && it.Acts() {
 			goingOn++
@@ -153,6 +150,12 @@ func (p Plan) GoingOn() (goingOn, doneBefore int) {
 		}
 	}
 	return goingOn, doneBefore
+}
+
+// resumer is a kind's result that can go on with an earlier run's work
+// (goesOn) or find it done by one (doneBefore).
+type resumer interface {
+	Resumes() (goesOn, doneBefore bool)
 }
 
 // Failed counts the projects that failed, in the plan or the run.

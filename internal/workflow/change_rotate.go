@@ -363,6 +363,10 @@ type RotationResult struct {
 
 func (RotationResult) kindResult() {}
 
+// Resumes reports a rotation that goes on with an earlier run's key, or
+// that an earlier run of its group rotation finished.
+func (r RotationResult) Resumes() (goesOn, doneBefore bool) { return r.GoesOn, r.DoneBefore }
+
 // rotation is the item's rotation result (zero for another kind).
 func (it Item) rotation() RotationResult {
 	r, _ := it.Detail.(RotationResult)

@@ -61,16 +61,3 @@ func (k SettingsChange) holds(it Item) []Hold { return []Hold{{it.Project.ID, Ho
 func (k VerifyChange) holds(it Item) []Hold {
 	return []Hold{{it.Project.ID, HoldEvent}}
 }
-
-func (k MigrateChange) holds(it Item) []Hold {
-	if k.DeleteOldKeys {
-		h := []Hold{}
-		if m := it.plannedMigration(); m != nil {
-			for _, key := range m.oldKeys {
-				h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(key))})
-			}
-		}
-		return h
-	}
-	return []Hold{{it.Project.ID, HoldVariables}, {it.Project.ID, HoldSettings}}
-}

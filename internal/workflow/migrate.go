@@ -161,7 +161,7 @@ func (k MigrateChange) crossCheck(items []Item) {
 	crossCheckOwn(items)
 	by := map[string][]int{}
 	for i, it := range items {
-		if m := it.plannedMigration(); it.Acts() && m != nil {
+		if m := plannedMigration(it); it.Acts() && m != nil {
 			t := TargetName(m.target)
 			by[t] = append(by[t], i)
 		}
@@ -179,7 +179,7 @@ func (k MigrateChange) crossCheck(items []Item) {
 			}
 			it := &items[i]
 			it.Action, it.Result = "", ResultFailed
-			it.withMigration(nil)
+			withMigration(it, nil)
 			it.Skip = "its Sentry project " + t + " is also the target of " + strings.Join(others, ", ") + ": give each project its own (a naming rule that tells them apart, such as {path_slug}, or a mapping)"
 		}
 	}
@@ -187,18 +187,6 @@ func (k MigrateChange) crossCheck(items []Item) {
 
 // ledgerTarget is the target as the ledger keeps it.
 func ledgerTarget(t sentry.Project) string { return t.Base + "/" + t.Org + "/" + t.Slug }
-
-// migrationOf is the project's open migration in the ledger, if any.
-func (l *Rotations) MigrationOf(projectID int64) (ledger.Record, bool) {
-	if l == nil {
-		return ledger.Record{}, false
-	}
-	recs := l.store.ProjectMigrations(l.host, projectID, nil)
-	if len(recs) == 0 {
-		return ledger.Record{}, false
-	}
-	return recs[len(recs)-1], true
-}
 
 func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
 	it := Item{Project: projectOf(p)}
@@ -242,7 +230,7 @@ func (k MigrateChange) plan(ctx context.Context, env *planEnv, p apiclient.Proje
 			return it
 		}
 	}
-	if by := k.Ledger.takenBy(it.Project.ID, m.target); by != "" {
+	if by := takenBy(k.Ledger, it.Project.ID, m.target); by != "" {
 		it.Skip, it.Result = "its Sentry project "+safetext.Excerpt(TargetName(m.target), 120)+" is already the target of "+by+": give it its own (a mapping)", ResultFailed
 		return it
 	}

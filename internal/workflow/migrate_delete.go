@@ -84,7 +84,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *planEnv, it Item, re
 // runDelete deletes a migrated project's integrated keys and closes its
 // migration.
 func (k MigrateChange) runDelete(ctx context.Context, env *RunEnv, it Item) Item {
-	m := it.plannedMigration()
+	m := plannedMigration(it)
 	store := keystore.GitLabKeys(env.API, it.Project.Ref)
 	for _, key := range m.oldKeys {
 		// Every variable read again right before the delete: one that

@@ -1,6 +1,9 @@
 package workflow
 
-import "github.com/errtrack/errtrack/apiclient"
+import (
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/keystore"
+)
 
 // MigrationResult is a migration's: the Sentry key the variables hold once
 // it is done, its test event, and whether it goes on with an earlier run.
@@ -17,19 +20,35 @@ type MigrationResult struct {
 
 func (MigrationResult) kindResult() {}
 
-// migrationResult is the item's migration result (zero for another kind).
-func (it Item) migrationResult() MigrationResult {
+// Resumes reports a migration that goes on with an earlier run's.
+func (r MigrationResult) Resumes() (goesOn, doneBefore bool) { return r.GoesOn, false }
+
+// migrationResultOf is the item's migration result (zero for another kind).
+func migrationResultOf(it Item) MigrationResult {
 	m, _ := it.Detail.(MigrationResult)
 	return m
 }
 
 // plannedMigration is the item's migration plan, nil when there is none.
-func (it Item) plannedMigration() *migration { return it.migrationResult().migration }
+func plannedMigration(it Item) *migration { return migrationResultOf(it).migration }
 
 // withMigration sets the item's migration plan (nil: none), keeping the
 // rest of its migration result.
-func (it *Item) withMigration(m *migration) {
-	r := it.migrationResult()
+func withMigration(it *Item, m *migration) {
+	r := migrationResultOf(*it)
 	r.migration = m
 	it.Detail = r
+}
+
+func (k MigrateChange) holds(it Item) []Hold {
+	if k.DeleteOldKeys {
+		h := []Hold{}
+		if m := plannedMigration(it); m != nil {
+			for _, key := range m.oldKeys {
+				h = append(h, Hold{it.Project.ID, HoldKey(keystore.KeyRef(key))})
+			}
+		}
+		return h
+	}
+	return []Hold{{it.Project.ID, HoldVariables}, {it.Project.ID, HoldSettings}}
 }

@@ -25,7 +25,7 @@ func (k MigrateChange) run(ctx context.Context, env *RunEnv, it Item) Item {
 	if k.DeleteOldKeys {
 		return k.runDelete(ctx, env, it)
 	}
-	res := it.migrationResult()
+	res := migrationResultOf(it)
 	m := *res.migration
 	l := k.Ledger
 	// One run at a project at a time, across processes: two could each

@@ -59,18 +59,12 @@ func (k MigrateChange) keptTarget(p projectscope.Project, prev ledger.Record, no
 
 // takenBy names the GitLab project another migration in the ledger
 // carried, or is carrying, to target; "" when none.
-func (l *Rotations) takenBy(projectID int64, target sentry.Project) string {
-	if l == nil {
+func takenBy(l *Rotations, projectID int64, target sentry.Project) string {
+	r, ok := l.MigrationTo(ledgerTarget(target), projectID)
+	if !ok {
 		return ""
 	}
-	t := ledgerTarget(target)
-	for _, r := range l.store.Records(func(r ledger.Record) bool {
-		return r.Kind == ledger.KindMigration && r.Host == l.host && r.ProjectID != projectID && r.Target == t &&
-			r.Phase != ledger.PhaseAbandoned && r.Phase != ledger.PhaseFailed
-	}) {
-		return safetext.Excerpt(r.ProjectPath, 120) + " (its migration begun " + r.Started.Local().Format("2006-01-02") + ")"
-	}
-	return ""
+	return safetext.Excerpt(r.ProjectPath, 120) + " (its migration begun " + r.Started.Local().Format("2006-01-02") + ")"
 }
 
 // ownSentry is a Sentry-backed project's own target, as its settings name
@@ -91,19 +85,19 @@ func ownSentry(s *apiclient.Settings) string {
 func crossCheckOwn(items []Item) {
 	own := map[string]string{}
 	for _, it := range items {
-		if o := it.migrationResult().sentryOwn; o != "" {
+		if o := migrationResultOf(it).sentryOwn; o != "" {
 			own[o] = it.Project.Name()
 		}
 	}
 	for i := range items {
 		it := &items[i]
-		if !it.Acts() || it.plannedMigration() == nil {
+		if !it.Acts() || plannedMigration(*it) == nil {
 			continue
 		}
-		t := it.plannedMigration().target
+		t := plannedMigration(*it).target
 		if other, ok := own[ledgerTarget(t)]; ok && other != it.Project.Name() {
 			it.Action, it.Result = "", ResultFailed
-			it.withMigration(nil)
+			withMigration(it, nil)
 			it.Skip = "its Sentry project " + safetext.Excerpt(TargetName(t), 120) + " is already the one " + safetext.Excerpt(other, 120) + " reports to: give it its own (a mapping)"
 		}
 	}

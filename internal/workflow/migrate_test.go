@@ -232,7 +232,7 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 	w.refuseEvents.Store(false)
 	made := w.creates.Load()
 	second := runPlan(t, ctx, plan(t, w.c, demoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
-	if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged || !it.migrationResult().GoesOn {
+	if it := byPath(second)["demo/web-shop"]; it.Result != ResultChanged || !migrationResultOf(it).GoesOn {
 		t.Fatalf("%+v", it)
 	}
 	if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {

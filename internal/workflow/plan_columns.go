@@ -1,8 +1,6 @@
 package workflow
 
 import (
-	"strings"
-
 	"github.com/errtrack/errtrack/internal/keystore"
 )
 
@@ -19,53 +17,31 @@ func (p Plan) Columns(it Item) Columns {
 	if !it.Acts() {
 		return Columns{}
 	}
-	switch k := p.Kind.(type) {
-	case MigrateChange:
-		m := it.plannedMigration()
-		if m == nil || k.DeleteOldKeys {
-			return Columns{}
-		}
-		c := Columns{Target: TargetName(m.target)}
-		if !m.exists {
-			c.Target += " (new)"
-		}
-		var names []string
-		for _, t := range m.targets {
-			names = append(names, t.Key)
-		}
-		switch {
-		case len(names) > 0:
-			c.Changes = strings.Join(names, ", ") + " → Sentry DSN"
-		case len(m.rec.Variables) > 0:
-			c.Changes = "variables moved before"
-		default:
-			c.Changes = "no variable"
-		}
-		switch {
-		case m.holdsOn() != "":
-			c.Then = "integrated kept on (unread)"
-		case k.KeepIntegrated:
-			c.Then = "integrated kept on"
-		default:
-			c.Then = "integrated off"
-		}
-		return c
-	case RotateChange:
-		r := it.rotation().Rotation
-		if r == nil {
-			return Columns{}
-		}
-		c := Columns{Target: "new key for " + keystore.KeyName(r.Old), Changes: k.Variable + " → new DSN", Then: "old key deleted"}
-		if r.GoingOn() {
-			c.Target = "key " + keystore.KeyName(NewKeyOf(*r.Earlier)) + ", made before"
-		}
-		switch {
-		case len(r.outsideScope()) > 0:
-			c.Then = "old key stays (other scopes hold it)"
-		case len(r.GroupUses) > 0:
-			c.Then = "old key deleted; group variables keep its DSN"
-		}
-		return c
+	if c, ok := p.Kind.(columner); ok {
+		return c.columns(it)
 	}
 	return Columns{}
+}
+
+// columner is a kind whose plan has such columns.
+type columner interface {
+	columns(it Item) Columns
+}
+
+func (k RotateChange) columns(it Item) Columns {
+	r := it.rotation().Rotation
+	if r == nil {
+		return Columns{}
+	}
+	c := Columns{Target: "new key for " + keystore.KeyName(r.Old), Changes: k.Variable + " → new DSN", Then: "old key deleted"}
+	if r.GoingOn() {
+		c.Target = "key " + keystore.KeyName(NewKeyOf(*r.Earlier)) + ", made before"
+	}
+	switch {
+	case len(r.outsideScope()) > 0:
+		c.Then = "old key stays (other scopes hold it)"
+	case len(r.GroupUses) > 0:
+		c.Then = "old key deleted; group variables keep its DSN"
+	}
+	return c
 }

@@ -321,3 +321,16 @@ func (l *Rotations) atIt(rec ledger.Record) bool {
 	held, _ := l.store.Held(name) // a state directory that cannot be written holds no claim
 	return held
 }
+
+// madeKey is the unfinished rotation of the project whose new key is key.
+func (l *Rotations) madeKey(projectID int64, key apiclient.ClientKey) (ledger.Record, bool) {
+	if l == nil {
+		return ledger.Record{}, false
+	}
+	for _, r := range l.store.ProjectRotations(l.host, projectID, func(r ledger.Record) bool {
+		return recordsNew(r, key) && r.IsOpen()
+	}) {
+		return r, true
+	}
+	return ledger.Record{}, false
+}

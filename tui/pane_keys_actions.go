@@ -13,7 +13,7 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The keys pane's keys: what acts in its state (the help bar lists only
@@ -139,7 +139,7 @@ func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 		return msgCmd(startWriteMsg{p.rotation(project, sel, "", false)})
 	case key.Matches(km, k.Verify):
 		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %s of %s?", clean(keystore.KeyName(sel)), clean(project.Name())),
-			[]string{workflow.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
+			[]string{rotation.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
 			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
 		return msgCmd(openDialogMsg{d: p.showKey(project, sel)})
@@ -152,11 +152,11 @@ func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 // rotation is the write that rotates key sel, where the keys are: a
 // Sentry key's with the new key's name and soft or not.
 func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
-	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
+	o := rotation.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
 	if p.sentry() {
-		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+		o = rotation.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
 	}
-	r := workflow.NewRotation(project.Ref, o)
+	r := rotation.NewRotation(project.Ref, o)
 	r.Project = project // named by its path until the plan reads it
 	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A Sentry-backed project's keys, in the console, against a mock GitLab
@@ -27,7 +27,7 @@ type sentryWorld struct {
 	ss  *mocksentry.Server
 	ts  *httptest.Server // the mock Sentry's listener
 	url string
-	led *workflow.Rotations
+	led *rotation.Rotations
 }
 
 func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {

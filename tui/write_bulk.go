@@ -11,9 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A bulk change runs the workflow's plan of a group change (the commands'
@@ -34,20 +35,20 @@ type (
 	// planBulkMsg asks the root to plan kind for the marked projects;
 	// variable, when the change names one, is offered again next time.
 	planBulkMsg struct {
-		kind     workflow.Kind
+		kind     change.Kind
 		variable string
 		projects []apiclient.Project
 		// build, when set, makes the kind inside the plan's command (a
 		// migration reads the Sentry's token first); doing names it
 		// meanwhile, and migrate is offered again next time.
-		build   func(context.Context) (workflow.Kind, error)
+		build   func(context.Context) (change.Kind, error)
 		doing   string
 		migrate *MigrateTarget
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
 		id       uint64
-		plan     workflow.Plan
+		plan     change.Plan
 		marked   int
 		err      error
 		projects []apiclient.Project
@@ -56,7 +57,7 @@ type (
 	}
 	// startBulkMsg is the user's yes to the plan.
 	startBulkMsg struct {
-		plan   workflow.Plan
+		plan   change.Plan
 		marked int
 	}
 	// bulkBegunMsg answers the start of a run: the claim on a rotation's
@@ -70,11 +71,11 @@ type (
 	// end, with every result.
 	bulkEventMsg struct {
 		id uint64
-		ev workflow.Event
+		ev change.Event
 	}
 	bulkEndedMsg struct {
 		id   uint64
-		plan workflow.Plan
+		plan change.Plan
 	}
 	// bulkBatchMsg is the events the run sent since the last batch, in
 	// order: one frame for them all.
@@ -87,7 +88,7 @@ type (
 // bulkRun is a bulk change under way: its plan with the results so far.
 type bulkRun struct {
 	id     uint64
-	plan   workflow.Plan
+	plan   change.Plan
 	marked int
 	// running are the items under way; done counts the items ended, of
 	// acting, the plan's count at the start (counted once: a count per
@@ -104,7 +105,7 @@ type bulkRun struct {
 }
 
 // words name the change.
-func (r *bulkRun) words() workflow.ChangeWords { return r.plan.Kind.Words() }
+func (r *bulkRun) words() change.ChangeWords { return r.plan.Kind.Words() }
 
 // bulkTimeout bounds a plan or run of n projects: the request timeout for
 // each round of three projects.
@@ -146,7 +147,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err, projects: msg.projects}
 			}
 		}
-		p, err := workflow.PlanProjects(ctx, api, msg.projects, kind)
+		p, err := change.PlanProjects(ctx, api, msg.projects, kind)
 		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err, projects: msg.projects}
 	}))
 }
@@ -194,7 +195,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 // bulkExplain words a bulk change's error: the ledger's and the
 // rotations' in the workflow's words, the rest as any error.
 func (m Model) bulkExplain(err error) string {
-	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
+	if w, ok := rotation.Problem(err, "mark them and run it again"); ok {
 		return clean(w)
 	}
 	return m.sh.explain(err)
@@ -211,7 +212,7 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	p.Items = slices.Clone(p.Items)
 	for i, it := range p.Items {
 		if _, busy := m.writeHolding(p.Holds(i)); it.Acts() && busy {
-			p.Items[i].Action, p.Items[i].Result = "", workflow.ResultFailed
+			p.Items[i].Action, p.Items[i].Result = "", change.ResultFailed
 			p.Items[i].Skip = "not started: your own change to this project was under way; mark it and run again once it ended"
 		}
 	}
@@ -242,16 +243,16 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	}
 	r.release = msg.release
 	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
-	env := workflow.RunEnv{API: api,
+	env := change.RunEnv{API: api,
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
-		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) },
+		Checks:  func(projectscope.Project) rotation.Checks { return consoleChecks(keys) },
 		Stopped: r.stopped.Load}
 	plan, ch, id := r.plan, r.events, r.id
 	ctx, cancel := context.WithTimeout(m.sh.ctx(), bulkTimeout(d, plan.Acting()))
 	run := func() tea.Msg {
 		defer cancel()
-		final := plan.Run(ctx, env, func(e workflow.Event) {
-			if r, ok := e.Item.Detail.(workflow.RotationResult); ok && e.Done && r.Rotation != nil && r.Rotation.New != nil {
+		final := plan.Run(ctx, env, func(e change.Event) {
+			if r, ok := e.Item.Detail.(change.RotationResult); ok && e.Done && r.Rotation != nil && r.Rotation.New != nil {
 				d.keyCreated(e.Item.Project, r.Rotation.New.ID)
 			}
 			ch <- bulkEventMsg{id: id, ev: e}
@@ -293,7 +294,7 @@ func (m Model) bulkBatch(batch bulkBatchMsg) (Model, tea.Cmd) {
 		delete(r.running, i)
 		r.done++
 		kind := statusInfo
-		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultFailed || it.Result == change.ResultUnderWay {
 			kind = statusError
 		}
 		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.acting, it.Project.Name(), it.Result), kind: kind}
@@ -329,10 +330,10 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	failed := map[int64]bool{}
 	underWay := 0
 	for _, it := range p.Items {
-		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultFailed || it.Result == change.ResultUnderWay {
 			failed[it.Project.ID] = true
 		}
-		if it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultUnderWay {
 			underWay++
 		}
 	}

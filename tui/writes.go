@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Writes go through the root, not the screen that asked for them: the user
@@ -26,7 +26,7 @@ type write interface {
 	// conflicts reports the same change already under way.
 	conflicts(other write) bool
 	// holds is what it holds of its project while it runs (write_holds.go).
-	holds() []workflow.Hold
+	holds() []change.Hold
 	// run makes the change, off the UI goroutine, and returns the write
 	// with its outcome.
 	run(ctx context.Context, api API, deps Deps) write

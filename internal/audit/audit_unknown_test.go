@@ -3,10 +3,11 @@ package audit
 import (
 	"context"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -71,7 +72,7 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 		t.Fatalf("keys %+v findings %+v", a.Keys, a.Findings)
 	}
 	// The delete question finds it too.
-	d, err := workflow.PlanDeletionIn(ctx, c, ref, nil, strconv.FormatInt(keys[0].ID, 10), false)
+	d, err := rotation.PlanDeletionIn(ctx, c, ref, nil, strconv.FormatInt(keys[0].ID, 10), false)
 	if err != nil || len(d.Variables) != 1 || d.Variables[0].Key != "SENTRY_DSN" {
 		t.Fatalf("deletion %+v %v", d, err)
 	}

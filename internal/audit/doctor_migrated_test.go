@@ -2,10 +2,11 @@ package audit
 
 import (
 	"context"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/change"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -21,7 +22,7 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.gl.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != workflow.ResultChanged {
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil); done.Items[0].Result != change.ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
 	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {

@@ -18,15 +18,17 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 func explainPlain(err error) string { return err.Error() }
 
-var testChecks = workflow.Checks{Keys: "check with 'errtrack keys list -p 1'", Variables: "check with 'errtrack api projects/1/variables'"}
+var testChecks = rotation.Checks{Keys: "check with 'errtrack keys list -p 1'", Variables: "check with 'errtrack api projects/1/variables'"}
 
 func mock(t testing.TB, opts mockserver.Options, token string) (*mockserver.Server, *apiclient.Client) {
 	t.Helper()
@@ -53,15 +55,15 @@ func demoGroup(t *testing.T) apiclient.GroupRef {
 	return g
 }
 
-func checksFor(projectscope.Project) workflow.Checks { return testChecks }
+func checksFor(projectscope.Project) rotation.Checks { return testChecks }
 
-func runEnv(api workflow.ChangeAPI) workflow.RunEnv {
-	return workflow.RunEnv{API: api, Explain: explainPlain, Checks: checksFor}
+func runEnv(api change.ChangeAPI) change.RunEnv {
+	return change.RunEnv{API: api, Explain: explainPlain, Checks: checksFor}
 }
 
-func plan(t *testing.T, api workflow.ChangeAPI, ref apiclient.GroupRef, sub bool, kind workflow.Kind) workflow.Plan {
+func plan(t *testing.T, api change.ChangeAPI, ref apiclient.GroupRef, sub bool, kind change.Kind) change.Plan {
 	t.Helper()
-	p, err := workflow.PlanGroup(context.Background(), api, ref, sub, kind)
+	p, err := change.PlanGroup(context.Background(), api, ref, sub, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func plan(t *testing.T, api workflow.ChangeAPI, ref apiclient.GroupRef, sub bool
 }
 
 // runPlan begins, runs and finishes a plan, as both front ends do.
-func runPlan(t *testing.T, ctx context.Context, p workflow.Plan, api workflow.ChangeAPI, progress func(workflow.Event)) workflow.Plan {
+func runPlan(t *testing.T, ctx context.Context, p change.Plan, api change.ChangeAPI, progress func(change.Event)) change.Plan {
 	t.Helper()
 	release, err := p.Begin("")
 	if err != nil {
@@ -156,7 +158,7 @@ type migrationWorld struct {
 	ss     *mocksentry.Server
 	sc     *sentry.Client
 	base   string
-	ledger *workflow.Rotations
+	ledger *rotation.Rotations
 	// ledgerDir is where the ledger is, for another process's.
 	ledgerDir string
 	creates   atomic.Int32 // Sentry projects made
@@ -196,27 +198,27 @@ func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	w.ledger = workflow.NewRotations(store, testHost, workflow.FrontEndMigrate).WithUser("tester")
+	w.ledger = rotation.NewRotations(store, testHost, rotation.FrontEndMigrate).WithUser("tester")
 	return w
 }
 
-func (w *migrationWorld) kind(t *testing.T, sc workflow.MigrateAPI, deleteOld bool) workflow.MigrateChange {
+func (w *migrationWorld) kind(t *testing.T, sc migrate.MigrateAPI, deleteOld bool) migrate.MigrateChange {
 	info, err := w.sc.CheckToken(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return workflow.MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
+	return migrate.MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
 		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
 }
 
 // projectOfPath plans kind in the one project at path.
-func planOne(t *testing.T, w *migrationWorld, path string, k workflow.MigrateChange) workflow.Plan {
+func planOne(t *testing.T, w *migrationWorld, path string, k migrate.MigrateChange) change.Plan {
 	t.Helper()
 	p, _, err := w.c.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := workflow.PlanProjects(context.Background(), w.c, []apiclient.Project{*p}, k)
+	out, err := change.PlanProjects(context.Background(), w.c, []apiclient.Project{*p}, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,22 +227,22 @@ func planOne(t *testing.T, w *migrationWorld, path string, k workflow.MigrateCha
 
 // testLedger is a fresh ledger in its own state directory; more opens the
 // same directory again, as another process would.
-func testLedger(t *testing.T) (*workflow.Rotations, func() *workflow.Rotations) {
+func testLedger(t *testing.T) (*rotation.Rotations, func() *rotation.Rotations) {
 	t.Helper()
 	dir := t.TempDir()
-	open := func() *workflow.Rotations {
+	open := func() *rotation.Rotations {
 		store, err := ledger.OpenLedger(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { store.Close() })
-		return workflow.NewRotations(store, testHost, workflow.FrontEndGroupCommand).WithUser("tester")
+		return rotation.NewRotations(store, testHost, rotation.FrontEndGroupCommand).WithUser("tester")
 	}
 	return open(), open
 }
 
-func byPath(p workflow.Plan) map[string]workflow.Item {
-	m := map[string]workflow.Item{}
+func byPath(p change.Plan) map[string]change.Item {
+	m := map[string]change.Item{}
 	for _, it := range p.Items {
 		m[it.Project.Path] = it
 	}

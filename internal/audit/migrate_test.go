@@ -8,8 +8,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A project whose group's CI/CD variables the token cannot read (a 403
@@ -25,7 +25,7 @@ func TestMigrationKeepsIntegratedOnWhileAGroupsVariablesAreUnread(t *testing.T) 
 		t.Fatalf("the plan does not say the group's variables are unread: %+v", it)
 	}
 	done := byPath(runPlan(t, ctx, p, w.c, nil))["demo/web-shop"]
-	if done.Result != workflow.ResultChanged || !strings.Contains(done.Words, "integrated tracking stays on") || !strings.Contains(done.Words, "group demo") {
+	if done.Result != change.ResultChanged || !strings.Contains(done.Words, "integrated tracking stays on") || !strings.Contains(done.Words, "group demo") {
 		t.Fatalf("%+v", done)
 	}
 	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The API answers a key's DSN on o42.ingest.us.sentry.io; SENTRY_DSN holds
@@ -30,7 +30,7 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var used []workflow.Use
+	var used []rotation.Use
 	for _, k := range a.Keys {
 		if k.Key.PublicKey == prod.PublicKey {
 			used = k.Known()
@@ -48,8 +48,8 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 	}
 
 	l, _ := testLedger(t)
-	o := workflow.RotationOptions{Keys: w.store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}
-	r, err := workflow.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, w.gl, nil)
+	o := rotation.RotationOptions{Keys: w.store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}
+	r, err := rotation.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, w.gl, nil)
 	if err != nil || !r.Deleted {
 		t.Fatalf("%v: deleted %v, variables %+v", err, r.Deleted, r.Variables)
 	}

@@ -1,0 +1,140 @@
+package migrate
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/projectscope"
+)
+
+// projectOfPath plans kind in the one project at path.
+func planOne(t *testing.T, w *migrationWorld, path string, k MigrateChange) change.Plan {
+	t.Helper()
+	p, _, err := w.c.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := change.PlanProjects(context.Background(), w.c, []apiclient.Project{*p}, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A migration under way run again after the project's name changed (or
+// with another naming rule) goes on with the Sentry project and key the
+// ledger recorded: no second Sentry project or key, and the variables
+// stay on the key the test event went through. A target the user names
+// otherwise (another organisation, a mapping) is refused, naming why.
+func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	first := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
+	if first.Items[0].Result != change.ResultFailed || w.creates.Load() != 1 {
+		t.Fatalf("%+v", first.Items[0])
+	}
+	w.refuseEvents.Store(false)
+
+	renamed := w.kind(t, w.sc, false)
+	renamed.Slug = func(projectscope.Project) string { return "shop-renamed" }
+	named := renamed
+	named.Named = func(projectscope.Project) bool { return true }
+	if it := planOne(t, w, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
+		t.Fatalf("a mapping naming another target was taken: %+v", it)
+	}
+	otherOrg := w.kind(t, w.sc, false)
+	otherOrg.Org = "elsewhere"
+	if it := planOne(t, w, "demo/web-shop", otherOrg).Items[0]; it.Acts() || !strings.Contains(it.Skip, "migrate it to that Sentry and organisation") {
+		t.Fatalf("another organisation was taken: %+v", it)
+	}
+
+	p := planOne(t, w, "demo/web-shop", renamed)
+	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") || !strings.Contains(it.Action, "SENTRY_DSN (all environments) moved to the Sentry DSN by the run before") {
+		t.Fatalf("%+v", it)
+	}
+	done := runPlan(t, ctx, p, w.c, nil)
+	if it := done.Items[0]; it.Result != change.ResultChanged {
+		t.Fatalf("%+v", it)
+	}
+	keys := w.ss.Keys("demo", "demo-web-shop")
+	if w.creates.Load() != 1 || len(w.ss.Keys("demo", "shop-renamed")) != 0 || len(keys) != 1 {
+		t.Fatalf("a second Sentry project or key: %d creates, keys %+v", w.creates.Load(), keys)
+	}
+	for _, v := range w.gl.Variables(1) {
+		if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
+			t.Fatalf("SENTRY_DSN holds %q", v.Value)
+		}
+	}
+	// The ledger still names the variable the first run moved.
+	if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || len(recs[0].Variables) != 1 || recs[0].Variables[0].Key != "SENTRY_DSN" {
+		t.Fatalf("%+v", recs)
+	}
+}
+
+// Two GitLab projects never share a Sentry project, across runs too: a
+// target another project's migration took in an earlier run is refused,
+// and so is one a planned Sentry-backed project reports to.
+func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	shared := w.kind(t, w.sc, false)
+	shared.Slug = func(projectscope.Project) string { return "shared" }
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.c, nil); done.Items[0].Result != change.ResultChanged {
+		t.Fatalf("%+v", done.Items[0])
+	}
+	it := planOne(t, w, "demo/paused", shared).Items[0]
+	if it.Acts() || !strings.Contains(it.Skip, "already the target of demo/web-shop") {
+		t.Fatalf("a second project took demo/shared: %+v", it)
+	}
+
+	legacy := w.kind(t, w.sc, false)
+	legacy.Base = "https://sentry.example.com" // where demo/legacy-api reports
+	legacy.Slug = func(p projectscope.Project) string {
+		if p.Path == "demo/mobile/ios" {
+			return "legacy-api"
+		}
+		return Slugify(p.Path)
+	}
+	if it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
+		t.Fatalf("the Sentry project of demo/legacy-api taken: %+v", it)
+	}
+}
+
+// In the console the plan is the question: a migration under way in
+// another organisation of the same Sentry goes on there, and the plan
+// says so before the user says yes; another Sentry is refused.
+func TestMigrationUnderWayElsewhereIsAskedInTheConsole(t *testing.T) {
+	w := newMigrationWorld(t)
+	w.gl.MakeGroupOwner("demo", 1)
+	ctx := context.Background()
+	w.refuseEvents.Store(true)
+	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
+	w.refuseEvents.Store(false)
+	k := w.kind(t, w.sc, false)
+	k.Org, k.AskTarget = "elsewhere", true
+	it := planOne(t, w, "demo/web-shop", k).Items[0]
+	if !it.Acts() || !strings.Contains(it.Action, "goes on to demo/demo-web-shop, where its migration began") {
+		t.Fatalf("%+v", it)
+	}
+	k.Base = "https://other.example"
+	if it := planOne(t, w, "demo/web-shop", k).Items[0]; it.Acts() {
+		t.Fatalf("another Sentry taken: %+v", it)
+	}
+}
+
+// A ledger target without its Sentry's base is not taken for one.
+func TestLedgerTargetNeedsItsBase(t *testing.T) {
+	if _, ok := ParseLedgerTarget("/demo/shop"); ok {
+		t.Fatal("a target without a base was read")
+	}
+	if p, ok := ParseLedgerTarget("https://sentry.example/prefix/demo/shop"); !ok || p.Base != "https://sentry.example/prefix" || p.Org != "demo" || p.Slug != "shop" {
+		t.Fatalf("%+v %v", p, ok)
+	}
+}

@@ -59,7 +59,7 @@ func (l *Rotations) WithUser(user string) *Rotations {
 
 // WithUserOf is the ledger naming the user api's token belongs to (one
 // request; a user that cannot be read leaves the records without a name).
-func (l *Rotations) WithUserOf(ctx context.Context, api any) *Rotations {
+func (l *Rotations) WithUserOf(ctx context.Context, api UserAPI) *Rotations {
 	if l == nil || l.HasUser() {
 		return l
 	}
@@ -327,19 +327,14 @@ func VariableRefLabel(v ledger.Variable) string {
 // ErrNoLedger: the front end has no ledger (no state directory).
 var ErrNoLedger = errors.New("no rotation ledger")
 
-// userAPI reads the token's user; a client without it leaves the ledger
-// without a name.
-type userAPI interface {
+// UserAPI reads the token's user, for the ledger's records.
+type UserAPI interface {
 	CurrentUser(ctx context.Context) (*apiclient.User, *apiclient.Response, error)
 }
 
 // CurrentUser is the token's username, or "" when it cannot be read.
-func CurrentUser(ctx context.Context, api any) string {
-	u, ok := api.(userAPI)
-	if !ok {
-		return ""
-	}
-	if me, _, err := u.CurrentUser(ctx); err == nil && me != nil {
+func CurrentUser(ctx context.Context, api UserAPI) string {
+	if me, _, err := api.CurrentUser(ctx); err == nil && me != nil {
 		return me.Username
 	}
 	return ""

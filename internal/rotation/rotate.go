@@ -330,6 +330,8 @@ type RotationAPI interface {
 	VariableAPI
 	CheckAPI
 	keystore.SettingsReader
+	// UserAPI names the user in the ledger's records.
+	UserAPI
 }
 
 // FindKey finds key id in keys.

@@ -136,11 +136,10 @@ func (p Plan) Begin(group string) (release func(), err error) {
 	case changed:
 		return fail(fmt.Errorf("%w: plan again", ErrLedgerChanged))
 	}
-	now := l.Now().UTC()
 	rec, ok := c.find()
 	if !ok {
-		rec = ledger.Record{Kind: ledger.KindCampaign, ID: rotation.NewID("c-", now), Host: l.Host(), Variable: c.variable,
-			Scope: c.scope, Group: group, Phase: ledger.CampaignOpen, User: l.User, FrontEnd: l.FrontEnd, Started: now}
+		rec = l.NewRecord(ledger.KindCampaign, "c-")
+		rec.Variable, rec.Scope, rec.Group, rec.Phase = c.variable, c.scope, group, ledger.CampaignOpen
 	}
 	for _, id := range c.acting {
 		if !slices.Contains(rec.Projects, id) {

@@ -277,7 +277,7 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 	if l == nil {
 		return items
 	}
-	now := l.Now().UTC()
+	now := *l.Stamp()
 	var recs []ledger.Record
 	var at []int
 	for i, it := range items {

@@ -52,10 +52,9 @@ func (k MigrateChange) Run(ctx context.Context, env *change.RunEnv, it change.It
 	}
 	rec := m.rec
 	if rec.ID == "" {
-		now := l.Now().UTC()
-		rec = ledger.Record{Kind: ledger.KindMigration, ID: rotation.NewID("m-", now), Host: l.Host(), ProjectID: it.Project.ID,
-			ProjectPath: it.Project.Path, Backend: keystore.BackendSentry, Target: ledgerTarget(m.target), User: l.User,
-			FrontEnd: l.FrontEnd, Started: now, Before: keyRefs(m.oldKeys)}
+		rec = l.NewRecord(ledger.KindMigration, "m-")
+		rec.ProjectID, rec.ProjectPath, rec.Backend = it.Project.ID, it.Project.Path, keystore.BackendSentry
+		rec.Target, rec.Before = ledgerTarget(m.target), keyRefs(m.oldKeys)
 	}
 	put := func(phase string, durable bool) error {
 		rec.Phase = phase

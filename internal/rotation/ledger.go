@@ -36,14 +36,14 @@ const (
 type Rotations struct {
 	store    *ledger.Ledger
 	host     string
-	FrontEnd string
-	User     string
-	Now      func() time.Time
+	frontEnd string
+	user     string
+	now      func() time.Time
 }
 
 // NewRotations is the ledger store for host's rotations run from frontEnd.
 func NewRotations(store *ledger.Ledger, host, frontEnd string) *Rotations {
-	return &Rotations{store: store, host: host, FrontEnd: frontEnd, Now: time.Now}
+	return &Rotations{store: store, host: host, frontEnd: frontEnd, now: time.Now}
 }
 
 // WithUser names the GitLab user running the rotations.
@@ -52,7 +52,7 @@ func (l *Rotations) WithUser(user string) *Rotations {
 		return nil
 	}
 	c := *l
-	c.User = user
+	c.user = user
 	return &c
 }
 
@@ -71,7 +71,7 @@ func (l *Rotations) WithFrontEnd(frontEnd string) *Rotations {
 		return nil
 	}
 	c := *l
-	c.FrontEnd = frontEnd
+	c.frontEnd = frontEnd
 	return &c
 }
 
@@ -92,10 +92,17 @@ func (l *Rotations) Host() string {
 }
 
 // HasUser reports that the user is known (no lookup needed).
-func (l *Rotations) HasUser() bool { return l == nil || l.User != "" }
+func (l *Rotations) HasUser() bool { return l == nil || l.user != "" }
+
+// NewRecord is a record of kind on the ledger's host, begun now by its
+// user from its front end, with an ID of its own (prefix, then the date).
+func (l *Rotations) NewRecord(kind, prefix string) ledger.Record {
+	now := l.now().UTC()
+	return ledger.Record{Kind: kind, ID: newID(prefix, now), Host: l.host, User: l.user, FrontEnd: l.frontEnd, Started: now}
+}
 
 // NewID is a rotation's or campaign's ID: the date and random hex.
-func NewID(prefix string, now time.Time) string {
+func newID(prefix string, now time.Time) string {
 	var b [5]byte
 	_, _ = rand.Read(b[:])
 	return prefix + now.UTC().Format("20060102") + "-" + hex.EncodeToString(b[:])
@@ -161,7 +168,7 @@ func (l *Rotations) Put(rec ledger.Record, durable bool) error {
 	if l == nil {
 		return nil
 	}
-	rec.Updated = l.Now().UTC()
+	rec.Updated = l.now().UTC()
 	return l.store.Append(rec, durable)
 }
 

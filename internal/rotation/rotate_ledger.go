@@ -72,7 +72,7 @@ func (r Rotation) findEarlier(ctx context.Context, api keystore.KeysAPI) (Rotati
 }
 
 func (l *Rotations) Stamp() *time.Time {
-	t := l.Now().UTC()
+	t := l.now().UTC()
 	return &t
 }
 
@@ -97,7 +97,7 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 			return nil, &LedgerError{Before: "creating the new key", Err: err}
 		}
 	}
-	now := l.Now().UTC()
+	now := l.now().UTC()
 	var recs []ledger.Record
 	if e := r.Earlier; e != nil && r.Resume == decidedKeep {
 		left := *e
@@ -135,9 +135,9 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 // CreatingRecord is the rotation's record as its create is sent.
 func (r *Rotation) CreatingRecord(now time.Time) ledger.Record {
 	l := r.Opts.Ledger
-	rec := ledger.Record{Kind: ledger.KindRotation, ID: NewID("r-", now), Host: l.host, ProjectID: r.Project.ID,
+	rec := ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
 		ProjectPath: r.Project.Path, Backend: r.backend(), OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
-		Named: r.named(), Phase: ledger.PhaseCreating, User: l.User, FrontEnd: l.FrontEnd, Campaign: r.Opts.Campaign,
+		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.Opts.Campaign,
 		Started: now, Variables: r.ledgerVariables()}
 	rec.BeforeMax = r.Old.ID
 	for _, k := range r.read.Seen {

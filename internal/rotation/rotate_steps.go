@@ -152,8 +152,8 @@ func (r Rotation) newName() string {
 		return r.Opts.NewName
 	}
 	now := time.Now
-	if r.Opts.Ledger != nil && r.Opts.Ledger.Now != nil {
-		now = r.Opts.Ledger.Now
+	if r.Opts.Ledger != nil && r.Opts.Ledger.now != nil {
+		now = r.Opts.Ledger.now
 	}
 	return keystore.NewKeyName(r.Old.Name, now())
 }

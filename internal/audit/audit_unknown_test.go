@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -18,7 +19,7 @@ import (
 // dotenv file variable APP_ENV. The first is unknown, named by its hidden
 // variables, never "unused"; the second is used by that line.
 func TestAuditHiddenAndFileVariables(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	a, err := auditProject(context.Background(), c, apiclient.ProjectID(10))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func TestAuditHiddenAndFileVariables(t *testing.T) {
 // host in capitals, no default port) is the key's, not a key that no
 // longer exists.
 func TestAuditMatchesDSNsAsURLs(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref := apiclient.ProjectID(1)
 	keys, _, err := c.ListClientKeys(ctx, ref)

@@ -162,14 +162,14 @@ func VariableValue(srv *mockserver.Server, project int64, key, scope string) str
 
 // MockCounting is the mock server behind a handler counting the requests
 // (method and path) and the client keys it created.
-func MockCounting(t *testing.T, opts mockserver.Options) (*mockserver.Server, *apiclient.Client, *atomic.Int64, *requestLog) {
+func MockCounting(t *testing.T, opts mockserver.Options) (*mockserver.Server, *apiclient.Client, *atomic.Int64, *RequestLog) {
 	t.Helper()
 	srv, err := mockserver.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n atomic.Int64
-	log := &requestLog{}
+	log := &RequestLog{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &statusRecorder{ResponseWriter: w}
 		srv.ServeHTTP(rec, r)
@@ -186,14 +186,14 @@ func MockCounting(t *testing.T, opts mockserver.Options) (*mockserver.Server, *a
 	return srv, c, &n, log
 }
 
-type requestLog struct {
+type RequestLog struct {
 	mu   sync.Mutex
 	reqs []string
 }
 
-func (l *requestLog) add(s string) { l.mu.Lock(); l.reqs = append(l.reqs, s); l.mu.Unlock() }
+func (l *RequestLog) add(s string) { l.mu.Lock(); l.reqs = append(l.reqs, s); l.mu.Unlock() }
 
-func (l *requestLog) Count(match func(string) bool) int {
+func (l *RequestLog) Count(match func(string) bool) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
@@ -238,39 +238,39 @@ func (u UnreadableGroups) ListGroupVariables(ctx context.Context, g apiclient.Gr
 	return u.Client.ListGroupVariables(ctx, g)
 }
 
-// sentryBacked is the demo project demo/legacy-api (GitLab project 3)
+// SentryBacked is the demo project demo/legacy-api (GitLab project 3)
 // reporting to the mock Sentry's demo/legacy-api, with the Sentry's
 // options; resolve reaches that Sentry with its admin token.
-type sentryBacked struct {
-	Ss      *mocksentry.Server
-	Gsrv    *mockserver.Server
-	Gl      *apiclient.Client
-	Store   keystore.KeyStore
-	Sc      *sentry.Client
-	resolve keystore.SentryResolver
+type SentryBacked struct {
+	Sentry       *mocksentry.Server
+	GitLab       *mockserver.Server
+	Client       *apiclient.Client
+	Store        keystore.KeyStore
+	SentryClient *sentry.Client
+	Resolve      keystore.SentryResolver
 }
 
-func NewSentryBacked(t *testing.T, opts mocksentry.Options) sentryBacked {
+func NewSentryBacked(t *testing.T, opts mocksentry.Options) SentryBacked {
 	t.Helper()
-	return newSentryBackedAs(t, opts, mocksentry.TokenAdmin)
+	return NewSentryBackedAs(t, opts, mocksentry.TokenAdmin)
 }
 
-// newSentryBackedAs is newSentryBacked with another Sentry token.
-func newSentryBackedAs(t *testing.T, opts mocksentry.Options, token string) sentryBacked {
+// NewSentryBackedAs is newSentryBacked with another Sentry token.
+func NewSentryBackedAs(t *testing.T, opts mocksentry.Options, token string) SentryBacked {
 	t.Helper()
-	var w sentryBacked
-	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { w.Ss.ServeHTTP(rw, r) }))
+	var w SentryBacked
+	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { w.Sentry.ServeHTTP(rw, r) }))
 	t.Cleanup(ts.Close)
 	opts.PublicURL = ts.URL
-	w.Ss = mocksentry.New(opts)
-	w.Gsrv, w.Gl = Mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: w.Ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
+	w.Sentry = mocksentry.New(opts)
+	w.GitLab, w.Client = Mock(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: w.Sentry.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
 	sc, err := sentry.New(ts.URL, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Sc = sc
+	w.SentryClient = sc
 	w.Store = keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
-	w.resolve = func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
+	w.Resolve = func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
 		return keystore.SentryKeys(sc, p), err
 	}
@@ -278,7 +278,7 @@ func newSentryBackedAs(t *testing.T, opts mocksentry.Options, token string) sent
 }
 
 // Key is the Sentry project's key named name, as the API lists it.
-func (w sentryBacked) Key(t *testing.T, name string) apiclient.ClientKey {
+func (w SentryBacked) Key(t *testing.T, name string) apiclient.ClientKey {
 	t.Helper()
 	keys, err := w.Store.All(context.Background())
 	if err != nil {
@@ -294,11 +294,11 @@ func (w sentryBacked) Key(t *testing.T, name string) apiclient.ClientKey {
 }
 
 // SetVariable sets project 3's SENTRY_DSN (created raw and masked).
-func (w sentryBacked) SetVariable(t *testing.T, value string) {
+func (w SentryBacked) SetVariable(t *testing.T, value string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, _, err := w.Gl.UpdateVariableValue(ctx, apiclient.ProjectID(3), "SENTRY_DSN", "*", value); err != nil {
-		if _, _, err := w.Gl.CreateVariable(ctx, apiclient.ProjectID(3), apiclient.NewVariable{Key: "SENTRY_DSN", Value: value, Raw: true, Masked: true}); err != nil {
+	if _, _, err := w.Client.UpdateVariableValue(ctx, apiclient.ProjectID(3), "SENTRY_DSN", "*", value); err != nil {
+		if _, _, err := w.Client.CreateVariable(ctx, apiclient.ProjectID(3), apiclient.NewVariable{Key: "SENTRY_DSN", Value: value, Raw: true, Masked: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -314,11 +314,11 @@ func Respelled(t *testing.T, d, host string) string {
 	return "https://" + d[strings.Index(d, "://")+3:at] + "@" + host + d[slash:]
 }
 
-// wave holds every request until want of them have arrived: requests sent
+// Wave holds every request until want of them have arrived: requests sent
 // together pass at once; a request that waits for another's answer holds
 // its wave for the whole patience and is marked late. It proves a flow's
 // requests go out in one round trip without timing it.
-type wave struct {
+type Wave struct {
 	next    http.Handler
 	want    int
 	mu      sync.Mutex
@@ -327,11 +327,11 @@ type wave struct {
 	late    bool
 }
 
-func newWave(next http.Handler, want int) *wave {
-	return &wave{next: next, want: want, arrived: make(chan struct{})}
+func NewWave(next http.Handler, want int) *Wave {
+	return &Wave{next: next, want: want, arrived: make(chan struct{})}
 }
 
-func (w *wave) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+func (w *Wave) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w.mu.Lock()
 	w.seen = append(w.seen, r.Method+" "+r.URL.Path)
 	if len(w.seen) == w.want {
@@ -349,7 +349,7 @@ func (w *wave) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 }
 
 // Check fails unless exactly want requests came, all in one wave.
-func (w *wave) Check(t *testing.T) {
+func (w *Wave) Check(t *testing.T) {
 	t.Helper()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -359,13 +359,13 @@ func (w *wave) Check(t *testing.T) {
 	}
 }
 
-func WaveClient(t *testing.T, want int) (*wave, *apiclient.Client, *mockserver.Server) {
+func WaveClient(t *testing.T, want int) (*Wave, *apiclient.Client, *mockserver.Server) {
 	t.Helper()
 	srv, err := mockserver.New(mockserver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWave(srv, want)
+	w := NewWave(srv, want)
 	ts := httptest.NewServer(w)
 	t.Cleanup(ts.Close)
 	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclient.WithRetries(0, 0))

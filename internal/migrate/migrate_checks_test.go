@@ -17,31 +17,31 @@ import (
 // that does not exist; nothing is made.
 func TestMigrationPlanChecksTheOrganisationAndTheTeam(t *testing.T) {
 	w := newMigrationWorld(t)
-	k := w.kind(t, w.sc, false)
+	k := w.kind(t, w.SentryClient, false)
 	k.Team = "no-such-team"
-	p := plan(t, w.c, flowtest.DemoGroup(t), true, k)
+	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
 	it := byPath(p)["demo/web-shop"]
 	if it.Acts() || it.Result != change.ResultFailed || !strings.Contains(it.Skip, "the team no-such-team does not exist in the Sentry organisation demo (its teams: backend, frontend)") {
 		t.Fatalf("%+v", it)
 	}
-	k = w.kind(t, w.sc, false)
+	k = w.kind(t, w.SentryClient, false)
 	k.Org = "nope"
-	it = byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it = byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
 		t.Fatalf("%+v", it)
 	}
 	k.Create = false // not only for a project to make
-	it = byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it = byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
 		t.Fatalf("%+v", it)
 	}
 	// A team the token's user is not in may refuse it: the plan says so.
-	k = w.kind(t, w.sc, false)
+	k = w.kind(t, w.SentryClient, false)
 	k.Team = "frontend"
-	if it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || !strings.Contains(it.Action, "not in team frontend") {
+	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || !strings.Contains(it.Action, "not in team frontend") {
 		t.Fatalf("%+v", it)
 	}
-	if w.creates.Load() != 0 {
+	if w.Creates.Load() != 0 {
 		t.Fatal("a plan created a Sentry project")
 	}
 }
@@ -56,8 +56,8 @@ func TestMigrationPlanWeighsTheTokensRightToCreate(t *testing.T) {
 		"orgwrite": {"org:read", "org:write", "project:read", "team:read"},
 		"readonly": {"org:read", "project:read", "team:read"},
 	} {
-		w.ss.AddToken(token, mocksentry.Token{Scopes: scopes, User: "demo-maintainer"})
-		sc, err := sentry.New(w.base, token)
+		w.Sentry.AddToken(token, mocksentry.Token{Scopes: scopes, User: "demo-maintainer"})
+		sc, err := sentry.New(w.Base, token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestMigrationPlanWeighsTheTokensRightToCreate(t *testing.T) {
 		}
 		k := w.kind(t, sc, false)
 		k.Token = info
-		it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+		it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 		switch token {
 		case "orgwrite":
 			if !it.Acts() || !strings.Contains(it.Action, "older Sentry releases refuse") {
@@ -85,14 +85,14 @@ func TestMigrationPlanWeighsTheTokensRightToCreate(t *testing.T) {
 // would be made anew on every run.
 func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 	w := newMigrationWorld(t)
-	k := w.kind(t, w.sc, false)
+	k := w.kind(t, w.SentryClient, false)
 	k.Slug = func(p projectscope.Project) string {
 		if p.Path == "demo/web-shop" {
 			return ""
 		}
 		return Slugify(p.Path)
 	}
-	it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "slug comes to nothing") {
 		t.Fatalf("%+v", it)
 	}
@@ -105,8 +105,8 @@ func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 // the plan does not warn of a refusal there.
 func TestMigrationPlanTrustsOrgWriteOutsideTheTeam(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.ss.AddToken("orgwrite-outside", mocksentry.Token{Scopes: []string{"org:read", "org:write", "project:read", "project:write", "team:read"}, User: "demo-maintainer"})
-	sc, err := sentry.New(w.base, "orgwrite-outside")
+	w.Sentry.AddToken("orgwrite-outside", mocksentry.Token{Scopes: []string{"org:read", "org:write", "project:read", "project:write", "team:read"}, User: "demo-maintainer"})
+	sc, err := sentry.New(w.Base, "orgwrite-outside")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestMigrationPlanTrustsOrgWriteOutsideTheTeam(t *testing.T) {
 	}
 	k := w.kind(t, sc, false)
 	k.Token, k.Team = info, "frontend"
-	if it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || strings.Contains(it.Action, "not in team") {
+	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || strings.Contains(it.Action, "not in team") {
 		t.Fatalf("%+v", it)
 	}
 }

@@ -16,42 +16,42 @@ import (
 // variables cannot be read now, keeps the key.
 func TestDeleteOldKeysReadsEveryVariableAgainBeforeEachDelete(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	var fail atomic.Bool
-	api := flowtest.UnreadableGroups{Client: w.c, Fail: &fail}
+	api := flowtest.UnreadableGroups{Client: w.Client, Fail: &fail}
 
 	// A group unreadable between the plan and the delete.
-	p := plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.sc, true))
+	p := plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
 	if it := byPath(p)["demo/web-shop"]; !it.Acts() {
 		t.Fatalf("%+v", it)
 	}
-	keys := w.gl.KeyCount(1)
+	keys := w.GitLab.KeyCount(1)
 	fail.Store(true)
 	it := byPath(runPlan(t, ctx, p, api, nil))["demo/web-shop"]
-	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "was not deleted") || w.gl.KeyCount(1) != keys {
-		t.Fatalf("a key was deleted while group demo's variables could not be read: %d of %d keys, %+v", w.gl.KeyCount(1), keys, it)
+	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "was not deleted") || w.GitLab.KeyCount(1) != keys {
+		t.Fatalf("a key was deleted while group demo's variables could not be read: %d of %d keys, %+v", w.GitLab.KeyCount(1), keys, it)
 	}
 
 	// A variable that took an old key's DSN after the plan.
 	fail.Store(false)
-	p = plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.sc, true))
+	p = plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
 	if it := byPath(p)["demo/web-shop"]; !it.Acts() {
 		t.Fatalf("%+v", it)
 	}
-	old, _, err := w.c.ListClientKeys(ctx, apiclient.ProjectID(1))
+	old, _, err := w.Client.ListClientKeys(ctx, apiclient.ProjectID(1))
 	if err != nil || len(old) == 0 {
 		t.Fatal(err)
 	}
-	if _, _, err := w.c.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: old[len(old)-1].DSN, Raw: true}); err != nil {
+	if _, _, err := w.Client.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: old[len(old)-1].DSN, Raw: true}); err != nil {
 		t.Fatal(err)
 	}
 	it = byPath(runPlan(t, ctx, p, api, nil))["demo/web-shop"]
 	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "LEGACY_DSN") {
 		t.Fatalf("%+v", it)
 	}
-	for _, k := range w.gl.Keys(1) {
+	for _, k := range w.GitLab.Keys(1) {
 		if strings.Contains(old[len(old)-1].DSN, k.PublicKey) {
 			return
 		}

@@ -40,29 +40,29 @@ func TestMigrationSwitchOffFailure(t *testing.T) {
 		{fmt.Errorf("lost: %w", apiclient.ErrServer), change.ResultUnderWay, "Integrated tracking may or may not be off"},
 	} {
 		w := newMigrationWorld(t)
-		w.gl.MakeGroupOwner("demo", 1)
+		w.GitLab.MakeGroupOwner("demo", 1)
 		ctx := context.Background()
-		api := switchOffFails{w.c, tc.err}
-		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), api, nil)
+		api := switchOffFails{w.Client, tc.err}
+		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
 		it := byPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
-		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+		if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 			t.Fatalf("integrated tracking: %+v %v", s, err)
 		}
 		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseVariables {
 			t.Fatalf("the ledger: %+v", recs)
 		}
-		made := w.creates.Load()
-		second := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		made := w.Creates.Load()
+		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
 			t.Fatalf("the run started again: %+v", it)
 		}
-		if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
-			t.Fatalf("made again: %d projects, keys %v", w.creates.Load()-made, keyLabels(w.ss.Keys("demo", "demo-web-shop")))
+		if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
+			t.Fatalf("made again: %d projects, keys %v", w.Creates.Load()-made, keyLabels(w.Sentry.Keys("demo", "demo-web-shop")))
 		}
-		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
+		if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
 			t.Fatalf("integrated tracking still on: %v", err)
 		}
 	}
@@ -76,23 +76,23 @@ func TestMigrationTakesAnActiveKeyOrMakesOne(t *testing.T) {
 		w := newMigrationWorld(t)
 		ctx := context.Background()
 		target := sentry.Project{Org: "demo", Slug: "demo-web-shop"}
-		if _, err := w.sc.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
+		if _, err := w.SentryClient.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
 			t.Fatal(err)
 		}
-		keys := w.ss.Keys("demo", "demo-web-shop")
+		keys := w.Sentry.Keys("demo", "demo-web-shop")
 		name := "Their own"
-		if _, err := w.sc.UpdateKey(ctx, target, keys[0].Public, sentry.UpdateKeyOptions{Name: &name, Active: &active}); err != nil {
+		if _, err := w.SentryClient.UpdateKey(ctx, target, keys[0].Public, sentry.UpdateKeyOptions{Name: &name, Active: &active}); err != nil {
 			t.Fatal(err)
 		}
-		done := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		done := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 		if it := byPath(done)["demo/web-shop"]; it.Err != nil && it.Result == change.ResultFailed {
 			t.Fatalf("active %v: %+v", active, it)
 		}
-		after := w.ss.Keys("demo", "demo-web-shop")
+		after := w.Sentry.Keys("demo", "demo-web-shop")
 		switch {
-		case active && (len(after) != 1 || !strings.Contains(w.gl.Variables(1)[0].Value, keys[0].Public)):
+		case active && (len(after) != 1 || !strings.Contains(w.GitLab.Variables(1)[0].Value, keys[0].Public)):
 			t.Fatalf("the active key was not taken: keys %v", keyLabels(after))
-		case !active && (len(after) != 2 || after[1].Label != migrationKeyName || !strings.Contains(w.gl.Variables(1)[0].Value, after[1].Public)):
+		case !active && (len(after) != 2 || after[1].Label != migrationKeyName || !strings.Contains(w.GitLab.Variables(1)[0].Value, after[1].Public)):
 			t.Fatalf("no key made where none was active: keys %v", keyLabels(after))
 		}
 	}
@@ -132,22 +132,22 @@ func TestMigrationStopsWhereTheTargetsKeysAreUnread(t *testing.T) {
 	} {
 		w := newMigrationWorld(t)
 		ctx := context.Background()
-		before := w.gl.Variables(1)
-		first := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, targetKeysUnread{w.sc, tc.err}, false)), w.c, nil)
+		before := w.GitLab.Variables(1)
+		first := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, targetKeysUnread{w.SentryClient, tc.err}, false)), w.Client, nil)
 		it := byPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
-		if after := w.gl.Variables(1); len(after) != len(before) || after[0].Value != before[0].Value {
+		if after := w.GitLab.Variables(1); len(after) != len(before) || after[0].Value != before[0].Value {
 			t.Fatal("a variable changed before the key was taken")
 		}
-		made := w.creates.Load()
-		second := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+		made := w.Creates.Load()
+		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
 			t.Fatalf("the run started again: %+v", it)
 		}
-		if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
-			t.Fatalf("made again: %d projects, keys %v", w.creates.Load()-made, keyLabels(w.ss.Keys("demo", "demo-web-shop")))
+		if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
+			t.Fatalf("made again: %d projects, keys %v", w.Creates.Load()-made, keyLabels(w.Sentry.Keys("demo", "demo-web-shop")))
 		}
 	}
 }
@@ -177,23 +177,23 @@ func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
 		{fmt.Errorf("lost: %w", apiclient.ErrServer), change.ResultUnderWay, "Updating the CI/CD variable SENTRY_DSN (all environments) may or may not have happened"},
 	} {
 		w := newMigrationWorld(t)
-		w.gl.MakeGroupOwner("demo", 1)
+		w.GitLab.MakeGroupOwner("demo", 1)
 		ctx := context.Background()
-		api := variableWriteFails{w.c, tc.err}
-		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), api, nil)
+		api := variableWriteFails{w.Client, tc.err}
+		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
 		it := byPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
-		if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+		if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 			t.Fatalf("integrated tracking switched off with SENTRY_DSN unchanged: %v", err)
 		}
 		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseCreated || recs[0].NewPublic == "" {
 			t.Fatalf("the ledger: %+v", recs)
 		}
-		second := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
-		keys := w.ss.Keys("demo", "demo-web-shop")
-		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || len(keys) != 1 || !strings.Contains(w.gl.Variables(1)[0].Value, keys[0].Public) {
+		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+		keys := w.Sentry.Keys("demo", "demo-web-shop")
+		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || len(keys) != 1 || !strings.Contains(w.GitLab.Variables(1)[0].Value, keys[0].Public) {
 			t.Fatalf("the run started again: %+v, keys %v", it, keyLabels(keys))
 		}
 	}
@@ -204,15 +204,15 @@ func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
 func TestMigrationPointsTheDSNLineOfAFileVariable(t *testing.T) {
 	w := newMigrationWorld(t)
 	ctx := context.Background()
-	done := runPlan(t, ctx, plan(t, w.c, apiclient.GroupRef{Path: "ops"}, false, w.kind(t, w.sc, false)), w.c, nil)
+	done := runPlan(t, ctx, plan(t, w.Client, apiclient.GroupRef{Path: "ops"}, false, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if it := byPath(done)["ops/api"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
-	keys := w.ss.Keys("demo", "ops-api")
+	keys := w.Sentry.Keys("demo", "ops-api")
 	if len(keys) != 1 {
 		t.Fatalf("keys %v", keyLabels(keys))
 	}
-	for _, v := range w.gl.Variables(10) {
+	for _, v := range w.GitLab.Variables(10) {
 		if v.Key != "APP_ENV" {
 			continue
 		}
@@ -229,25 +229,25 @@ func TestMigrationPointsTheDSNLineOfAFileVariable(t *testing.T) {
 // the ledger, finished, with the key that run had taken.
 func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	p := plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false))
+	p := plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false))
 	// Another process makes the Sentry project, takes its key, records it
 	// and stops there.
-	if _, err := w.sc.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
+	if _, err := w.SentryClient.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
 		t.Fatal(err)
 	}
-	theirs := w.ss.Keys("demo", "demo-web-shop")[0]
-	other, err := ledger.OpenLedger(w.ledgerDir)
+	theirs := w.Sentry.Keys("demo", "demo-web-shop")[0]
+	other, err := ledger.OpenLedger(w.LedgerDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
 	if err := other.Append(ledger.Record{Kind: ledger.KindMigration, ID: "m-other", Host: flowtest.TestHost, ProjectID: 1, ProjectPath: "demo/web-shop",
-		Target: w.base + "/demo/demo-web-shop", Phase: ledger.PhaseCreated, NewPublic: theirs.Public, Started: time.Now().UTC()}, true); err != nil {
+		Target: w.Base + "/demo/demo-web-shop", Phase: ledger.PhaseCreated, NewPublic: theirs.Public, Started: time.Now().UTC()}, true); err != nil {
 		t.Fatal(err)
 	}
-	done := runPlan(t, ctx, p, w.c, nil)
+	done := runPlan(t, ctx, p, w.Client, nil)
 	if it := byPath(done)["demo/web-shop"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
@@ -255,7 +255,7 @@ func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 	if len(recs) != 1 || recs[0].ID != "m-other" || recs[0].Phase != ledger.PhaseMigrated {
 		t.Fatalf("the project's migrations in the ledger: %+v", recs)
 	}
-	if keys := w.ss.Keys("demo", "demo-web-shop"); len(keys) != 1 || keys[0].Public != theirs.Public {
+	if keys := w.Sentry.Keys("demo", "demo-web-shop"); len(keys) != 1 || keys[0].Public != theirs.Public {
 		t.Fatalf("keys %v", keyLabels(keys))
 	}
 }
@@ -265,12 +265,12 @@ func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 // to be set in its web UI (no API sets them) until they are.
 func TestMigratedProjectPlannedAgain(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	if it := byPath(runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil))["demo/web-shop"]; it.Result != change.ResultChanged {
+	if it := byPath(runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil))["demo/web-shop"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
-	it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)))["demo/web-shop"]
+	it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "its integrated keys go with the migration's later step") || !strings.Contains(it.Skip, "GitLab's own Sentry settings are not set yet") {
 		t.Fatalf("%+v", it)
 	}

@@ -14,11 +14,11 @@ import (
 // projectOfPath plans kind in the one project at path.
 func planOne(t *testing.T, w *migrationWorld, path string, k MigrateChange) change.Plan {
 	t.Helper()
-	p, _, err := w.c.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
+	p, _, err := w.Client.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := change.PlanProjects(context.Background(), w.c, []apiclient.Project{*p}, k)
+	out, err := change.PlanProjects(context.Background(), w.Client, []apiclient.Project{*p}, k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,23 +32,23 @@ func planOne(t *testing.T, w *migrationWorld, path string, k MigrateChange) chan
 // otherwise (another organisation, a mapping) is refused, naming why.
 func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	w.refuseEvents.Store(true)
-	first := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
-	if first.Items[0].Result != change.ResultFailed || w.creates.Load() != 1 {
+	w.RefuseEvents.Store(true)
+	first := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
+	if first.Items[0].Result != change.ResultFailed || w.Creates.Load() != 1 {
 		t.Fatalf("%+v", first.Items[0])
 	}
-	w.refuseEvents.Store(false)
+	w.RefuseEvents.Store(false)
 
-	renamed := w.kind(t, w.sc, false)
+	renamed := w.kind(t, w.SentryClient, false)
 	renamed.Slug = func(projectscope.Project) string { return "shop-renamed" }
 	named := renamed
 	named.Named = func(projectscope.Project) bool { return true }
 	if it := planOne(t, w, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
 		t.Fatalf("a mapping naming another target was taken: %+v", it)
 	}
-	otherOrg := w.kind(t, w.sc, false)
+	otherOrg := w.kind(t, w.SentryClient, false)
 	otherOrg.Org = "elsewhere"
 	if it := planOne(t, w, "demo/web-shop", otherOrg).Items[0]; it.Acts() || !strings.Contains(it.Skip, "migrate it to that Sentry and organisation") {
 		t.Fatalf("another organisation was taken: %+v", it)
@@ -58,15 +58,15 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") || !strings.Contains(it.Action, "SENTRY_DSN (all environments) moved to the Sentry DSN by the run before") {
 		t.Fatalf("%+v", it)
 	}
-	done := runPlan(t, ctx, p, w.c, nil)
+	done := runPlan(t, ctx, p, w.Client, nil)
 	if it := done.Items[0]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
-	keys := w.ss.Keys("demo", "demo-web-shop")
-	if w.creates.Load() != 1 || len(w.ss.Keys("demo", "shop-renamed")) != 0 || len(keys) != 1 {
-		t.Fatalf("a second Sentry project or key: %d creates, keys %+v", w.creates.Load(), keys)
+	keys := w.Sentry.Keys("demo", "demo-web-shop")
+	if w.Creates.Load() != 1 || len(w.Sentry.Keys("demo", "shop-renamed")) != 0 || len(keys) != 1 {
+		t.Fatalf("a second Sentry project or key: %d creates, keys %+v", w.Creates.Load(), keys)
 	}
-	for _, v := range w.gl.Variables(1) {
+	for _, v := range w.GitLab.Variables(1) {
 		if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
 			t.Fatalf("SENTRY_DSN holds %q", v.Value)
 		}
@@ -82,11 +82,11 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 // and so is one a planned Sentry-backed project reports to.
 func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	shared := w.kind(t, w.sc, false)
+	shared := w.kind(t, w.SentryClient, false)
 	shared.Slug = func(projectscope.Project) string { return "shared" }
-	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.c, nil); done.Items[0].Result != change.ResultChanged {
+	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.Client, nil); done.Items[0].Result != change.ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
 	it := planOne(t, w, "demo/paused", shared).Items[0]
@@ -94,7 +94,7 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 		t.Fatalf("a second project took demo/shared: %+v", it)
 	}
 
-	legacy := w.kind(t, w.sc, false)
+	legacy := w.kind(t, w.SentryClient, false)
 	legacy.Base = "https://sentry.example.com" // where demo/legacy-api reports
 	legacy.Slug = func(p projectscope.Project) string {
 		if p.Path == "demo/mobile/ios" {
@@ -102,7 +102,7 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 		}
 		return Slugify(p.Path)
 	}
-	if it := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
+	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
 		t.Fatalf("the Sentry project of demo/legacy-api taken: %+v", it)
 	}
 }
@@ -112,12 +112,12 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 // says so before the user says yes; another Sentry is refused.
 func TestMigrationUnderWayElsewhereIsAskedInTheConsole(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	w.refuseEvents.Store(true)
-	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.sc, false)), w.c, nil)
-	w.refuseEvents.Store(false)
-	k := w.kind(t, w.sc, false)
+	w.RefuseEvents.Store(true)
+	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
+	w.RefuseEvents.Store(false)
+	k := w.kind(t, w.SentryClient, false)
 	k.Org, k.AskTarget = "elsewhere", true
 	it := planOne(t, w, "demo/web-shop", k).Items[0]
 	if !it.Acts() || !strings.Contains(it.Action, "goes on to demo/demo-web-shop, where its migration began") {

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/flowtest"
@@ -21,63 +17,25 @@ import (
 	"github.com/errtrack/errtrack/internal/rotation"
 )
 
-// migrationWorld is a mock GitLab, a mock Sentry and a ledger.
+// migrationWorld is the mock GitLab and Sentry of a migration, with its
+// ledger as the migration keeps it.
 type migrationWorld struct {
-	gl     *mockserver.Server
-	c      *apiclient.Client
-	ss     *mocksentry.Server
-	sc     *sentry.Client
-	base   string
+	*flowtest.MigrationWorld
 	ledger *rotation.Rotations
-	// ledgerDir is where the ledger is, for another process's.
-	ledgerDir string
-	creates   atomic.Int32 // Sentry projects made
-	// refuseEvents answers every test event 403, as a Sentry refusing
-	// the key would.
-	refuseEvents atomic.Bool
 }
 
 func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld {
 	t.Helper()
-	w := &migrationWorld{}
-	ts := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.Contains(r.URL.Path, "/teams/") {
-			w.creates.Add(1)
-		}
-		if w.refuseEvents.Load() && strings.Contains(r.URL.Path, "/envelope") {
-			rw.WriteHeader(http.StatusForbidden)
-			return
-		}
-		w.ss.ServeHTTP(rw, r)
-	}))
-	t.Cleanup(ts.Close)
-	w.base = ts.URL
-	w.ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
-	o := mockserver.Options{}
-	if len(opts) > 0 {
-		o = opts[0]
-	}
-	w.gl, w.c = flowtest.Mock(t, o, mockserver.TokenMaintainer)
-	var err error
-	if w.sc, err = sentry.New(ts.URL, mocksentry.TokenAdmin); err != nil {
-		t.Fatal(err)
-	}
-	w.ledgerDir = t.TempDir()
-	store, err := ledger.OpenLedger(w.ledgerDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	w.ledger = rotation.NewRotations(store, flowtest.TestHost, rotation.FrontEndMigrate).WithUser("tester")
-	return w
+	w := flowtest.NewMigrationWorld(t, opts...)
+	return &migrationWorld{w, rotation.NewRotations(w.Store, flowtest.TestHost, rotation.FrontEndMigrate).WithUser("tester")}
 }
 
 func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) MigrateChange {
-	info, err := w.sc.CheckToken(context.Background())
+	info, err := w.SentryClient.CheckToken(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
+	return MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
 		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
 }
 
@@ -90,7 +48,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	w := newMigrationWorld(t, mockserver.Options{ScaleGroup: 12})
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := 0
-	first := runPlan(t, ctx, plan(t, w.c, flowtest.Fleet(), false, w.kind(t, w.sc, false)), w.c, func(e change.Event) {
+	first := runPlan(t, ctx, plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, func(e change.Event) {
 		if e.Done {
 			if ended++; ended == 2 {
 				cancel()
@@ -100,7 +58,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	if first.Count(change.ResultChanged) == 0 || !first.Interrupted() {
 		t.Fatalf("the first run was not cut off midway: %+v", first.Items)
 	}
-	second := runPlan(t, context.Background(), plan(t, w.c, flowtest.Fleet(), false, w.kind(t, w.sc, false)), w.c, nil)
+	second := runPlan(t, context.Background(), plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if second.Failed() != 0 {
 		t.Fatalf("%+v", second.Items)
 	}
@@ -108,33 +66,33 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	for i := int64(1); i <= 12; i++ {
 		migrated[2000+i] = fmt.Sprintf("fleet-app-%03d", i)
 	}
-	if n := int(w.creates.Load()); n != len(migrated) {
+	if n := int(w.Creates.Load()); n != len(migrated) {
 		t.Fatalf("%d Sentry projects created for %d projects", n, len(migrated))
 	}
 	for id, slug := range migrated {
-		keys := w.ss.Keys("demo", slug)
-		if len(keys) != 1 || w.ss.Events(keys[0].Public) == 0 {
-			t.Fatalf("%s: keys %+v, events %d", slug, keys, w.ss.Events(keys[0].Public))
+		keys := w.Sentry.Keys("demo", slug)
+		if len(keys) != 1 || w.Sentry.Events(keys[0].Public) == 0 {
+			t.Fatalf("%s: keys %+v, events %d", slug, keys, w.Sentry.Events(keys[0].Public))
 		}
-		for _, v := range w.gl.Variables(id) {
+		for _, v := range w.GitLab.Variables(id) {
 			if v.Key == "SENTRY_DSN" && !strings.Contains(v.Value, keys[0].Public) {
 				t.Fatalf("project %d's SENTRY_DSN holds %q", id, v.Value)
 			}
 		}
-		if s, _, err := w.c.GetSettings(context.Background(), apiclient.ProjectID(id)); err != nil || s.Active {
+		if s, _, err := w.Client.GetSettings(context.Background(), apiclient.ProjectID(id)); err != nil || s.Active {
 			t.Fatalf("project %d: integrated tracking is still on (%v)", id, err)
 		}
-		if w.gl.KeyCount(id) == 0 {
+		if w.GitLab.KeyCount(id) == 0 {
 			t.Fatalf("project %d's glet_ keys were deleted before --delete-old-keys", id)
 		}
 	}
 	// The later step deletes them and finishes each migration.
-	last := runPlan(t, context.Background(), plan(t, w.c, flowtest.Fleet(), false, w.kind(t, w.sc, true)), w.c, nil)
+	last := runPlan(t, context.Background(), plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, true)), w.Client, nil)
 	if last.Failed() != 0 || last.Count(change.ResultChanged) != len(migrated) {
 		t.Fatalf("%+v", last.Items)
 	}
 	for id := range migrated {
-		if n := w.gl.KeyCount(id); n != 0 {
+		if n := w.GitLab.KeyCount(id); n != 0 {
 			t.Fatalf("project %d keeps %d integrated keys", id, n)
 		}
 		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, id, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseDone {
@@ -155,16 +113,16 @@ func (l lostProjects) CreateProject(ctx context.Context, org, team string, o sen
 // started again, not made twice; the project was under way, not failed.
 func TestMigrationLostProjectCreate(t *testing.T) {
 	w := newMigrationWorld(t)
-	first := runPlan(t, context.Background(), plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, lostProjects{w.sc}, false)), w.c, nil)
+	first := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, lostProjects{w.SentryClient}, false)), w.Client, nil)
 	if it := byPath(first)["demo/web-shop"]; it.Result != change.ResultUnderWay || !strings.Contains(it.Words, "may or may not have been created") {
 		t.Fatalf("%+v", it)
 	}
-	made := w.creates.Load()
-	second := runPlan(t, context.Background(), plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
-	if second.Failed() != 0 || w.creates.Load() != made {
-		t.Fatalf("%d more projects made: %+v", w.creates.Load()-made, second.Items)
+	made := w.Creates.Load()
+	second := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	if second.Failed() != 0 || w.Creates.Load() != made {
+		t.Fatalf("%d more projects made: %+v", w.Creates.Load()-made, second.Items)
 	}
-	if keys := w.ss.Keys("demo", "demo-web-shop"); len(keys) != 1 {
+	if keys := w.Sentry.Keys("demo", "demo-web-shop"); len(keys) != 1 {
 		t.Fatalf("keys %+v", keys)
 	}
 }
@@ -172,21 +130,21 @@ func TestMigrationLostProjectCreate(t *testing.T) {
 // The old keys stay while a variable still holds their DSN.
 func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
-	old, _, err := w.c.CreateClientKey(ctx, apiclient.ProjectID(1))
+	runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	old, _, err := w.Client.CreateClientKey(ctx, apiclient.ProjectID(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Someone points a variable back at an integrated key the migration
 	// recorded: that key must stay.
-	keys, _, _ := w.c.ListClientKeys(ctx, apiclient.ProjectID(1))
+	keys, _, _ := w.Client.ListClientKeys(ctx, apiclient.ProjectID(1))
 	_ = old
-	if _, _, err := w.c.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: keys[0].DSN, Raw: true}); err != nil {
+	if _, _, err := w.Client.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: keys[0].DSN, Raw: true}); err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, true))
+	p := plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
 	if it := byPath(p)["demo/web-shop"]; it.Acts() || !strings.Contains(it.Skip, "LEGACY_DSN") {
 		t.Fatalf("%+v", it)
 	}
@@ -198,19 +156,19 @@ func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.T) {
 	w := newMigrationWorld(t)
 	ctx := context.Background()
-	ops, _, err := w.c.GetProject(ctx, apiclient.ProjectRef{Path: "ops/api"})
+	ops, _, err := w.Client.GetProject(ctx, apiclient.ProjectRef{Path: "ops/api"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := change.PlanProjects(ctx, w.c, []apiclient.Project{*ops}, w.kind(t, w.sc, false))
+	p, err := change.PlanProjects(ctx, w.Client, []apiclient.Project{*ops}, w.kind(t, w.SentryClient, false))
 	if err != nil || len(p.Items) != 1 || !strings.Contains(p.Items[0].Action, "integrated tracking left on") {
 		t.Fatalf("%v: %+v", err, p.Items)
 	}
-	done := runPlan(t, ctx, p, w.c, nil)
+	done := runPlan(t, ctx, p, w.Client, nil)
 	if it := done.Items[0]; it.Result != change.ResultChanged || !strings.Contains(it.Words, "integrated tracking stays on") {
 		t.Fatalf("%+v", it)
 	}
-	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(ops.ID)); err != nil || !s.Active {
+	if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(ops.ID)); err != nil || !s.Active {
 		t.Fatalf("integrated tracking switched off while a hidden variable may hold its DSN (%v)", err)
 	}
 }
@@ -221,27 +179,27 @@ func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.
 // on from there, with the same Sentry project and key.
 func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	w.refuseEvents.Store(true)
-	first := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	w.RefuseEvents.Store(true)
+	first := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	it := byPath(first)["demo/web-shop"]
 	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "integrated tracking was left on") {
 		t.Fatalf("%+v", it)
 	}
-	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
+	if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 		t.Fatalf("integrated tracking switched off after a refused test event (%v)", err)
 	}
-	w.refuseEvents.Store(false)
-	made := w.creates.Load()
-	second := runPlan(t, ctx, plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	w.RefuseEvents.Store(false)
+	made := w.Creates.Load()
+	second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || !migrationResultOf(it).GoesOn {
 		t.Fatalf("%+v", it)
 	}
-	if w.creates.Load() != made || len(w.ss.Keys("demo", "demo-web-shop")) != 1 {
-		t.Fatalf("the run started again made another Sentry project or key: %d creates, keys %+v", w.creates.Load()-made, w.ss.Keys("demo", "demo-web-shop"))
+	if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
+		t.Fatalf("the run started again made another Sentry project or key: %d creates, keys %+v", w.Creates.Load()-made, w.Sentry.Keys("demo", "demo-web-shop"))
 	}
-	if s, _, err := w.c.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
+	if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || s.Active {
 		t.Fatalf("integrated tracking still on after the event was accepted (%v)", err)
 	}
 }
@@ -251,9 +209,9 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 // naming a placeholder there is none of is refused.
 func TestMigrationTargetsNeverShared(t *testing.T) {
 	w := newMigrationWorld(t)
-	k := w.kind(t, w.sc, false)
+	k := w.kind(t, w.SentryClient, false)
 	k.Slug = func(projectscope.Project) string { return "shop" }
-	p := plan(t, w.c, flowtest.DemoGroup(t), true, k)
+	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
 	if p.Acting() != 0 || !strings.Contains(byPath(p)["demo/web-shop"].Skip, "is also the target of") {
 		t.Fatalf("%+v", byPath(p)["demo/web-shop"])
 	}
@@ -274,7 +232,7 @@ func TestMigrationTargetsNeverShared(t *testing.T) {
 // the target's key.
 func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
 	w := newMigrationWorld(t)
-	other, err := ledger.OpenLedger(w.ledgerDir)
+	other, err := ledger.OpenLedger(w.LedgerDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,11 +242,11 @@ func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	done := runPlan(t, context.Background(), plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)), w.c, nil)
+	done := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	it := byPath(done)["demo/web-shop"]
 	var busy *rotation.BusyError
-	if it.Result != change.ResultFailed || !errors.As(it.Err, &busy) || len(w.ss.Keys("demo", "demo-web-shop")) != 0 {
-		t.Fatalf("%+v, keys %+v", it, w.ss.Keys("demo", "demo-web-shop"))
+	if it.Result != change.ResultFailed || !errors.As(it.Err, &busy) || len(w.Sentry.Keys("demo", "demo-web-shop")) != 0 {
+		t.Fatalf("%+v, keys %+v", it, w.Sentry.Keys("demo", "demo-web-shop"))
 	}
 }
 
@@ -296,15 +254,15 @@ func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
 // other, not themselves; a third with a target of its own goes on.
 func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
-	k := w.kind(t, w.sc, false)
+	w.GitLab.MakeGroupOwner("demo", 1)
+	k := w.kind(t, w.SentryClient, false)
 	k.Slug = func(p projectscope.Project) string {
 		if p.Path == "demo/web-shop" || p.Path == "demo/mobile/ios" {
 			return "shop"
 		}
 		return strings.ReplaceAll(p.Path, "/", "-")
 	}
-	p := plan(t, w.c, flowtest.DemoGroup(t), true, k)
+	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
 	items := byPath(p)
 	for self, other := range map[string]string{"demo/web-shop": "demo/mobile/ios", "demo/mobile/ios": "demo/web-shop"} {
 		it := items[self]
@@ -322,8 +280,8 @@ func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
 // such words.
 func TestMigrationPlanNamesVariablesItLeaves(t *testing.T) {
 	w := newMigrationWorld(t)
-	w.gl.MakeGroupOwner("demo", 1)
-	items := byPath(plan(t, w.c, flowtest.DemoGroup(t), true, w.kind(t, w.sc, false)))
+	w.GitLab.MakeGroupOwner("demo", 1)
+	items := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))
 	ios, web := items["demo/mobile/ios"], items["demo/web-shop"]
 	if !ios.Acts() || !strings.Contains(ios.Action, "left, holding an integrated DSN of no key of this project") || !strings.Contains(ios.Action, "OLD_SENTRY_DSN") {
 		t.Fatalf("ios: %+v", ios)

@@ -18,7 +18,7 @@ import (
 // not count it unable, and the run goes through.
 func TestMigrationWithAnOrgLimitedToken(t *testing.T) {
 	w := newMigrationWorld(t, mockserver.Options{ScaleGroup: 2})
-	sc, err := sentry.New(w.base, mocksentry.TokenOrgScoped)
+	sc, err := sentry.New(w.Base, mocksentry.TokenOrgScoped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,15 +26,15 @@ func TestMigrationWithAnOrgLimitedToken(t *testing.T) {
 	if err != nil || info.Kind != sentry.OrgLimitedToken {
 		t.Fatalf("%v %+v", err, info)
 	}
-	k := MigrateChange{Sentry: sc, Base: w.base, Org: "demo", Create: true, Team: "backend", Token: info, Ledger: w.ledger,
+	k := MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", Token: info, Ledger: w.ledger,
 		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
-	p := plan(t, w.c, flowtest.Fleet(), false, k)
+	p := plan(t, w.Client, flowtest.Fleet(), false, k)
 	for _, it := range p.Items {
 		if strings.Contains(it.Action, "cannot") || strings.Contains(it.Skip, "cannot") {
 			t.Fatalf("%+v", it)
 		}
 	}
-	if done := runPlan(t, context.Background(), p, w.c, nil); done.Failed() != 0 || done.Count(change.ResultChanged) != 2 {
+	if done := runPlan(t, context.Background(), p, w.Client, nil); done.Failed() != 0 || done.Count(change.ResultChanged) != 2 {
 		t.Fatalf("%+v", done.Items)
 	}
 }

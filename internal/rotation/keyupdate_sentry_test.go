@@ -18,7 +18,7 @@ func TestKeyUpdateKeepsTheLoaderVersion(t *testing.T) {
 	ctx := context.Background()
 	prod := w.Key(t, "Production")
 	loader := func() mocksentry.Key {
-		for _, k := range w.Ss.Keys("demo", "legacy-api") {
+		for _, k := range w.Sentry.Keys("demo", "legacy-api") {
 			if k.Public == prod.PublicKey {
 				return k
 			}

@@ -84,15 +84,15 @@ func TestRotationStopsOnACreateAnswerNamingElsewhereSentry(t *testing.T) {
 		w := flowtest.NewSentryBacked(t, mocksentry.Options{})
 		prod := w.Key(t, "Production")
 		w.SetVariable(t, prod.DSN)
-		sc := w.Sc
+		sc := w.SentryClient
 		store := keystore.SentryKeys(elsewhereSentry{sc, func(d string) string { return elsewhere(t, d, host) }}, sentry.Project{Base: sc.BaseURL(), Org: "demo", Slug: "legacy-api"})
 		o := RotationOptions{Keys: store, OldRef: prod.PublicKey, UpdateVariables: true, Confirmed: true}
-		r, err := NewRotation(apiclient.ProjectID(3), o).Advance(context.Background(), w.Gl, nil)
+		r, err := NewRotation(apiclient.ProjectID(3), o).Advance(context.Background(), w.Client, nil)
 		var foreign *ForeignDSNError
 		if !errors.As(err, &foreign) || r.Deleted {
 			t.Fatalf("host %v: %v, deleted %v", host, err, r.Deleted)
 		}
-		if v := flowtest.VariableValue(w.Gsrv, 3, "SENTRY_DSN", ""); v != prod.DSN {
+		if v := flowtest.VariableValue(w.GitLab, 3, "SENTRY_DSN", ""); v != prod.DSN {
 			t.Fatalf("host %v: SENTRY_DSN moved to %q", host, v)
 		}
 		w.Key(t, "Production")

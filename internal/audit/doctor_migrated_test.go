@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -23,14 +24,14 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil); done.Items[0].Result != change.ResultChanged {
+	if done := changetest.RunPlan(t, ctx, changetest.PlanOne(t, w.Client, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil); done.Items[0].Result != change.ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
 	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
 		p, err := sentry.ParseAPIURL(apiURL)
 		return keystore.SentryKeys(w.SentryClient, p), err
 	}
-	o := DoctorOptions{Ledger: w.ledger, Resolve: resolve, SendTestEvent: true, OldKeysStep: "the later step"}
+	o := DoctorOptions{Ledger: w.Ledger, Resolve: resolve, SendTestEvent: true, OldKeysStep: "the later step"}
 	sentryKey := w.Sentry.Keys("demo", "demo-web-shop")[0]
 	check := func(stage string) {
 		t.Helper()
@@ -65,7 +66,7 @@ func TestDoctorOfAMigratedProjectChecksItsSentry(t *testing.T) {
 	if c := statusOf(Doctor(ctx, w.Client, apiclient.ProjectID(1), quiet, flowtest.ExplainPlain, time.Now()), "ingestion (Sentry key"); c.Status != CheckOK || strings.Contains(c.Detail, "v on the key") {
 		t.Fatalf("%+v", c)
 	}
-	runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true)), w.Client, nil)
+	changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true)), w.Client, nil)
 	if w.GitLab.KeyCount(1) != 0 {
 		t.Fatal("the later step did not run")
 	}
@@ -89,8 +90,8 @@ func TestDoctorNamesAMigrationUnderWay(t *testing.T) {
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	w.RefuseEvents.Store(true)
-	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
-	checks := Doctor(ctx, w.Client, apiclient.ProjectID(1), DoctorOptions{Ledger: w.ledger, MigrateStep: "the same migrate"}, flowtest.ExplainPlain, time.Now())
+	changetest.RunPlan(t, ctx, changetest.PlanOne(t, w.Client, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
+	checks := Doctor(ctx, w.Client, apiclient.ProjectID(1), DoctorOptions{Ledger: w.Ledger, MigrateStep: "the same migrate"}, flowtest.ExplainPlain, time.Now())
 	c := statusOf(checks, "migration")
 	if c.Status != CheckWarn || !strings.Contains(c.Detail, "demo/demo-web-shop") || !strings.Contains(c.Fix, "the same migrate goes on") {
 		t.Fatalf("%+v", checks)

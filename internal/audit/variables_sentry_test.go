@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/rotation"
 )
@@ -48,7 +49,7 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 		t.Fatalf("the other spelling is not noted, or is an error: %+v", a.Findings)
 	}
 
-	l, _ := testLedger(t)
+	l, _ := changetest.Ledger(t)
 	o := rotation.RotationOptions{Keys: w.Store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}
 	r, err := rotation.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, w.Client, nil)
 	if err != nil || !r.Deleted {

@@ -8,6 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
@@ -19,26 +20,26 @@ func TestMigrationPlanChecksTheOrganisationAndTheTeam(t *testing.T) {
 	w := newMigrationWorld(t)
 	k := w.kind(t, w.SentryClient, false)
 	k.Team = "no-such-team"
-	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
-	it := byPath(p)["demo/web-shop"]
+	p := changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k)
+	it := changetest.ByPath(p)["demo/web-shop"]
 	if it.Acts() || it.Result != change.ResultFailed || !strings.Contains(it.Skip, "the team no-such-team does not exist in the Sentry organisation demo (its teams: backend, frontend)") {
 		t.Fatalf("%+v", it)
 	}
 	k = w.kind(t, w.SentryClient, false)
 	k.Org = "nope"
-	it = byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it = changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
 		t.Fatalf("%+v", it)
 	}
 	k.Create = false // not only for a project to make
-	it = byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it = changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "organisation nope does not exist") {
 		t.Fatalf("%+v", it)
 	}
 	// A team the token's user is not in may refuse it: the plan says so.
 	k = w.kind(t, w.SentryClient, false)
 	k.Team = "frontend"
-	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || !strings.Contains(it.Action, "not in team frontend") {
+	if it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || !strings.Contains(it.Action, "not in team frontend") {
 		t.Fatalf("%+v", it)
 	}
 	if w.Creates.Load() != 0 {
@@ -67,7 +68,7 @@ func TestMigrationPlanWeighsTheTokensRightToCreate(t *testing.T) {
 		}
 		k := w.kind(t, sc, false)
 		k.Token = info
-		it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+		it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 		switch token {
 		case "orgwrite":
 			if !it.Acts() || !strings.Contains(it.Action, "older Sentry releases refuse") {
@@ -92,7 +93,7 @@ func TestMigrationRefusesAnEmptySlug(t *testing.T) {
 		}
 		return Slugify(p.Path)
 	}
-	it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
+	it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "slug comes to nothing") {
 		t.Fatalf("%+v", it)
 	}
@@ -116,7 +117,7 @@ func TestMigrationPlanTrustsOrgWriteOutsideTheTeam(t *testing.T) {
 	}
 	k := w.kind(t, sc, false)
 	k.Token, k.Team = info, "frontend"
-	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || strings.Contains(it.Action, "not in team") {
+	if it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() || strings.Contains(it.Action, "not in team") {
 		t.Fatalf("%+v", it)
 	}
 }

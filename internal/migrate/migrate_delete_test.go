@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
@@ -18,26 +19,26 @@ func TestDeleteOldKeysReadsEveryVariableAgainBeforeEachDelete(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	var fail atomic.Bool
 	api := flowtest.UnreadableGroups{Client: w.Client, Fail: &fail}
 
 	// A group unreadable between the plan and the delete.
-	p := plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
-	if it := byPath(p)["demo/web-shop"]; !it.Acts() {
+	p := changetest.Plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
+	if it := changetest.ByPath(p)["demo/web-shop"]; !it.Acts() {
 		t.Fatalf("%+v", it)
 	}
 	keys := w.GitLab.KeyCount(1)
 	fail.Store(true)
-	it := byPath(runPlan(t, ctx, p, api, nil))["demo/web-shop"]
+	it := changetest.ByPath(changetest.RunPlan(t, ctx, p, api, nil))["demo/web-shop"]
 	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "was not deleted") || w.GitLab.KeyCount(1) != keys {
 		t.Fatalf("a key was deleted while group demo's variables could not be read: %d of %d keys, %+v", w.GitLab.KeyCount(1), keys, it)
 	}
 
 	// A variable that took an old key's DSN after the plan.
 	fail.Store(false)
-	p = plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
-	if it := byPath(p)["demo/web-shop"]; !it.Acts() {
+	p = changetest.Plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
+	if it := changetest.ByPath(p)["demo/web-shop"]; !it.Acts() {
 		t.Fatalf("%+v", it)
 	}
 	old, _, err := w.Client.ListClientKeys(ctx, apiclient.ProjectID(1))
@@ -47,7 +48,7 @@ func TestDeleteOldKeysReadsEveryVariableAgainBeforeEachDelete(t *testing.T) {
 	if _, _, err := w.Client.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: old[len(old)-1].DSN, Raw: true}); err != nil {
 		t.Fatal(err)
 	}
-	it = byPath(runPlan(t, ctx, p, api, nil))["demo/web-shop"]
+	it = changetest.ByPath(changetest.RunPlan(t, ctx, p, api, nil))["demo/web-shop"]
 	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "LEGACY_DSN") {
 		t.Fatalf("%+v", it)
 	}

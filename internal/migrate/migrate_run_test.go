@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
@@ -43,20 +44,20 @@ func TestMigrationSwitchOffFailure(t *testing.T) {
 		w.GitLab.MakeGroupOwner("demo", 1)
 		ctx := context.Background()
 		api := switchOffFails{w.Client, tc.err}
-		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
-		it := byPath(first)["demo/web-shop"]
+		first := changetest.RunPlan(t, ctx, changetest.Plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
+		it := changetest.ByPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
 		if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 			t.Fatalf("integrated tracking: %+v %v", s, err)
 		}
-		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseVariables {
+		if recs := w.Ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseVariables {
 			t.Fatalf("the ledger: %+v", recs)
 		}
 		made := w.Creates.Load()
-		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
+		second := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+		if it := changetest.ByPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
 			t.Fatalf("the run started again: %+v", it)
 		}
 		if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
@@ -84,8 +85,8 @@ func TestMigrationTakesAnActiveKeyOrMakesOne(t *testing.T) {
 		if _, err := w.SentryClient.UpdateKey(ctx, target, keys[0].Public, sentry.UpdateKeyOptions{Name: &name, Active: &active}); err != nil {
 			t.Fatal(err)
 		}
-		done := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-		if it := byPath(done)["demo/web-shop"]; it.Err != nil && it.Result == change.ResultFailed {
+		done := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+		if it := changetest.ByPath(done)["demo/web-shop"]; it.Err != nil && it.Result == change.ResultFailed {
 			t.Fatalf("active %v: %+v", active, it)
 		}
 		after := w.Sentry.Keys("demo", "demo-web-shop")
@@ -133,8 +134,8 @@ func TestMigrationStopsWhereTheTargetsKeysAreUnread(t *testing.T) {
 		w := newMigrationWorld(t)
 		ctx := context.Background()
 		before := w.GitLab.Variables(1)
-		first := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, targetKeysUnread{w.SentryClient, tc.err}, false)), w.Client, nil)
-		it := byPath(first)["demo/web-shop"]
+		first := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, targetKeysUnread{w.SentryClient, tc.err}, false)), w.Client, nil)
+		it := changetest.ByPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
@@ -142,8 +143,8 @@ func TestMigrationStopsWhereTheTargetsKeysAreUnread(t *testing.T) {
 			t.Fatal("a variable changed before the key was taken")
 		}
 		made := w.Creates.Load()
-		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
+		second := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+		if it := changetest.ByPath(second)["demo/web-shop"]; it.Result != change.ResultChanged {
 			t.Fatalf("the run started again: %+v", it)
 		}
 		if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
@@ -180,20 +181,20 @@ func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
 		w.GitLab.MakeGroupOwner("demo", 1)
 		ctx := context.Background()
 		api := variableWriteFails{w.Client, tc.err}
-		first := runPlan(t, ctx, plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
-		it := byPath(first)["demo/web-shop"]
+		first := changetest.RunPlan(t, ctx, changetest.Plan(t, api, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), api, nil)
+		it := changetest.ByPath(first)["demo/web-shop"]
 		if it.Result != tc.result || !strings.Contains(it.Words, tc.words) {
 			t.Fatalf("%v: %+v", tc.err, it)
 		}
 		if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(1)); err != nil || !s.Active {
 			t.Fatalf("integrated tracking switched off with SENTRY_DSN unchanged: %v", err)
 		}
-		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseCreated || recs[0].NewPublic == "" {
+		if recs := w.Ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseCreated || recs[0].NewPublic == "" {
 			t.Fatalf("the ledger: %+v", recs)
 		}
-		second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+		second := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 		keys := w.Sentry.Keys("demo", "demo-web-shop")
-		if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || len(keys) != 1 || !strings.Contains(w.GitLab.Variables(1)[0].Value, keys[0].Public) {
+		if it := changetest.ByPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || len(keys) != 1 || !strings.Contains(w.GitLab.Variables(1)[0].Value, keys[0].Public) {
 			t.Fatalf("the run started again: %+v, keys %v", it, keyLabels(keys))
 		}
 	}
@@ -204,8 +205,8 @@ func TestMigrationStopsWhereAVariableCouldNotBeWritten(t *testing.T) {
 func TestMigrationPointsTheDSNLineOfAFileVariable(t *testing.T) {
 	w := newMigrationWorld(t)
 	ctx := context.Background()
-	done := runPlan(t, ctx, plan(t, w.Client, apiclient.GroupRef{Path: "ops"}, false, w.kind(t, w.SentryClient, false)), w.Client, nil)
-	if it := byPath(done)["ops/api"]; it.Result != change.ResultChanged {
+	done := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, apiclient.GroupRef{Path: "ops"}, false, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	if it := changetest.ByPath(done)["ops/api"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
 	keys := w.Sentry.Keys("demo", "ops-api")
@@ -231,7 +232,7 @@ func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	p := plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false))
+	p := changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false))
 	// Another process makes the Sentry project, takes its key, records it
 	// and stops there.
 	if _, err := w.SentryClient.CreateProject(ctx, "demo", "backend", sentry.CreateProjectOptions{Name: "demo-web-shop", Slug: "demo-web-shop"}); err != nil {
@@ -247,11 +248,11 @@ func TestMigrationGoesOnFromAnotherRunsRecord(t *testing.T) {
 		Target: w.Base + "/demo/demo-web-shop", Phase: ledger.PhaseCreated, NewPublic: theirs.Public, Started: time.Now().UTC()}, true); err != nil {
 		t.Fatal(err)
 	}
-	done := runPlan(t, ctx, p, w.Client, nil)
-	if it := byPath(done)["demo/web-shop"]; it.Result != change.ResultChanged {
+	done := changetest.RunPlan(t, ctx, p, w.Client, nil)
+	if it := changetest.ByPath(done)["demo/web-shop"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
-	recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil)
+	recs := w.Ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil)
 	if len(recs) != 1 || recs[0].ID != "m-other" || recs[0].Phase != ledger.PhaseMigrated {
 		t.Fatalf("the project's migrations in the ledger: %+v", recs)
 	}
@@ -267,10 +268,10 @@ func TestMigratedProjectPlannedAgain(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	if it := byPath(runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil))["demo/web-shop"]; it.Result != change.ResultChanged {
+	if it := changetest.ByPath(changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil))["demo/web-shop"]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
-	it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))["demo/web-shop"]
+	it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))["demo/web-shop"]
 	if it.Acts() || !strings.Contains(it.Skip, "its integrated keys go with the migration's later step") || !strings.Contains(it.Skip, "GitLab's own Sentry settings are not set yet") {
 		t.Fatalf("%+v", it)
 	}

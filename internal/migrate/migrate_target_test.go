@@ -5,25 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
-
-// projectOfPath plans kind in the one project at path.
-func planOne(t *testing.T, w *migrationWorld, path string, k MigrateChange) change.Plan {
-	t.Helper()
-	p, _, err := w.Client.GetProject(context.Background(), apiclient.ProjectRef{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := change.PlanProjects(context.Background(), w.Client, []apiclient.Project{*p}, k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // A migration under way run again after the project's name changed (or
 // with another naming rule) goes on with the Sentry project and key the
@@ -35,7 +21,7 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	w.RefuseEvents.Store(true)
-	first := runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
+	first := changetest.RunPlan(t, ctx, changetest.PlanOne(t, w.Client, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if first.Items[0].Result != change.ResultFailed || w.Creates.Load() != 1 {
 		t.Fatalf("%+v", first.Items[0])
 	}
@@ -45,20 +31,20 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 	renamed.Slug = func(projectscope.Project) string { return "shop-renamed" }
 	named := renamed
 	named.Named = func(projectscope.Project) bool { return true }
-	if it := planOne(t, w, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
+	if it := changetest.PlanOne(t, w.Client, "demo/web-shop", named).Items[0]; it.Acts() || !strings.Contains(it.Skip, "--mapping") || !strings.Contains(it.Skip, "demo/demo-web-shop") {
 		t.Fatalf("a mapping naming another target was taken: %+v", it)
 	}
 	otherOrg := w.kind(t, w.SentryClient, false)
 	otherOrg.Org = "elsewhere"
-	if it := planOne(t, w, "demo/web-shop", otherOrg).Items[0]; it.Acts() || !strings.Contains(it.Skip, "migrate it to that Sentry and organisation") {
+	if it := changetest.PlanOne(t, w.Client, "demo/web-shop", otherOrg).Items[0]; it.Acts() || !strings.Contains(it.Skip, "migrate it to that Sentry and organisation") {
 		t.Fatalf("another organisation was taken: %+v", it)
 	}
 
-	p := planOne(t, w, "demo/web-shop", renamed)
+	p := changetest.PlanOne(t, w.Client, "demo/web-shop", renamed)
 	if it := p.Items[0]; !it.Acts() || !strings.Contains(it.Action, "demo/demo-web-shop") || !strings.Contains(it.Action, "SENTRY_DSN (all environments) moved to the Sentry DSN by the run before") {
 		t.Fatalf("%+v", it)
 	}
-	done := runPlan(t, ctx, p, w.Client, nil)
+	done := changetest.RunPlan(t, ctx, p, w.Client, nil)
 	if it := done.Items[0]; it.Result != change.ResultChanged {
 		t.Fatalf("%+v", it)
 	}
@@ -72,7 +58,7 @@ func TestMigrationGoesOnWithTheLedgersTarget(t *testing.T) {
 		}
 	}
 	// The ledger still names the variable the first run moved.
-	if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || len(recs[0].Variables) != 1 || recs[0].Variables[0].Key != "SENTRY_DSN" {
+	if recs := w.Ledger.Store().ProjectMigrations(flowtest.TestHost, 1, nil); len(recs) != 1 || len(recs[0].Variables) != 1 || recs[0].Variables[0].Key != "SENTRY_DSN" {
 		t.Fatalf("%+v", recs)
 	}
 }
@@ -86,10 +72,10 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 	ctx := context.Background()
 	shared := w.kind(t, w.SentryClient, false)
 	shared.Slug = func(projectscope.Project) string { return "shared" }
-	if done := runPlan(t, ctx, planOne(t, w, "demo/web-shop", shared), w.Client, nil); done.Items[0].Result != change.ResultChanged {
+	if done := changetest.RunPlan(t, ctx, changetest.PlanOne(t, w.Client, "demo/web-shop", shared), w.Client, nil); done.Items[0].Result != change.ResultChanged {
 		t.Fatalf("%+v", done.Items[0])
 	}
-	it := planOne(t, w, "demo/paused", shared).Items[0]
+	it := changetest.PlanOne(t, w.Client, "demo/paused", shared).Items[0]
 	if it.Acts() || !strings.Contains(it.Skip, "already the target of demo/web-shop") {
 		t.Fatalf("a second project took demo/shared: %+v", it)
 	}
@@ -102,7 +88,7 @@ func TestMigrationTargetsNeverSharedAcrossRuns(t *testing.T) {
 		}
 		return Slugify(p.Path)
 	}
-	if it := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
+	if it := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, legacy))["demo/mobile/ios"]; it.Acts() || !strings.Contains(it.Skip, "already the one demo/legacy-api reports to") {
 		t.Fatalf("the Sentry project of demo/legacy-api taken: %+v", it)
 	}
 }
@@ -115,16 +101,16 @@ func TestMigrationUnderWayElsewhereIsAskedInTheConsole(t *testing.T) {
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	w.RefuseEvents.Store(true)
-	runPlan(t, ctx, planOne(t, w, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
+	changetest.RunPlan(t, ctx, changetest.PlanOne(t, w.Client, "demo/web-shop", w.kind(t, w.SentryClient, false)), w.Client, nil)
 	w.RefuseEvents.Store(false)
 	k := w.kind(t, w.SentryClient, false)
 	k.Org, k.AskTarget = "elsewhere", true
-	it := planOne(t, w, "demo/web-shop", k).Items[0]
+	it := changetest.PlanOne(t, w.Client, "demo/web-shop", k).Items[0]
 	if !it.Acts() || !strings.Contains(it.Action, "goes on to demo/demo-web-shop, where its migration began") {
 		t.Fatalf("%+v", it)
 	}
 	k.Base = "https://other.example"
-	if it := planOne(t, w, "demo/web-shop", k).Items[0]; it.Acts() {
+	if it := changetest.PlanOne(t, w.Client, "demo/web-shop", k).Items[0]; it.Acts() {
 		t.Fatalf("another Sentry taken: %+v", it)
 	}
 }

@@ -11,23 +11,19 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
 )
 
-// migrationWorld is the mock GitLab and Sentry of a migration, with its
-// ledger as the migration keeps it.
-type migrationWorld struct {
-	*flowtest.MigrationWorld
-	ledger *rotation.Rotations
-}
+// migrationWorld is changetest's, where the tests make their migrations.
+type migrationWorld struct{ *changetest.MigrationWorld }
 
 func newMigrationWorld(t *testing.T, opts ...mockserver.Options) *migrationWorld {
 	t.Helper()
-	w := flowtest.NewMigrationWorld(t, opts...)
-	return &migrationWorld{w, rotation.NewRotations(w.Store, flowtest.TestHost, rotation.FrontEndMigrate).WithUser("tester")}
+	return &migrationWorld{changetest.NewMigrationWorld(t, opts...)}
 }
 
 func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) MigrateChange {
@@ -35,7 +31,7 @@ func (w *migrationWorld) kind(t *testing.T, sc MigrateAPI, deleteOld bool) Migra
 	if err != nil {
 		t.Fatal(err)
 	}
-	return MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.ledger,
+	return MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", DeleteOldKeys: deleteOld, Token: info, Ledger: w.Ledger,
 		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
 }
 
@@ -48,7 +44,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	w := newMigrationWorld(t, mockserver.Options{ScaleGroup: 12})
 	ctx, cancel := context.WithCancel(context.Background())
 	ended := 0
-	first := runPlan(t, ctx, plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, func(e change.Event) {
+	first := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, func(e change.Event) {
 		if e.Done {
 			if ended++; ended == 2 {
 				cancel()
@@ -58,7 +54,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 	if first.Count(change.ResultChanged) == 0 || !first.Interrupted() {
 		t.Fatalf("the first run was not cut off midway: %+v", first.Items)
 	}
-	second := runPlan(t, context.Background(), plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	second := changetest.RunPlan(t, context.Background(), changetest.Plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if second.Failed() != 0 {
 		t.Fatalf("%+v", second.Items)
 	}
@@ -87,7 +83,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 		}
 	}
 	// The later step deletes them and finishes each migration.
-	last := runPlan(t, context.Background(), plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, true)), w.Client, nil)
+	last := changetest.RunPlan(t, context.Background(), changetest.Plan(t, w.Client, flowtest.Fleet(), false, w.kind(t, w.SentryClient, true)), w.Client, nil)
 	if last.Failed() != 0 || last.Count(change.ResultChanged) != len(migrated) {
 		t.Fatalf("%+v", last.Items)
 	}
@@ -95,7 +91,7 @@ func TestMigrationInterruptedAndResumed(t *testing.T) {
 		if n := w.GitLab.KeyCount(id); n != 0 {
 			t.Fatalf("project %d keeps %d integrated keys", id, n)
 		}
-		if recs := w.ledger.Store().ProjectMigrations(flowtest.TestHost, id, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseDone {
+		if recs := w.Ledger.Store().ProjectMigrations(flowtest.TestHost, id, nil); len(recs) != 1 || recs[0].Phase != ledger.PhaseDone {
 			t.Fatalf("project %d: %+v", id, recs)
 		}
 	}
@@ -113,12 +109,12 @@ func (l lostProjects) CreateProject(ctx context.Context, org, team string, o sen
 // started again, not made twice; the project was under way, not failed.
 func TestMigrationLostProjectCreate(t *testing.T) {
 	w := newMigrationWorld(t)
-	first := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, lostProjects{w.SentryClient}, false)), w.Client, nil)
-	if it := byPath(first)["demo/web-shop"]; it.Result != change.ResultUnderWay || !strings.Contains(it.Words, "may or may not have been created") {
+	first := changetest.RunPlan(t, context.Background(), changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, lostProjects{w.SentryClient}, false)), w.Client, nil)
+	if it := changetest.ByPath(first)["demo/web-shop"]; it.Result != change.ResultUnderWay || !strings.Contains(it.Words, "may or may not have been created") {
 		t.Fatalf("%+v", it)
 	}
 	made := w.Creates.Load()
-	second := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	second := changetest.RunPlan(t, context.Background(), changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	if second.Failed() != 0 || w.Creates.Load() != made {
 		t.Fatalf("%d more projects made: %+v", w.Creates.Load()-made, second.Items)
 	}
@@ -132,7 +128,7 @@ func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
 	old, _, err := w.Client.CreateClientKey(ctx, apiclient.ProjectID(1))
 	if err != nil {
 		t.Fatal(err)
@@ -144,8 +140,8 @@ func TestDeleteOldKeysRefusedWhileHeld(t *testing.T) {
 	if _, _, err := w.Client.CreateVariable(ctx, apiclient.ProjectID(1), apiclient.NewVariable{Key: "LEGACY_DSN", Value: keys[0].DSN, Raw: true}); err != nil {
 		t.Fatal(err)
 	}
-	p := plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
-	if it := byPath(p)["demo/web-shop"]; it.Acts() || !strings.Contains(it.Skip, "LEGACY_DSN") {
+	p := changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, true))
+	if it := changetest.ByPath(p)["demo/web-shop"]; it.Acts() || !strings.Contains(it.Skip, "LEGACY_DSN") {
 		t.Fatalf("%+v", it)
 	}
 }
@@ -164,7 +160,7 @@ func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.
 	if err != nil || len(p.Items) != 1 || !strings.Contains(p.Items[0].Action, "integrated tracking left on") {
 		t.Fatalf("%v: %+v", err, p.Items)
 	}
-	done := runPlan(t, ctx, p, w.Client, nil)
+	done := changetest.RunPlan(t, ctx, p, w.Client, nil)
 	if it := done.Items[0]; it.Result != change.ResultChanged || !strings.Contains(it.Words, "integrated tracking stays on") {
 		t.Fatalf("%+v", it)
 	}
@@ -182,8 +178,8 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	w.RefuseEvents.Store(true)
-	first := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-	it := byPath(first)["demo/web-shop"]
+	first := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	it := changetest.ByPath(first)["demo/web-shop"]
 	if it.Result != change.ResultFailed || !strings.Contains(it.Words, "integrated tracking was left on") {
 		t.Fatalf("%+v", it)
 	}
@@ -192,8 +188,8 @@ func TestMigrationStopsBeforeSwitchOffWhenTheEventIsRefused(t *testing.T) {
 	}
 	w.RefuseEvents.Store(false)
 	made := w.Creates.Load()
-	second := runPlan(t, ctx, plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-	if it := byPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || !migrationResultOf(it).GoesOn {
+	second := changetest.RunPlan(t, ctx, changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	if it := changetest.ByPath(second)["demo/web-shop"]; it.Result != change.ResultChanged || !migrationResultOf(it).GoesOn {
 		t.Fatalf("%+v", it)
 	}
 	if w.Creates.Load() != made || len(w.Sentry.Keys("demo", "demo-web-shop")) != 1 {
@@ -211,9 +207,9 @@ func TestMigrationTargetsNeverShared(t *testing.T) {
 	w := newMigrationWorld(t)
 	k := w.kind(t, w.SentryClient, false)
 	k.Slug = func(projectscope.Project) string { return "shop" }
-	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
-	if p.Acting() != 0 || !strings.Contains(byPath(p)["demo/web-shop"].Skip, "is also the target of") {
-		t.Fatalf("%+v", byPath(p)["demo/web-shop"])
+	p := changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k)
+	if p.Acting() != 0 || !strings.Contains(changetest.ByPath(p)["demo/web-shop"].Skip, "is also the target of") {
+		t.Fatalf("%+v", changetest.ByPath(p)["demo/web-shop"])
 	}
 	for _, bad := range []string{"{bogus}", "{path", "Shop", "a b"} {
 		if _, err := SlugRule(bad); err == nil {
@@ -242,8 +238,8 @@ func TestMigrationWaitsForAnotherRunAtTheProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	done := runPlan(t, context.Background(), plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
-	it := byPath(done)["demo/web-shop"]
+	done := changetest.RunPlan(t, context.Background(), changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)), w.Client, nil)
+	it := changetest.ByPath(done)["demo/web-shop"]
 	var busy *rotation.BusyError
 	if it.Result != change.ResultFailed || !errors.As(it.Err, &busy) || len(w.Sentry.Keys("demo", "demo-web-shop")) != 0 {
 		t.Fatalf("%+v, keys %+v", it, w.Sentry.Keys("demo", "demo-web-shop"))
@@ -262,8 +258,8 @@ func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
 		}
 		return strings.ReplaceAll(p.Path, "/", "-")
 	}
-	p := plan(t, w.Client, flowtest.DemoGroup(t), true, k)
-	items := byPath(p)
+	p := changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, k)
+	items := changetest.ByPath(p)
 	for self, other := range map[string]string{"demo/web-shop": "demo/mobile/ios", "demo/mobile/ios": "demo/web-shop"} {
 		it := items[self]
 		if it.Result != change.ResultFailed || !strings.Contains(it.Skip, "is also the target of "+other+":") {
@@ -281,7 +277,7 @@ func TestMigrationTwoProjectsSharingATarget(t *testing.T) {
 func TestMigrationPlanNamesVariablesItLeaves(t *testing.T) {
 	w := newMigrationWorld(t)
 	w.GitLab.MakeGroupOwner("demo", 1)
-	items := byPath(plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))
+	items := changetest.ByPath(changetest.Plan(t, w.Client, flowtest.DemoGroup(t), true, w.kind(t, w.SentryClient, false)))
 	ios, web := items["demo/mobile/ios"], items["demo/web-shop"]
 	if !ios.Acts() || !strings.Contains(ios.Action, "left, holding an integrated DSN of no key of this project") || !strings.Contains(ios.Action, "OLD_SENTRY_DSN") {
 		t.Fatalf("ios: %+v", ios)

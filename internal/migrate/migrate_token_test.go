@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/change/changetest"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
@@ -26,15 +27,15 @@ func TestMigrationWithAnOrgLimitedToken(t *testing.T) {
 	if err != nil || info.Kind != sentry.OrgLimitedToken {
 		t.Fatalf("%v %+v", err, info)
 	}
-	k := MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", Token: info, Ledger: w.ledger,
+	k := MigrateChange{Sentry: sc, Base: w.Base, Org: "demo", Create: true, Team: "backend", Token: info, Ledger: w.Ledger,
 		Slug: func(p projectscope.Project) string { return strings.ReplaceAll(p.Path, "/", "-") }}
-	p := plan(t, w.Client, flowtest.Fleet(), false, k)
+	p := changetest.Plan(t, w.Client, flowtest.Fleet(), false, k)
 	for _, it := range p.Items {
 		if strings.Contains(it.Action, "cannot") || strings.Contains(it.Skip, "cannot") {
 			t.Fatalf("%+v", it)
 		}
 	}
-	if done := runPlan(t, context.Background(), p, w.Client, nil); done.Failed() != 0 || done.Count(change.ResultChanged) != 2 {
+	if done := changetest.RunPlan(t, context.Background(), p, w.Client, nil); done.Failed() != 0 || done.Count(change.ResultChanged) != 2 {
 		t.Fatalf("%+v", done.Items)
 	}
 }

@@ -174,14 +174,7 @@ func (k RotateChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Projec
 	}
 	r := rotation.NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
-	r = r.SawKeys(keystore.KeysRead{Seen: h.keys, Count: len(h.keys), Counted: true})
-	gv := env.Groups.Ancestors(ctx, env.Api, it.Project.Path)
-	r.GroupUses, r.GroupsUnread = rotation.MatchGroupUses(gv.Read, strings.TrimSpace(old.DSN)), gv.Unread
-	r.GroupUsesKnown = true
-	r, err := r.PlanFrom(ctx, env.Api, h.vars, nil)
-	if err == nil && r.Resume == rotation.DecidedUpdate {
-		r = r.GoOn()
-	}
+	r, err := r.PlanRead(ctx, env.Api, h.keys, env.Groups.Ancestors(ctx, env.Api, it.Project.Path), h.vars)
 	res := RotationResult{Old: old, Rotation: &r}
 	switch {
 	case err != nil:
@@ -222,11 +215,8 @@ func finishedWords(rec ledger.Record) string {
 func (k RotateChange) Run(ctx context.Context, env *RunEnv, it Item) Item {
 	res := it.rotation()
 	r := *res.Rotation
-	if env.campaign != nil && !r.Intent {
-		r.Opts.Campaign = env.campaign.id
-		if r.Rec.ID != "" && r.Rec.Campaign == "" {
-			r.Rec.Campaign = env.campaign.id // gone on with: now part of it
-		}
+	if env.campaign != nil {
+		r = r.InCampaign(env.campaign.id)
 	}
 	c := env.Checks(it.Project)
 	var err error
@@ -288,12 +278,12 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 		}
 		c := *r
 		if env.campaign != nil {
-			c.Opts.Campaign = env.campaign.id
+			c = c.InCampaign(env.campaign.id)
 		}
-		c.Rec, c.Intent = c.CreatingRecord(now), true
+		c = c.Creating(now)
 		res.Rotation = &c
 		items[i].Detail = res
-		recs = append(recs, c.Rec)
+		recs = append(recs, c.Record())
 		at = append(at, i)
 	}
 	if len(recs) == 0 {
@@ -312,10 +302,8 @@ func (k RotateChange) prepare(env *RunEnv, items []Item) []Item {
 // notReached closes the record prepare wrote for a project the run never
 // began: its create was never sent.
 func (k RotateChange) notReached(env *RunEnv, it Item) {
-	if r := it.rotation().Rotation; r != nil && r.Intent && k.Ledger != nil {
-		rec := r.Rec
-		rec.Phase, rec.Ended, rec.Note = ledger.PhaseFailed, k.Ledger.Stamp(), "not reached: the run was interrupted before its create"
-		_ = k.Ledger.Put(rec, false)
+	if r := it.rotation().Rotation; r != nil {
+		k.Ledger.NotReached(*r)
 	}
 }
 

@@ -66,7 +66,7 @@ func TestRestartLeavesTheKeyAndMakesANew(t *testing.T) {
 	if again.New == nil || again.New.ID == made || creates.Load() != 2 {
 		t.Fatalf("restart: %+v, %d creates", again.New, creates.Load())
 	}
-	left, _ := l.Store().Get(first.Rec.ID)
+	left, _ := l.Store().Get(first.Record().ID)
 	if left.Phase != ledger.PhaseAbandoned || !strings.Contains(left.Note, "key") {
 		t.Fatalf("the left rotation: %+v", left)
 	}

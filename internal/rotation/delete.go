@@ -54,9 +54,9 @@ type DeleteAPI interface {
 	projectscope.GroupVariablesAPI
 }
 
-// MatchGroupUses are the group variables whose value is dsn, nearest group
+// matchGroupUses are the group variables whose value is dsn, nearest group
 // first.
-func MatchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
+func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
 	if dsn == "" {
 		return nil
 	}
@@ -127,7 +127,7 @@ func PlanDeletionIn(ctx context.Context, api RotationAPI, ref apiclient.ProjectR
 	}
 	groupVars = func(dsn string) []Use {
 		<-groupsRead
-		return MatchGroupUses(byGroup, dsn)
+		return matchGroupUses(byGroup, dsn)
 	}
 	wg.Add(3)
 	go func() {
@@ -231,7 +231,7 @@ func (d Deletion) Run(ctx context.Context, api DeleteAPI, l *Rotations) (Deletio
 		}
 	})
 	if d.groupsLater {
-		d.GroupUses, d.groupsLater = MatchGroupUses(groups, strings.TrimSpace(d.Key.DSN)), false
+		d.GroupUses, d.groupsLater = matchGroupUses(groups, strings.TrimSpace(d.Key.DSN)), false
 		d.Hidden = append(d.Hidden, hiddenGroupVariables(groups)...)
 	}
 	if err != nil {

@@ -101,7 +101,7 @@ func (l *Rotations) NewRecord(kind, prefix string) ledger.Record {
 	return ledger.Record{Kind: kind, ID: newID(prefix, now), Host: l.host, User: l.user, FrontEnd: l.frontEnd, Started: now}
 }
 
-// NewID is a rotation's or campaign's ID: the date and random hex.
+// newID is a rotation's or campaign's ID: the date and random hex.
 func newID(prefix string, now time.Time) string {
 	var b [5]byte
 	_, _ = rand.Read(b[:])

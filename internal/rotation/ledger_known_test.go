@@ -82,7 +82,7 @@ func TestRotationOfAGoneOldKeyClosesIt(t *testing.T) {
 	if open := l.OpenRotations(1); len(open) != 0 {
 		t.Fatalf("the rotation of a key that is gone stays open: %+v", open)
 	}
-	if rec, _ := l.store.Get(kept.Rec.ID); rec.Phase != ledger.PhaseSettled {
+	if rec, _ := l.store.Get(kept.rec.ID); rec.Phase != ledger.PhaseSettled {
 		t.Fatalf("%+v", rec)
 	}
 	if w := again.Failure(flowtest.ExplainPlain, testChecks); !strings.Contains(w, "finish") || !strings.Contains(w, fmt.Sprint(kept.New.ID)) {

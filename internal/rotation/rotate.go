@@ -94,7 +94,7 @@ type decision uint8
 
 const (
 	undecided decision = iota
-	DecidedUpdate
+	decidedUpdate
 	decidedKeep
 )
 
@@ -142,22 +142,22 @@ type Rotation struct {
 	// the old key (finished) and those that made it (abandoned).
 	Settled []ledger.Record
 
-	Opts    RotationOptions
+	opts    RotationOptions
 	planned bool
 	// read is what the plan read of the keys: the keys seen, and how many
 	// there are (the new key's page on GitLab); known their refs.
 	read      keystore.KeysRead
 	known     []string
 	variables decision
-	Resume    decision // decidedUpdate: go on; decidedKeep: restart
+	resume    decision // decidedUpdate: go on; decidedKeep: restart
 	confirmed bool
-	// Rec is the rotation's ledger record once its create is under way;
+	// rec is the rotation's ledger record once its create is under way;
 	// intent: a group run wrote it ahead, on disk (prepareCreates).
-	Rec    ledger.Record
-	Intent bool
-	// GroupUsesKnown: GroupUses were read by the plan (a group rotation's,
+	rec    ledger.Record
+	intent bool
+	// groupUsesKnown: GroupUses were read by the plan (a group rotation's,
 	// once per group), not to be read again.
-	GroupUsesKnown bool
+	groupUsesKnown bool
 	// groupUsesSeen: the delete was confirmed by someone shown GroupUses.
 	groupUsesSeen bool
 	stopped       bool
@@ -171,7 +171,7 @@ func (r Rotation) OldKeyID() int64 {
 	if r.Old.ID != 0 {
 		return r.Old.ID
 	}
-	return r.Opts.OldID
+	return r.opts.OldID
 }
 
 // Failed reports the step that failed and its error, if one did.

@@ -16,7 +16,7 @@ func (r Rotation) UpdateVariables() Rotation {
 	if r.VariablesErr != nil {
 		return r
 	}
-	r.variables = DecidedUpdate
+	r.variables = decidedUpdate
 	r.Variables = slices.Clone(r.Variables)
 	for i := range r.Variables {
 		if r.Variables[i].HoldsOld && !r.Variables[i].Outside {
@@ -29,7 +29,7 @@ func (r Rotation) UpdateVariables() Rotation {
 // GoOn answers the resume question: go on with the key the unfinished
 // rotation made.
 func (r Rotation) GoOn() Rotation {
-	r.Resume = DecidedUpdate
+	r.resume = decidedUpdate
 	return r.goOn()
 }
 
@@ -40,7 +40,7 @@ func (r Rotation) goOn() Rotation {
 	}
 	k := NewKeyOf(*r.Earlier)
 	r.New = &k
-	r.Rec = *r.Earlier
+	r.rec = *r.Earlier
 	return r
 }
 
@@ -48,12 +48,12 @@ func (r Rotation) goOn() Rotation {
 // rotation made as it is, and make a new one (the ledger then says the
 // earlier rotation was abandoned and names its key).
 func (r Rotation) Restart() Rotation {
-	r.Resume = decidedKeep
+	r.resume = decidedKeep
 	return r
 }
 
 // GoingOn reports a rotation going on with an earlier one's key.
-func (r Rotation) GoingOn() bool { return r.Earlier != nil && r.Resume == DecidedUpdate }
+func (r Rotation) GoingOn() bool { return r.Earlier != nil && r.resume == decidedUpdate }
 
 // KeepVariables answers the variables question: leave them as they are.
 // The old key can then still be deleted, once the user confirms knowing it.
@@ -76,7 +76,7 @@ func (r Rotation) ConfirmDelete(yes bool) Rotation {
 // WantVerify asks for a test event before the delete (the console's v at
 // the delete question).
 func (r Rotation) WantVerify() Rotation {
-	r.Opts.Verify = true
+	r.opts.Verify = true
 	return r
 }
 
@@ -97,4 +97,4 @@ func (r Rotation) VariablesDecided() bool { return r.variables != undecided }
 func (r Rotation) VariablesKept() bool { return r.variables == decidedKeep }
 
 // Soft reports a rotation that disables the old key instead of deleting it.
-func (r Rotation) Soft() bool { return r.Opts.Soft }
+func (r Rotation) Soft() bool { return r.opts.Soft }

@@ -19,23 +19,23 @@ import (
 // named is the variable the rotation was asked to point at the new DSN,
 // by name and scope: part of its identity.
 func (r Rotation) named() *ledger.Variable {
-	if r.Opts.Variable == "" {
+	if r.opts.Variable == "" {
 		return nil
 	}
-	scope := r.Opts.Scope
+	scope := r.opts.Scope
 	for _, v := range r.Variables {
 		if v.Named {
 			scope = v.Scope
 		}
 	}
-	return &ledger.Variable{Key: r.Opts.Variable, Scope: ScopeOf(scope)}
+	return &ledger.Variable{Key: r.opts.Variable, Scope: ScopeOf(scope)}
 }
 
 // findEarlier looks up the unfinished rotation of the same key to go on
 // with. One whose create lost its answer is resolved from the project's
 // keys: the key it made, or none (then it is closed as failed).
 func (r Rotation) findEarlier(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
-	l := r.Opts.Ledger
+	l := r.opts.Ledger
 	if l == nil {
 		return r, nil
 	}
@@ -51,7 +51,7 @@ func (r Rotation) findEarlier(ctx context.Context, api keystore.KeysAPI) (Rotati
 		}
 		k, found, err := resolveCreating(ctx, r.keys(api), rec, l.othersNewKeys(rec))
 		switch {
-		case err != nil && r.Resume == decidedKeep:
+		case err != nil && r.resume == decidedKeep:
 			// Restarting: it is closed at the create, naming the doubt.
 		case err != nil:
 			return r, err
@@ -80,7 +80,7 @@ func (l *Rotations) Stamp() *time.Time {
 // made a key for this rotation since the plan, closes the earlier rotation
 // a restart leaves, and records the create before it is sent.
 func (r *Rotation) claimCreate() (release func(), err error) {
-	l := r.Opts.Ledger
+	l := r.opts.Ledger
 	if l == nil {
 		return func() {}, nil
 	}
@@ -88,7 +88,7 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	// single rotation claims the project for its create. Either way the
 	// claim says a live process is at it.
 	release = func() {}
-	if r.Opts.Campaign == "" {
+	if r.opts.Campaign == "" {
 		release, err = l.store.Claim(ledger.ProjectClaim(l.host, r.Project.ID))
 		switch {
 		case errors.Is(err, ledger.ErrBusy):
@@ -99,7 +99,7 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	}
 	now := l.now().UTC()
 	var recs []ledger.Record
-	if e := r.Earlier; e != nil && r.Resume == decidedKeep {
+	if e := r.Earlier; e != nil && r.resume == decidedKeep {
 		left := *e
 		left.Phase, left.Ended = ledger.PhaseAbandoned, &now
 		left.Note = "left by a restart"
@@ -109,17 +109,17 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 		left.Updated = now
 		recs = append(recs, left)
 	}
-	if !r.Intent { // a group run's is on disk already, with its batch
-		r.Rec = r.CreatingRecord(now)
-		r.Rec.Updated = now
-		recs = append(recs, r.Rec)
+	if !r.intent { // a group run's is on disk already, with its batch
+		r.rec = r.creatingRecord(now)
+		r.rec.Updated = now
+		recs = append(recs, r.rec)
 	}
 	// Checked and written at once, under the ledger's lock: another run
 	// that made a key for this rotation since the plan stops this one.
 	named := r.named()
 	rec, found, err := l.store.AppendUnless(recs, true, l.host, r.Project.ID, func(x ledger.Record) bool {
 		return recordsOld(x, r.Old) && x.IsOpen() && sameVariable(x.Named, named) &&
-			(r.Earlier == nil || x.ID != r.Earlier.ID) && x.ID != r.Rec.ID
+			(r.Earlier == nil || x.ID != r.Earlier.ID) && x.ID != r.rec.ID
 	})
 	switch {
 	case err != nil:
@@ -132,12 +132,12 @@ func (r *Rotation) claimCreate() (release func(), err error) {
 	return release, nil
 }
 
-// CreatingRecord is the rotation's record as its create is sent.
-func (r *Rotation) CreatingRecord(now time.Time) ledger.Record {
-	l := r.Opts.Ledger
+// creatingRecord is the rotation's record as its create is sent.
+func (r *Rotation) creatingRecord(now time.Time) ledger.Record {
+	l := r.opts.Ledger
 	rec := ledger.Record{Kind: ledger.KindRotation, ID: newID("r-", now), Host: l.host, ProjectID: r.Project.ID,
 		ProjectPath: r.Project.Path, Backend: r.backend(), OldKeyID: r.Old.ID, OldPublic: r.Old.PublicKey,
-		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.Opts.Campaign,
+		Named: r.named(), Phase: ledger.PhaseCreating, User: l.user, FrontEnd: l.frontEnd, Campaign: r.opts.Campaign,
 		Started: now, Variables: r.ledgerVariables()}
 	rec.BeforeMax = r.Old.ID
 	for _, k := range r.read.Seen {
@@ -159,12 +159,12 @@ const keptBefore = 100
 // finds it again if this one is lost with a crash, unless the plan saw
 // only some of the keys: then it is synced too.
 func (r *Rotation) recordCreated() error {
-	l := r.Opts.Ledger
+	l := r.opts.Ledger
 	if l == nil {
 		return nil
 	}
-	r.Rec.NewKeyID, r.Rec.NewPublic, r.Rec.Phase = r.New.ID, r.New.PublicKey, ledger.PhaseCreated
-	if err := l.Put(r.Rec, !r.Rec.BeforeComplete); err != nil {
+	r.rec.NewKeyID, r.rec.NewPublic, r.rec.Phase = r.New.ID, r.New.PublicKey, ledger.PhaseCreated
+	if err := l.Put(r.rec, !r.rec.BeforeComplete); err != nil {
 		r.stopped = true
 		return &LedgerError{Before: fmt.Sprintf("going on with key %d, which was created", r.New.ID), Err: err}
 	}
@@ -173,31 +173,31 @@ func (r *Rotation) recordCreated() error {
 
 // endRecord ends the record with phase and a note.
 func (r *Rotation) endRecord(phase, note string) {
-	l := r.Opts.Ledger
-	if l == nil || r.Rec.ID == "" {
+	l := r.opts.Ledger
+	if l == nil || r.rec.ID == "" {
 		return
 	}
-	r.Rec.Phase, r.Rec.Note, r.Rec.Ended = phase, note, l.Stamp()
-	r.Rec.Variables = r.ledgerVariables()
-	_ = l.Put(r.Rec, false)
+	r.rec.Phase, r.rec.Note, r.rec.Ended = phase, note, l.Stamp()
+	r.rec.Variables = r.ledgerVariables()
+	_ = l.Put(r.rec, false)
 }
 
 // noteCheck writes what the check learnt: the public key of a key gone on
 // with, and the groups' variables holding the old DSN.
 func (r *Rotation) noteCheck() {
-	if r.Opts.Ledger == nil || r.Rec.ID == "" || (r.Rec.NewPublic == r.New.PublicKey && len(r.GroupUses) == 0) {
+	if r.opts.Ledger == nil || r.rec.ID == "" || (r.rec.NewPublic == r.New.PublicKey && len(r.GroupUses) == 0) {
 		return
 	}
-	r.Rec.NewPublic = r.New.PublicKey
-	r.Rec.Variables = r.ledgerVariables()
-	_ = r.Opts.Ledger.Put(r.Rec, false)
+	r.rec.NewPublic = r.New.PublicKey
+	r.rec.Variables = r.ledgerVariables()
+	_ = r.opts.Ledger.Put(r.rec, false)
 }
 
 // noteVariables writes what happened to each variable. A group run going
 // straight on to the delete leaves it to the delete's record (or to
 // saveState, when the rotation stops before it): one append less a project.
 func (r *Rotation) noteVariables() {
-	if r.Opts.Campaign != "" && r.confirmed && !r.Opts.Soft && r.err == nil {
+	if r.opts.Campaign != "" && r.confirmed && !r.opts.Soft && r.err == nil {
 		return
 	}
 	r.SaveState()
@@ -205,40 +205,40 @@ func (r *Rotation) noteVariables() {
 
 // SaveState writes where an unfinished rotation stands.
 func (r *Rotation) SaveState() {
-	if r.Opts.Ledger == nil || r.Rec.ID == "" || !ledger.Open(r.Rec.Phase) {
+	if r.opts.Ledger == nil || r.rec.ID == "" || !ledger.Open(r.rec.Phase) {
 		return
 	}
-	r.Rec.Variables = r.ledgerVariables()
-	if Made(r.Rec) && !r.VariablesPending() && len(r.StillOld()) == 0 {
-		r.Rec.Phase = ledger.PhaseVariables
+	r.rec.Variables = r.ledgerVariables()
+	if Made(r.rec) && !r.VariablesPending() && len(r.StillOld()) == 0 {
+		r.rec.Phase = ledger.PhaseVariables
 	}
-	_ = r.Opts.Ledger.Put(r.Rec, false)
+	_ = r.opts.Ledger.Put(r.rec, false)
 }
 
 // noteDisabled writes a soft rotation's old key turned off: the rotation
 // stays open until the old key is deleted.
 func (r *Rotation) noteDisabled() {
-	if r.Opts.Ledger == nil || r.Rec.ID == "" {
+	if r.opts.Ledger == nil || r.rec.ID == "" {
 		return
 	}
-	r.Rec.Phase, r.Rec.Variables = ledger.PhaseDisabled, r.ledgerVariables()
-	_ = r.Opts.Ledger.Put(r.Rec, false)
+	r.rec.Phase, r.rec.Variables = ledger.PhaseDisabled, r.ledgerVariables()
+	_ = r.opts.Ledger.Put(r.rec, false)
 }
 
 // noteVerified writes the test event's answer.
 func (r *Rotation) noteVerified() {
-	if r.Opts.Ledger == nil || r.Rec.ID == "" || r.Verified == nil {
+	if r.opts.Ledger == nil || r.rec.ID == "" || r.Verified == nil {
 		return
 	}
-	r.Rec.TestEvent = &ledger.TestEvent{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
-	_ = r.Opts.Ledger.Put(r.Rec, false)
+	r.rec.TestEvent = &ledger.TestEvent{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
+	_ = r.opts.Ledger.Put(r.rec, false)
 }
 
 // recordDeleted ends the rotation: the old key is gone. Other unfinished
 // rotations of the same old key (another variable's, or scope's) are
 // finished by it too.
 func (r *Rotation) recordDeleted() {
-	l := r.Opts.Ledger
+	l := r.opts.Ledger
 	if l == nil {
 		return
 	}
@@ -247,7 +247,7 @@ func (r *Rotation) recordDeleted() {
 		note = "the old key was already gone (deleted elsewhere)"
 	}
 	r.endRecord(ledger.PhaseDone, note)
-	r.Settled = l.keyGone(r.Project.ID, r.Old, r.Rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", keystore.KeyName(r.Old), r.Rec.ID))
+	r.Settled = l.keyGone(r.Project.ID, r.Old, r.rec.ID, fmt.Sprintf("key %s was deleted by rotation %s", keystore.KeyName(r.Old), r.rec.ID))
 }
 
 // SettleOldKey finishes the unfinished rotations of a project's key that
@@ -279,7 +279,7 @@ func (r Rotation) ledgerVariables() []ledger.Variable {
 	for _, u := range r.GroupUses {
 		now = append(now, ledger.Variable{Key: u.Variable, Scope: ScopeOf(u.Scope), Group: u.Group, Result: "unchanged"})
 	}
-	return mergeVariables(r.Rec.Variables, now)
+	return mergeVariables(r.rec.Variables, now)
 }
 
 // mergeVariables is what a rotation did to each variable, over all its
@@ -303,8 +303,8 @@ func mergeVariables(recorded, now []ledger.Variable) []ledger.Variable {
 
 // backend names where the rotation's keys are.
 func (r Rotation) backend() string {
-	if r.Opts.Keys != nil {
-		return r.Opts.Keys.Backend()
+	if r.opts.Keys != nil {
+		return r.opts.Keys.Backend()
 	}
 	return keystore.BackendGitLab
 }

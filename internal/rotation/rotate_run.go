@@ -17,15 +17,15 @@ import (
 // NewRotation starts a rotation in project ref; nothing is read until
 // the plan step runs.
 func NewRotation(ref apiclient.ProjectRef, o RotationOptions) Rotation {
-	r := Rotation{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, Opts: o, confirmed: o.Confirmed}
+	r := Rotation{Project: projectscope.Project{Ref: ref, ID: ref.ID, Path: ref.Path}, opts: o, confirmed: o.Confirmed}
 	if o.KeepVariables {
 		r.variables = decidedKeep
 	}
 	switch {
 	case o.Restart:
-		r.Resume = decidedKeep
+		r.resume = decidedKeep
 	case o.GoOn:
-		r.Resume = DecidedUpdate
+		r.resume = decidedUpdate
 	}
 	return r
 }
@@ -38,7 +38,7 @@ func (r Rotation) Next() Step {
 		return StepDone
 	case !r.planned:
 		return StepPlan
-	case r.Earlier != nil && r.Resume == undecided:
+	case r.Earlier != nil && r.resume == undecided:
 		return StepResume
 	case r.New == nil:
 		return StepCreate
@@ -48,11 +48,11 @@ func (r Rotation) Next() Step {
 		return StepChooseVariables
 	case r.VariablesPending():
 		return StepUpdateVariables
-	case r.Opts.Verify && r.Verified == nil:
+	case r.opts.Verify && r.Verified == nil:
 		return StepVerify
 	case !r.confirmed:
 		return StepConfirmDelete
-	case r.Opts.Soft && !r.Disabled && !r.Deleted:
+	case r.opts.Soft && !r.Disabled && !r.Deleted:
 		return StepDisable
 	case !r.Deleted && !r.Disabled:
 		return StepDelete
@@ -70,7 +70,7 @@ func (r Rotation) Run(ctx context.Context, api RotationAPI, step Step) (Rotation
 	switch step {
 	case StepPlan:
 		r, err = r.plan(ctx, api)
-		if err == nil && r.Resume == DecidedUpdate {
+		if err == nil && r.resume == decidedUpdate {
 			r = r.goOn()
 		}
 	case StepCreate:

@@ -34,7 +34,7 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	var serr error
 	keys, oldRef := r.keys(api), r.oldRef() // not r in the goroutines: r.opts.Ledger is set meanwhile
 	go func() { defer wg.Done(); read, kerr = keys.Read(ctx, oldRef) }()
-	if r.Opts.Keys == nil && r.Opts.Resolve != nil {
+	if r.opts.Keys == nil && r.opts.Resolve != nil {
 		// GitLab's keys are read meanwhile: an integrated project's plan
 		// stays one round trip.
 		wg.Add(1)
@@ -42,37 +42,37 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	}
 	go func() { defer wg.Done(); vars, _, verr = api.ListVariables(ctx, r.Project.Ref) }()
 	// The ledger names who rotated: asked in the same round trip.
-	led := r.Opts.Ledger
+	led := r.opts.Ledger
 	if !led.HasUser() {
 		wg.Add(1)
 		go func() { defer wg.Done(); led = led.WithUser(CurrentUser(ctx, api)) }()
 	}
 	wg.Wait()
-	r.Opts.Ledger = led
+	r.opts.Ledger = led
 	r.Project = p
 	if serr != nil && !errors.Is(serr, apiclient.ErrSettingsNotFound) && perr == nil {
 		return r, serr
 	}
 	if keystore.SentryBacked(settings) {
-		store, err := r.Opts.Resolve(ctx, *settings.APIURL)
+		store, err := r.opts.Resolve(ctx, *settings.APIURL)
 		if err != nil {
 			return r, err
 		}
-		r.Opts.Keys = store
+		r.opts.Keys = store
 		read, kerr = store.Read(ctx, r.oldRef())
 	}
 	switch {
 	case errors.Is(perr, apiclient.ErrProjectNotFound) || errors.Is(perr, apiclient.ErrUnauthorized):
 		return r, perr
-	case r.Opts.Soft && r.keys(api).Backend() == keystore.BackendGitLab:
+	case r.opts.Soft && r.keys(api).Backend() == keystore.BackendGitLab:
 		return r, &SoftUnsupportedError{Project: p}
-	case r.Opts.NewName != "" && r.keys(api).Backend() == keystore.BackendGitLab:
+	case r.opts.NewName != "" && r.keys(api).Backend() == keystore.BackendGitLab:
 		return r, &UnnamedKeysError{Project: p}
 	case r.oldRef() != "" && errors.Is(kerr, apiclient.ErrKeyNotFound):
 		// The key is surely gone: the rotations it leaves open are closed,
 		// as a delete through errtrack closes them.
-		gone := apiclient.ClientKey{ID: r.Opts.OldID, PublicKey: r.Opts.OldRef}
-		return r, &NoSuchKeyError{Project: p, ID: r.Opts.OldID, Ref: r.oldRef(), Closed: led.keyGoneOutside(p.ID, gone)}
+		gone := apiclient.ClientKey{ID: r.opts.OldID, PublicKey: r.opts.OldRef}
+		return r, &NoSuchKeyError{Project: p, ID: r.opts.OldID, Ref: r.oldRef(), Closed: led.keyGoneOutside(p.ID, gone)}
 	case kerr != nil:
 		return r, kerr
 	}
@@ -84,18 +84,18 @@ func (r Rotation) plan(ctx context.Context, api RotationAPI) (Rotation, error) {
 	default:
 		return r, &AmbiguousError{p, read.Count}
 	}
-	r = r.SawKeys(read)
-	if verr != nil && r.Opts.Variable != "" {
+	r = r.sawKeys(read)
+	if verr != nil && r.opts.Variable != "" {
 		// The named variable cannot be looked up: stop before any change.
 		return r, &VariablesUnreadError{Err: verr}
 	}
-	return r.PlanFrom(ctx, api, vars, verr)
+	return r.planFrom(ctx, api, vars, verr)
 }
 
-// SawKeys notes the keys the plan read: the new key's page (it is listed
+// sawKeys notes the keys the plan read: the new key's page (it is listed
 // after every key there is now), and the keys by which a create whose
 // answer was lost is found again.
-func (r Rotation) SawKeys(read keystore.KeysRead) Rotation {
+func (r Rotation) sawKeys(read keystore.KeysRead) Rotation {
 	r.read, r.known = read, nil
 	for _, k := range read.Seen {
 		r.known = append(r.known, keystore.KeyRef(k))
@@ -105,35 +105,35 @@ func (r Rotation) SawKeys(read keystore.KeysRead) Rotation {
 
 // keys is where the project's keys are: the store given, else GitLab's.
 func (r Rotation) keys(api keystore.KeysAPI) keystore.KeyStore {
-	if r.Opts.Keys != nil {
-		return r.Opts.Keys
+	if r.opts.Keys != nil {
+		return r.opts.Keys
 	}
 	return keystore.GitLabKeys(api, r.Project.Ref)
 }
 
 // oldRef names the key asked for, "" for the project's only key.
 func (r Rotation) oldRef() string {
-	if r.Opts.OldRef != "" {
-		return r.Opts.OldRef
+	if r.opts.OldRef != "" {
+		return r.opts.OldRef
 	}
-	if r.Opts.OldID != 0 {
-		return strconv.FormatInt(r.Opts.OldID, 10)
+	if r.opts.OldID != 0 {
+		return strconv.FormatInt(r.opts.OldID, 10)
 	}
 	return ""
 }
 
-// PlanFrom ends the plan from what was read: the variables holding the
+// planFrom ends the plan from what was read: the variables holding the
 // old DSN, and the unfinished rotation of the same key to go on with.
-func (r Rotation) PlanFrom(ctx context.Context, api keystore.KeysAPI, vars []apiclient.Variable, verr error) (Rotation, error) {
+func (r Rotation) planFrom(ctx context.Context, api keystore.KeysAPI, vars []apiclient.Variable, verr error) (Rotation, error) {
 	if verr != nil {
 		r.VariablesErr = verr
 	} else {
-		t, err := planVariables(vars, r.Old.DSN, r.Opts.Variable, r.Opts.Scope)
+		t, err := planVariables(vars, r.Old.DSN, r.opts.Variable, r.opts.Scope)
 		if err != nil {
 			return r, err
 		}
 		r.Variables, r.Hidden = t.targets, t.hidden
-		if r.Opts.UpdateVariables {
+		if r.opts.UpdateVariables {
 			r = r.UpdateVariables()
 		}
 	}
@@ -148,12 +148,12 @@ func (r Rotation) PlanFrom(ctx context.Context, api keystore.KeysAPI, vars []api
 // newName is the new key's name: the one given, or, where the store names
 // keys, NewKeyName's (the console's and the commands' one rule).
 func (r Rotation) newName() string {
-	if r.Opts.NewName != "" || r.Opts.Keys == nil || r.Opts.Keys.Backend() == keystore.BackendGitLab {
-		return r.Opts.NewName
+	if r.opts.NewName != "" || r.opts.Keys == nil || r.opts.Keys.Backend() == keystore.BackendGitLab {
+		return r.opts.NewName
 	}
 	now := time.Now
-	if r.Opts.Ledger != nil && r.Opts.Ledger.now != nil {
-		now = r.Opts.Ledger.now
+	if r.opts.Ledger != nil && r.opts.Ledger.now != nil {
+		now = r.opts.Ledger.now
 	}
 	return keystore.NewKeyName(r.Old.Name, now())
 }
@@ -214,13 +214,13 @@ func (r Rotation) check(ctx context.Context, api RotationAPI) (Rotation, error) 
 		unread map[string]error
 	}
 	groupsRead := make(chan groupsSeen, 1)
-	if r.GroupUsesKnown {
+	if r.groupUsesKnown {
 		groupsRead <- groupsSeen{r.GroupUses, r.GroupsUnread}
 	} else {
 		path, oldDSN := r.Project.Path, strings.TrimSpace(r.Old.DSN)
 		go func() {
 			gv := projectscope.AncestorVariables(ctx, api, path)
-			groupsRead <- groupsSeen{MatchGroupUses(gv.Read, oldDSN), gv.Unread}
+			groupsRead <- groupsSeen{matchGroupUses(gv.Read, oldDSN), gv.Unread}
 		}()
 	}
 	store := r.keys(api)
@@ -277,7 +277,7 @@ func (r Rotation) checkNewDSN(listed apiclient.ClientKey) error {
 			return foreign("its DSN names the host %s, the old key's %s", safetext.Excerpt(where(d), 80), safetext.Excerpt(where(old), 80))
 		}
 	}
-	gitlab := r.Opts.Keys == nil || r.Opts.Keys.Backend() == keystore.BackendGitLab
+	gitlab := r.opts.Keys == nil || r.opts.Keys.Backend() == keystore.BackendGitLab
 	if gitlab && r.Project.ID != 0 && d.ProjectID != r.Project.ID {
 		return foreign("its DSN names project %d, not this project (%d)", d.ProjectID, r.Project.ID)
 	}
@@ -317,7 +317,7 @@ func (r Rotation) deleteSafe() error {
 		return &UnsafeDeleteError{Reason: "CI/CD variables still hold its DSN"}
 	case r.variables != decidedKeep && len(r.GroupUses) > 0 && !r.groupUsesSeen:
 		return &UnsafeDeleteError{Reason: "its DSN is held by the " + r.GroupUsesText(), Groups: true}
-	case len(r.GroupsUnread) > 0 && !r.groupUsesSeen && !r.Opts.DeleteWithUnreadGroups:
+	case len(r.GroupsUnread) > 0 && !r.groupUsesSeen && !r.opts.DeleteWithUnreadGroups:
 		return r.UnreadGroupsError()
 	}
 	return nil

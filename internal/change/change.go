@@ -168,7 +168,7 @@ func (p Plan) Interrupted() bool { return p.Count(ResultNotReached)+p.Count(Resu
 // PlanEnv is what a plan shares across its projects: the groups' variables
 // read once per group.
 type PlanEnv struct {
-	Api      ChangeAPI
+	API      ChangeAPI
 	Groups   projectscope.GroupVariablesReader
 	ledger   *rotation.Rotations
 	campaign *campaignPlan
@@ -220,7 +220,7 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	if pp, ok := kind.(prePlanner); ok {
 		kind = pp.PrePlan(ctx)
 	}
-	env := &PlanEnv{Api: api}
+	env := &PlanEnv{API: api}
 	plan := Plan{Kind: kind, Items: make([]Item, len(projects))}
 	if c, ok := kind.(campaigner); ok {
 		var err error

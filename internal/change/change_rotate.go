@@ -145,7 +145,7 @@ func (k RotateChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Projec
 		it.Detail = RotationResult{Old: rotation.OldKeyOf(rec), New: rotation.NewKeyOf(rec), DoneBefore: true}
 		return it
 	}
-	h := readHeld(ctx, env.Api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.Api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err
@@ -174,7 +174,7 @@ func (k RotateChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Projec
 	}
 	r := rotation.NewRotation(it.Project.Ref, o)
 	r.Project, r.Old = it.Project, old
-	r, err := r.PlanRead(ctx, env.Api, h.keys, env.Groups.Ancestors(ctx, env.Api, it.Project.Path), h.vars)
+	r, err := r.PlanRead(ctx, env.API, h.keys, env.Groups.Ancestors(ctx, env.API, it.Project.Path), h.vars)
 	res := RotationResult{Old: old, Rotation: &r}
 	switch {
 	case err != nil:

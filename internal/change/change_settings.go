@@ -30,7 +30,7 @@ const actionStaysOnSentry = "enable (it stays on its Sentry)"
 
 func (k SettingsChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Project) Item {
 	it := Item{Project: ProjectOf(p), Detail: SettingsResult{}}
-	s, _, err := env.Api.GetSettings(ctx, it.Project.Ref)
+	s, _, err := env.API.GetSettings(ctx, it.Project.Ref)
 	switch {
 	case errors.Is(err, apiclient.ErrSettingsNotFound) && k.Enable:
 		it.Action, it.Detail = actionCreateSettings, SettingsResult{Creates: true}

@@ -26,7 +26,7 @@ func (k VerifyChange) Words() ChangeWords {
 
 func (k VerifyChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Project) Item {
 	it := Item{Project: ProjectOf(p)}
-	h := readHeld(ctx, env.Api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.Api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

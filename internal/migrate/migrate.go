@@ -205,10 +205,10 @@ func (k MigrateChange) Plan(ctx context.Context, env *change.PlanEnv, p apiclien
 	var vars []apiclient.Variable
 	var serr, kerr, verr error
 	fanout.Together(func() error {
-		s, _, serr = env.Api.GetSettings(ctx, it.Project.Ref)
+		s, _, serr = env.API.GetSettings(ctx, it.Project.Ref)
 		return nil
-	}, func() { keys, _, kerr = env.Api.ListClientKeys(ctx, it.Project.Ref) },
-		func() { vars, _, verr = env.Api.ListVariables(ctx, it.Project.Ref) })
+	}, func() { keys, _, kerr = env.API.ListClientKeys(ctx, it.Project.Ref) },
+		func() { vars, _, verr = env.API.ListVariables(ctx, it.Project.Ref) })
 	switch {
 	case errors.Is(serr, apiclient.ErrSettingsNotFound):
 		it.Skip, it.Result = "no error tracking set up: nothing to migrate", change.ResultSkipped
@@ -247,7 +247,7 @@ func (k MigrateChange) Plan(ctx context.Context, env *change.PlanEnv, p apiclien
 	}
 	var hidden, others []string
 	m.targets, hidden, others = movingVariables(vars, "", keys)
-	gv := env.Groups.Ancestors(ctx, env.Api, it.Project.Path)
+	gv := env.Groups.Ancestors(ctx, env.API, it.Project.Path)
 	groupVars, unread := gv.Read, gv.Unread
 	if len(unread) > 0 {
 		m.unread = unread

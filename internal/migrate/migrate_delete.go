@@ -34,10 +34,10 @@ func (k MigrateChange) planDelete(ctx context.Context, env *change.PlanEnv, it c
 	var keys []apiclient.ClientKey
 	var vars []apiclient.Variable
 	kerr, verr := fanout.Both(func() (err error) {
-		keys, _, err = env.Api.ListClientKeys(ctx, it.Project.Ref)
+		keys, _, err = env.API.ListClientKeys(ctx, it.Project.Ref)
 		return err
 	}, func() (err error) {
-		vars, _, err = env.Api.ListVariables(ctx, it.Project.Ref)
+		vars, _, err = env.API.ListVariables(ctx, it.Project.Ref)
 		return err
 	})
 	if err := projectscope.FirstErr(kerr, verr); err != nil {
@@ -51,7 +51,7 @@ func (k MigrateChange) planDelete(ctx context.Context, env *change.PlanEnv, it c
 		}
 	}
 	moving, hidden, _ := movingVariables(vars, "", old)
-	gv := env.Groups.Ancestors(ctx, env.Api, it.Project.Path)
+	gv := env.Groups.Ancestors(ctx, env.API, it.Project.Path)
 	groupVars, unread := gv.Read, gv.Unread
 	for g, gv := range groupVars {
 		t, h, _ := movingVariables(gv, g, old)

@@ -288,7 +288,7 @@ func (k MigrateChange) migratedWords(ctx context.Context, env *change.PlanEnv, p
 	if rec.Phase == ledger.PhaseMigrated {
 		s += "; its integrated keys go with the migration's later step, once their clients moved"
 	}
-	if st, _, err := env.Api.GetSettings(ctx, p.Ref); err == nil && !keystore.SentryBacked(st) {
+	if st, _, err := env.API.GetSettings(ctx, p.Ref); err == nil && !keystore.SentryBacked(st) {
 		s += "; GitLab's own Sentry settings are not set yet: set them in its web UI, " + projectscope.SettingsPage(k.Ledger.Host(), p)
 	}
 	return s

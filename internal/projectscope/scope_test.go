@@ -1,4 +1,4 @@
-package rotation
+package projectscope_test
 
 import (
 	"context"

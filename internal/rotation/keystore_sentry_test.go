@@ -1,9 +1,8 @@
-package change
+package rotation
 
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // mockSentry is the mock Sentry on a test server and its demo project
@@ -57,9 +55,9 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := testLedger(t)
-	o := rotation.RotationOptions{Keys: store, OldRef: prod.PublicKey, NewName: "Production 2026-11", Variable: "SENTRY_DSN",
+	o := RotationOptions{Keys: store, OldRef: prod.PublicKey, NewName: "Production 2026-11", Variable: "SENTRY_DSN",
 		Verify: true, Confirmed: true, Soft: true, Ledger: l, GoOn: true}
-	r, err := rotation.NewRotation(legacy, o).Advance(ctx, gl, nil)
+	r, err := NewRotation(legacy, o).Advance(ctx, gl, nil)
 	if err != nil || !r.Disabled || r.Deleted || r.New.Name != "Production 2026-11" {
 		t.Fatalf("%v: disabled %v, deleted %v, new %+v", err, r.Disabled, r.Deleted, r.New)
 	}
@@ -80,7 +78,7 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 		t.Fatalf("%+v", open)
 	}
 	// Later: the same rotation gone on with deletes the old key.
-	later, err := rotation.NewRotation(legacy, rotation.RotationOptions{Keys: store, OldRef: prod.PublicKey, Confirmed: true, Ledger: l, GoOn: true}).Advance(ctx, gl, nil)
+	later, err := NewRotation(legacy, RotationOptions{Keys: store, OldRef: prod.PublicKey, Confirmed: true, Ledger: l, GoOn: true}).Advance(ctx, gl, nil)
 	if err != nil || !later.Deleted || !later.GoingOn() || later.New.PublicKey != r.New.PublicKey {
 		t.Fatalf("%v: %+v", err, later)
 	}
@@ -93,63 +91,9 @@ func TestSoftRotationOfASentryKey(t *testing.T) {
 // before the delete and keeps the old key.
 func TestSoftRotationOfAGitLabKeyRefused(t *testing.T) {
 	_, gl := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	r, err := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, KeepVariables: true, Confirmed: true, Soft: true}).Advance(context.Background(), gl, nil)
+	r, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Confirmed: true, Soft: true}).Advance(context.Background(), gl, nil)
 	if err == nil || r.Disabled || r.Deleted {
 		t.Fatalf("%v: %+v", err, r)
-	}
-}
-
-// A group rotation rotates a Sentry-backed project's key in its Sentry,
-// beside the integrated projects' keys in GitLab: each with its backend.
-func TestGroupRotationWithASentryBackedProject(t *testing.T) {
-	var ss *mocksentry.Server
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
-	t.Cleanup(ts.Close)
-	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
-	gsrv, gl := flowtest.MockOwner(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
-	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
-		p, err := sentry.ParseAPIURL(apiURL)
-		return keystore.SentryKeys(sc, p), err
-	}
-	l, _ := testLedger(t)
-	k := RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve}
-	p := plan(t, gl, flowtest.DemoGroup(t), true, k)
-	if it := byPath(p)["demo/legacy-api"]; !it.Acts() || !strings.Contains(it.Action, `rotate key "Production"`) {
-		t.Fatalf("%+v", it)
-	}
-	done := runPlan(t, context.Background(), p, gl, nil)
-	if done.Failed() != 0 || done.Count(ResultChanged) != 3 {
-		t.Fatalf("%+v", done.Items)
-	}
-	keys := ss.Keys("demo", "legacy-api")
-	var prod, fresh bool
-	for _, key := range keys {
-		prod = prod || key.Label == "Production"
-		fresh = fresh || strings.Contains(flowtest.VariableValue(gsrv, 3, "SENTRY_DSN", ""), key.Public)
-	}
-	if prod || !fresh || len(keys) != 2 {
-		t.Fatalf("Sentry keys %+v, SENTRY_DSN %q", keys, flowtest.VariableValue(gsrv, 3, "SENTRY_DSN", ""))
-	}
-}
-
-// A Sentry-backed project without the variable is skipped as any project
-// without it is: its Sentry is never asked, so a missing Sentry token
-// fails nothing.
-func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
-	_, gl := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	asked := 0
-	resolve := func(context.Context, string) (keystore.KeyStore, error) {
-		asked++
-		return nil, errors.New("no Sentry token")
-	}
-	l, _ := testLedger(t)
-	p := plan(t, gl, flowtest.DemoGroup(t), true, RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve})
-	if it := byPath(p)["demo/legacy-api"]; it.Result != ResultSkipped || !strings.Contains(it.Skip, "no CI/CD variable") || asked != 0 || p.Failed() != 0 {
-		t.Fatalf("asked %d, %+v", asked, it)
 	}
 }
 
@@ -157,8 +101,8 @@ func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
 // before anything changes: GitLab's keys have none.
 func TestNameRefusedForGitLabKeys(t *testing.T) {
 	srv, gl := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	_, err := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, NewName: "prod", KeepVariables: true, Confirmed: true}).Advance(context.Background(), gl, nil)
-	var unnamed *rotation.UnnamedKeysError
+	_, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, NewName: "prod", KeepVariables: true, Confirmed: true}).Advance(context.Background(), gl, nil)
+	var unnamed *UnnamedKeysError
 	if !errors.As(err, &unnamed) || srv.KeyCount(1) != 2 {
 		t.Fatalf("%v, keys %v", err, srv.Keys(1))
 	}
@@ -189,14 +133,14 @@ func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
 	keys, _ := store.All(ctx)
 	old := keys[len(keys)-1]
 	l, _ := testLedger(t)
-	o := rotation.RotationOptions{OldRef: old.PublicKey, KeepVariables: true, Confirmed: true, Ledger: l}
+	o := RotationOptions{OldRef: old.PublicKey, KeepVariables: true, Confirmed: true, Ledger: l}
 	o.Keys = lostCreates{store}
-	if _, err := rotation.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil); err == nil {
+	if _, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil); err == nil {
 		t.Fatal("a lost create went unnoticed")
 	}
 	before := len(srv.Keys("demo", "legacy-api"))
 	o.Keys, o.GoOn = store, true
-	r, err := rotation.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil)
+	r, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil)
 	if err != nil || r.Earlier == nil || len(srv.Keys("demo", "legacy-api")) != before-1 {
 		t.Fatalf("%v: went on %v, %d keys (had %d)", err, r.Earlier != nil, len(srv.Keys("demo", "legacy-api")), before)
 	}
@@ -219,7 +163,7 @@ func TestRotationNamesTheNewSentryKeyByTheOneRule(t *testing.T) {
 			prod = k
 		}
 	}
-	r, err := rotation.NewRotation(apiclient.ProjectID(3), rotation.RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
+	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: prod.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
 	if want := keystore.NewKeyName("Production", time.Now()); err != nil || r.New.Name != want {
 		t.Fatalf("%v: the new key is named %q, want %q", err, r.New.Name, want)
 	}
@@ -257,7 +201,7 @@ func TestRotationKeepsTheSentryKeysRateLimit(t *testing.T) {
 	if staging.RateLimit == nil {
 		t.Fatal("the demo's Staging key has no rate limit to keep")
 	}
-	r, err := rotation.NewRotation(apiclient.ProjectID(3), rotation.RotationOptions{Keys: store, OldRef: staging.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
+	r, err := NewRotation(apiclient.ProjectID(3), RotationOptions{Keys: store, OldRef: staging.PublicKey, KeepVariables: true, DeleteWithUnreadGroups: true, Confirmed: true}).Advance(ctx, gl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package change
+package rotation
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // A single rotation stopped with both keys (keys rotate --yes while a
@@ -23,15 +22,15 @@ func TestRetryGoesOnWithItsKey(t *testing.T) {
 	srv.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
 	l, _ := testLedger(t)
-	l = l.WithFrontEnd(rotation.FrontEndCommand)
-	first := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Confirmed: true, Ledger: l, GoOn: true})
+	l = l.WithFrontEnd(FrontEndCommand)
+	first := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, Ledger: l, GoOn: true})
 	first, err := first.Advance(ctx, c, nil)
-	if err != nil || first.Next() != rotation.StepChooseVariables {
+	if err != nil || first.Next() != StepChooseVariables {
 		t.Fatalf("%v: stopped at %d", err, first.Next())
 	}
 	made := first.New.ID
 	first = first.Stop() // what keys rotate --yes does there
-	retry := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true, Ledger: l, GoOn: true})
+	retry := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, UpdateVariables: true, Ledger: l, GoOn: true})
 	retry, err = retry.Advance(ctx, c, nil)
 	if err != nil || !retry.Deleted || !retry.GoingOn() || retry.New.ID != made {
 		t.Fatalf("%v: deleted %v, going on %v, new %+v", err, retry.Deleted, retry.GoingOn(), retry.New)
@@ -43,7 +42,7 @@ func TestRetryGoesOnWithItsKey(t *testing.T) {
 		t.Fatalf("SENTRY_DSN %q is not on key %d", v, made)
 	}
 	recs := l.Store().Records(func(r ledger.Record) bool { return r.Kind == ledger.KindRotation })
-	if len(recs) != 1 || recs[0].Phase != ledger.PhaseDone || recs[0].NewKeyID != made || recs[0].FrontEnd != rotation.FrontEndCommand {
+	if len(recs) != 1 || recs[0].Phase != ledger.PhaseDone || recs[0].NewKeyID != made || recs[0].FrontEnd != FrontEndCommand {
 		t.Fatalf("%+v", recs)
 	}
 }
@@ -55,14 +54,14 @@ func TestRestartLeavesTheKeyAndMakesANew(t *testing.T) {
 	_, c, creates, _ := flowtest.MockCounting(t, mockserver.Options{})
 	ctx := context.Background()
 	l, _ := testLedger(t)
-	first, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Confirmed: true, Ledger: l}).Advance(ctx, c, nil)
+	first, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, Ledger: l}).Advance(ctx, c, nil)
 	made := first.New.ID
-	again := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Ledger: l})
-	again, err := again.Run(ctx, c, rotation.StepPlan)
-	if err != nil || again.Next() != rotation.StepResume || again.Earlier.NewKeyID != made {
+	again := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l})
+	again, err := again.Run(ctx, c, StepPlan)
+	if err != nil || again.Next() != StepResume || again.Earlier.NewKeyID != made {
 		t.Fatalf("%v: the console is not asked whether to go on (next %d)", err, again.Next())
 	}
-	again, _ = again.Restart().Run(ctx, c, rotation.StepCreate)
+	again, _ = again.Restart().Run(ctx, c, StepCreate)
 	if again.New == nil || again.New.ID == made || creates.Load() != 2 {
 		t.Fatalf("restart: %+v, %d creates", again.New, creates.Load())
 	}
@@ -84,24 +83,24 @@ func TestRotationsMeetingEachOther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Ledger: la, GoOn: true}).Run(ctx, c, rotation.StepPlan)
-	_, err = r.Run(ctx, c, rotation.StepCreate)
-	var busy *rotation.BusyError
+	r, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: la, GoOn: true}).Run(ctx, c, StepPlan)
+	_, err = r.Run(ctx, c, StepCreate)
+	var busy *BusyError
 	if !errors.As(err, &busy) || creates.Load() != 0 {
 		t.Fatalf("%v, %d creates", err, creates.Load())
 	}
 	held()
 	// b makes a key for the same rotation between a's plan and create.
-	b, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Ledger: lb, GoOn: true}).Run(ctx, c, rotation.StepPlan)
-	if _, err := b.Run(ctx, c, rotation.StepCreate); err != nil {
+	b, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: lb, GoOn: true}).Run(ctx, c, StepPlan)
+	if _, err := b.Run(ctx, c, StepCreate); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.Run(ctx, c, rotation.StepCreate)
-	var meanwhile *rotation.MadeMeanwhileError
+	_, err = r.Run(ctx, c, StepCreate)
+	var meanwhile *MadeMeanwhileError
 	if !errors.As(err, &meanwhile) || creates.Load() != 1 {
 		t.Fatalf("%v, %d creates", err, creates.Load())
 	}
-	if w, ok := rotation.Problem(err, "run the command again"); !ok || !strings.Contains(w, "go on with it") {
+	if w, ok := Problem(err, "run the command again"); !ok || !strings.Contains(w, "go on with it") {
 		t.Fatal(w)
 	}
 }
@@ -112,7 +111,7 @@ func TestDeleteClosesRotations(t *testing.T) {
 	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	l, _ := testLedger(t)
-	kept, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
 	_ = kept.ConfirmDelete(false)
 	if len(l.OpenRotations(1)) != 1 {
 		t.Fatal("a rotation that kept its old key is not open")
@@ -128,33 +127,10 @@ func TestDeleteClosesRotations(t *testing.T) {
 		t.Fatal("the rotation is still open after its old key was deleted")
 	}
 	// The other way: the new key of an open rotation deleted.
-	kept2, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 2, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	kept2, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 2, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
 	d, _ = planDeletion(ctx, c, apiclient.ProjectID(1), kept2.New.ID, true)
 	if d, err = d.Run(ctx, c, l); err != nil || len(d.Closed) != 1 || d.Closed[0].Phase != ledger.PhaseAbandoned {
 		t.Fatalf("%v: %+v", err, d.Closed)
-	}
-}
-
-// A group run interrupted after a project's create leaves the rotation
-// open; the console's R on that project's old key then asks to go on with
-// the key the group run made, and going on makes none.
-func TestConsoleGoesOnWithAGroupRunsKey(t *testing.T) {
-	_, c, creates, _ := flowtest.MockCounting(t, mockserver.Options{ScaleGroup: 1})
-	ctx := context.Background()
-	l, _ := testLedger(t)
-	f := &faultyGroup{Faulty: &flowtest.Faulty{Client: c}, refuseUpdate: true}
-	runPlan(t, ctx, plan(t, f, flowtest.Fleet(), false, keep(l)), f, nil)
-	if creates.Load() != 1 {
-		t.Fatal(creates.Load())
-	}
-	console := l.WithFrontEnd(rotation.FrontEndConsole)
-	r, err := rotation.NewRotation(apiclient.ProjectID(2001), rotation.RotationOptions{OldID: 200001, Ledger: console}).Run(ctx, c, rotation.StepPlan)
-	if err != nil || r.Next() != rotation.StepResume || r.Earlier.Campaign == "" {
-		t.Fatalf("%v: next %d, earlier %+v", err, r.Next(), r.Earlier)
-	}
-	r, err = r.GoOn().Advance(ctx, c, nil)
-	if err != nil || creates.Load() != 1 || r.New.ID != r.Earlier.NewKeyID {
-		t.Fatalf("%v: %d creates", err, creates.Load())
 	}
 }
 
@@ -165,8 +141,8 @@ func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
 	_, c := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	l, _ := testLedger(t)
-	r, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, UpdateVariables: true, Verify: true, Ledger: l}).Advance(ctx, c, nil)
-	if r.Next() != rotation.StepConfirmDelete {
+	r, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, UpdateVariables: true, Verify: true, Ledger: l}).Advance(ctx, c, nil)
+	if r.Next() != StepConfirmDelete {
 		t.Fatalf("at %v, want the delete question", r.Next())
 	}
 	r.ConfirmDelete(false).Advance(ctx, c, nil)
@@ -174,11 +150,11 @@ func TestLedgerKeepsTheVariablesARotationChanged(t *testing.T) {
 	updated := func(rec ledger.Record) bool {
 		return slices.ContainsFunc(rec.Variables, func(v ledger.Variable) bool { return v.Key == "SENTRY_DSN" && v.Result == "updated" })
 	}
-	if len(open) != 1 || !updated(open[0]) || open[0].TestEvent == nil || strings.Contains(rotation.LeftToDo(open[0], rotation.Checks{}), "point SENTRY_DSN") {
-		t.Fatalf("after the test event and a kept key: %+v, left to do %q", open, rotation.LeftToDo(open[0], rotation.Checks{}))
+	if len(open) != 1 || !updated(open[0]) || open[0].TestEvent == nil || strings.Contains(LeftToDo(open[0], Checks{}), "point SENTRY_DSN") {
+		t.Fatalf("after the test event and a kept key: %+v, left to do %q", open, LeftToDo(open[0], Checks{}))
 	}
 	// Gone on with: the old key deleted, the variable still recorded.
-	if _, err := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, Confirmed: true, GoOn: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
+	if _, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Confirmed: true, GoOn: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
 		t.Fatal(err)
 	}
 	rec, _ := l.Store().Get(open[0].ID)
@@ -194,9 +170,9 @@ func TestRotationsDeleteEndsTheRotationThatMadeItsOldKey(t *testing.T) {
 	_, c := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	l, _ := testLedger(t)
-	a, _ := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	a, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
 	a = a.ConfirmDelete(false)
-	if _, err := rotation.NewRotation(apiclient.ProjectID(1), rotation.RotationOptions{OldID: a.New.ID, KeepVariables: true, Confirmed: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
+	if _, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: a.New.ID, KeepVariables: true, Confirmed: true, Ledger: l}).Advance(ctx, c, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, rec := range l.OpenRotations(1) {

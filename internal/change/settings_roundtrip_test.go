@@ -2,12 +2,10 @@ package change
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/flowtest"
-	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
 // settings update by ID: the write and the project's path in one round
@@ -35,13 +33,4 @@ func TestChangeSettingsOneRoundTrip(t *testing.T) {
 		t.Fatalf("%+v %v", ch, err)
 	}
 	w.Check(t)
-}
-
-func TestValidVariableName(t *testing.T) {
-	for s, want := range map[string]bool{"SENTRY_DSN": true, "a": true, "_1": true, strings.Repeat("A", 255): true,
-		"": false, strings.Repeat("A", 256): false, "A-B": false, "A B": false, "É": false, "A\n": false} {
-		if projectscope.ValidVariableName(s) != want {
-			t.Errorf("%q: %v", s, !want)
-		}
-	}
 }

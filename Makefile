@@ -158,7 +158,7 @@ bench:
 # lives is a check no test notices. Efficacy (killed / covered) is printed
 # at the end. Takes several minutes per package.
 GREMLINS_VERSION := v0.6.0
-MUTANT_PKGS ?= ./internal/workflow ./apiclient
+MUTANT_PKGS ?= ./internal/rotation ./internal/change ./internal/migrate ./apiclient
 mutants:
 	@set -e; gobin=$$(mktemp -d); trap 'rm -rf "$$gobin"' EXIT; \
 	GOBIN=$$gobin $(GO) install github.com/go-gremlins/gremlins/cmd/gremlins@$(GREMLINS_VERSION); \
@@ -200,7 +200,7 @@ FUZZ_TARGETS := \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
 	./internal/dsn:FuzzSame:50000 \
-	./internal/workflow:FuzzParseRateLimit:50000 \
+	./internal/rotation:FuzzParseRateLimit:50000 \
 	./tui:FuzzKeySequences:2000 \
 	./cmd/errtrack:FuzzKeysJSON:20000
 

@@ -13,18 +13,19 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/audit"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // API is what the console needs from GitLab: what the shared layer's
 // workflows need, and the project picker's list; *apiclient.Client
 // implements it.
 type API interface {
-	workflow.ChangeAPI
+	change.ChangeAPI
 	audit.DoctorAPI
 	audit.OverviewAPI
 	ListProjects(ctx context.Context, opt apiclient.ListProjectsOptions) ([]apiclient.Project, *apiclient.Response, error)
@@ -128,12 +129,12 @@ type Deps struct {
 	// Rotations is the rotation ledger (errtrack's state directory) the
 	// console's rotations are written in, so one interrupted goes on where
 	// it stopped, from here or the commands; nil: none (the demo's, tests).
-	Rotations *workflow.Rotations
+	Rotations *rotation.Rotations
 	// Migration builds the change that carries the marked projects off
 	// integrated error tracking to a Sentry: errtrack migrate's, with the
 	// Sentry's token found for that host only and what it may do read
 	// first. Nil: the bulk menu offers no migration.
-	Migration func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error)
+	Migration func(ctx context.Context, to MigrateTarget, led *rotation.Rotations) (change.Kind, error)
 	// MigrateTo is the target offered first (the demo's mock Sentry).
 	MigrateTo MigrateTarget
 	// Keys rebinds actions (the config file's "keys" section), already

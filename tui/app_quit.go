@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // What the program says when the console ends under a change: the writes
@@ -116,8 +116,8 @@ func (m Model) followQuitQuestion() (Model, tea.Cmd) {
 // RotationsAtQuestion are the rotations whose question was open when the
 // console ended: their new key exists and the old one stays, for the
 // program to say so.
-func (m Model) RotationsAtQuestion() []workflow.Rotation {
-	var out []workflow.Rotation
+func (m Model) RotationsAtQuestion() []rotation.Rotation {
+	var out []rotation.Rotation
 	for _, d := range m.dialogs {
 		if msg, ok := d.onYes.(startWriteMsg); ok {
 			if w, ok := msg.w.(rotationWrite); ok && w.r.New != nil {

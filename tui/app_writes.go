@@ -6,9 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // The root's side of writes: it starts them (one of each change at a time),
@@ -25,7 +25,7 @@ func (m Model) startWrite(w write) (Model, tea.Cmd) {
 		if p.conflicts(w) {
 			return m.setStatus(statusMsg{text: "That change is already under way for " + w.project().Name() + ".", kind: statusInfo})
 		}
-		if h, ok := workflow.Meet(p.holds(), w.holds()); ok {
+		if h, ok := change.Meet(p.holds(), w.holds()); ok {
 			return m.setStatus(statusMsg{text: "A change of yours still under way holds " + w.project().Name() + "'s " + h.What + ": try again once it ended.", kind: statusInfo})
 		}
 	}

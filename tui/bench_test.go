@@ -9,7 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
 )
 
 // keysModel is the console showing a project of the mock server with n
@@ -123,7 +123,7 @@ func BenchmarkBulkPlan5000InProcess(b *testing.B) {
 	b.Run("workflow", func(b *testing.B) {
 		ctx := context.Background()
 		for b.Loop() {
-			if _, err := workflow.PlanGroup(ctx, g.api, apiclient.GroupRef{Path: "fleet"}, false, workflow.SettingsChange{Enable: false}); err != nil {
+			if _, err := change.PlanGroup(ctx, g.api, apiclient.GroupRef{Path: "fleet"}, false, change.SettingsChange{Enable: false}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // What a bulk change says of each project: the plan's and the report's
@@ -16,17 +18,17 @@ import (
 
 // bulkRows are the plan or the report, one row per project: its result
 // and what was or will be done, or why not; what needs the user first.
-func (m Model) bulkRows(p workflow.Plan) []reportRow {
+func (m Model) bulkRows(p change.Plan) []reportRow {
 	var out []reportRow
 	for _, it := range p.Items {
 		result := it.Result
 		if result == "" {
-			result = workflow.ResultPlanned
+			result = change.ResultPlanned
 		}
 		row := reportRow{result: result, project: clean(it.Project.Name()), what: clean(m.bulkWords(it))}
-		if result == workflow.ResultPlanned {
+		if result == change.ResultPlanned {
 			c := p.Columns(it)
-			row.cols = workflow.Columns{Target: clean(c.Target), Changes: clean(c.Changes), Then: clean(c.Then)}
+			row.cols = change.Columns{Target: clean(c.Target), Changes: clean(c.Changes), Then: clean(c.Then)}
 		}
 		out = append(out, row)
 	}
@@ -38,13 +40,13 @@ func (m Model) bulkRows(p workflow.Plan) []reportRow {
 // then what was left alone.
 func bulkRank(result string) int {
 	switch result {
-	case workflow.ResultFailed, workflow.ResultUnderWay:
+	case change.ResultFailed, change.ResultUnderWay:
 		return 0
-	case workflow.ResultNotReached:
+	case change.ResultNotReached:
 		return 1
-	case workflow.ResultUnchanged:
+	case change.ResultUnchanged:
 		return 3
-	case workflow.ResultSkipped:
+	case change.ResultSkipped:
 		return 4
 	}
 	return 2
@@ -52,13 +54,13 @@ func bulkRank(result string) int {
 
 // bulkWords say what a project's change will do or did, with the key to
 // press where the user must act.
-func (m Model) bulkWords(it workflow.Item) string {
+func (m Model) bulkWords(it change.Item) string {
 	k := m.sh.keys
-	var others *workflow.OtherVariablesError
-	var groups *workflow.GroupVariablesError
+	var others *change.OtherVariablesError
+	var groups *rotation.GroupVariablesError
 	switch {
 	case errors.As(it.Err, &groups) && madeKey(it):
-		r := it.Detail.(workflow.RotationResult)
+		r := it.Detail.(change.RotationResult)
 		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and rotate again, or open the project and press " +
 			keyName(k.Rotate) + " on key " + keystore.KeyName(r.Old) + ": it goes on with key " + keystore.KeyName(r.New) + " and its delete question names them."
 	case errors.As(it.Err, &groups):
@@ -77,22 +79,22 @@ func (m Model) bulkWords(it workflow.Item) string {
 
 // bulkChanges are what the screens showing a project a bulk change ended
 // update, by the kind of change.
-func bulkChanges(it workflow.Item) changes {
+func bulkChanges(it change.Item) changes {
 	switch d := it.Detail.(type) {
-	case workflow.RotationResult:
-		if d.Rotation != nil && it.Result != workflow.ResultNotReached {
+	case change.RotationResult:
+		if d.Rotation != nil && it.Result != change.ResultNotReached {
 			return changes{stale: true}
 		}
-	case workflow.SettingsResult:
+	case change.SettingsResult:
 		switch {
 		case d.Settings != nil:
 			return changes{settings: d.Settings, stale: d.Creates}
-		case it.Result == workflow.ResultFailed:
+		case it.Result == change.ResultFailed:
 			return changes{settingsStale: true, stale: true} // the answer may have been lost
 		}
-	case workflow.MigrationResult:
+	case migrate.MigrationResult:
 		// Its variables, keys and settings moved, or may have.
-		if it.Acts() && it.Result != workflow.ResultNotReached {
+		if it.Acts() && it.Result != change.ResultNotReached {
 			return changes{settingsStale: true, stale: true}
 		}
 	}
@@ -100,8 +102,8 @@ func bulkChanges(it workflow.Item) changes {
 }
 
 // madeKey reports a rotation that made its new key.
-func madeKey(it workflow.Item) bool {
-	r, ok := it.Detail.(workflow.RotationResult)
+func madeKey(it change.Item) bool {
+	r, ok := it.Detail.(change.RotationResult)
 	return ok && (r.New.ID != 0 || r.New.PublicKey != "")
 }
 
@@ -117,14 +119,14 @@ func (m Model) BulkQuitNote() string {
 	var changed, failed, under, notReached []string
 	for i, it := range r.plan.Items {
 		switch {
-		case !it.Acts() && it.Result != workflow.ResultFailed:
+		case !it.Acts() && it.Result != change.ResultFailed:
 		case r.running[i]:
 			under = append(under, it.Project.Name())
-		case it.Result == workflow.ResultChanged || it.Result == workflow.ResultOK:
+		case it.Result == change.ResultChanged || it.Result == change.ResultOK:
 			changed = append(changed, it.Project.Name())
-		case it.Result == workflow.ResultFailed:
+		case it.Result == change.ResultFailed:
 			failed = append(failed, it.Project.Name())
-		case it.Result == workflow.ResultUnderWay:
+		case it.Result == change.ResultUnderWay:
 			under = append(under, it.Project.Name())
 		default:
 			notReached = append(notReached, it.Project.Name())
@@ -159,7 +161,7 @@ func (m Model) BulkQuitNote() string {
 // bulkExplain words a bulk change's error: the ledger's and the
 // rotations' in the workflow's words, the rest as any error.
 func (m Model) bulkExplain(err error) string {
-	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
+	if w, ok := rotation.Problem(err, "mark them and run it again"); ok {
 		return clean(w)
 	}
 	return m.sh.explain(err)

@@ -8,7 +8,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // A project that fails is reported as failed, and only it stays marked;
@@ -140,21 +142,21 @@ func TestBulkChangesByKind(t *testing.T) {
 	sentryKey := apiclient.ClientKey{PublicKey: "0a1b2c3d4e5f60718293a4b5c6d7e8f9", Name: "Production"}
 	s := &apiclient.Settings{Active: true}
 	for name, c := range map[string]struct {
-		it   workflow.Item
+		it   change.Item
 		want changes
 	}{
-		"refused Sentry test event": {workflow.Item{Action: "send", Result: workflow.ResultFailed,
-			Detail: workflow.VerifyResult{Key: sentryKey}}, changes{}},
-		"settings failed": {workflow.Item{Action: "enable", Result: workflow.ResultFailed,
-			Detail: workflow.SettingsResult{}}, changes{settingsStale: true, stale: true}},
-		"settings created": {workflow.Item{Action: "create", Result: workflow.ResultChanged,
-			Detail: workflow.SettingsResult{Creates: true, Settings: s}}, changes{settings: s, stale: true}},
-		"rotation not reached": {workflow.Item{Action: "rotate", Result: workflow.ResultNotReached,
-			Detail: workflow.RotationResult{Rotation: &workflow.Rotation{}}}, changes{}},
-		"rotation changed": {workflow.Item{Action: "rotate", Result: workflow.ResultChanged,
-			Detail: workflow.RotationResult{Rotation: &workflow.Rotation{}}}, changes{stale: true}},
-		"migration changed": {workflow.Item{Action: "migrate", Result: workflow.ResultChanged,
-			Detail: workflow.MigrationResult{Key: sentryKey}}, changes{settingsStale: true, stale: true}},
+		"refused Sentry test event": {change.Item{Action: "send", Result: change.ResultFailed,
+			Detail: change.VerifyResult{Key: sentryKey}}, changes{}},
+		"settings failed": {change.Item{Action: "enable", Result: change.ResultFailed,
+			Detail: change.SettingsResult{}}, changes{settingsStale: true, stale: true}},
+		"settings created": {change.Item{Action: "create", Result: change.ResultChanged,
+			Detail: change.SettingsResult{Creates: true, Settings: s}}, changes{settings: s, stale: true}},
+		"rotation not reached": {change.Item{Action: "rotate", Result: change.ResultNotReached,
+			Detail: change.RotationResult{Rotation: &rotation.Rotation{}}}, changes{}},
+		"rotation changed": {change.Item{Action: "rotate", Result: change.ResultChanged,
+			Detail: change.RotationResult{Rotation: &rotation.Rotation{}}}, changes{stale: true}},
+		"migration changed": {change.Item{Action: "migrate", Result: change.ResultChanged,
+			Detail: migrate.MigrationResult{Key: sentryKey}}, changes{settingsStale: true, stale: true}},
 	} {
 		got := bulkChanges(c.it)
 		if got.stale != c.want.stale || got.settingsStale != c.want.settingsStale || got.settings != c.want.settings {

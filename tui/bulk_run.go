@@ -4,14 +4,13 @@ import (
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
 )
 
 // bulkRun is a bulk change under way: its plan with the results so far.
 type bulkRun struct {
 	id     uint64
-	plan   workflow.Plan
+	plan   change.Plan
 	marked int
 	// running are the items under way; done counts the items ended, of
 	// acting, the plan's count at the start (counted once: a count per
@@ -28,4 +27,4 @@ type bulkRun struct {
 }
 
 // words name the change.
-func (r *bulkRun) words() workflow.ChangeWords { return r.plan.Kind.Words() }
+func (r *bulkRun) words() change.ChangeWords { return r.plan.Kind.Words() }

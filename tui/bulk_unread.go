@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // unreadGroupsQuestion asks, before the plan, whether a rotation goes on
@@ -15,13 +16,13 @@ import (
 // not be read: those may hold the old DSNs, so only the user can say the
 // old keys go anyway. No (the default) leaves them as they are.
 func unreadGroupsQuestion(msg bulkPlannedMsg) (dialog, bool) {
-	k, ok := msg.plan.Kind.(workflow.RotateChange)
+	k, ok := msg.plan.Kind.(change.RotateChange)
 	if !ok || k.DeleteWithUnreadGroups || msg.asked {
 		return dialog{}, false
 	}
 	var projects, groups []string
 	for _, it := range msg.plan.Items {
-		var unsafe *workflow.UnsafeDeleteError
+		var unsafe *rotation.UnsafeDeleteError
 		if !errors.As(it.Err, &unsafe) || len(unsafe.UnreadGroups()) == 0 {
 			continue
 		}

@@ -11,9 +11,9 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Cmd factories: each copies what it needs, calls the API off the UI
@@ -85,7 +85,7 @@ func loadProjectCmd(ctx context.Context, api API, timeout time.Duration, id uint
 
 // loadOverviewCmd reads a project's overview; the ledger (led) says
 // whether a migration carried it to a Sentry project.
-func loadOverviewCmd(ctx context.Context, api API, timeout time.Duration, gen int, id int64, led *workflow.Rotations) tea.Cmd {
+func loadOverviewCmd(ctx context.Context, api API, timeout time.Duration, gen int, id int64, led *rotation.Rotations) tea.Cmd {
 	return apiCmd(ctx, timeout, func(ctx context.Context) tea.Msg {
 		return overviewLoadedMsg{gen: gen, id: id, o: audit.ProjectOverview(ctx, api, apiclient.ProjectID(id)).WithMigration(led, id)}
 	})

@@ -11,7 +11,9 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // mustKeepDecision checks, at a small terminal, that the open dialog shows
@@ -104,7 +106,7 @@ func migrationHarness(t *testing.T) *harness {
 	ss := mocksentry.New(mocksentry.Options{})
 	ts := httptest.NewServer(ss)
 	t.Cleanup(ts.Close)
-	migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+	migration := func(ctx context.Context, to MigrateTarget, led *rotation.Rotations) (change.Kind, error) {
 		sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
 		if err != nil {
 			return nil, err
@@ -113,8 +115,8 @@ func migrationHarness(t *testing.T) *harness {
 		if err != nil {
 			return nil, err
 		}
-		rule, _ := workflow.SlugRule("")
-		return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
+		rule, _ := migrate.SlugRule("")
+		return migrate.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
 	}
 	return newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),
 		Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})

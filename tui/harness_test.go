@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The console's tests run against the mock server in process, through a
@@ -322,14 +322,14 @@ func (h *harness) copied() []string {
 }
 
 // testRotations is a fresh rotation ledger for the console on host.
-func testRotations(t testing.TB, host string) *workflow.Rotations {
+func testRotations(t testing.TB, host string) *rotation.Rotations {
 	t.Helper()
 	store, err := ledger.OpenLedger(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return workflow.NewRotations(store, host, workflow.FrontEndConsole)
+	return rotation.NewRotations(store, host, rotation.FrontEndConsole)
 }
 
 // dialogText is the open dialog's title and lines, unwrapped.

@@ -8,11 +8,11 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/audit"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/tokens"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // tokenLoadedMsg answers the check of the token in use (user and scopes).
@@ -164,20 +164,20 @@ type (
 	// planBulkMsg asks the root to plan kind for the marked projects;
 	// variable, when the change names one, is offered again next time.
 	planBulkMsg struct {
-		kind     workflow.Kind
+		kind     change.Kind
 		variable string
 		projects []apiclient.Project
 		// build, when set, makes the kind inside the plan's command (a
 		// migration reads the Sentry's token first); doing names it
 		// meanwhile, and migrate is offered again next time.
-		build   func(context.Context) (workflow.Kind, error)
+		build   func(context.Context) (change.Kind, error)
 		doing   string
 		migrate *MigrateTarget
 	}
 	// bulkPlannedMsg is the plan's answer, for the request id.
 	bulkPlannedMsg struct {
 		id       uint64
-		plan     workflow.Plan
+		plan     change.Plan
 		marked   int
 		err      error
 		projects []apiclient.Project
@@ -186,7 +186,7 @@ type (
 	}
 	// startBulkMsg is the user's yes to the plan.
 	startBulkMsg struct {
-		plan   workflow.Plan
+		plan   change.Plan
 		marked int
 	}
 	// bulkBegunMsg answers the start of a run: the claim on a rotation's
@@ -200,11 +200,11 @@ type (
 	// end, with every result.
 	bulkEventMsg struct {
 		id uint64
-		ev workflow.Event
+		ev change.Event
 	}
 	bulkEndedMsg struct {
 		id   uint64
-		plan workflow.Plan
+		plan change.Plan
 	}
 	// bulkBatchMsg is the events the run sent since the last batch, in
 	// order: one frame for them all.

@@ -11,7 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 type sentryWorld struct {
@@ -19,7 +19,7 @@ type sentryWorld struct {
 	ss  *mocksentry.Server
 	ts  *httptest.Server // the mock Sentry's listener
 	url string
-	led *workflow.Rotations
+	led *rotation.Rotations
 }
 
 func newSentryWorld(t *testing.T, opts mocksentry.Options) sentryWorld {

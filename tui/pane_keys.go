@@ -14,8 +14,8 @@ import (
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // keysPane lists a project's client keys and acts on the selected one.
@@ -37,7 +37,7 @@ type keysPane struct {
 	// and its groups, by keystore.KeyRef) and the project's findings,
 	// loaded after the list; ages (GitLab's keys only) by ID.
 	uses   loadable[audit.Audit]
-	usedIn map[string][]workflow.Use
+	usedIn map[string][]rotation.Use
 	// unread are the groups whose variables could not be read: any key's
 	// DSN may be there too.
 	unread []string

@@ -10,7 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The project's unfinished rotations, from the ledger (this console's or
@@ -25,7 +25,7 @@ type openRotationsMsg struct {
 }
 
 // loadOpenRotationsCmd reads the ledger (a file) off the UI goroutine.
-func loadOpenRotationsCmd(l *workflow.Rotations, id uint64, projectID int64) tea.Cmd {
+func loadOpenRotationsCmd(l *rotation.Rotations, id uint64, projectID int64) tea.Cmd {
 	return func() tea.Msg {
 		recs := l.OpenChanges(projectID)
 		// A finished migration still says where the project reports.
@@ -58,14 +58,14 @@ func (p *keysPane) rotationNotes() []string {
 
 func (p *keysPane) rotationNote(r ledger.Record) string {
 	k := p.sh.keys
-	old, nk := p.named(workflow.OldKeyOf(r)), p.named(workflow.NewKeyOf(r))
+	old, nk := p.named(rotation.OldKeyOf(r)), p.named(rotation.NewKeyOf(r))
 	on := r.Updated.Local().Format(time.DateOnly)
 	if r.Kind == ledger.KindMigration {
 		return p.migratedNote(r)
 	}
 	switch r.Phase {
 	case ledger.PhaseDisabled:
-		if p.activeNow(workflow.OldKeyOf(r)) {
+		if p.activeNow(rotation.OldKeyOf(r)) {
 			// a turned the old key on again since: the ledger's phase is
 			// what the rotation did, not what the key is.
 			return clean(fmt.Sprintf("Soft rotation open: key %s, disabled on %s, is on again; new key %s; delete the old key (%s) once its clients have moved.", old, on, nk, keyName(k.Delete)))
@@ -109,7 +109,7 @@ func (p *keysPane) migrated() bool {
 // on with that rotation (its resume question), so nothing new is asked.
 func (p *keysPane) rotationOf(k apiclient.ClientKey) *ledger.Record {
 	for i, r := range p.open.val {
-		if r.Kind == ledger.KindRotation && keystore.SameKey(workflow.OldKeyOf(r), k) {
+		if r.Kind == ledger.KindRotation && keystore.SameKey(rotation.OldKeyOf(r), k) {
 			return &p.open.val[i]
 		}
 	}

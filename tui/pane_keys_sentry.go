@@ -13,7 +13,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // A Sentry-backed project's keys are its Sentry project's: they have a
@@ -141,11 +141,11 @@ func (p *keysPane) misplacedNote() string {
 // rotation is the write that rotates key sel, where the keys are: a
 // Sentry key's with the new key's name and soft or not.
 func (p *keysPane) rotation(project projectscope.Project, sel apiclient.ClientKey, name string, soft bool) rotationWrite {
-	o := workflow.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
+	o := rotation.RotationOptions{OldID: sel.ID, Ledger: p.sh.rotations()}
 	if p.sentry() {
-		o = workflow.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
+		o = rotation.RotationOptions{Keys: p.store, OldRef: keystore.KeyRef(sel), NewName: name, Soft: soft, Ledger: p.sh.rotations()}
 	}
-	r := workflow.NewRotation(project.Ref, o)
+	r := rotation.NewRotation(project.Ref, o)
 	r.Project = project // named by its path until the plan reads it
 	return rotationWrite{r: r, old: keystore.KeyRef(sel), store: p.store, reached: new(atomic.Int32)}
 }

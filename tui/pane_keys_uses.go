@@ -8,8 +8,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Where each key's DSN is used (the CI/CD variables of the project and its
@@ -27,7 +27,7 @@ func (p *keysPane) usesLoaded(msg usesLoadedMsg) {
 		p.unread = append(p.unread, clean(g))
 	}
 	slices.Sort(p.unread)
-	p.usedIn = make(map[string][]workflow.Use, len(msg.audit.Keys))
+	p.usedIn = make(map[string][]rotation.Use, len(msg.audit.Keys))
 	p.ages = make(map[int64]seen.Entry, len(msg.audit.Keys))
 	for _, k := range msg.audit.Keys {
 		p.usedIn[keystore.KeyRef(k.Key)] = k.Used
@@ -73,13 +73,13 @@ func ago(d time.Duration) string {
 // A key read in some variables while a group's are unread says so: its
 // DSN may be there too.
 func (p *keysPane) usedText(k apiclient.ClientKey) string {
-	return p.usedWords(k, workflow.Use.Label, "; the variables of %s could not be read: they may hold it too")
+	return p.usedWords(k, rotation.Use.Label, "; the variables of %s could not be read: they may hold it too")
 }
 
 // usedShort is usedText for the USED IN column: an unread group as
 // "? (group demo unread)", whole at 120 columns.
 func (p *keysPane) usedShort(k apiclient.ClientKey) string {
-	return p.usedWords(k, func(u workflow.Use) string {
+	return p.usedWords(k, func(u rotation.Use) string {
 		if u.Unknown != "" && u.Variable == "" {
 			return "? (group " + u.Group + " unread)"
 		}
@@ -95,7 +95,7 @@ func groupsNamed(groups []string) string {
 	return "groups " + strings.Join(groups, ", ")
 }
 
-func (p *keysPane) usedWords(k apiclient.ClientKey, label func(workflow.Use) string, caveat string) string {
+func (p *keysPane) usedWords(k apiclient.ClientKey, label func(rotation.Use) string, caveat string) string {
 	used, ok := p.usedIn[keystore.KeyRef(k)]
 	switch {
 	case ok && len(used) == 0 && len(p.unread) > 0:

@@ -9,7 +9,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/migrate"
 )
 
 // Wide terminals use the room: from wideKeys columns, the selected key's
@@ -123,7 +123,7 @@ func (p *keysPane) render(w int) string {
 			return b.String() + " No client keys."
 		}
 		if r, ok := p.migration(); ok && !p.sentry() {
-			return b.String() + " No integrated client keys: the project reports to the Sentry project " + clean(workflow.MigrationTarget(r)) + "."
+			return b.String() + " No integrated client keys: the project reports to the Sentry project " + clean(migrate.MigrationTarget(r)) + "."
 		}
 		return b.String() + " No client keys yet. Press " + keyName(p.sh.keys.NewKey) + " to create one."
 	}

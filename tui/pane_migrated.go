@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/migrate"
 )
 
 // A project migrated to a Sentry reports there: its Settings and Client
@@ -27,7 +27,7 @@ func (p *keysPane) migration() (ledger.Record, bool) {
 // migratedNote words the project's migration on the Client keys tab.
 func (p *keysPane) migratedNote(r ledger.Record) string {
 	k := p.sh.keys
-	to := workflow.MigrationTarget(r)
+	to := migrate.MigrationTarget(r)
 	switch r.Phase {
 	case ledger.PhaseDone:
 		return clean(fmt.Sprintf("Migrated to the Sentry project %s on %s: its clients send there; its integrated keys were deleted.", to, r.Started.Local().Format(time.DateOnly)))
@@ -41,12 +41,12 @@ func (p *keysPane) migratedNote(r ledger.Record) string {
 // where its keys are now.
 func (p *keysPane) integratedStays() string {
 	r, _ := p.migration()
-	return clean("This project was migrated to the Sentry project " + workflow.MigrationTarget(r) + ": its clients use that project's key, and its integrated keys are not made or rotated any more.")
+	return clean("This project was migrated to the Sentry project " + migrate.MigrationTarget(r) + ": its clients use that project's key, and its integrated keys are not made or rotated any more.")
 }
 
 // migratedSettingsNote is the Settings tab's line for a migrated project
 // whose GitLab settings do not name its Sentry yet.
 func migratedSettingsNote(r ledger.Record, page string) string {
-	return clean("Migrated to the Sentry project " + workflow.MigrationTarget(r) + " on " + r.Started.Local().Format(time.DateOnly) +
+	return clean("Migrated to the Sentry project " + migrate.MigrationTarget(r) + " on " + r.Started.Local().Format(time.DateOnly) +
 		": its clients send there. GitLab's own Sentry settings are still to fill in, in its web UI (its API cannot set the Sentry's URL): " + page)
 }

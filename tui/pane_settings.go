@@ -10,8 +10,8 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
+	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // webUISettings is where GitLab configures what its API cannot.
@@ -145,7 +145,7 @@ func (p *settingsPane) update(msg tea.KeyPressMsg, project projectscope.Project,
 	}
 	cur := p.data.val.s
 	if r, migrated := p.migrated(); migrated && (key.Matches(msg, k.ToggleActive) && !cur.Active || key.Matches(msg, k.ToggleIntegrated)) {
-		return statusCmd(statusInfo, clean("This project was migrated to the Sentry project "+workflow.MigrationTarget(r)+": its integrated tracking is not turned on again. Name the Sentry in "+webUISettings+"."))
+		return statusCmd(statusInfo, clean("This project was migrated to the Sentry project "+migrate.MigrationTarget(r)+": its integrated tracking is not turned on again. Name the Sentry in "+webUISettings+"."))
 	}
 	switch {
 	case key.Matches(msg, k.ToggleActive):

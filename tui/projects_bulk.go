@@ -4,9 +4,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // bulk offers the changes to the marked projects; with none marked, it
@@ -23,22 +24,22 @@ func (s *projectsScreen) bulk() tea.Cmd {
 	}
 	projects := s.marks.sorted()
 	k := s.sh.keys
-	plan := func(kind workflow.Kind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
+	plan := func(kind change.Kind) tea.Msg { return planBulkMsg{kind: kind, projects: projects} }
 	variable := s.sh.lastVariable
 	if variable == "" {
 		variable = defaultBulkVariable
 	}
 	// A rotation and a test event use the DSN a CI/CD variable holds:
 	// which one is asked first.
-	ask := func(kind func(variable string) workflow.Kind, title string) tea.Msg {
+	ask := func(kind func(variable string) change.Kind, title string) tea.Msg {
 		return openDialogMsg{d: variableQuestion(kind, title, variable, projects)}
 	}
 	body := []string{"Each shows its plan first and asks once:"}
 	picks := []pick{
-		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(workflow.SettingsChange{Enable: true})},
-		{k.BulkDisable, "disable error tracking", plan(workflow.SettingsChange{Enable: false})},
+		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(change.SettingsChange{Enable: true})},
+		{k.BulkDisable, "disable error tracking", plan(change.SettingsChange{Enable: false})},
 		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(s.rotateChange, "Rotate the key which variable holds?")},
-		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) workflow.Kind { return workflow.VerifyChange{Variable: v, Resolve: s.sh.deps.Sentry} }, "Send a test event with the DSN which variable holds?")},
+		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) change.Kind { return change.VerifyChange{Variable: v, Resolve: s.sh.deps.Sentry} }, "Send a test event with the DSN which variable holds?")},
 	}
 	if s.sh.deps.Migration != nil {
 		picks = append(picks,
@@ -60,7 +61,7 @@ func (s *projectsScreen) bulk() tea.Cmd {
 
 // variableQuestion asks which CI/CD variable's DSN a change of kind uses,
 // variable when nothing is typed.
-func variableQuestion(kind func(variable string) workflow.Kind, title, variable string, projects []apiclient.Project) dialog {
+func variableQuestion(kind func(variable string) change.Kind, title, variable string, projects []apiclient.Project) dialog {
 	d := inputDialog(title, []string{
 		"The CI/CD variable whose DSN each project's applications use: enter takes " + variable + ", or type another name.",
 	}, "Variable: ", "", "plan", func(name string, _ bool) (tea.Msg, string) {
@@ -78,7 +79,7 @@ func variableQuestion(kind func(variable string) workflow.Kind, title, variable 
 
 // rotateChange is the marked projects' rotation of the keys variable
 // holds, written in the ledger as the console's.
-func (s *projectsScreen) rotateChange(variable string) workflow.Kind {
-	l := s.sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsoleBulk).WithUser(s.sh.userName())
-	return workflow.RotateChange{Variable: variable, Ledger: l, Resolve: s.sh.deps.Sentry}
+func (s *projectsScreen) rotateChange(variable string) change.Kind {
+	l := s.sh.deps.Rotations.WithFrontEnd(rotation.FrontEndConsoleBulk).WithUser(s.sh.userName())
+	return change.RotateChange{Variable: variable, Ledger: l, Resolve: s.sh.deps.Sentry}
 }

@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // migrateQuestion asks where to: the Sentry's URL, then its organisation
@@ -50,7 +52,7 @@ func (s *projectsScreen) migrateOrgQuestion(projects []apiclient.Project, to Mig
 	}
 	return inputDialog("In which organisation?", body, "Organisation: ", value, "plan", func(v string, _ bool) (tea.Msg, string) {
 		org, team, _ := strings.Cut(v, "/")
-		if org == "" || workflow.Slugify(org) != org || (team != "" && workflow.Slugify(team) != team) {
+		if org == "" || migrate.Slugify(org) != org || (team != "" && migrate.Slugify(team) != team) {
 			return nil, "An organisation's and a team's slugs are lower-case letters, digits, - and _ (ORG or ORG/TEAM)."
 		}
 		to.Org, to.Team = org, team
@@ -61,12 +63,12 @@ func (s *projectsScreen) migrateOrgQuestion(projects []apiclient.Project, to Mig
 // planMigration is the bulk plan of a migration to to: the change is made
 // (the token looked up, what it may do read) inside the plan's command.
 func (s *projectsScreen) planMigration(projects []apiclient.Project, to MigrateTarget) tea.Msg {
-	build, led := s.sh.deps.Migration, s.sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsoleBulk).WithUser(s.sh.userName())
+	build, led := s.sh.deps.Migration, s.sh.deps.Rotations.WithFrontEnd(rotation.FrontEndConsoleBulk).WithUser(s.sh.userName())
 	doing := "Migrating to the Sentry at " + to.URL
 	if to.DeleteOldKeys {
 		doing = "Deleting the integrated keys of migrated projects"
 	}
-	return planBulkMsg{projects: projects, migrate: &to, doing: doing, build: func(ctx context.Context) (workflow.Kind, error) {
+	return planBulkMsg{projects: projects, migrate: &to, doing: doing, build: func(ctx context.Context) (change.Kind, error) {
 		return build(ctx, to, led)
 	}}
 }

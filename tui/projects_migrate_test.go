@@ -8,7 +8,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // Marked projects migrate to a Sentry from the bulk menu: the Sentry and
@@ -24,7 +26,7 @@ func TestBulkMigration(t *testing.T) {
 	ts := httptest.NewServer(ss)
 	t.Cleanup(ts.Close)
 	var asked []MigrateTarget
-	migration := func(ctx context.Context, to MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+	migration := func(ctx context.Context, to MigrateTarget, led *rotation.Rotations) (change.Kind, error) {
 		asked = append(asked, to)
 		sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
 		if err != nil {
@@ -34,8 +36,8 @@ func TestBulkMigration(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		rule, _ := workflow.SlugRule("")
-		return workflow.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: to.Team != "", Slug: rule,
+		rule, _ := migrate.SlugRule("")
+		return migrate.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: to.Team != "", Slug: rule,
 			DeleteOldKeys: to.DeleteOldKeys, Token: info, Ledger: led}, nil
 	}
 	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo", Rotations: testRotations(t, g.url),

@@ -5,7 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
 )
 
 // reportRow is one project's row of a plan or a report of a change to
@@ -14,7 +14,7 @@ import (
 // row in short (where, what changes, then), what its details (enter).
 type reportRow struct {
 	result, project, what string
-	cols                  workflow.Columns
+	cols                  change.Columns
 }
 
 // The table's columns: the result (as wide as the longest result shown),
@@ -112,13 +112,13 @@ func (l tableLayout) row(st Styles, r reportRow, selected bool) []string {
 // skipped faint, unchanged as not set up, planned in the accent.
 func resultStyle(st Styles, result string) lipgloss.Style {
 	switch result {
-	case workflow.ResultChanged, "ok":
+	case change.ResultChanged, "ok":
 		return st.StateOn
-	case workflow.ResultFailed:
+	case change.ResultFailed:
 		return st.StateBad
-	case workflow.ResultSkipped:
+	case change.ResultSkipped:
 		return st.Subtle
-	case workflow.ResultUnchanged:
+	case change.ResultUnchanged:
 		return st.StateNone
 	}
 	return st.Info

@@ -12,14 +12,14 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
-// rotationWrite runs the rotation plan (workflow.Rotation) up to its next
+// rotationWrite runs the rotation plan (rotation.Rotation) up to its next
 // question; the answer starts the next rotationWrite with the rotation
 // answered. The console has no order of steps of its own.
 type rotationWrite struct {
-	r workflow.Rotation
+	r rotation.Rotation
 	// old is the key rotated, as keystore.KeyRef names it: one rotation of
 	// a key at a time. store is where the keys are (nil: GitLab's).
 	old   string
@@ -40,10 +40,10 @@ func (w rotationWrite) project() projectscope.Project { return w.r.Project }
 func (w rotationWrite) failure() error                { return w.err }
 
 // at is the step the rotation is at: where its run has reached.
-func (w rotationWrite) at() workflow.Step {
+func (w rotationWrite) at() rotation.Step {
 	if w.reached != nil {
 		if s := w.reached.Load(); s > 0 {
-			return workflow.Step(s - 1)
+			return rotation.Step(s - 1)
 		}
 	}
 	return w.r.Next()
@@ -51,21 +51,21 @@ func (w rotationWrite) at() workflow.Step {
 
 // reading: the run still reads its plan; nothing was changed yet.
 func (w rotationWrite) reading() bool {
-	return w.at() == workflow.StepPlan || w.at() == workflow.StepResume
+	return w.at() == rotation.StepPlan || w.at() == rotation.StepResume
 }
 
 func (w rotationWrite) pending() string {
 	name, old := w.r.Project.Name(), w.oldName()
 	switch w.at() {
-	case workflow.StepPlan, workflow.StepResume:
+	case rotation.StepPlan, rotation.StepResume:
 		return fmt.Sprintf("a rotation of key %s in %s was reading its plan", old, name)
-	case workflow.StepCreate, workflow.StepCheck:
+	case rotation.StepCreate, rotation.StepCheck:
 		return fmt.Sprintf("a rotation of key %s in %s was creating the new key", old, name)
-	case workflow.StepUpdateVariables:
+	case rotation.StepUpdateVariables:
 		return fmt.Sprintf("a rotation in %s was updating the CI/CD variables %s", name, w.r.Updating())
-	case workflow.StepVerify:
+	case rotation.StepVerify:
 		return "a test event was being sent with the new DSN of " + name
-	case workflow.StepDisable:
+	case rotation.StepDisable:
 		return fmt.Sprintf("a rotation in %s was disabling the old key %s", name, old)
 	}
 	return fmt.Sprintf("a rotation in %s was deleting the old key %s", name, old)
@@ -94,10 +94,10 @@ func (w rotationWrite) conflicts(o write) bool {
 
 func (w rotationWrite) run(ctx context.Context, api API, d Deps) write {
 	created := w.r.New != nil
-	var after func(workflow.Step, workflow.Rotation)
+	var after func(rotation.Step, rotation.Rotation)
 	if w.reached != nil {
 		w.reached.Store(int32(w.r.Next()) + 1)
-		after = func(_ workflow.Step, r workflow.Rotation) { w.reached.Store(int32(r.Next()) + 1) }
+		after = func(_ rotation.Step, r rotation.Rotation) { w.reached.Store(int32(r.Next()) + 1) }
 	}
 	w.r, w.err = w.r.Advance(ctx, api, after)
 	if !created && w.r.New != nil {
@@ -140,15 +140,15 @@ func (w rotationWrite) outcome(v voice) outcome {
 			return v.explain(err)
 		}
 		return append(out, say(w.r.Project, statusError, r.Failure(explainStep, consoleChecks(v.keys)))...)
-	case step == workflow.StepResume:
+	case step == rotation.StepResume:
 		return append(out, openDialogMsg{d: w.resumeQuestion(v.keys), async: true})
-	case step == workflow.StepChooseVariables && r.VariablesErr != nil:
+	case step == rotation.StepChooseVariables && r.VariablesErr != nil:
 		// Nothing to choose: the delete question says they were not read.
 		w.r = r.KeepVariables()
 		return append(out, w.outcome(v)...)
-	case step == workflow.StepChooseVariables:
+	case step == rotation.StepChooseVariables:
 		return append(out, openDialogMsg{d: w.variablesQuestion(), async: true})
-	case step == workflow.StepConfirmDelete:
+	case step == rotation.StepConfirmDelete:
 		return append(out, openDialogMsg{d: w.deleteQuestion(v.keys), async: true})
 	case r.Kept():
 		if s, ok := rotatedWords(r, v.keys); ok {
@@ -171,7 +171,7 @@ func (w rotationWrite) outcome(v voice) outcome {
 // columns: the keys, the variables now holding the new DSN, and what the
 // old key waits for; ok false where something needs the whole words (a
 // variable not changed, hidden or unread ones, an answer lost).
-func rotatedWords(r workflow.Rotation, k KeyMap) (string, bool) {
+func rotatedWords(r rotation.Rotation, k KeyMap) (string, bool) {
 	if r.New == nil || r.VariablesErr != nil || len(r.Hidden) > 0 || r.DeleteUnknown || r.OldGone || r.DeletedOnRetry || len(r.StillOld()) > 0 {
 		return "", false
 	}
@@ -209,7 +209,7 @@ func (w rotationWrite) copyNewDSN() tea.Msg {
 }
 
 // answer is the next rotationWrite, carrying the rotation as answered.
-func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
+func (w rotationWrite) answer(r rotation.Rotation) startWriteMsg {
 	w.r, w.err, w.answered, w.reached = r, nil, true, new(atomic.Int32)
 	return startWriteMsg{w}
 }
@@ -218,9 +218,9 @@ func (w rotationWrite) answer(r workflow.Rotation) startWriteMsg {
 // rotation of the same key made (the ledger's), or make a new one.
 func (w rotationWrite) resumeQuestion(k KeyMap) dialog {
 	e := *w.r.Earlier
-	nk, old := clean(keystore.KeyName(workflow.NewKeyOf(e))), clean(keystore.KeyName(workflow.OldKeyOf(e)))
-	body := []string{clean(workflow.EarlierWords(e))}
-	if left := workflow.LeftToDo(e, consoleChecks(k)); left != "" {
+	nk, old := clean(keystore.KeyName(rotation.NewKeyOf(e))), clean(keystore.KeyName(rotation.OldKeyOf(e)))
+	body := []string{clean(rotation.EarlierWords(e))}
+	if left := rotation.LeftToDo(e, consoleChecks(k)); left != "" {
 		body = append(body, "Left to do: "+clean(left)+".")
 	}
 	body = append(body, "", "Going on makes no new key: the rotation checks key "+nk+", points the variables at its DSN and deletes key "+old+" as you choose. "+
@@ -257,7 +257,7 @@ func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	}
 	if r.Verified != nil {
-		body = append(body, fmt.Sprintf("The test event through the new DSN was %s (HTTP %d).", workflow.AcceptedWords, r.Verified.StatusCode))
+		body = append(body, fmt.Sprintf("The test event through the new DSN was %s (HTTP %d).", rotation.AcceptedWords, r.Verified.StatusCode))
 	}
 	if v := r.VariablesState(consoleChecks(k)); v != "" {
 		body = append(body, clean(v))

@@ -23,7 +23,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/apiclienttest"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // A DSN the screen shows cleaned but whose raw text is a URL, a newline, a
@@ -240,7 +240,7 @@ func TestQuitDuringRotationSaysWhatExists(t *testing.T) {
 	if len(r) != 1 || r[0].New == nil {
 		t.Fatalf("at the question: %+v", r)
 	}
-	if s := r[0].State(workflow.Checks{}); !strings.Contains(s, "Both keys exist") || !strings.Contains(s, "SENTRY_DSN (all environments) still holds the old DSN") {
+	if s := r[0].State(rotation.Checks{}); !strings.Contains(s, "Both keys exist") || !strings.Contains(s, "SENTRY_DSN (all environments) still holds the old DSN") {
 		t.Fatal(s)
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/tokens"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // shared is what every screen reads from the root. Only the root changes it.
@@ -106,8 +106,8 @@ func (sh *shared) userName() string {
 }
 
 // rotations is the ledger as the console's own rotations write it.
-func (sh *shared) rotations() *workflow.Rotations {
-	return sh.deps.Rotations.WithFrontEnd(workflow.FrontEndConsole).WithUser(sh.userName())
+func (sh *shared) rotations() *rotation.Rotations {
+	return sh.deps.Rotations.WithFrontEnd(rotation.FrontEndConsole).WithUser(sh.userName())
 }
 
 // ctx is the program's context, which every command the console starts

@@ -10,9 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // A bulk change runs the workflow's plan of a group change (the commands'
@@ -68,7 +69,7 @@ func (m Model) planBulk(msg planBulkMsg) (Model, tea.Cmd) {
 				return bulkPlannedMsg{id: id, marked: len(msg.projects), err: err, projects: msg.projects}
 			}
 		}
-		p, err := workflow.PlanProjects(ctx, api, msg.projects, kind)
+		p, err := change.PlanProjects(ctx, api, msg.projects, kind)
 		return bulkPlannedMsg{id: id, plan: p, marked: len(msg.projects), err: err, projects: msg.projects}
 	}))
 }
@@ -124,7 +125,7 @@ func (m Model) startBulk(msg startBulkMsg) (Model, tea.Cmd) {
 	p.Items = slices.Clone(p.Items)
 	for i, it := range p.Items {
 		if _, busy := m.writeHolding(p.Holds(i)); it.Acts() && busy {
-			p.Items[i].Action, p.Items[i].Result = "", workflow.ResultFailed
+			p.Items[i].Action, p.Items[i].Result = "", change.ResultFailed
 			p.Items[i].Skip = "not started: your own change to this project was under way; mark it and run again once it ended"
 		}
 	}
@@ -155,16 +156,16 @@ func (m Model) bulkBegun(msg bulkBegunMsg) (Model, tea.Cmd) {
 	}
 	r.release = msg.release
 	api, d, keys := m.sh.api, m.sh.deps, m.sh.keys
-	env := workflow.RunEnv{API: api,
+	env := change.RunEnv{API: api,
 		Explain: func(err error) string { return m.sh.explainRetry(err, "mark it and run the change again") },
-		Checks:  func(projectscope.Project) workflow.Checks { return consoleChecks(keys) },
+		Checks:  func(projectscope.Project) rotation.Checks { return consoleChecks(keys) },
 		Stopped: r.stopped.Load}
 	plan, ch, id := r.plan, r.events, r.id
 	ctx, cancel := context.WithTimeout(m.sh.ctx(), bulkTimeout(d, plan.Acting()))
 	run := func() tea.Msg {
 		defer cancel()
-		final := plan.Run(ctx, env, func(e workflow.Event) {
-			if r, ok := e.Item.Detail.(workflow.RotationResult); ok && e.Done && r.Rotation != nil && r.Rotation.New != nil {
+		final := plan.Run(ctx, env, func(e change.Event) {
+			if r, ok := e.Item.Detail.(change.RotationResult); ok && e.Done && r.Rotation != nil && r.Rotation.New != nil {
 				d.keyCreated(e.Item.Project, r.Rotation.New.ID)
 			}
 			ch <- bulkEventMsg{id: id, ev: e}
@@ -206,7 +207,7 @@ func (m Model) bulkBatch(batch bulkBatchMsg) (Model, tea.Cmd) {
 		delete(r.running, i)
 		r.done++
 		kind := statusInfo
-		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultFailed || it.Result == change.ResultUnderWay {
 			kind = statusError
 		}
 		status = &statusMsg{text: fmt.Sprintf("%s %d/%d: %s %s", r.words().Progress, r.done, r.acting, it.Project.Name(), it.Result), kind: kind}
@@ -242,10 +243,10 @@ func (m Model) bulkEnded(msg bulkEndedMsg) (Model, tea.Cmd) {
 	failed := map[int64]bool{}
 	underWay := 0
 	for _, it := range p.Items {
-		if it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultFailed || it.Result == change.ResultUnderWay {
 			failed[it.Project.ID] = true
 		}
-		if it.Result == workflow.ResultUnderWay {
+		if it.Result == change.ResultUnderWay {
 			underWay++
 		}
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func settingsOf(t *testing.T, g gitlab, id int64) *apiclient.Settings {
@@ -220,7 +220,7 @@ func TestBulkRotationGoesOnWithItsKey(t *testing.T) {
 		t.Fatalf("ios keys %v after the lost delete", ids)
 	}
 	created := ids[0] + ids[1] - 901
-	if open := led.OpenRotations(7); len(open) != 1 || open[0].NewKeyID != created || open[0].FrontEnd != workflow.FrontEndConsoleBulk {
+	if open := led.OpenRotations(7); len(open) != 1 || open[0].NewKeyID != created || open[0].FrontEnd != rotation.FrontEndConsoleBulk {
 		t.Fatalf("the ledger holds %+v, want key %d open", open, created)
 	}
 	h.key("esc")

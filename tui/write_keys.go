@@ -8,7 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // createKeyWrite creates a client key (n): GitLab's, or, with a store, a
@@ -57,7 +57,7 @@ func (w createKeyWrite) changed() changes {
 
 func (w createKeyWrite) outcome(v voice) outcome {
 	if w.err != nil {
-		if words, ok := workflow.CreateOutcomeUnknown(w.err, "press "+keyName(v.keys.Refresh)+" to refresh the list"); ok {
+		if words, ok := rotation.CreateOutcomeUnknown(w.err, "press "+keyName(v.keys.Refresh)+" to refresh the list"); ok {
 			return say(w.proj, statusError, v.explain(w.err)+" "+words)
 		}
 		return say(w.proj, statusError, v.explain(w.err))
@@ -77,7 +77,7 @@ type deleteKeyWrite struct {
 	store keystore.KeyStore // nil: GitLab's keys
 	// confirmed: the user answered yes to the question naming key.
 	confirmed bool
-	plan      workflow.Deletion
+	plan      rotation.Deletion
 	err       error
 }
 
@@ -107,7 +107,7 @@ func (w deleteKeyWrite) run(ctx context.Context, api API, d Deps) write {
 		if ref.Path == "" {
 			ref.Path = w.proj.Path
 		}
-		w.plan, w.err = workflow.PlanDeletionIn(ctx, api, ref, w.store, keystore.KeyRef(w.key), false)
+		w.plan, w.err = rotation.PlanDeletionIn(ctx, api, ref, w.store, keystore.KeyRef(w.key), false)
 		w.err = w.atStore(w.err)
 		return w
 	}
@@ -126,7 +126,7 @@ func (w deleteKeyWrite) atStore(err error) error {
 }
 
 func (w deleteKeyWrite) changed() changes {
-	var ns *workflow.NoSuchKeyError
+	var ns *rotation.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
 		return changes{removed: []apiclient.ClientKey{w.key}}
@@ -140,7 +140,7 @@ func (w deleteKeyWrite) changed() changes {
 
 func (w deleteKeyWrite) outcome(v voice) outcome {
 	name, key := w.proj.Name(), keystore.KeyName(w.key)
-	var ns *workflow.NoSuchKeyError
+	var ns *rotation.NoSuchKeyError
 	switch {
 	case !w.confirmed && errors.As(w.err, &ns):
 		return say(w.proj, statusInfo, fmt.Sprintf("Client key %s of %s is already gone: it was deleted elsewhere.", key, name))
@@ -200,17 +200,17 @@ func (w verifyKeyWrite) conflicts(o write) bool {
 }
 
 func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
-	w.check, w.err = workflow.VerifyKey(ctx, api, w.proj, w.key)
+	w.check, w.err = rotation.VerifyKey(ctx, api, w.proj, w.key)
 	return w
 }
 
 func (w verifyKeyWrite) outcome(v voice) outcome {
-	var refused *workflow.RefusedError
+	var refused *rotation.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
 		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", keystore.KeyName(w.key), w.proj.Name(), refused, refused.Advice()))
 	case w.err != nil:
 		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", keystore.KeyName(w.key), w.proj.Name(), workflow.AcceptedWords, w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", keystore.KeyName(w.key), w.proj.Name(), rotation.AcceptedWords, w.check.StatusCode))
 }

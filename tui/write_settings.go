@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // settingsWrite creates or changes a project's error tracking settings.
@@ -43,8 +43,8 @@ func (w settingsWrite) conflicts(o write) bool {
 
 func (w settingsWrite) run(ctx context.Context, api API, _ Deps) write {
 	// The command's write, with its rule for naming the first key.
-	var ch workflow.SettingsWritten
-	ch, w.err = workflow.WriteSettings(ctx, api, w.proj.Ref, workflow.SettingsRequest{Create: w.create, Active: w.active, Integrated: w.integrated,
+	var ch change.SettingsWritten
+	ch, w.err = change.WriteSettings(ctx, api, w.proj.Ref, change.SettingsRequest{Create: w.create, Active: w.active, Integrated: w.integrated,
 		Known: w.known, KeysKnown: w.keysKnown && !w.create})
 	if w.err == nil {
 		w.settings, w.created = ch.Settings, ch.CreatedKey

@@ -7,8 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // Writes go through the root, not the screen that asked for them: the user
@@ -26,7 +27,7 @@ type write interface {
 	// conflicts reports the same change already under way.
 	conflicts(other write) bool
 	// holds is what it holds of its project while it runs (write_holds.go).
-	holds() []workflow.Hold
+	holds() []change.Hold
 	// run makes the change, off the UI goroutine, and returns the write
 	// with its outcome.
 	run(ctx context.Context, api API, deps Deps) write
@@ -63,8 +64,8 @@ func say(p projectscope.Project, kind statusKind, text string) outcome {
 }
 
 // consoleChecks say how to check, from the console, what a lost answer left.
-func consoleChecks(k KeyMap) workflow.Checks {
-	return workflow.Checks{
+func consoleChecks(k KeyMap) rotation.Checks {
+	return rotation.Checks{
 		Keys:        "press " + keyName(k.Refresh) + " to refresh the list",
 		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
 		OldKeysStep: keyName(k.BulkDeleteOld) + " in the " + keyName(k.Bulk) + " menu of the marked projects",

@@ -8,7 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 )
 
-// BenchmarkRoundTrips is workflow.BenchmarkRoundTrips for Sentry's key API:
+// BenchmarkRoundTrips is change.BenchmarkRoundTrips for Sentry's key API:
 // elapsed time over the mock's latency is the round trips a call waits
 // for. Listing a project's keys on one page takes 1; 250 keys, 3 pages of
 // 100 (Sentry's cursors are sequential: a page names the next).

@@ -56,7 +56,7 @@ func recordingGitLab(t *testing.T) *errorTrackingRequests {
 }
 
 // The console's settings create makes the command's requests (the one
-// settings write, workflow.WriteSettings): the keys read before the PUT,
+// settings write, change.WriteSettings): the keys read before the PUT,
 // and again to name the first key GitLab made with it; both name that key.
 func TestConsoleAndCommandMakeTheSameSettingsRequests(t *testing.T) {
 	t.Parallel()

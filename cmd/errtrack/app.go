@@ -19,7 +19,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -261,7 +261,7 @@ func (a *app) explain(err error, retry string) string {
 	if errors.As(err, &le) {
 		return explain.Text(le.words)
 	}
-	if w, ok := workflow.Problem(err, retry); ok {
+	if w, ok := rotation.Problem(err, retry); ok {
 		return explain.Text(w)
 	}
 	if w, ok := a.sentryExplain(err); ok {

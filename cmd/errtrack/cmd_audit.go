@@ -15,8 +15,8 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectpath"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // auditJSON is one project's audit for --json: never a DSN's secret part
@@ -283,7 +283,7 @@ type keyReport struct {
 	FirstSeenSource string         `json:"first_seen_source,omitempty" yaml:"first_seen_source,omitempty"`
 	Created         bool           `json:"created_by_errtrack,omitempty" yaml:"created_by_errtrack,omitempty"`
 	DSN             string         `json:"dsn,omitempty" yaml:"dsn,omitempty"`
-	UsedIn          []workflow.Use `json:"used_in" yaml:"used_in"`
+	UsedIn          []rotation.Use `json:"used_in" yaml:"used_in"`
 	// UseUnknown: no variable errtrack can read holds the key's DSN and
 	// these cannot be read (hidden variables, groups): its use is unknown.
 	UseUnknown []string `json:"use_unknown,omitempty" yaml:"use_unknown,omitempty"`
@@ -296,7 +296,7 @@ func keyReports(au audit.Audit, withDSN, withPublic bool) []keyReport {
 	for _, k := range au.Keys {
 		used := k.Known()
 		if used == nil {
-			used = []workflow.Use{}
+			used = []rotation.Use{}
 		}
 		r := keyReport{ID: k.Key.ID, Name: k.Key.Name, Active: k.Key.Active, UsedIn: used, Created: k.Seen.Created}
 		if withPublic || withDSN {

@@ -9,11 +9,12 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // check --fix mends what errtrack can of the findings, as one plan shown
@@ -36,7 +37,7 @@ type keyFix struct {
 	finding check.Finding
 	// deletion: the delete planned (its variables read again); nil for a
 	// rate limit.
-	deletion *workflow.Deletion
+	deletion *rotation.Deletion
 	store    keystore.KeyStore
 	stop     string
 	// afterRotation: the plan rotates the key, so the rate limit goes to
@@ -61,7 +62,7 @@ func rotatedKey(projectID int64, old apiclient.ClientKey) string {
 
 // fixPlan is everything --fix will do.
 type fixPlan struct {
-	rotations []workflow.Plan
+	rotations []change.Plan
 	keys      []keyFix
 	left      int // findings errtrack cannot mend
 }
@@ -81,7 +82,7 @@ func (p fixPlan) acting() int {
 
 // planFix reads what the fixes need (a rotation's plan, a delete's
 // variables again), changing nothing.
-func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, results []check.Result, deleteUnread bool) (fixPlan, error) {
+func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *rotation.Rotations, results []check.Result, deleteUnread bool) (fixPlan, error) {
 	var p fixPlan
 	byVar := map[string][]apiclient.Project{}
 	for _, r := range results {
@@ -119,8 +120,8 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 					k.store, err = a.sentryResolver(g)(ctx, *r.Audit.Settings.APIURL)
 				}
 				if err == nil && f.Rule == check.RuleUnusedKeys {
-					var d workflow.Deletion
-					d, err = workflow.PlanDeletionIn(ctx, c, r.Audit.Project.Ref, k.store, keyArgOf(f.ClientKey()), false)
+					var d rotation.Deletion
+					d, err = rotation.PlanDeletionIn(ctx, c, r.Audit.Project.Ref, k.store, keyArgOf(f.ClientKey()), false)
 					k.deletion = &d
 					if w := d.Warning(); err == nil && w != "" {
 						k.stop = w // held, or its use unknown: never deleted
@@ -139,8 +140,8 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 	}
 	slices.Sort(vars)
 	for _, v := range vars {
-		kind := workflow.RotateChange{Variable: v, UpdateVariables: true, Verify: true, DeleteWithUnreadGroups: deleteUnread, Ledger: led, Resolve: a.sentryResolver(g)}
-		plan, err := workflow.PlanProjects(ctx, c, byVar[v], kind)
+		kind := change.RotateChange{Variable: v, UpdateVariables: true, Verify: true, DeleteWithUnreadGroups: deleteUnread, Ledger: led, Resolve: a.sentryResolver(g)}
+		plan, err := change.PlanProjects(ctx, c, byVar[v], kind)
 		if err != nil {
 			return p, err
 		}
@@ -150,7 +151,7 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 	rotated := map[string]bool{}
 	for _, r := range p.rotations {
 		for _, it := range r.Items {
-			if r, ok := it.Detail.(workflow.RotationResult); ok && it.Acts() && r.Rotation != nil {
+			if r, ok := it.Detail.(change.RotationResult); ok && it.Acts() && r.Rotation != nil {
 				rotated[rotatedKey(it.Project.Ref.ID, r.Rotation.Old)] = true
 			}
 		}
@@ -191,7 +192,7 @@ func (a *app) printFixPlan(p fixPlan) {
 // runFix plans, asks once, and runs the fixes; the exit status says
 // whether every fix went through.
 func (a *app) runFix(ctx context.Context, g *globalFlags, c *apiclient.Client, host, group string, results []check.Result, ff fixFlags) error {
-	led, closeLedger, err := a.rotations(host, workflow.FrontEndGroupCommand)
+	led, closeLedger, err := a.rotations(host, rotation.FrontEndGroupCommand)
 	if err != nil {
 		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
@@ -258,7 +259,7 @@ var findingsLeft = exitStatus{code: exitFindings, err: errors.New("findings left
 // runRotationPlan runs one variable's rotations as keys rotate --group
 // does: under the ledger's claim, each new key remembered as created (and
 // put in made, by the key it replaces).
-func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.Client, host, group string, plan workflow.Plan, made map[string]apiclient.ClientKey) error {
+func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.Client, host, group string, plan change.Plan, made map[string]apiclient.ClientKey) error {
 	release, err := plan.Begin(group)
 	if err != nil {
 		return reportedf(a, "%s: %s.", plan.Kind.Words().Doing, explain.Text(err.Error()))
@@ -266,15 +267,15 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 	defer release()
 	rctx, cancel := a.deadline(ctx, g)
 	defer cancel()
-	env := workflow.RunEnv{API: c, Explain: func(err error) string { return a.explain(err, "run errtrack check --fix again") },
-		Checks: func(p projectscope.Project) workflow.Checks { return cliChecks(p.Ref) }}
+	env := change.RunEnv{API: c, Explain: func(err error) string { return a.explain(err, "run errtrack check --fix again") },
+		Checks: func(p projectscope.Project) rotation.Checks { return cliChecks(p.Ref) }}
 	created, flush := a.keysSeenBatch(false)
 	defer flush()
-	done := plan.Run(rctx, env, func(e workflow.Event) {
+	done := plan.Run(rctx, env, func(e change.Event) {
 		if !e.Done {
 			return
 		}
-		if r, ok := e.Item.Detail.(workflow.RotationResult); ok && r.Rotation != nil && r.Rotation.New != nil {
+		if r, ok := e.Item.Detail.(change.RotationResult); ok && r.Rotation != nil && r.Rotation.New != nil {
 			rot := r.Rotation
 			made[rotatedKey(e.Item.Project.Ref.ID, rot.Old)] = *rot.New
 			if created != nil {
@@ -289,7 +290,7 @@ func (a *app) runRotationPlan(ctx context.Context, g *globalFlags, c *apiclient.
 
 // runKeyFix sets a rate limit (on the key that replaced a rotated one) or
 // deletes an unused key.
-func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *workflow.Rotations, k keyFix, made map[string]apiclient.ClientKey) error {
+func (a *app) runKeyFix(ctx context.Context, g *globalFlags, c *apiclient.Client, led *rotation.Rotations, k keyFix, made map[string]apiclient.ClientKey) error {
 	rctx, cancel := a.deadline(ctx, g)
 	defer cancel()
 	name := explain.Text(k.result.Project) + ": " + explain.Text(k.words())

@@ -10,7 +10,7 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // check's reads beyond the audit's own: the variables the audit read,
@@ -93,8 +93,8 @@ func (s watchedStore) All(ctx context.Context) ([]apiclient.ClientKey, error) {
 func sendTestEvents(ctx context.Context, c *apiclient.Client, au audit.Audit) map[string]check.TestEvent {
 	out := map[string]check.TestEvent{}
 	for _, k := range check.InUse(au) {
-		res, err := workflow.VerifyKey(ctx, c, au.Project, k)
-		var refused *workflow.RefusedError
+		res, err := rotation.VerifyKey(ctx, c, au.Project, k)
+		var refused *rotation.RefusedError
 		te := check.TestEvent{Err: err}
 		if res != nil && (err == nil || errors.As(err, &refused)) {
 			te = check.TestEvent{Accepted: res.Accepted, Status: res.StatusCode}

@@ -9,8 +9,8 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func (a *app) doctorCmd() *cobra.Command {
@@ -67,7 +67,7 @@ one-line fix. Exit 1 on any fail.`,
 			o.Resolve = a.sentryResolver(g)
 			// A migrated project is checked on its Sentry side: the ledger
 			// holds its migration (none read, the doctor checks GitLab's).
-			if led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand); err == nil {
+			if led, closeLedger, err := a.rotations(host, rotation.FrontEndCommand); err == nil {
 				defer closeLedger()
 				o.Ledger, o.OldKeysStep, o.MigrateStep = led, "errtrack migrate with --delete-old-keys", "the same errtrack migrate command"
 			}

@@ -13,7 +13,8 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The inventory `errtrack export` writes: its field names are stable
@@ -139,7 +140,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 	defer flushAges()
 	// The ledger adds the migrations under way; without it the export
 	// goes on, saying what it lacks.
-	led, closeLedger, lerr := a.rotations(host, workflow.FrontEndMigrate)
+	led, closeLedger, lerr := a.rotations(host, rotation.FrontEndMigrate)
 	if lerr != nil {
 		fmt.Fprintf(a.stderr, "errtrack: warning: the export says nothing of migrations under way: %s\n", a.explain(lerr, "run the command again"))
 	} else {
@@ -166,7 +167,7 @@ func (a *app) inventory(ctx context.Context, g *globalFlags, c *apiclient.Client
 		for _, f := range au.Findings {
 			x.Findings = append(x.Findings, exportFind{Severity: f.Severity, What: f.What, Fix: f.Fix})
 		}
-		if rec, ok := workflow.MigrationOf(led, au.Project.ID); ok {
+		if rec, ok := migrate.MigrationOf(led, au.Project.ID); ok {
 			x.Migration = &exportMigrat{Target: rec.Target, Phase: rec.Phase, Since: rec.Started}
 		}
 		out = append(out, x)

@@ -12,7 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 func (a *app) keysCmd() *cobra.Command {
@@ -140,13 +140,13 @@ func (a *app) keysCmd() *cobra.Command {
 			// The key is looked up first, with the variables that hold its
 			// DSN, so the question (or, with --yes, a warning) names them.
 			lctx, cancel := a.deadline(ctx, g)
-			var d workflow.Deletion
+			var d rotation.Deletion
 			store, err := a.keyStoreFor(lctx, g, c, ref, kref)
 			if err == nil {
-				d, err = workflow.PlanDeletionIn(lctx, c, ref, store, keyRefString(id, kref), delYes)
+				d, err = rotation.PlanDeletionIn(lctx, c, ref, store, keyRefString(id, kref), delYes)
 			}
 			cancel()
-			var ns *workflow.NoSuchKeyError
+			var ns *rotation.NoSuchKeyError
 			switch {
 			case errors.As(err, &ns):
 				return fmt.Errorf("project %s has no client key %s: nothing was deleted (see 'errtrack keys list -p %s')", d.Project.Name(), keyRefString(id, kref), ref)
@@ -159,7 +159,7 @@ func (a *app) keysCmd() *cobra.Command {
 					fmt.Fprintf(a.stderr, "errtrack: warning: %s\n", explain.Text(warning))
 				}
 			} else {
-				q := fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting.", workflow.KeyLabel(d.Key), d.Project.Name())
+				q := fmt.Sprintf("Delete client key %s of %s? Clients using its DSN will stop reporting.", rotation.KeyLabel(d.Key), d.Project.Name())
 				if warning != "" {
 					q += " " + warning
 				}
@@ -174,7 +174,7 @@ func (a *app) keysCmd() *cobra.Command {
 			}
 			// The ledger only closes rotations the delete finishes: a
 			// delete goes on without it, saying so.
-			led, closeLedger, lerr := a.rotations(host, workflow.FrontEndCommand)
+			led, closeLedger, lerr := a.rotations(host, rotation.FrontEndCommand)
 			if lerr != nil {
 				fmt.Fprintf(a.stderr, "errtrack: warning: unfinished rotations of key %s, if any, stay open in the ledger: %s\n", keyRefString(id, kref), a.explain(lerr, "run the command again"))
 			} else {
@@ -239,7 +239,7 @@ func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag)
 // createFailed adds the one thing a user must know after a failed create:
 // the key may exist anyway when the answer was lost.
 func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
-	if words, ok := workflow.CreateOutcomeUnknown(err, fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)); ok {
+	if words, ok := rotation.CreateOutcomeUnknown(err, fmt.Sprintf("check with 'errtrack keys list -p %s'", ref)); ok {
 		return reportedf(a, "%s %s", a.explain(err, "check"), words)
 	}
 	return err

@@ -11,9 +11,11 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/capread"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
+	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 type migrateFlags struct {
@@ -125,7 +127,7 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	if err != nil {
 		return err
 	}
-	led, closeLedger, err := a.rotations(host, workflow.FrontEndMigrate)
+	led, closeLedger, err := a.rotations(host, rotation.FrontEndMigrate)
 	if err != nil {
 		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
@@ -135,12 +137,12 @@ func (a *app) migrate(ctx context.Context, g *globalFlags, p *projectFlag, gf gr
 	kind.Named = named
 	r := groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"}
 	if p.raw != "" {
-		r.plan = func(ctx context.Context) (workflow.Plan, error) {
+		r.plan = func(ctx context.Context) (change.Plan, error) {
 			proj, _, err := c.GetProject(ctx, single)
 			if err != nil {
-				return workflow.Plan{Kind: kind}, err
+				return change.Plan{Kind: kind}, err
 			}
-			return workflow.PlanProjects(ctx, c, []apiclient.Project{*proj}, kind)
+			return change.PlanProjects(ctx, c, []apiclient.Project{*proj}, kind)
 		}
 	}
 	return a.runGroup(ctx, r)
@@ -160,13 +162,13 @@ func (a *app) slugRule(f migrateFlags) (func(projectscope.Project) string, func(
 				return nil, nil, usagef("--mapping %s is neither JSON nor YAML of \"group/project: slug\" lines: %v", explain.Text(f.mapping), yerr)
 			}
 		}
-		rule, named, err := workflow.SlugMapping(m)
+		rule, named, err := migrate.SlugMapping(m)
 		if err != nil {
 			return nil, nil, usagef("--mapping %s: %s", explain.Text(f.mapping), explain.Text(err.Error()))
 		}
 		return rule, named, nil
 	}
-	rule, err := workflow.SlugRule(f.slug)
+	rule, err := migrate.SlugRule(f.slug)
 	if err != nil {
 		return nil, nil, usagef("--project-slug: %s", explain.Text(err.Error()))
 	}
@@ -202,7 +204,7 @@ func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) 
 
 // change is the migration to this Sentry, errtrack migrate's and the
 // console's.
-func (t migrationTo) change(org string, slug func(projectscope.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *workflow.Rotations) workflow.MigrateChange {
-	return workflow.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team,
+func (t migrationTo) change(org string, slug func(projectscope.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *rotation.Rotations) migrate.MigrateChange {
+	return migrate.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team,
 		KeepIntegrated: keepIntegrated, DeleteOldKeys: deleteOld, Token: t.token, Ledger: led}
 }

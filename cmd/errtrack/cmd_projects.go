@@ -12,8 +12,8 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // overviewConcurrency is how many projects are read at once.
@@ -96,7 +96,7 @@ func (a *app) projectsCmd() *cobra.Command {
 			overviews := overviewAll(ctx, c, projects)
 			// A migrated project reports to its Sentry project: the ledger
 			// says which (none read, GitLab's settings are shown).
-			if led, closeLedger, lerr := a.rotations(host, workflow.FrontEndCommand); lerr == nil {
+			if led, closeLedger, lerr := a.rotations(host, rotation.FrontEndCommand); lerr == nil {
 				for i, p := range projects {
 					overviews[i] = overviews[i].WithMigration(led, p.ID)
 				}

@@ -9,16 +9,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
-// rotation is what `keys rotate --json` prints. The new DSN is printed once,
+// rotateJSON is what `keys rotate --json` prints. The new DSN is printed once,
 // in "created"; variables are named with what happened to each, never with
 // their values.
-type rotation struct {
+type rotateJSON struct {
 	Created   *apiclient.ClientKey `json:"created"`
 	Deleted   *apiclient.ClientKey `json:"deleted"`
 	Variables []variableJSON       `json:"variables"`
@@ -158,13 +159,13 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 	if err != nil {
 		return err
 	}
-	led, closeLedger, err := a.rotations(host, workflow.FrontEndCommand)
+	led, closeLedger, err := a.rotations(host, rotation.FrontEndCommand)
 	if err != nil {
 		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
 	defer closeLedger()
 	checks := cliChecks(ref)
-	r := workflow.NewRotation(ref, workflow.RotationOptions{OldID: f.old, OldRef: f.oldRef, NewName: f.name, Soft: f.soft, Resolve: a.sentryResolver(g), Variable: f.ciVar, Scope: f.scope,
+	r := rotation.NewRotation(ref, rotation.RotationOptions{OldID: f.old, OldRef: f.oldRef, NewName: f.name, Soft: f.soft, Resolve: a.sentryResolver(g), Variable: f.ciVar, Scope: f.scope,
 		UpdateVariables: f.updateVars, KeepVariables: f.keepVars, Verify: f.verify, Confirmed: f.yes, DeleteWithUnreadGroups: f.deleteUnread,
 		Ledger: led, GoOn: !f.restart, Restart: f.restart})
 	explainStep := func(err error) string { return a.explain(err, "run the command again") }
@@ -172,19 +173,19 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 		// Nobody can answer a question: the plan (a read) tells what the
 		// command needs instead, named in one error.
 		sctx, cancel := a.deadline(ctx, g)
-		r, _ = r.Run(sctx, c, workflow.StepPlan)
+		r, _ = r.Run(sctx, c, rotation.StepPlan)
 		cancel()
 		return a.rotateNeeds(g, r, f, checks, explainStep)
 	}
-	for step := r.Next(); step != workflow.StepDone; step = r.Next() {
+	for step := r.Next(); step != rotation.StepDone; step = r.Next() {
 		switch step {
-		case workflow.StepChooseVariables:
+		case rotation.StepChooseVariables:
 			if r, err = a.askVariables(ctx, r, f.yes); err != nil {
 				a.rotationStopped(g, r, checks, err.Error())
 				return reported{err}
 			}
 			continue
-		case workflow.StepConfirmDelete:
+		case rotation.StepConfirmDelete:
 			ok, err := a.confirm(ctx, deleteQuestion(r))
 			if err != nil {
 				why := fmt.Sprintf("%v at the question", err)
@@ -193,9 +194,9 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 			}
 			r = r.ConfirmDelete(ok)
 			continue
-		case workflow.StepVerify:
-			fmt.Fprintln(a.stderr, workflow.VerifyWarning)
-		case workflow.StepDelete:
+		case rotation.StepVerify:
+			fmt.Fprintln(a.stderr, rotation.VerifyWarning)
+		case rotation.StepDelete:
 			// With --yes nobody saw the group variables that hold the old
 			// DSN: the old key stays unless --keep-variables said so.
 			if f.yes && len(r.GroupUses) > 0 && !f.keepVars {
@@ -230,7 +231,7 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 
 // askVariables answers the variables question: on a terminal the user does;
 // with --yes nobody can, and the rotation stops with both keys.
-func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (workflow.Rotation, error) {
+func (a *app) askVariables(ctx context.Context, r rotation.Rotation, yes bool) (rotation.Rotation, error) {
 	if r.VariablesErr != nil {
 		why := "the CI/CD variables could not be read (" + strings.TrimSuffix(a.explain(r.VariablesErr, "run the command again"), ".") + "), so errtrack cannot tell whether one holds the old DSN"
 		if yes {
@@ -254,12 +255,12 @@ func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (
 
 // printRotation prints the outcome on stdout: the JSON record, or the new
 // DSN alone so `DSN=$(errtrack keys rotate …)` works.
-func (a *app) printRotation(g *globalFlags, r workflow.Rotation) {
+func (a *app) printRotation(g *globalFlags, r rotation.Rotation) {
 	if !g.jsonOut {
 		fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
 		return
 	}
-	out := rotation{Created: r.New, Variables: []variableJSON{}}
+	out := rotateJSON{Created: r.New, Variables: []variableJSON{}}
 	if r.Deleted {
 		old := r.Old
 		out.Deleted = &old
@@ -283,17 +284,17 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 	if err != nil {
 		return err
 	}
-	led, closeLedger, err := a.rotations(host, workflow.FrontEndGroupCommand)
+	led, closeLedger, err := a.rotations(host, rotation.FrontEndGroupCommand)
 	if err != nil {
 		return reportedf(a, "%s Nothing was changed.", a.explain(err, "run the command again"))
 	}
 	defer closeLedger()
 	if f.restart {
-		if err := workflow.RestartCampaign(led, f.ciVar, f.scope); err != nil {
+		if err := change.RestartCampaign(led, f.ciVar, f.scope); err != nil {
 			return reportedf(a, "Nothing was changed: %s.", a.explain(err, "run the command again"))
 		}
 	}
-	kind := workflow.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
+	kind := change.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
 		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led, Resolve: a.sentryResolver(g), DeleteWithUnreadGroups: f.deleteUnread}
 	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
 }
@@ -307,6 +308,6 @@ func parseOld(f *rotateFlags) bool {
 
 // unreadGroupsWhy says which ancestor groups' variables could not be read,
 // as a sentence.
-func unreadGroupsWhy(r workflow.Rotation) string {
+func unreadGroupsWhy(r rotation.Rotation) string {
 	return wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": whether they hold the old DSN is unknown")
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // rotationJSON is one rotation of `errtrack rotations --json`: what a
@@ -125,14 +125,14 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 	}) {
 		hosts[r.Host] = true
 		out = append(out, toRotationJSON(r))
-		k := keystore.KeyName(workflow.OldKeyOf(r))
+		k := keystore.KeyName(rotation.OldKeyOf(r))
 		switch {
 		case r.Kind == ledger.KindCampaign:
-			k = "the keys " + workflow.VariableRefLabel(ledger.Variable{Key: r.Variable, Scope: r.Scope}) + " holds"
+			k = "the keys " + rotation.VariableRefLabel(ledger.Variable{Key: r.Variable, Scope: r.Scope}) + " holds"
 		case r.Kind == ledger.KindMigration:
 			k = "→ " + r.Target // a migration's old keys are the project's glet_ keys
 		case r.NewKeyID != 0 || r.NewPublic != "":
-			k += " → " + keystore.KeyName(workflow.NewKeyOf(r))
+			k += " → " + keystore.KeyName(rotation.NewKeyOf(r))
 		}
 		keys = append(keys, k)
 	}
@@ -171,11 +171,11 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		}
 		var vars []string
 		for _, v := range r.Variables {
-			vars = append(vars, workflow.VariableRefLabel(v)+" "+v.Result)
+			vars = append(vars, rotation.VariableRefLabel(v)+" "+v.Result)
 		}
 		event := "-"
 		if t := r.TestEvent; t != nil {
-			event = fmt.Sprintf("%s (HTTP %d)", workflow.TestEventWords(t.Accepted, t.Status), t.Status)
+			event = fmt.Sprintf("%s (HTTP %d)", rotation.TestEventWords(t.Accepted, t.Status), t.Status)
 		}
 		left := r.LeftToDo
 		if left == "" {
@@ -212,7 +212,7 @@ func toRotationJSON(r ledger.Record) rotationJSON {
 	x := rotationJSON{ID: r.ID, Kind: r.Kind, Target: r.Target, Host: r.Host, Project: r.ProjectPath, ProjectID: r.ProjectID, Backend: r.Backend,
 		State: "finished", Phase: r.Phase, OldKey: keyRefJSON{ID: r.OldKeyID, PublicKey: r.OldPublic}, Named: r.Named,
 		Variables: r.Variables, TestEvent: r.TestEvent, User: r.User, FrontEnd: r.FrontEnd, Campaign: r.Campaign,
-		Started: r.Started, Updated: r.Updated, Ended: r.Ended, Note: r.Note, LeftToDo: workflow.LeftToDo(r, cliChecks(apiclient.ProjectID(r.ProjectID)))}
+		Started: r.Started, Updated: r.Updated, Ended: r.Ended, Note: r.Note, LeftToDo: rotation.LeftToDo(r, cliChecks(apiclient.ProjectID(r.ProjectID)))}
 	if r.IsOpen() {
 		x.State = "open"
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // projectFlag is --project, required by the settings and keys commands.
@@ -35,14 +35,14 @@ func (a *app) settingsCmd() *cobra.Command {
 	// project's path, given an ID, is read alongside. want is the integrated value asked for,
 	// if any: GitLab answers 200 and keeps integrated off where its
 	// feature flag is off, which is a failure.
-	show := func(cmd *cobra.Command, p *projectFlag, want *bool, keys workflow.NewKeyRead, call func(context.Context, *apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
+	show := func(cmd *cobra.Command, p *projectFlag, want *bool, keys change.NewKeyRead, call func(context.Context, *apiclient.Client, apiclient.ProjectRef) (*apiclient.Settings, error)) error {
 		ctx, cancel := a.deadline(cmd.Context(), g)
 		defer cancel()
 		ref, c, host, err := a.projectClient(ctx, g, p)
 		if err != nil {
 			return err
 		}
-		ch, err := workflow.ChangeSettings(ctx, c, ref, keys, func(ctx context.Context) (*apiclient.Settings, error) { return call(ctx, c, ref) })
+		ch, err := change.ChangeSettings(ctx, c, ref, keys, func(ctx context.Context) (*apiclient.Settings, error) { return call(ctx, c, ref) })
 		write := cmd.Name() != "get"
 		if err != nil && write && apiclient.OutcomeUnknown(err) {
 			return reportedf(a, "%s The change may or may not have been applied: check with 'errtrack settings get -p %s'.", a.explain(err, "check"), ref)
@@ -89,7 +89,7 @@ func (a *app) settingsCmd() *cobra.Command {
 				}
 				return a.openProjectPage(ctx, c, host, ref)
 			}
-			return show(cmd, &getP, nil, workflow.KeysNotRead, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
+			return show(cmd, &getP, nil, change.KeysNotRead, func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 				s, _, err := c.GetSettings(ctx, ref)
 				return s, err
 			})
@@ -109,7 +109,7 @@ func (a *app) settingsCmd() *cobra.Command {
 			if !cmd.Flags().Changed("active") || !cmd.Flags().Changed("integrated") {
 				return usagef("settings create needs both --active=BOOL and --integrated=BOOL")
 			}
-			req := workflow.SettingsRequest{Create: true, Active: cActive, Integrated: &cIntegrated}
+			req := change.SettingsRequest{Create: true, Active: cActive, Integrated: &cIntegrated}
 			return show(cmd, &createP, &cIntegrated, req.KeyRead(), func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 				return req.Send(ctx, c, ref)
 			})
@@ -150,7 +150,7 @@ func (a *app) settingsCmd() *cobra.Command {
 				if cmd.Flags().Changed("integrated") {
 					integ = &integrated
 				}
-				req := workflow.SettingsRequest{Active: act, Integrated: integ}
+				req := change.SettingsRequest{Active: act, Integrated: integ}
 				return show(cmd, &p, integ, req.KeyRead(), func(ctx context.Context, c *apiclient.Client, ref apiclient.ProjectRef) (*apiclient.Settings, error) {
 					return req.Send(ctx, c, ref)
 				})
@@ -192,5 +192,5 @@ func (a *app) settingsGroup(ctx context.Context, g *globalFlags, gf groupFlags, 
 	if err != nil {
 		return err
 	}
-	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: workflow.SettingsChange{Enable: enable}, c: c, host: host, noun: "changed"})
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: change.SettingsChange{Enable: enable}, c: c, host: host, noun: "changed"})
 }

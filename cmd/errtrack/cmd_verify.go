@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // verifyJSON is what `keys verify --json` prints.
@@ -98,13 +99,13 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			if err != nil {
 				return err
 			}
-			k, ok := workflow.FindKeyRef(keys, keyRefString(id, kref))
+			k, ok := rotation.FindKeyRef(keys, keyRefString(id, kref))
 			if !ok {
 				return fmt.Errorf("project %s has no client key %s: nothing was sent (see 'errtrack keys list -p %s')", proj.Name(), keyRefString(id, kref), ref)
 			}
 			a.rememberHost(host)
 			if !yes {
-				ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend a test event with the DSN of key %s of %s? [y/N] ", workflow.VerifyWarning, workflow.KeyLabel(k), proj.Name()))
+				ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend a test event with the DSN of key %s of %s? [y/N] ", rotation.VerifyWarning, rotation.KeyLabel(k), proj.Name()))
 				switch {
 				case err != nil:
 					return fmt.Errorf("%w: nothing was sent", err)
@@ -115,8 +116,8 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			}
 			sctx, cancel := a.deadline(ctx, g)
 			defer cancel()
-			check, err := workflow.VerifyKey(sctx, c, proj, k)
-			var refused *workflow.RefusedError
+			check, err := rotation.VerifyKey(sctx, c, proj, k)
+			var refused *rotation.RefusedError
 			if err != nil && !errors.As(err, &refused) {
 				return reportedf(a, "the test event could not be sent: %s", a.explain(err, "run the command again"))
 			}
@@ -130,9 +131,9 @@ project). Exits 1 when any project's event was refused or not sent.`,
 				return nil
 			}
 			if refused != nil {
-				return reportedf(a, "key %s: %s. %s", workflow.KeyLabel(k), refused, refused.Advice())
+				return reportedf(a, "key %s: %s. %s", rotation.KeyLabel(k), refused, refused.Advice())
 			}
-			fmt.Fprintf(a.stdout, "Key %s: the test event was %s (HTTP %d by %s).\n", workflow.KeyLabel(k), workflow.AcceptedWords, check.StatusCode, explain.Text(check.URL))
+			fmt.Fprintf(a.stdout, "Key %s: the test event was %s (HTTP %d by %s).\n", rotation.KeyLabel(k), rotation.AcceptedWords, check.StatusCode, explain.Text(check.URL))
 			return nil
 		},
 	}
@@ -153,5 +154,5 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 	if err != nil {
 		return err
 	}
-	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: workflow.VerifyChange{Variable: variable, Scope: scope, Resolve: a.sentryResolver(g)}, c: c, host: host, noun: "sent"})
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: change.VerifyChange{Variable: variable, Scope: scope, Resolve: a.sentryResolver(g)}, c: c, host: host, noun: "sent"})
 }

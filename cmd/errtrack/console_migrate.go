@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/errtrack/errtrack/apiclient/sentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/tui"
 )
 
@@ -13,8 +15,8 @@ import (
 // host only), the same naming rule (group-project), the same ledger.
 // The Sentry offered first is the demo's, else SENTRY_URL's.
 func (a *app) migrationDeps(deps *tui.Deps, g *globalFlags) {
-	rule, _ := workflow.SlugRule(workflow.DefaultSlugRule)
-	deps.Migration = func(ctx context.Context, to tui.MigrateTarget, led *workflow.Rotations) (workflow.Kind, error) {
+	rule, _ := migrate.SlugRule(migrate.DefaultSlugRule)
+	deps.Migration = func(ctx context.Context, to tui.MigrateTarget, led *rotation.Rotations) (change.Kind, error) {
 		base, err := sentry.NormalizeBase(to.URL)
 		if err != nil {
 			return nil, err

@@ -6,9 +6,11 @@ import (
 	"text/tabwriter"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // A group change's report: a table, or --json one object per project,
@@ -57,19 +59,19 @@ func keyJSON(k apiclient.ClientKey) *keyRefJSON {
 func known(k apiclient.ClientKey) bool { return k.ID != 0 || k.PublicKey != "" }
 
 // madeKey reports a rotation that made its new key.
-func madeKey(it workflow.Item) bool {
-	r, ok := it.Detail.(workflow.RotationResult)
+func madeKey(it change.Item) bool {
+	r, ok := it.Detail.(change.RotationResult)
 	return ok && known(r.New)
 }
 
 // testedKey is the key a project's test event went with, if any.
-func testedKey(it workflow.Item) *apiclient.ClientKey {
+func testedKey(it change.Item) *apiclient.ClientKey {
 	switch d := it.Detail.(type) {
-	case workflow.VerifyResult:
+	case change.VerifyResult:
 		if known(d.Key) {
 			return &d.Key
 		}
-	case workflow.MigrationResult:
+	case migrate.MigrationResult:
 		if known(d.Key) {
 			return &d.Key
 		}
@@ -78,10 +80,10 @@ func testedKey(it workflow.Item) *apiclient.ClientKey {
 }
 
 // groupItem is one project's report, by the kind of its change.
-func (a *app) groupItem(it workflow.Item) groupItemJSON {
+func (a *app) groupItem(it change.Item) groupItemJSON {
 	x := groupItemJSON{Project: it.Project.Name(), ProjectID: it.Project.ID, Action: it.Action, Result: it.Result, keys: "-"}
 	if x.Result == "" {
-		x.Result = workflow.ResultPlanned
+		x.Result = change.ResultPlanned
 	}
 	if !it.Acts() {
 		x.Action, x.Reason = "none", it.Skip
@@ -89,7 +91,7 @@ func (a *app) groupItem(it workflow.Item) groupItemJSON {
 	x.detail = x.Reason
 	var check *apiclient.DSNCheck
 	switch d := it.Detail.(type) {
-	case workflow.RotationResult:
+	case change.RotationResult:
 		x.OldKeyID, x.NewKeyID = d.Old.ID, d.New.ID
 		x.OldKey, x.NewKey = keyJSON(d.Old), keyJSON(d.New)
 		switch {
@@ -103,14 +105,14 @@ func (a *app) groupItem(it workflow.Item) groupItemJSON {
 				x.Variables = append(x.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld, Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
 			}
 		}
-	case workflow.VerifyResult:
+	case change.VerifyResult:
 		x.KeyID, x.Key, check = d.Key.ID, keyJSON(d.Key), d.Check
 		if known(d.Key) {
 			x.keys = keystore.KeyName(d.Key)
 		}
-	case workflow.MigrationResult:
+	case migrate.MigrationResult:
 		check = d.Check
-		if it.Result == workflow.ResultChanged {
+		if it.Result == change.ResultChanged {
 			// What was made: the Sentry project and key (the words name
 			// them), not only that a test event went through.
 			x.Words, x.SentryKey, x.keys, x.detail = it.Words, keyJSON(d.Key), keystore.KeyName(d.Key), it.Words
@@ -120,10 +122,10 @@ func (a *app) groupItem(it workflow.Item) groupItemJSON {
 		x.Accepted, x.Status = &check.Accepted, check.StatusCode
 	}
 	switch {
-	case it.Result == workflow.ResultFailed || it.Result == workflow.ResultUnderWay:
+	case it.Result == change.ResultFailed || it.Result == change.ResultUnderWay:
 		x.Error = a.groupWords(it)
 		x.detail = x.Error
-	case it.Result == workflow.ResultNotReached:
+	case it.Result == change.ResultNotReached:
 		x.Words = it.Words
 	}
 	switch {
@@ -135,8 +137,8 @@ func (a *app) groupItem(it workflow.Item) groupItemJSON {
 		}
 		x.detail = strings.Join(vars, ", ")
 	case check != nil:
-		x.detail = fmt.Sprintf("test event %s (HTTP %d)", workflow.TestEventWords(check.Accepted, check.StatusCode), check.StatusCode)
-	case x.detail == "" && it.Acts() && x.Result == workflow.ResultPlanned:
+		x.detail = fmt.Sprintf("test event %s (HTTP %d)", rotation.TestEventWords(check.Accepted, check.StatusCode), check.StatusCode)
+	case x.detail == "" && it.Acts() && x.Result == change.ResultPlanned:
 		x.detail = it.Action
 	case x.detail == "" && it.Words != "":
 		x.detail = it.Words
@@ -146,7 +148,7 @@ func (a *app) groupItem(it workflow.Item) groupItemJSON {
 
 // printGroupReport prints the report: a table, or --json one object per
 // project.
-func (a *app) printGroupReport(g *globalFlags, p workflow.Plan) error {
+func (a *app) printGroupReport(g *globalFlags, p change.Plan) error {
 	items := make([]groupItemJSON, len(p.Items))
 	for i, it := range p.Items {
 		items[i] = a.groupItem(it)

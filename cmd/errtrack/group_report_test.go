@@ -8,8 +8,9 @@ import (
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 const (
@@ -27,12 +28,12 @@ func reportApp() (*app, *bytes.Buffer) {
 // name), in the table and in --json, where it was an ID of 0 ("-", no
 // old_key_id); a GitLab key keeps its integer fields.
 func TestGroupReportNamesSentryKeysByRef(t *testing.T) {
-	plan := workflow.Plan{Kind: workflow.RotateChange{Variable: "SENTRY_DSN"}, Items: []workflow.Item{
-		{Project: projectscope.Project{ID: 7, Path: "demo/legacy-api"}, Action: "rotate", Result: workflow.ResultChanged,
-			Detail: workflow.RotationResult{Old: apiclient.ClientKey{PublicKey: sentryOldPublic, Name: "Production"},
+	plan := change.Plan{Kind: change.RotateChange{Variable: "SENTRY_DSN"}, Items: []change.Item{
+		{Project: projectscope.Project{ID: 7, Path: "demo/legacy-api"}, Action: "rotate", Result: change.ResultChanged,
+			Detail: change.RotationResult{Old: apiclient.ClientKey{PublicKey: sentryOldPublic, Name: "Production"},
 				New: apiclient.ClientKey{PublicKey: sentryNewPublic, Name: "Production"}}},
-		{Project: projectscope.Project{ID: 1, Path: "demo/web-shop"}, Action: "rotate", Result: workflow.ResultChanged,
-			Detail: workflow.RotationResult{Old: apiclient.ClientKey{ID: 1}, New: apiclient.ClientKey{ID: 9}}},
+		{Project: projectscope.Project{ID: 1, Path: "demo/web-shop"}, Action: "rotate", Result: change.ResultChanged,
+			Detail: change.RotationResult{Old: apiclient.ClientKey{ID: 1}, New: apiclient.ClientKey{ID: 9}}},
 	}}
 	a, out := reportApp()
 	if err := a.printGroupReport(&globalFlags{jsonOut: true}, plan); err != nil {
@@ -68,15 +69,15 @@ func TestGroupReportNamesSentryKeysByRef(t *testing.T) {
 // "key 0"; --json names it by its public key.
 func TestGroupReportNamesARefusedSentryKey(t *testing.T) {
 	key := apiclient.ClientKey{PublicKey: sentryOldPublic, Name: "Production"}
-	it := workflow.Item{Project: projectscope.Project{ID: 7, Path: "demo/legacy-api"}, Action: "send a test event", Result: workflow.ResultFailed,
-		Err:    &workflow.RefusedError{Check: &apiclient.DSNCheck{StatusCode: 403}},
-		Detail: workflow.VerifyResult{Key: key, Check: &apiclient.DSNCheck{StatusCode: 403}}}
+	it := change.Item{Project: projectscope.Project{ID: 7, Path: "demo/legacy-api"}, Action: "send a test event", Result: change.ResultFailed,
+		Err:    &rotation.RefusedError{Check: &apiclient.DSNCheck{StatusCode: 403}},
+		Detail: change.VerifyResult{Key: key, Check: &apiclient.DSNCheck{StatusCode: 403}}}
 	a, out := reportApp()
 	w := a.groupWords(it)
 	if !strings.HasPrefix(w, `key "Production" (0a1b2c3d`) || strings.Contains(w, "key 0") {
 		t.Errorf("words: %s", w)
 	}
-	if err := a.printGroupReport(&globalFlags{jsonOut: true}, workflow.Plan{Kind: workflow.VerifyChange{}, Items: []workflow.Item{it}}); err != nil {
+	if err := a.printGroupReport(&globalFlags{jsonOut: true}, change.Plan{Kind: change.VerifyChange{}, Items: []change.Item{it}}); err != nil {
 		t.Fatal(err)
 	}
 	var items []map[string]any

@@ -10,11 +10,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // Every group command (keys rotate --group, settings enable|disable
@@ -52,13 +53,13 @@ type groupRun struct {
 	g    *globalFlags
 	gf   groupFlags
 	yes  bool
-	kind workflow.Kind
+	kind change.Kind
 	c    *apiclient.Client
 	host string
 	noun string // what nothing was: "changed", "sent"
 	// plan, when set, plans instead of the group's plan (a single
 	// project's migration).
-	plan func(ctx context.Context) (workflow.Plan, error)
+	plan func(ctx context.Context) (change.Plan, error)
 }
 
 // runGroup plans, asks, runs and reports.
@@ -68,8 +69,8 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 		if err != nil {
 			return usagef("--group: %v", err)
 		}
-		r.plan = func(ctx context.Context) (workflow.Plan, error) {
-			return workflow.PlanGroup(ctx, r.c, ref, r.gf.subgroups, r.kind)
+		r.plan = func(ctx context.Context) (change.Plan, error) {
+			return change.PlanGroup(ctx, r.c, ref, r.gf.subgroups, r.kind)
 		}
 	}
 	words := r.kind.Words()
@@ -124,17 +125,17 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 	n, total := 0, plan.Acting()
 	rctx, rcancel := a.deadline(ctx, r.g)
 	defer rcancel()
-	env := workflow.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
-		Checks: func(p projectscope.Project) workflow.Checks { return cliChecks(p.Ref) }}
+	env := change.RunEnv{API: r.c, Explain: func(err error) string { return a.explain(err, "run the command again") },
+		Checks: func(p projectscope.Project) rotation.Checks { return cliChecks(p.Ref) }}
 	// The keys made are remembered in one write at the end of the run,
 	// not one per key (which made a run of many projects quadratic).
 	created, flushCreated := a.keysSeenBatch(false)
 	defer flushCreated()
-	done := plan.Run(rctx, env, func(e workflow.Event) {
+	done := plan.Run(rctx, env, func(e change.Event) {
 		if !e.Done {
 			return
 		}
-		if rot, ok := e.Item.Detail.(workflow.RotationResult); ok && rot.Rotation != nil && rot.Rotation.New != nil && created != nil {
+		if rot, ok := e.Item.Detail.(change.RotationResult); ok && rot.Rotation != nil && rot.Rotation.New != nil && created != nil {
 			created.Created(r.host, e.Item.Project.Ref.ID, e.Item.Project.Ref.Path, rot.Rotation.New.ID, a.now())
 		}
 		n++
@@ -149,7 +150,7 @@ func (a *app) runGroup(ctx context.Context, r groupRun) error {
 
 // planFailures fails a plan that could not read some projects (or found
 // a stop there): exit 1, never "nothing to do" with success.
-func (a *app) planFailures(n int, p workflow.Plan) error {
+func (a *app) planFailures(n int, p change.Plan) error {
 	if n == 0 {
 		return nil
 	}
@@ -157,8 +158,8 @@ func (a *app) planFailures(n int, p workflow.Plan) error {
 }
 
 // runOutcome sums up a run and fails it unless every project came through.
-func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
-	failed, under, notReached := p.Failed(), p.Count(workflow.ResultUnderWay), p.Count(workflow.ResultNotReached)
+func (a *app) runOutcome(p change.Plan, words change.ChangeWords) error {
+	failed, under, notReached := p.Failed(), p.Count(change.ResultUnderWay), p.Count(change.ResultNotReached)
 	if failed+under+notReached == 0 {
 		return nil
 	}
@@ -188,7 +189,7 @@ func (a *app) runOutcome(p workflow.Plan, words workflow.ChangeWords) error {
 // finishCampaign closes a rotation's campaign when the run finished it; a
 // failure to write is said, not fatal, and so are the projects outside
 // this run that keep it open.
-func (a *app) finishCampaign(p workflow.Plan) {
+func (a *app) finishCampaign(p change.Plan) {
 	if err := p.Finish(); err != nil {
 		fmt.Fprintf(a.stderr, "errtrack: the rotation ledger could not be updated (%s): a run started again may plan again the projects this one rotated.\n", explain.Text(err.Error()))
 		return
@@ -200,7 +201,7 @@ func (a *app) finishCampaign(p workflow.Plan) {
 }
 
 // printGroupPlan shows, on stderr, what the run will do in each project.
-func (a *app) printGroupPlan(p workflow.Plan) {
+func (a *app) printGroupPlan(p change.Plan) {
 	w := p.Kind.Words()
 	where := "Group " + explain.Text(p.Group.FullPath)
 	if p.Group.FullPath == "" {
@@ -228,13 +229,13 @@ func (a *app) printGroupPlan(p workflow.Plan) {
 
 // groupWords say why a project is skipped or how it ended, with what to
 // do where the command's flags decide.
-func (a *app) groupWords(it workflow.Item) string {
-	var groups *workflow.GroupVariablesError
-	var others *workflow.OtherVariablesError
-	var refused *workflow.RefusedError
+func (a *app) groupWords(it change.Item) string {
+	var groups *rotation.GroupVariablesError
+	var others *change.OtherVariablesError
+	var refused *rotation.RefusedError
 	switch {
 	case errors.As(it.Err, &groups) && madeKey(it):
-		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(workflow.RotationResult).New) + ")."
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(change.RotationResult).New) + ")."
 	case errors.As(it.Err, &groups):
 		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
 	case errors.As(it.Err, &others):

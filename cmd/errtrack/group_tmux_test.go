@@ -12,7 +12,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/internal/hosturl"
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The built console against `errtrack mock-server`, scoped to a group:
@@ -43,7 +43,7 @@ func TestConsoleGroupRotationInTmux(t *testing.T) {
 	host, _ := hosturl.Normalize(url)
 	if err := store.Append(ledger.Record{Kind: ledger.KindRotation, ID: "r-interrupted", Host: host, ProjectID: 7, ProjectPath: "demo/mobile/ios",
 		OldKeyID: 901, NewKeyID: created.ID, Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "*"}, Phase: ledger.PhaseCreated,
-		FrontEnd: workflow.FrontEndGroupCommand, Started: time.Now()}, true); err != nil {
+		FrontEnd: rotation.FrontEndGroupCommand, Started: time.Now()}, true); err != nil {
 		t.Fatal(err)
 	}
 	store.Close()

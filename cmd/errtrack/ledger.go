@@ -5,18 +5,18 @@ import (
 	"os"
 
 	"github.com/errtrack/errtrack/internal/ledger"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // rotations opens the rotation ledger for host's rotations run from
 // frontEnd; close makes its last records durable. Without a ledger a
 // rotation does not start: it is what keeps a key from being made twice.
-func (a *app) rotations(host, frontEnd string) (*workflow.Rotations, func(), error) {
+func (a *app) rotations(host, frontEnd string) (*rotation.Rotations, func(), error) {
 	store, err := a.openLedger()
 	if err != nil {
 		return nil, nil, err
 	}
-	return workflow.NewRotations(store, host, frontEnd), func() { store.Close() }, nil
+	return rotation.NewRotations(store, host, frontEnd), func() { store.Close() }, nil
 }
 
 // openLedger opens the state directory's ledger. Its error (a
@@ -29,7 +29,7 @@ func (a *app) openLedger() (*ledger.Ledger, error) {
 	}
 	store, err := ledger.OpenLedger(dir)
 	if err != nil {
-		if words, ok := workflow.Problem(err, "run the command again"); ok {
+		if words, ok := rotation.Problem(err, "run the command again"); ok {
 			return nil, &ledgerError{words: words, err: err}
 		}
 		return nil, &ledgerError{words: fmt.Sprintf("The rotation ledger in %s could not be opened (%s).", dir, err), err: err}
@@ -48,9 +48,9 @@ func (e *ledgerError) Unwrap() error { return e.err }
 
 // consoleLedger is the console's ledger: the state directory's, or for the
 // demo a fresh one removed when it ends (the mock's keys end with it).
-func (a *app) consoleLedger(host string, demo bool) (*workflow.Rotations, func(), error) {
+func (a *app) consoleLedger(host string, demo bool) (*rotation.Rotations, func(), error) {
 	if !demo {
-		return a.rotations(host, workflow.FrontEndConsole)
+		return a.rotations(host, rotation.FrontEndConsole)
 	}
 	dir, err := os.MkdirTemp("", "errtrack-demo-state-")
 	if err != nil {
@@ -61,5 +61,5 @@ func (a *app) consoleLedger(host string, demo bool) (*workflow.Rotations, func()
 		os.RemoveAll(dir)
 		return nil, nil, err
 	}
-	return workflow.NewRotations(store, host, workflow.FrontEndConsole), func() { store.Close(); os.RemoveAll(dir) }, nil
+	return rotation.NewRotations(store, host, rotation.FrontEndConsole), func() { store.Close(); os.RemoveAll(dir) }, nil
 }

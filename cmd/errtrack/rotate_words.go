@@ -11,27 +11,27 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 // goingOn says that the rotation goes on with an unfinished one's key.
-func (a *app) goingOn(r workflow.Rotation) {
+func (a *app) goingOn(r rotation.Rotation) {
 	if !r.GoingOn() {
 		return
 	}
-	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(workflow.EarlierWords(*r.Earlier)))
+	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(rotation.EarlierWords(*r.Earlier)))
 }
 
 // rotateNeeds refuses a rotation without a terminal and without --yes,
 // naming every flag it needs from what the plan read: --yes, --old when
 // the project has several keys, a choice for the variables that hold the
 // old DSN. Nothing was changed.
-func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep wording.Explainer) error {
+func (a *app) rotateNeeds(g *globalFlags, r rotation.Rotation, f rotateFlags, checks rotation.Checks, explainStep wording.Explainer) error {
 	needs := []string{"--yes (no terminal to confirm the delete on)"}
 	varsChosen := f.updateVars || f.keepVars
 	step, err := r.Failed()
-	var amb *workflow.AmbiguousError
+	var amb *rotation.AmbiguousError
 	switch {
 	case err == nil:
 		var held []string
@@ -48,7 +48,7 @@ func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, ch
 		case len(held) > 0:
 			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
 		}
-	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+	case step == rotation.StepPlan && errors.As(err, &amb) && amb.Count > 1:
 		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
 		if !varsChosen {
 			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
@@ -64,8 +64,8 @@ func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, ch
 }
 
 // cliChecks say how to check, from a shell, what a lost answer left.
-func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
-	return workflow.Checks{
+func cliChecks(ref apiclient.ProjectRef) rotation.Checks {
+	return rotation.Checks{
 		Keys:        fmt.Sprintf("check with 'errtrack keys list -p %s'", ref),
 		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
 		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
@@ -75,36 +75,36 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 }
 
 // deleteLater is how to finish by hand when the old key stays.
-func deleteLater(ref apiclient.ProjectRef, r workflow.Rotation) string {
+func deleteLater(ref apiclient.ProjectRef, r rotation.Rotation) string {
 	old := keystore.KeyRef(r.Old) // a Sentry key's public key: it has no ID
 	return fmt.Sprintf("The rotation stays open in the ledger ('errtrack rotations -p %s'): delete the old key once its clients use the new DSN, with 'errtrack keys rotate -p %s --old %s' (it goes on with key %s) or 'errtrack keys delete -p %s %s'.",
 		ref, ref, old, keystore.KeyName(*r.New), ref, old)
 }
 
 // rotationProgress says what a step did, on stderr.
-func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host string) {
+func (a *app) rotationProgress(step rotation.Step, r rotation.Rotation, host string) {
 	switch step {
-	case workflow.StepPlan:
+	case rotation.StepPlan:
 		a.goingOn(r)
-	case workflow.StepCreate:
+	case rotation.StepCreate:
 		a.rememberHost(host)
 		a.keyCreated(host, apiclient.ProjectRef{ID: r.Project.ID, Path: r.Project.Path}, r.New.ID)
-		fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", workflow.KeyLabel(*r.New), r.Project.Name(), explain.Text(r.New.DSN))
-	case workflow.StepUpdateVariables:
+		fmt.Fprintf(a.stderr, "Created client key %s in %s.\nNew DSN: %s\n", rotation.KeyLabel(*r.New), r.Project.Name(), explain.Text(r.New.DSN))
+	case rotation.StepUpdateVariables:
 		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())
-	case workflow.StepVerify:
-		fmt.Fprintf(a.stderr, "The test event through the new DSN was %s (HTTP %d).\n", workflow.AcceptedWords, r.Verified.StatusCode)
+	case rotation.StepVerify:
+		fmt.Fprintf(a.stderr, "The test event through the new DSN was %s (HTTP %d).\n", rotation.AcceptedWords, r.Verified.StatusCode)
 	}
 }
 
-func them(r workflow.Rotation) string {
+func them(r rotation.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it"
 	}
 	return "them"
 }
 
-func isAre(r workflow.Rotation) string {
+func isAre(r rotation.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it is"
 	}
@@ -113,10 +113,10 @@ func isAre(r workflow.Rotation) string {
 
 // deleteQuestion names the old key and, when the user kept them, the
 // variables that still hold its DSN.
-func deleteQuestion(r workflow.Rotation) string {
-	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", workflow.KeyLabel(r.Old), r.Project.Name())
+func deleteQuestion(r rotation.Rotation) string {
+	q := fmt.Sprintf("Delete the old client key %s of %s? Clients still using its DSN will stop reporting.", rotation.KeyLabel(r.Old), r.Project.Name())
 	if r.Soft() {
-		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", workflow.KeyLabel(r.Old), r.Project.Name())
+		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", rotation.KeyLabel(r.Old), r.Project.Name())
 	}
 	if len(r.StillOld()) > 0 {
 		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
@@ -132,7 +132,7 @@ func deleteQuestion(r workflow.Rotation) string {
 
 // rotationStopped reports a rotation that stopped at a question it could
 // not ask: what exists, and the new DSN, so nothing is lost.
-func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workflow.Checks, why string) {
+func (a *app) rotationStopped(g *globalFlags, r rotation.Rotation, checks rotation.Checks, why string) {
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(why))
 	if r.New == nil {
 		return
@@ -143,14 +143,14 @@ func (a *app) rotationStopped(g *globalFlags, r workflow.Rotation, checks workfl
 
 // rotationFailed reports a failed step: the plan's errors as usage errors
 // where the user named something wrong, else what exists now.
-func (a *app) rotationFailed(g *globalFlags, r workflow.Rotation, checks workflow.Checks, explainStep wording.Explainer) error {
+func (a *app) rotationFailed(g *globalFlags, r rotation.Rotation, checks rotation.Checks, explainStep wording.Explainer) error {
 	step, err := r.Failed()
-	var amb *workflow.AmbiguousError
-	var ambVar *workflow.AmbiguousVariableError
+	var amb *rotation.AmbiguousError
+	var ambVar *rotation.AmbiguousVariableError
 	switch {
-	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+	case step == rotation.StepPlan && errors.As(err, &amb) && amb.Count > 1:
 		return usagef("%s with --old KEY_ID (see 'errtrack keys list -p %s')", err, r.Project.Ref)
-	case step == workflow.StepPlan && errors.As(err, &ambVar):
+	case step == rotation.StepPlan && errors.As(err, &ambVar):
 		return usagef("%s: choose one with --environment-scope; nothing was changed", ambVar)
 	}
 	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(r.Failure(explainStep, checks)))

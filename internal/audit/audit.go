@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"maps"
 	"slices"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
@@ -53,7 +54,7 @@ type Finding struct {
 // set): the key's use is unknown, never "unused".
 type AuditedKey struct {
 	Key  apiclient.ClientKey
-	Used []workflow.Use
+	Used []rotation.Use
 	// Seen is when errtrack first saw the key (exact when Seen.Created);
 	// zero when unknown.
 	Seen seen.Entry
@@ -77,8 +78,8 @@ type Audit struct {
 }
 
 // Known are the uses read; UseUnknown says the key's use cannot be told.
-func (k AuditedKey) Known() []workflow.Use {
-	var out []workflow.Use
+func (k AuditedKey) Known() []rotation.Use {
+	var out []rotation.Use
 	for _, u := range k.Used {
 		if u.Unknown == "" {
 			out = append(out, u)
@@ -251,10 +252,10 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		if len(k.Used) > 0 || k.Seen.First.IsZero() || !k.Seen.First.Before(oldestUsed) {
 			continue
 		}
-		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", workflow.KeyLabel(k.Key))
+		info := fmt.Sprintf("key %s is referenced by no CI/CD variable", rotation.KeyLabel(k.Key))
 		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
 		a.Findings = append(a.Findings, finding(SeverityWarning,
-			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", workflow.KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
+			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", rotation.KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
 			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })

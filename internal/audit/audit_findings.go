@@ -3,9 +3,10 @@ package audit
 import (
 	"errors"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"sort"
 	"strings"
+
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
@@ -18,15 +19,15 @@ import (
 // groups' CI/CD variables, and what is wrong (or worth knowing) with them.
 
 type placed struct {
-	use   workflow.Use
+	use   rotation.Use
 	value string
 }
 
 // placedValues are the values of v that may be a DSN: the whole value, or
 // for a file variable each line that holds one. A hidden variable's value
 // cannot be read: it is named instead.
-func placedValues(v apiclient.Variable, group string) (vals []placed, hidden *workflow.Use) {
-	use := workflow.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
+func placedValues(v apiclient.Variable, group string) (vals []placed, hidden *rotation.Use) {
+	use := rotation.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
 	switch {
 	case v.Value == nil:
 		h := use
@@ -48,7 +49,7 @@ func placedValues(v apiclient.Variable, group string) (vals []placed, hidden *wo
 
 func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, groupVars map[string][]apiclient.Variable) {
 	var all []placed
-	var unknown []workflow.Use // places that may hold a DSN and cannot be read
+	var unknown []rotation.Use // places that may hold a DSN and cannot be read
 	for _, v := range vars {
 		vals, hidden := placedValues(v, "")
 		all = append(all, vals...)
@@ -76,7 +77,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	}
 	sort.Strings(unread)
 	for _, g := range unread {
-		unknown = append(unknown, workflow.Use{Group: g, Unknown: "the CI/CD variables of group " + safetext.Excerpt(g, 80) + " could not be read"})
+		unknown = append(unknown, rotation.Use{Group: g, Unknown: "the CI/CD variables of group " + safetext.Excerpt(g, 80) + " could not be read"})
 	}
 	// Keys are matched by their DSN's identity: every spelling of a key's
 	// DSN is that key (a Sentry key's under any host, dsn.Identity).
@@ -153,7 +154,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 				names[j] = u.Label()
 			}
 			a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
-				What: fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", workflow.KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
+				What: fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", rotation.KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
 				Fix:  "point them at an active key (errtrack keys rotate), or turn the key on again (errtrack keys update --active=true)"})
 		}
 	}
@@ -169,11 +170,11 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			}
 			a.Keys[i].Used = append(a.Keys[i].Used, unknown...)
 			a.Findings = append(a.Findings, Finding{Severity: SeverityInfo,
-				What: fmt.Sprintf("whether a CI/CD variable holds the DSN of key %s is unknown: %s", workflow.KeyLabel(k.Key), strings.Join(why, "; ")),
+				What: fmt.Sprintf("whether a CI/CD variable holds the DSN of key %s is unknown: %s", rotation.KeyLabel(k.Key), strings.Join(why, "; ")),
 				Fix:  "check those variables in GitLab (errtrack cannot read them) before you delete the key"})
 		default:
 			a.Findings = append(a.Findings, finding(SeverityInfo,
-				fmt.Sprintf("key %s is referenced by no CI/CD variable", workflow.KeyLabel(k.Key)),
+				fmt.Sprintf("key %s is referenced by no CI/CD variable", rotation.KeyLabel(k.Key)),
 				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
 		}
 	}

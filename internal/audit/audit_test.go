@@ -10,6 +10,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/seen"
 )
 
@@ -17,7 +18,7 @@ import (
 // variable left on a deleted key (an error), and says the groups' variables
 // were not readable; once fixed, no error is left.
 func TestAuditProject(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
 	a, err := auditProject(ctx, c, ref)
@@ -57,7 +58,7 @@ func TestAuditProject(t *testing.T) {
 	}
 	// Where every variable can be read (the demo user owns fleet), a key
 	// referenced nowhere is worth knowing, not an error.
-	_, fc := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	_, fc := flowtest.Mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
 	if _, _, err := fc.CreateClientKey(ctx, apiclient.ProjectID(2001)); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestAuditProject(t *testing.T) {
 // KeyUses annotates keys already read: the same uses and findings as the
 // audit, from the variables alone.
 func TestKeyUsesMatchesTheAudit(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref, _ := apiclient.ParseProjectRef("demo/mobile/ios")
 	full, err := auditProject(ctx, c, ref)
@@ -93,7 +94,7 @@ func TestKeyUsesMatchesTheAudit(t *testing.T) {
 // A key referenced nowhere and older than every key in use is a warning
 // (likely left by a rotation); keys first seen together are not ordered.
 func TestAuditAges(t *testing.T) {
-	_, c := mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	fresh, _, err := c.CreateClientKey(ctx, apiclient.ProjectID(2001)) // the one SENTRY_DSN holds is 200001
 	if err != nil {

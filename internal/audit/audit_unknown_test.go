@@ -3,10 +3,12 @@ package audit
 import (
 	"context"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -17,7 +19,7 @@ import (
 // dotenv file variable APP_ENV. The first is unknown, named by its hidden
 // variables, never "unused"; the second is used by that line.
 func TestAuditHiddenAndFileVariables(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	a, err := auditProject(context.Background(), c, apiclient.ProjectID(10))
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +54,7 @@ func TestAuditHiddenAndFileVariables(t *testing.T) {
 // host in capitals, no default port) is the key's, not a key that no
 // longer exists.
 func TestAuditMatchesDSNsAsURLs(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	ref := apiclient.ProjectID(1)
 	keys, _, err := c.ListClientKeys(ctx, ref)
@@ -71,7 +73,7 @@ func TestAuditMatchesDSNsAsURLs(t *testing.T) {
 		t.Fatalf("keys %+v findings %+v", a.Keys, a.Findings)
 	}
 	// The delete question finds it too.
-	d, err := workflow.PlanDeletionIn(ctx, c, ref, nil, strconv.FormatInt(keys[0].ID, 10), false)
+	d, err := rotation.PlanDeletionIn(ctx, c, ref, nil, strconv.FormatInt(keys[0].ID, 10), false)
 	if err != nil || len(d.Variables) != 1 || d.Variables[0].Key != "SENTRY_DSN" {
 		t.Fatalf("deletion %+v %v", d, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
 // latency is the mock server's delay per request: elapsed time divided by it
@@ -20,7 +21,7 @@ func BenchmarkAuditRoundTrips(b *testing.B) {
 	ctx := context.Background()
 	run := func(name string, f func(c *apiclient.Client) error) {
 		b.Run(name, func(b *testing.B) {
-			_, c := mock(b, mockserver.Options{Latency: latency}, mockserver.TokenMaintainer)
+			_, c := flowtest.Mock(b, mockserver.Options{Latency: latency}, mockserver.TokenMaintainer)
 			b.ResetTimer()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"slices"
 	"time"
+
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -43,7 +44,7 @@ type Check struct {
 type DoctorAPI interface {
 	AuditAPI
 	tokens.TokenAPI
-	workflow.CheckAPI
+	rotation.CheckAPI
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 	// BaseURL is the GitLab the client talks to: a check's fix links the
 	// project's settings page there.
@@ -70,7 +71,7 @@ type DoctorOptions struct {
 	// Ledger holds the project's migration, if any: a migrated project is
 	// checked on its Sentry side (doctor_migrated.go). OldKeysStep words
 	// the migration's later step for the front end.
-	Ledger      *workflow.Rotations
+	Ledger      *rotation.Rotations
 	OldKeysStep string
 	// MigrateStep words how a migration under way goes on.
 	MigrateStep string
@@ -207,17 +208,17 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 				continue
 			}
 			if o.SendTestEvent {
-				check, err := workflow.VerifyKey(ctx, api, a.Project, k)
-				var refused *workflow.RefusedError
+				check, err := rotation.VerifyKey(ctx, api, a.Project, k)
+				var refused *rotation.RefusedError
 				switch {
 				case err == nil:
-					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", workflow.AcceptedWords, d.Host, check.StatusCode), "")
+					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", rotation.AcceptedWords, d.Host, check.StatusCode), "")
 				case errors.As(err, &refused) && check.Outcome() == apiclient.IngestRateLimited:
 					add(name, CheckWarn, explain(err), refused.Advice())
 				case errors.As(err, &refused):
 					add(name, CheckFail, explain(err), refused.Advice())
 				default:
-					add(name, CheckFail, explain(err), workflow.RefusedAdvice)
+					add(name, CheckFail, explain(err), rotation.RefusedAdvice)
 				}
 				continue
 			}

@@ -3,8 +3,10 @@ package audit
 import (
 	"context"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
+
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
@@ -28,7 +30,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
 	}
-	where := workflow.MigrationTarget(rec)
+	where := migrate.MigrationTarget(rec)
 	detail := "migrated to Sentry project " + where + " on " + rec.Started.Local().Format("2006-01-02")
 	if rec.Phase == ledger.PhaseDone {
 		detail += "; its integrated keys were deleted"
@@ -50,7 +52,7 @@ func doctorMigrated(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.Rec
 			"name the Sentry in GitLab's web UI (its API cannot set the Sentry's URL): "+page)
 	}
 
-	t, ok := workflow.ParseLedgerTarget(rec.Target)
+	t, ok := migrate.ParseLedgerTarget(rec.Target)
 	if !ok || o.Resolve == nil {
 		add("Sentry key", CheckSkip, "the Sentry project "+where+" is not checked here (no Sentry to reach)", "")
 		return out
@@ -95,9 +97,9 @@ func sentryIngestion(ctx context.Context, api DoctorAPI, p projectscope.Project,
 		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
 	}
 	if o.SendTestEvent {
-		check, err := workflow.VerifyKey(ctx, api, p, key)
+		check, err := rotation.VerifyKey(ctx, api, p, key)
 		if err != nil {
-			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: workflow.RefusedAdvice}
+			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: rotation.RefusedAdvice}
 		}
 		return Check{Name: name, Status: CheckOK, Detail: fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode)}
 	}
@@ -122,7 +124,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	byGroup := projectscope.AncestorVariables(ctx, api, a.Project.Path).Read
 	var on, off, unknown []string
 	for _, lv := range rec.Variables {
-		label := workflow.VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
+		label := rotation.VariableTarget{Key: lv.Key, Scope: lv.Scope}.Label()
 		list := vars
 		if lv.Group != "" {
 			label = "group " + safetext.Excerpt(lv.Group, 80) + "/" + label
@@ -134,7 +136,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 		}
 		holds := false
 		for _, v := range list {
-			if v.Key == lv.Key && workflow.ScopeOf(v.EnvironmentScope) == workflow.ScopeOf(lv.Scope) && workflow.HoldsDSN(v, key.DSN) {
+			if v.Key == lv.Key && rotation.ScopeOf(v.EnvironmentScope) == rotation.ScopeOf(lv.Scope) && rotation.HoldsDSN(v, key.DSN) {
 				holds = true
 			}
 		}
@@ -158,7 +160,7 @@ func migratedVariables(ctx context.Context, api DoctorAPI, a *Audit, rec ledger.
 	case len(unknown) > 0:
 		return Check{Name: name, Status: CheckWarn, Detail: strings.Join(unknown, ", ") + " could not be read: whether they hold the Sentry DSN is unknown"}
 	case len(a.Unread) > 0 && rec.Phase != ledger.PhaseDone:
-		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + workflow.UnreadGroupsWords(a.Unread),
+		return Check{Name: name, Status: CheckWarn, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN; " + migrate.UnreadGroupsWords(a.Unread),
 			Fix: "a group Owner checks them before the integrated keys go"}
 	}
 	return Check{Name: name, Status: CheckOK, Detail: wording.Plural(len(on), "variable holds", "variables hold") + " the Sentry DSN, none an integrated one"}
@@ -177,5 +179,5 @@ func migrationUnderWay(o DoctorOptions, projectID int64) (Check, bool) {
 		fix = o.MigrateStep + " goes on with the Sentry project and key it made"
 	}
 	return Check{Name: "migration", Status: CheckWarn, Fix: fix,
-		Detail: "a migration to the Sentry project " + workflow.MigrationTarget(rec) + " is under way since " + rec.Started.Local().Format("2006-01-02") + ": integrated tracking stays on until it is carried across"}, true
+		Detail: "a migration to the Sentry project " + migrate.MigrationTarget(rec) + " is under way since " + rec.Started.Local().Format("2006-01-02") + ": integrated tracking stays on until it is carried across"}, true
 }

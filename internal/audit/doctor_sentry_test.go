@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/keystore"
 )
 
@@ -21,17 +22,17 @@ func advisesKeyCreate(checks []Check) bool {
 	return false
 }
 
-func sentryDoctor(t *testing.T, w sentryBacked, resolve keystore.SentryResolver) []Check {
+func sentryDoctor(t *testing.T, w flowtest.SentryBacked, resolve keystore.SentryResolver) []Check {
 	t.Helper()
-	return Doctor(context.Background(), w.gl, apiclient.ProjectID(3), DoctorOptions{Resolve: resolve}, explainPlain, time.Now())
+	return Doctor(context.Background(), w.Client, apiclient.ProjectID(3), DoctorOptions{Resolve: resolve}, flowtest.ExplainPlain, time.Now())
 }
 
 // With an organization token (sntrys_, scope org:ci, what Sentry's token
 // page and sentry-wizard make), the doctor says the token's kind and the
 // scope it lacks, and never advises making a key it could not look for.
 func TestDoctorOrgTokenNamesWhyKeysAreUnread(t *testing.T) {
-	w := newSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgCI)
-	checks := sentryDoctor(t, w, w.resolve)
+	w := flowtest.NewSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgCI)
+	checks := sentryDoctor(t, w, w.Resolve)
 	c := statusOf(checks, "Sentry token")
 	if c.Status != CheckFail || !strings.Contains(c.Detail, "organization token (scopes org:ci)") || !strings.Contains(c.Detail, "project:read") ||
 		!strings.Contains(c.Fix, "/settings/account/api/auth-tokens/") {
@@ -48,9 +49,9 @@ func TestDoctorOrgTokenNamesWhyKeysAreUnread(t *testing.T) {
 // A Sentry project that is gone (404) is named, with GitLab's settings
 // page to fix; no key creation is advised.
 func TestDoctorMissingSentryProject(t *testing.T) {
-	w := newSentryBacked(t, mocksentry.Options{})
+	w := flowtest.NewSentryBacked(t, mocksentry.Options{})
 	gone := func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
-		return w.resolve(ctx, strings.Replace(apiURL, "/legacy-api/", "/deleted-api/", 1))
+		return w.Resolve(ctx, strings.Replace(apiURL, "/legacy-api/", "/deleted-api/", 1))
 	}
 	checks := sentryDoctor(t, w, gone)
 	c := statusOf(checks, "keys")
@@ -66,8 +67,8 @@ func TestDoctorMissingSentryProject(t *testing.T) {
 // A user token limited to the organization (401 on GET /api/0/) is taken
 // where its routes answer: the doctor reads the keys with it.
 func TestDoctorOrgLimitedToken(t *testing.T) {
-	w := newSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgScoped)
-	checks := sentryDoctor(t, w, w.resolve)
+	w := flowtest.NewSentryBackedAs(t, mocksentry.Options{}, mocksentry.TokenOrgScoped)
+	checks := sentryDoctor(t, w, w.Resolve)
 	if c := statusOf(checks, "Sentry token"); c.Status != CheckOK || !strings.Contains(c.Detail, "the organization demo") {
 		t.Fatalf("%+v", checks)
 	}
@@ -79,9 +80,9 @@ func TestDoctorOrgLimitedToken(t *testing.T) {
 // A personal token without project:read: the doctor names the scope it
 // lacks, and advises no key creation.
 func TestDoctorTokenWithoutProjectRead(t *testing.T) {
-	w := newSentryBackedAs(t, mocksentry.Options{}, "org-reader-token")
-	w.ss.AddToken("org-reader-token", mocksentry.Token{Scopes: []string{"org:read"}, User: "demo-maintainer"})
-	checks := sentryDoctor(t, w, w.resolve)
+	w := flowtest.NewSentryBackedAs(t, mocksentry.Options{}, "org-reader-token")
+	w.Sentry.AddToken("org-reader-token", mocksentry.Token{Scopes: []string{"org:read"}, User: "demo-maintainer"})
+	checks := sentryDoctor(t, w, w.Resolve)
 	if c := statusOf(checks, "Sentry token"); c.Status != CheckFail || !strings.Contains(c.Detail, "it has org:read, and keys take project:read") {
 		t.Fatalf("%+v", c)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
 func statusOf(checks []Check, name string) Check {
@@ -25,8 +26,8 @@ func statusOf(checks []Check, name string) Check {
 func TestDoctor(t *testing.T) {
 	ctx := context.Background()
 	doctor := func(opts mockserver.Options, token string, project int64) []Check {
-		_, c := mock(t, opts, token)
-		return Doctor(ctx, c, apiclient.ProjectID(project), DoctorOptions{}, explainPlain, time.Now())
+		_, c := flowtest.Mock(t, opts, token)
+		return Doctor(ctx, c, apiclient.ProjectID(project), DoctorOptions{}, flowtest.ExplainPlain, time.Now())
 	}
 	healthy := doctor(mockserver.Options{}, mockserver.TokenMaintainer, 7)
 	if Failed(healthy) {
@@ -48,13 +49,13 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("14.1: %+v", old)
 	}
 	// An expiring token's fix is the one that works for where it comes from.
-	_, ce := mock(t, mockserver.Options{}, mockserver.TokenExpiring)
+	_, ce := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenExpiring)
 	for _, o := range []DoctorOptions{{TokenRotatable: true}, {TokenEnv: "GITLAB_TOKEN"}} {
 		want := "errtrack auth rotate"
 		if o.TokenEnv != "" {
 			want = "set GITLAB_TOKEN to it"
 		}
-		if c := statusOf(Doctor(ctx, ce, apiclient.ProjectID(1), o, explainPlain, time.Now()), "token"); c.Status != CheckWarn || !strings.Contains(c.Fix, want) {
+		if c := statusOf(Doctor(ctx, ce, apiclient.ProjectID(1), o, flowtest.ExplainPlain, time.Now()), "token"); c.Status != CheckWarn || !strings.Contains(c.Fix, want) {
 			t.Fatalf("%+v: %+v", o, c)
 		}
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/errtrack/errtrack/internal/workflow"
 	"strings"
+
+	"github.com/errtrack/errtrack/internal/migrate"
+	"github.com/errtrack/errtrack/internal/rotation"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/fanout"
@@ -35,10 +37,10 @@ type Overview struct {
 // WithMigration notes the project's migration in the ledger: a migrated
 // project reports to its Sentry project, whatever GitLab's own settings
 // (integrated, off) still say.
-func (o Overview) WithMigration(l *workflow.Rotations, projectID int64) Overview {
+func (o Overview) WithMigration(l *rotation.Rotations, projectID int64) Overview {
 	if rec, ok := l.Migrated(projectID); ok {
-		if t, ok := workflow.ParseLedgerTarget(rec.Target); ok {
-			o.SentryProject, o.SentryURL = workflow.TargetName(t), t.Base
+		if t, ok := migrate.ParseLedgerTarget(rec.Target); ok {
+			o.SentryProject, o.SentryURL = migrate.TargetName(t), t.Base
 		}
 	}
 	return o

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
 // A fix that is an action reads as a command line in Fix and as the front
@@ -32,14 +33,14 @@ func TestFixWordsTheAction(t *testing.T) {
 // Where the front end saw GitLab refuse integrated error tracking, the
 // doctor offers no create for the settings.
 func TestDoctorOffersNoRefusedCreate(t *testing.T) {
-	_, api := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, api := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ref := apiclient.ProjectID(4) // demo/on-prem: no settings
-	checks := Doctor(t.Context(), api, ref, DoctorOptions{}, explainPlain, time.Now())
+	checks := Doctor(t.Context(), api, ref, DoctorOptions{}, flowtest.ExplainPlain, time.Now())
 	settings := statusOf(checks, "settings")
 	if settings.Action.Do != ActCreateSettings || !strings.Contains(settings.Fix, "errtrack settings create") {
 		t.Fatalf("no create offered where it may work: %+v", settings)
 	}
-	checks = Doctor(t.Context(), api, ref, DoctorOptions{IntegratedUnavailable: true}, explainPlain, time.Now())
+	checks = Doctor(t.Context(), api, ref, DoctorOptions{IntegratedUnavailable: true}, flowtest.ExplainPlain, time.Now())
 	settings = statusOf(checks, "settings")
 	if settings.Action.Do != ActNone || strings.Contains(settings.Fix, "create") || !strings.Contains(settings.Fix, "Sentry") {
 		t.Fatalf("a refused create offered again: %+v", settings)

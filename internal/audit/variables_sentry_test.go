@@ -8,7 +8,9 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/change/changetest"
+	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The API answers a key's DSN on o42.ingest.us.sentry.io; SENTRY_DSN holds
@@ -17,20 +19,20 @@ import (
 // as the key's, and a rotation with --update-variables points it at the
 // new key before the old one goes.
 func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
-	w := newSentryBacked(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
-	w.gsrv.MakeGroupOwner("demo", 1)
+	w := flowtest.NewSentryBacked(t, mocksentry.Options{DSNHost: "o42.ingest.us.sentry.io"})
+	w.GitLab.MakeGroupOwner("demo", 1)
 	ctx := context.Background()
-	prod := w.key(t, "Production")
+	prod := w.Key(t, "Production")
 	if !strings.Contains(prod.DSN, "@o42.ingest.us.sentry.io/") {
 		t.Fatalf("the API answers %s", prod.DSN)
 	}
-	w.setVariable(t, respelled(t, prod.DSN, "o42.ingest.sentry.io"))
+	w.SetVariable(t, flowtest.Respelled(t, prod.DSN, "o42.ingest.sentry.io"))
 
-	a, err := AuditProjectWith(ctx, w.gl, apiclient.ProjectID(3), AuditOptions{Resolve: w.resolve})
+	a, err := AuditProjectWith(ctx, w.Client, apiclient.ProjectID(3), AuditOptions{Resolve: w.Resolve})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var used []workflow.Use
+	var used []rotation.Use
 	for _, k := range a.Keys {
 		if k.Key.PublicKey == prod.PublicKey {
 			used = k.Known()
@@ -47,13 +49,13 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 		t.Fatalf("the other spelling is not noted, or is an error: %+v", a.Findings)
 	}
 
-	l, _ := testLedger(t)
-	o := workflow.RotationOptions{Keys: w.store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}
-	r, err := workflow.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, w.gl, nil)
+	l, _ := changetest.Ledger(t)
+	o := rotation.RotationOptions{Keys: w.Store, OldRef: prod.PublicKey, NewName: "Production 2", UpdateVariables: true, Confirmed: true, Ledger: l}
+	r, err := rotation.NewRotation(apiclient.ProjectID(3), o).Advance(ctx, w.Client, nil)
 	if err != nil || !r.Deleted {
 		t.Fatalf("%v: deleted %v, variables %+v", err, r.Deleted, r.Variables)
 	}
-	if v := variableValue(w.gsrv, 3, "SENTRY_DSN", ""); v != r.New.DSN {
+	if v := flowtest.VariableValue(w.GitLab, 3, "SENTRY_DSN", ""); v != r.New.DSN {
 		t.Fatalf("SENTRY_DSN holds %q, want the new key's %q", v, r.New.DSN)
 	}
 }
@@ -62,10 +64,10 @@ func TestSentryKeyUnderAnotherHostSpelling(t *testing.T) {
 // holding a current DSN (the DSN host here is a closed local port: the
 // ingestion probe fails fast, the variables' check does not depend on it).
 func TestDoctorCountsAKeyUnderAnotherHostSpelling(t *testing.T) {
-	w := newSentryBacked(t, mocksentry.Options{DSNHost: "127.0.0.1:9"})
-	prod := w.key(t, "Production")
-	w.setVariable(t, respelled(t, prod.DSN, "localhost:9"))
-	checks := Doctor(context.Background(), w.gl, apiclient.ProjectID(3), DoctorOptions{Resolve: w.resolve}, explainPlain, time.Now())
+	w := flowtest.NewSentryBacked(t, mocksentry.Options{DSNHost: "127.0.0.1:9"})
+	prod := w.Key(t, "Production")
+	w.SetVariable(t, flowtest.Respelled(t, prod.DSN, "localhost:9"))
+	checks := Doctor(context.Background(), w.Client, apiclient.ProjectID(3), DoctorOptions{Resolve: w.Resolve}, flowtest.ExplainPlain, time.Now())
 	if c := statusOf(checks, "CI/CD variables"); c.Status != CheckOK || !strings.HasPrefix(c.Detail, "1 variable holds a current DSN") {
 		t.Fatalf("%+v", c)
 	}

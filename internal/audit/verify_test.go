@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
 // doctor --send-test-event: a rate-limited event is a warning that names
@@ -34,7 +35,7 @@ func TestDoctorRateLimitedTestEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks := Doctor(context.Background(), c, apiclient.ProjectID(1), DoctorOptions{SendTestEvent: true}, explainPlain, time.Now())
+	checks := Doctor(context.Background(), c, apiclient.ProjectID(1), DoctorOptions{SendTestEvent: true}, flowtest.ExplainPlain, time.Now())
 	var seen bool
 	for _, ch := range checks {
 		if !strings.HasPrefix(ch.Name, "ingestion") {

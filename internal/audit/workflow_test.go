@@ -7,10 +7,11 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
 func TestProjectOverview(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	ctx := context.Background()
 	for id, want := range map[int64]string{
 		1: "integrated · on · 2 keys",
@@ -23,13 +24,13 @@ func TestProjectOverview(t *testing.T) {
 			t.Errorf("project %d: %q, want %q", id, got, want)
 		}
 	}
-	_, dev := mock(t, mockserver.Options{}, mockserver.TokenDeveloper)
+	_, dev := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenDeveloper)
 	if got := ProjectOverview(ctx, dev, apiclient.ProjectID(1)).Summary(); got != "no access (Maintainer role needed)" {
 		t.Errorf("developer: %q", got)
 	}
 	// A flag-off instance reports integrated false without a Sentry: not
 	// "Sentry", as nothing collects.
-	_, off := mock(t, mockserver.Options{NoIntegratedErrorTracking: true}, mockserver.TokenMaintainer)
+	_, off := flowtest.Mock(t, mockserver.Options{NoIntegratedErrorTracking: true}, mockserver.TokenMaintainer)
 	if got := ProjectOverview(ctx, off, apiclient.ProjectID(1)).Summary(); got != "no backend · on" {
 		t.Errorf("flag off: %q", got)
 	}
@@ -41,7 +42,7 @@ func TestProjectOverview(t *testing.T) {
 // A key count that failed is an overview error, unless the release has no
 // such route; a settings error comes first.
 func TestOverviewKeyCountErrors(t *testing.T) {
-	_, c := mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	boom := errors.New("boom")
 	if o := ProjectOverview(context.Background(), countFails{c, boom}, apiclient.ProjectID(1)); !errors.Is(o.Err, boom) {
 		t.Fatalf("%+v", o)

@@ -9,7 +9,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // Project is one project's audit and the variables it was made from (the
@@ -64,7 +64,7 @@ type Finding struct {
 
 	key apiclient.ClientKey
 	// variable the key is held by (a rotation repoints it).
-	holder *workflow.Use
+	holder *rotation.Use
 	// rateLimit is the policy's limit, COUNT/WINDOW.
 	rateLimit string
 }
@@ -76,7 +76,7 @@ func (f Finding) RateLimitWant() string { return f.rateLimit }
 func (f Finding) ClientKey() apiclient.ClientKey { return f.key }
 
 // Holder is the variable holding the finding's key, if any.
-func (f Finding) Holder() *workflow.Use { return f.holder }
+func (f Finding) Holder() *rotation.Use { return f.holder }
 
 // Unchecked is a rule errtrack could not check in a project, and why.
 type Unchecked struct {
@@ -213,7 +213,7 @@ func (e *evaluation) keyAge() {
 			by = "created by errtrack"
 		}
 		fix := FixAction{Kind: FixRotateKey, Key: k.Key}
-		var holder *workflow.Use
+		var holder *rotation.Use
 		known := k.Known()
 		if len(known) > 0 {
 			u := known[0]

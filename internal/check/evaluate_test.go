@@ -11,8 +11,8 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
+	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/seen"
-	"github.com/errtrack/errtrack/internal/workflow"
 )
 
 func strp(s string) *string { return &s }
@@ -34,13 +34,13 @@ func project() Project {
 	k1 := apiclient.ClientKey{ID: 1, Active: true, PublicKey: "glet_1111", DSN: "https://glet_1111@gitlab.example.com/api/v4/error_tracking/collector/7"}
 	k2 := apiclient.ClientKey{ID: 2, Active: true, PublicKey: "glet_2222", DSN: "https://glet_2222@gitlab.example.com/api/v4/error_tracking/collector/7"}
 	k3 := apiclient.ClientKey{ID: 3, Active: false, PublicKey: "glet_3333", DSN: "https://glet_3333@gitlab.example.com/api/v4/error_tracking/collector/7"}
-	use := workflow.Use{Variable: "SENTRY_DSN", Scope: "*"}
+	use := rotation.Use{Variable: "SENTRY_DSN", Scope: "*"}
 	return Project{
 		Audit: audit.Audit{Project: projectscope.Project{ID: 7, Path: "g/app"}, Settings: &apiclient.Settings{Active: true, Integrated: true},
 			Keys: []audit.AuditedKey{
-				{Key: k1, Used: []workflow.Use{use}, Seen: seen.Entry{First: now.AddDate(0, 0, -100)}},
+				{Key: k1, Used: []rotation.Use{use}, Seen: seen.Entry{First: now.AddDate(0, 0, -100)}},
 				{Key: k2, Seen: seen.Entry{First: now.AddDate(0, 0, -40), Created: true}},
-				{Key: k3, Used: []workflow.Use{{Variable: "OLD_DSN", Scope: "staging"}}, Seen: seen.Entry{First: now.AddDate(0, 0, -5)}},
+				{Key: k3, Used: []rotation.Use{{Variable: "OLD_DSN", Scope: "staging"}}, Seen: seen.Entry{First: now.AddDate(0, 0, -5)}},
 			}},
 		Variables: []apiclient.Variable{
 			{Key: "SENTRY_DSN", Value: strp(k1.DSN), EnvironmentScope: "*", Masked: false},
@@ -105,7 +105,7 @@ func TestEvaluateEachRule(t *testing.T) {
 // that read variables are named unchecked for that group.
 func TestEvaluateUnknownIsNeverUnused(t *testing.T) {
 	pr := project()
-	pr.Audit.Keys[1].Used = []workflow.Use{{Group: "g", Unknown: "the CI/CD variables of group g could not be read"}}
+	pr.Audit.Keys[1].Used = []rotation.Use{{Group: "g", Unknown: "the CI/CD variables of group g could not be read"}}
 	pr.Audit.Unread = map[string]error{"g": apiclient.ErrForbidden}
 	r := Evaluate(policy(t, "rules: {unused_keys: {days: 1}, key_max_age: {days: 500}}"), pr, now)
 	if n := rulesOf(r.Findings)[RuleUnusedKeys]; n != 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/internal/rotation"
 )
 
 // The rules on CI/CD variables: what a variable holding a DSN must be
@@ -16,7 +16,7 @@ import (
 // (no-dangling-dsn).
 
 // variable finds the variable a use names among those read.
-func (e *evaluation) variable(u workflow.Use) (apiclient.Variable, bool) {
+func (e *evaluation) variable(u rotation.Use) (apiclient.Variable, bool) {
 	vars := e.pr.Variables
 	if u.Group != "" {
 		vars = e.pr.GroupVariables[u.Group]
@@ -65,7 +65,7 @@ func scopeWord(s string) string {
 	return s
 }
 
-func labels(us []workflow.Use) string {
+func labels(us []rotation.Use) string {
 	var out []string
 	for _, u := range us {
 		out = append(out, u.Label())
@@ -119,7 +119,7 @@ func (e *evaluation) dangling() {
 				if !projects[d.ProjectID] {
 					continue // another project's key: the audit's finding, not this rule's
 				}
-				u := workflow.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
+				u := rotation.Use{Group: group, Variable: v.Key, Scope: v.EnvironmentScope}
 				e.add(Finding{Rule: RuleDanglingDSN, Variable: u.Label(),
 					What:   u.Label() + " holds the DSN of a key that no longer exists",
 					Action: FixAction{Kind: FixRepointVariable, Variable: v.Key, Group: group}})

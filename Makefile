@@ -178,16 +178,19 @@ lint:
 # Except test support: packages whose code many packages' tests share, so it
 # cannot live in _test.go files, and which no errtrack code imports (fixture
 # replay servers, the tests' private HOME, a test client's retries and
-# clock). They are named here; nothing else may be.
+# clock, the shared mock worlds of the flows' tests). They are named here;
+# nothing else may be, and the target fails if errtrack's command imports one.
 DEADCODE_VERSION := v0.52.0
-DEADCODE_TEST_SUPPORT := internal/contract/ internal/testenv/ apiclient/apiclienttest/
+DEADCODE_TEST_SUPPORT := internal/contract/ internal/testenv/ internal/flowtest/ internal/change/changetest/ apiclient/apiclienttest/
 deadcode:
 	@set -e; out=$$($(GO) run golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION) ./...); \
 	dead=$$(printf '%s\n' "$$out" | grep -v $(foreach p,$(DEADCODE_TEST_SUPPORT),-e '^$(p)') | grep . || true); \
 	if [ -n "$$dead" ]; then \
 		echo "deadcode: nothing in errtrack reaches these functions: use them or remove them (test support belongs in DEADCODE_TEST_SUPPORT only if no errtrack code imports it):"; \
 		echo "$$dead"; exit 1; \
-	fi
+	fi; \
+	built=$$($(GO) list -deps ./cmd/errtrack | grep $(foreach p,$(DEADCODE_TEST_SUPPORT),-e '/$(p:/=)$$') || true); \
+	if [ -n "$$built" ]; then echo "deadcode: errtrack's command imports test support: $$built"; exit 1; fi
 
 # package:target:executions for the short run in make test. Counts, not
 # durations: a -fuzztime duration can fail spuriously with "context deadline

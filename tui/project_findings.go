@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -15,8 +16,12 @@ import (
 // (F, errtrack audit) and the doctor's checks (D, errtrack doctor).
 
 // consoleAction words a fix's action as the console does it: the key to
-// press, and where.
+// press, and where. A login to a Sentry has no key (the console logs in to
+// GitLab only): it is the command line's, and says so.
 func consoleAction(k KeyMap) func(audit.Action) string {
+	onKey := func(b key.Binding, a audit.Action) string {
+		return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(b), clean(keystore.KeyName(a.Key)))
+	}
 	return func(a audit.Action) string {
 		switch a.Do {
 		case audit.ActCreateSettings:
@@ -29,9 +34,19 @@ func consoleAction(k KeyMap) func(audit.Action) string {
 			if a.Key.ID == 0 && a.Key.PublicKey == "" {
 				return keyName(k.Delete) + " on the key, on the Client keys tab"
 			}
-			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(keystore.KeyName(a.Key)))
+			return onKey(k.Delete, a)
 		case audit.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
+		case audit.ActRotateKey:
+			return onKey(k.Rotate, a)
+		case audit.ActEnableKey:
+			return onKey(k.ToggleActive, a)
+		case audit.ActLoginSentry:
+			return "from the command line: " + clean(a.Command())
+		case audit.ActDoctor:
+			return keyName(k.Doctor) + " (the doctor)"
+		case audit.ActRotateToken:
+			return keyName(k.RotateToken)
 		}
 		return ""
 	}
@@ -71,7 +86,7 @@ func (s *projectScreen) findings() tea.Cmd {
 // doctorOptions are errtrack doctor's options for the console: a test
 // event is sent with v, and a create GitLab refused here is no fix.
 func (s *projectScreen) doctorOptions() audit.DoctorOptions {
-	return audit.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "", TokenEnv: s.sh.deps.TokenEnv,
+	return audit.DoctorOptions{TokenRotatable: s.sh.deps.TokenEnv == "" && s.sh.deps.RotateToken != nil, TokenEnv: s.sh.deps.TokenEnv,
 		SendHint: keyName(s.sh.keys.Verify) + " on the key sends one", Resolve: s.sh.deps.Sentry,
 		IntegratedUnavailable: s.settings.noIntegrated,
 		Ledger:                s.sh.deps.Rotations, OldKeysStep: consoleChecks(s.sh.keys).OldKeysStep,

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -191,10 +192,20 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) (Model, tea.Cmd) {
 	return m, msgCmd(openDialogMsg{d: d, async: true})
 }
 
+// consoleProblems word a rotation's problem for the console: its keys
+// where it has them.
+func consoleProblems(k KeyMap, again string) workflow.ProblemWords {
+	return workflow.ProblemWords{Again: again,
+		Keys: func(ledger.Record) string { return "open the project: its Client keys tab lists them" },
+		Restart: func(ledger.Record) string {
+			return keyName(k.Rotate) + " on the old key, then " + keyName(k.Restart) + " (make a new key) at its question"
+		}}
+}
+
 // bulkExplain words a bulk change's error: the ledger's and the
 // rotations' in the workflow's words, the rest as any error.
 func (m Model) bulkExplain(err error) string {
-	if w, ok := workflow.Problem(err, "mark them and run it again"); ok {
+	if w, ok := workflow.Problem(err, consoleProblems(m.sh.keys, "mark them and run it again")); ok {
 		return clean(w)
 	}
 	return m.sh.explain(err)

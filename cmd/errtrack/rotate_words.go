@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
@@ -72,6 +73,15 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 		OldKeysStep: "errtrack migrate with --delete-old-keys",
 		Restart:     "run the same command with --restart: the unfinished rotation is closed and one new key is made",
 	}
+}
+
+// cliProblems word a rotation's problem for a shell: again runs it again.
+func cliProblems(again string) workflow.ProblemWords {
+	return workflow.ProblemWords{Again: again,
+		Keys: func(rec ledger.Record) string { return fmt.Sprintf("errtrack keys list -p %d", rec.ProjectID) },
+		Restart: func(rec ledger.Record) string {
+			return fmt.Sprintf("errtrack keys rotate -p %d --old %s --restart", rec.ProjectID, keystore.KeyRef(workflow.OldKeyOf(rec)))
+		}}
 }
 
 // deleteLater is how to finish by hand when the old key stays.

@@ -76,3 +76,15 @@ func TestBulkAsksTheVariable(t *testing.T) {
 		t.Fatal("a question changed something")
 	}
 }
+
+// The question of a bulk rotation says it goes on from either front end,
+// naming no command line.
+func TestBulkRotationQuestionNamesNoCommand(t *testing.T) {
+	g := demoGitLab(t)
+	g.srv.MakeGroupOwner("demo", 1) // the groups' variables read: no question about them first
+	g.srv.MakeGroupOwner("demo/mobile", 1)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile", Rotations: testRotations(t, g.url)})
+	h.key("ctrl+a", "ctrl+o", "r", "enter")
+	h.dialogSays("A run started again, from the console or the commands, goes on with the keys under way")
+	h.mustNotSee("errtrack keys", "--group")
+}

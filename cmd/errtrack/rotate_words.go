@@ -72,6 +72,7 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
 		OldKeysStep: "errtrack migrate with --delete-old-keys",
 		Restart:     "run the same command with --restart: the unfinished rotation is closed and one new key is made",
+		SwitchOff:   "errtrack settings disable",
 	}
 }
 

@@ -74,7 +74,7 @@ func (h held) inSentry(ctx context.Context, api RotationAPI, ref apiclient.Proje
 // Words name the change.
 func (k RotateChange) Words() ChangeWords {
 	return ChangeWords{Doing: "Rotating the keys " + k.Variable + " holds", Ask: "Rotate the keys " + k.Variable + " holds", Progress: "Rotating", Plan: "to rotate",
-		Resume: "A run started again, from the console or errtrack keys rotate --group, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
+		Resume: "A run started again, from the console or the commands, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
 }
 
 // held is what a project's keys and variables say of the key a variable

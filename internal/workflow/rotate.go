@@ -284,6 +284,9 @@ type Checks struct {
 	// Restart says how to leave an unfinished rotation and make a new key
 	// ("run it again with --restart").
 	Restart string
+	// SwitchOff switches the project's error tracking off ("errtrack
+	// settings disable").
+	SwitchOff string
 }
 
 // State says what exists now, whatever step the rotation reached: the keys,

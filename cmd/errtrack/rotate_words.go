@@ -76,6 +76,10 @@ func cliChecks(ref apiclient.ProjectRef) workflow.Checks {
 	}
 }
 
+// chooseScope is how a group change names one scope of a variable
+// several scopes have.
+const chooseScope = "choose one with --environment-scope"
+
 // cliProblems word a rotation's problem for a shell: again runs it again.
 func cliProblems(again string) workflow.ProblemWords {
 	return workflow.ProblemWords{Again: again,

@@ -22,6 +22,10 @@ import (
 // in the plan, and no key is made there.
 type RotateChange struct {
 	Variable, Scope string
+	// ScopeHow says how the user names one scope of a variable several
+	// scopes have, in the front end's words ("choose one with
+	// --environment-scope").
+	ScopeHow string
 	// UpdateVariables and KeepVariables answer, for every project, what
 	// other variables holding the old DSN get; Verify sends a test event
 	// with each new DSN.
@@ -95,7 +99,7 @@ type held struct {
 
 // readHeld reads the project's keys and variables at once and finds the
 // key whose DSN the variable (in scope, when given) holds.
-func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope string) held {
+func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, variable, scope, how string) held {
 	var h held
 	kerr, verr := fanout.Both(func() (err error) {
 		h.keys, h.resp, err = api.ListClientKeys(ctx, ref)
@@ -121,7 +125,10 @@ func readHeld(ctx context.Context, api RotationAPI, ref apiclient.ProjectRef, va
 		}
 		return h
 	case len(named) > 1:
-		h.skip = fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(named), variable)
+		h.skip = fmt.Sprintf("%d variables named %s in different environment scopes", len(named), variable)
+		if how != "" {
+			h.skip += ": " + how
+		}
 		return h
 	case named[0].Value == nil:
 		h.skip = variable + " is hidden: its value cannot be read"
@@ -144,7 +151,7 @@ func (k RotateChange) plan(ctx context.Context, env *planEnv, p apiclient.Projec
 		it.Detail = RotationResult{Old: OldKeyOf(rec), New: NewKeyOf(rec), DoneBefore: true}
 		return it
 	}
-	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.ScopeHow).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

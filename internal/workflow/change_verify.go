@@ -13,7 +13,9 @@ import (
 // With Resolve, a Sentry-backed project's key is found in its Sentry.
 type VerifyChange struct {
 	Variable, Scope string
-	Resolve         keystore.SentryResolver
+	// ScopeHow is RotateChange's.
+	ScopeHow string
+	Resolve  keystore.SentryResolver
 }
 
 // Words name the change.
@@ -25,7 +27,7 @@ func (k VerifyChange) Words() ChangeWords {
 
 func (k VerifyChange) plan(ctx context.Context, env *planEnv, p apiclient.Project) Item {
 	it := Item{Project: projectOf(p)}
-	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.ScopeHow).inSentry(ctx, env.api, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
@@ -158,10 +159,20 @@ func (m Model) BulkQuitNote() string {
 	return strings.Join(parts, " ")
 }
 
+// consoleProblems word a rotation's problem for the console: its keys
+// where it has them.
+func consoleProblems(k KeyMap, again string) rotation.ProblemWords {
+	return rotation.ProblemWords{Again: again,
+		Keys: func(ledger.Record) string { return "open the project: its Client keys tab lists them" },
+		Restart: func(ledger.Record) string {
+			return keyName(k.Rotate) + " on the old key, then " + keyName(k.Restart) + " (make a new key) at its question"
+		}}
+}
+
 // bulkExplain words a bulk change's error: the ledger's and the
 // rotations' in the workflow's words, the rest as any error.
 func (m Model) bulkExplain(err error) string {
-	if w, ok := rotation.Problem(err, "mark them and run it again"); ok {
+	if w, ok := rotation.Problem(err, consoleProblems(m.sh.keys, "mark them and run it again")); ok {
 		return clean(w)
 	}
 	return m.sh.explain(err)

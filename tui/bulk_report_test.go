@@ -5,10 +5,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/change"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/rotation"
 )
@@ -183,4 +185,31 @@ func TestBulkReportNamesProjectsNotReached(t *testing.T) {
 	sub.key("ctrl+a", "ctrl+o", "r", "enter", "y", "y")
 	sub.mustSay("1 of 2 projects failed")
 	sub.dialogSays("this run does not reach (project ID 1)")
+}
+
+// A lost create the project's keys cannot resolve (two keys made since):
+// the report says to look at the Client keys tab and restart with R, then
+// m, in the console's keys; no command line.
+func TestBulkUnknownCreateNamesTheConsolesKeys(t *testing.T) {
+	g := demoGitLab(t)
+	store, err := ledger.OpenLedger(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	rec := ledger.Record{Kind: ledger.KindRotation, ID: "r-lost", Host: g.url, ProjectID: 7, OldKeyID: 901, FrontEnd: rotation.FrontEndConsoleBulk,
+		Named: &ledger.Variable{Key: "SENTRY_DSN", Scope: "*"}, Phase: ledger.PhaseCreating, Before: []string{"901"}, BeforeMax: 901, BeforeComplete: true, Started: time.Now()}
+	if err := store.Append(rec, true); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, _, err := g.api.CreateClientKey(t.Context(), apiclient.ProjectID(7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile", Rotations: rotation.NewRotations(store, g.url, rotation.FrontEndConsole)})
+	h.key("ctrl+a", "ctrl+o", "r", "enter", "down", "enter") // the failed row, shown whole
+	h.mustSay("may have created a key", "Check the project's keys (open the project: its Client keys tab lists them)",
+		"then restart the rotation (R on the old key, then m (make a new key) at its question)")
+	h.mustNotSee("errtrack", "--restart")
 }

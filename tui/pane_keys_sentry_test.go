@@ -102,7 +102,7 @@ func TestSentryNoToken(t *testing.T) {
 func TestSentryRefusedTokenIsNotGitLabs(t *testing.T) {
 	w := newSentryWorld(t, mocksentry.Options{})
 	h := w.console(t, mocksentry.TokenExpired, Deps{Login: func(context.Context, string, string) (API, error) { return nil, nil }})
-	h.mustSay("Sentry says the token has expired", "errtrack login --sentry "+w.url)
+	h.mustSay("Sentry says the token has expired", "errtrack login --sentry "+w.url+"' from the command line")
 	if _, ok := h.m.top().(*projectScreen); !ok {
 		t.Fatalf("a Sentry 401 left the project screen:\n%s", h.view())
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -16,8 +17,12 @@ import (
 // (F, errtrack audit) and the doctor's checks (D, errtrack doctor).
 
 // consoleAction words a fix's action as the console does it: the key to
-// press, and where.
+// press, and where. A login to a Sentry has no key (the console logs in to
+// GitLab only): it is the command line's, and says so.
 func consoleAction(k KeyMap) func(audit.Action) string {
+	onKey := func(b key.Binding, a audit.Action) string {
+		return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(b), clean(keystore.KeyName(a.Key)))
+	}
 	return func(a audit.Action) string {
 		switch a.Do {
 		case audit.ActCreateSettings:
@@ -30,9 +35,19 @@ func consoleAction(k KeyMap) func(audit.Action) string {
 			if a.Key.ID == 0 && a.Key.PublicKey == "" {
 				return keyName(k.Delete) + " on the key, on the Client keys tab"
 			}
-			return fmt.Sprintf("%s on key %s, on the Client keys tab", keyName(k.Delete), clean(keystore.KeyName(a.Key)))
+			return onKey(k.Delete, a)
 		case audit.ActListKeys:
 			return "the Client keys tab lists them; " + keyName(k.Copy) + " copies a key's DSN"
+		case audit.ActRotateKey:
+			return onKey(k.Rotate, a)
+		case audit.ActEnableKey:
+			return onKey(k.ToggleActive, a)
+		case audit.ActLoginSentry:
+			return "from the command line: " + clean(a.Command())
+		case audit.ActDoctor:
+			return keyName(k.Doctor) + " (the doctor)"
+		case audit.ActRotateToken:
+			return keyName(k.RotateToken)
 		}
 		return ""
 	}
@@ -73,7 +88,7 @@ func showFindings(sh *shared, project projectscope.Project, keys *keysPane) tea.
 // event is sent with v, and a create GitLab refused here (noIntegrated) is
 // no fix.
 func doctorOptions(sh *shared, noIntegrated bool) audit.DoctorOptions {
-	return audit.DoctorOptions{TokenRotatable: sh.deps.TokenEnv == "", TokenEnv: sh.deps.TokenEnv,
+	return audit.DoctorOptions{TokenRotatable: sh.deps.TokenEnv == "" && sh.deps.RotateToken != nil, TokenEnv: sh.deps.TokenEnv,
 		SendHint: keyName(sh.keys.Verify) + " on the key sends one", Resolve: sh.deps.Sentry,
 		IntegratedUnavailable: noIntegrated,
 		Ledger:                sh.deps.Rotations, OldKeysStep: consoleChecks(sh.keys).OldKeysStep,

@@ -39,7 +39,10 @@ func (s *projectsScreen) bulk() tea.Cmd {
 		{k.BulkEnable, "enable error tracking (integrated where none is set up; a Sentry stays)", plan(change.SettingsChange{Enable: true})},
 		{k.BulkDisable, "disable error tracking", plan(change.SettingsChange{Enable: false})},
 		{k.BulkRotate, "rotate the key a CI/CD variable holds (" + variable + "?), and point it at the new DSN", ask(s.rotateChange, "Rotate the key which variable holds?")},
-		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) change.Kind { return change.VerifyChange{Variable: v, Resolve: s.sh.deps.Sentry} }, "Send a test event with the DSN which variable holds?")},
+		{k.BulkVerify, "send a test event with the DSN a CI/CD variable holds (" + variable + "?)", ask(func(v string) change.Kind {
+			return change.VerifyChange{Variable: v, Resolve: s.sh.deps.Sentry,
+				ScopeHow: "open the project and send one with " + keyName(s.sh.keys.Verify) + " on its key"}
+		}, "Send a test event with the DSN which variable holds?")},
 	}
 	if s.sh.deps.Migration != nil {
 		picks = append(picks,
@@ -81,5 +84,6 @@ func variableQuestion(kind func(variable string) change.Kind, title, variable st
 // holds, written in the ledger as the console's.
 func (s *projectsScreen) rotateChange(variable string) change.Kind {
 	l := s.sh.deps.Rotations.WithFrontEnd(rotation.FrontEndConsoleBulk).WithUser(s.sh.userName())
-	return change.RotateChange{Variable: variable, Ledger: l, Resolve: s.sh.deps.Sentry}
+	return change.RotateChange{Variable: variable, Ledger: l, Resolve: s.sh.deps.Sentry,
+		ScopeHow: "open the project and rotate its key with " + keyName(s.sh.keys.Rotate) + ", which updates each variable holding its DSN"}
 }

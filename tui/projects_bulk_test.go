@@ -2,6 +2,8 @@ package tui
 
 import (
 	"testing"
+
+	"github.com/errtrack/errtrack/apiclient"
 )
 
 // space marks projects on the list; ctrl+o offers the changes to them, each
@@ -74,5 +76,37 @@ func TestBulkAsksTheVariable(t *testing.T) {
 	h.key("esc")
 	if g.srv.KeyCount(7) != 1 || g.srv.Envelopes(7) != 0 {
 		t.Fatal("a question changed something")
+	}
+}
+
+// The question of a bulk rotation says it goes on from either front end,
+// naming no command line.
+func TestBulkRotationQuestionNamesNoCommand(t *testing.T) {
+	g := demoGitLab(t)
+	g.srv.MakeGroupOwner("demo", 1) // the groups' variables read: no question about them first
+	g.srv.MakeGroupOwner("demo/mobile", 1)
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile", Rotations: testRotations(t, g.url)})
+	h.key("ctrl+a", "ctrl+o", "r", "enter")
+	h.dialogSays("A run started again, from the console or the commands, goes on with the keys under way")
+	h.mustNotSee("errtrack keys", "--group")
+}
+
+// A variable several environment scopes have, which the bulk menu cannot
+// choose among: the plan says to rotate (or test) from the project with
+// the console's key, not with a command's flag.
+func TestBulkAmbiguousVariableNamesTheConsolesWay(t *testing.T) {
+	g := demoGitLab(t)
+	g.srv.MakeGroupOwner("demo", 1)
+	if _, _, err := g.api.CreateVariable(t.Context(), apiclient.ProjectID(7), apiclient.NewVariable{Key: "SENTRY_DSN", Value: "x", EnvironmentScope: "staging"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ key, want string }{
+		{"r", "open the project and rotate its key with R, which updates each variable holding its DSN"},
+		{"v", "open the project and send one with v on its key"},
+	} {
+		h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "demo/mobile", Rotations: testRotations(t, g.url)})
+		h.key("ctrl+a", "ctrl+o", c.key, "enter")
+		h.dialogSays("2 variables named SENTRY_DSN in different environment scopes: " + c.want)
+		h.mustNotSee("--environment-scope")
 	}
 }

@@ -132,3 +132,31 @@ func TestBulkMigration(t *testing.T) {
 	h.mustSay("migration: migrated to Sentry project demo/demo-web-shop", "/demo/web-shop/-/settings/operations")
 	h.mustNotSee("on the Settings tab", "on the Client keys tab")
 }
+
+// A project whose hidden variable may hold its glet_ DSN keeps integrated
+// tracking on after its migration: the report says how to switch it off
+// with the console's key, not the commands'.
+func TestBulkMigrationSaysHowToSwitchOffInTheConsole(t *testing.T) {
+	g := demoGitLab(t)
+	ts := httptest.NewServer(mocksentry.New(mocksentry.Options{}))
+	t.Cleanup(ts.Close)
+	migration := func(ctx context.Context, to MigrateTarget, led *rotation.Rotations) (change.Kind, error) {
+		sc, err := sentry.New(to.URL, mocksentry.TokenAdmin)
+		if err != nil {
+			return nil, err
+		}
+		info, err := sc.CheckToken(ctx)
+		if err != nil {
+			return nil, err
+		}
+		rule, _ := migrate.SlugRule("")
+		return migrate.MigrateChange{Sentry: sc, Base: to.URL, Org: to.Org, Team: to.Team, Create: true, Slug: rule, Token: info, Ledger: led}, nil
+	}
+	h := newHarness(t, Deps{API: g.api, Host: g.url, Group: "ops", Rotations: testRotations(t, g.url),
+		Migration: migration, MigrateTo: MigrateTarget{URL: ts.URL, Org: "demo", Team: "backend"}})
+	h.filter("ops/api")
+	h.key("space", "esc", "ctrl+o", "m", "enter", "enter", "y")
+	h.mustSay("done in 1 project")
+	h.dialogSays("integrated tracking stays on", "switch it off (a on the project's Settings tab) once they are checked")
+	h.mustNotSee("errtrack settings")
+}

@@ -45,9 +45,9 @@ func (sh *shared) explainRetry(err error, retry string) string {
 	var sf *sentryFailure
 	switch {
 	case errors.As(err, &sf):
-		return explain.Sentry(sf.err, sf.base, explain.Context{Retry: retry})
+		return explain.Sentry(sf.err, sf.base, explain.Context{Retry: retry, NoCommandLine: true})
 	case explain.FromSentry(err):
-		return explain.Sentry(err, "", explain.Context{Retry: retry})
+		return explain.Sentry(err, "", explain.Context{Retry: retry, NoCommandLine: true})
 	}
 	return explain.Error(err, explain.Context{Host: sh.deps.Host, Retry: retry, Login: "log in again", TokenEnv: sh.deps.TokenEnv})
 }

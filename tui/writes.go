@@ -70,6 +70,7 @@ func consoleChecks(k KeyMap) rotation.Checks {
 		Variables:   "check in GitLab, under the project's Settings > CI/CD > Variables",
 		OldKeysStep: keyName(k.BulkDeleteOld) + " in the " + keyName(k.Bulk) + " menu of the marked projects",
 		Restart:     "press " + keyName(k.Rotate) + " on the old key again and answer " + keyName(k.Restart) + " (make a new key): the unfinished rotation is closed",
+		SwitchOff:   keyName(k.ToggleActive) + " on the project's Settings tab",
 	}
 }
 

@@ -261,7 +261,7 @@ func (a *app) explain(err error, retry string) string {
 	if errors.As(err, &le) {
 		return explain.Text(le.words)
 	}
-	if w, ok := rotation.Problem(err, retry); ok {
+	if w, ok := rotation.Problem(err, cliProblems(retry)); ok {
 		return explain.Text(w)
 	}
 	if w, ok := a.sentryExplain(err); ok {

@@ -140,7 +140,7 @@ func (a *app) planFix(ctx context.Context, g *globalFlags, c *apiclient.Client, 
 	}
 	slices.Sort(vars)
 	for _, v := range vars {
-		kind := change.RotateChange{Variable: v, UpdateVariables: true, Verify: true, DeleteWithUnreadGroups: deleteUnread, Ledger: led, Resolve: a.sentryResolver(g)}
+		kind := change.RotateChange{Variable: v, ScopeHow: chooseScope, UpdateVariables: true, Verify: true, DeleteWithUnreadGroups: deleteUnread, Ledger: led, Resolve: a.sentryResolver(g)}
 		plan, err := change.PlanProjects(ctx, c, byVar[v], kind)
 		if err != nil {
 			return p, err

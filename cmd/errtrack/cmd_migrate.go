@@ -205,6 +205,6 @@ func (a *app) migrationTarget(ctx context.Context, g *globalFlags, base string) 
 // change is the migration to this Sentry, errtrack migrate's and the
 // console's.
 func (t migrationTo) change(org string, slug func(projectscope.Project) string, create bool, team string, keepIntegrated, deleteOld bool, led *rotation.Rotations) migrate.MigrateChange {
-	return migrate.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team,
+	return migrate.MigrateChange{Sentry: t.client, Base: t.base, Org: org, Slug: slug, Create: create, Team: team, CreateHow: "run with --create --team TEAM",
 		KeepIntegrated: keepIntegrated, DeleteOldKeys: deleteOld, Token: t.token, Ledger: led}
 }

@@ -294,7 +294,7 @@ func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f 
 			return reportedf(a, "Nothing was changed: %s.", a.explain(err, "run the command again"))
 		}
 	}
-	kind := change.RotateChange{Variable: f.ciVar, Scope: f.scope, UpdateVariables: f.updateVars,
+	kind := change.RotateChange{Variable: f.ciVar, Scope: f.scope, ScopeHow: chooseScope, UpdateVariables: f.updateVars,
 		KeepVariables: f.keepVars, Verify: f.verify, Ledger: led, Resolve: a.sentryResolver(g), DeleteWithUnreadGroups: f.deleteUnread}
 	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: f.yes, kind: kind, c: c, host: host, noun: "changed"})
 }

@@ -154,5 +154,5 @@ func (a *app) verifyGroup(ctx context.Context, g *globalFlags, gf groupFlags, va
 	if err != nil {
 		return err
 	}
-	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: change.VerifyChange{Variable: variable, Scope: scope, Resolve: a.sentryResolver(g)}, c: c, host: host, noun: "sent"})
+	return a.runGroup(ctx, groupRun{g: g, gf: gf, yes: yes, kind: change.VerifyChange{Variable: variable, Scope: scope, ScopeHow: chooseScope, Resolve: a.sentryResolver(g)}, c: c, host: host, noun: "sent"})
 }

@@ -27,6 +27,8 @@ func (a *app) migrationDeps(deps *tui.Deps, g *globalFlags) {
 		}
 		k := t.change(to.Org, rule, to.Team != "", to.Team, false, to.DeleteOldKeys, led)
 		k.AskTarget = true
+		// The console's organisation question takes the team.
+		k.CreateHow = "give the organisation as ORG/TEAM to make it"
 		return k, nil
 	}
 	switch {

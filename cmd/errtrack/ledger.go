@@ -29,7 +29,7 @@ func (a *app) openLedger() (*ledger.Ledger, error) {
 	}
 	store, err := ledger.OpenLedger(dir)
 	if err != nil {
-		if words, ok := rotation.Problem(err, "run the command again"); ok {
+		if words, ok := rotation.Problem(err, cliProblems("run the command again")); ok {
 			return nil, &ledgerError{words: words, err: err}
 		}
 		return nil, &ledgerError{words: fmt.Sprintf("The rotation ledger in %s could not be opened (%s).", dir, err), err: err}

@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
 )
@@ -71,7 +72,21 @@ func cliChecks(ref apiclient.ProjectRef) rotation.Checks {
 		Settings:    fmt.Sprintf("check with 'errtrack settings get -p %s'", ref),
 		OldKeysStep: "errtrack migrate with --delete-old-keys",
 		Restart:     "run the same command with --restart: the unfinished rotation is closed and one new key is made",
+		SwitchOff:   "errtrack settings disable",
 	}
+}
+
+// chooseScope is how a group change names one scope of a variable
+// several scopes have.
+const chooseScope = "choose one with --environment-scope"
+
+// cliProblems word a rotation's problem for a shell: again runs it again.
+func cliProblems(again string) rotation.ProblemWords {
+	return rotation.ProblemWords{Again: again,
+		Keys: func(rec ledger.Record) string { return fmt.Sprintf("errtrack keys list -p %d", rec.ProjectID) },
+		Restart: func(rec ledger.Record) string {
+			return fmt.Sprintf("errtrack keys rotate -p %d --old %s --restart", rec.ProjectID, keystore.KeyRef(rotation.OldKeyOf(rec)))
+		}}
 }
 
 // deleteLater is how to finish by hand when the old key stays.

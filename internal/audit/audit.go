@@ -46,7 +46,7 @@ type Finding struct {
 	What     string `json:"what"`
 	Fix      string `json:"fix"`
 	Action   Action `json:"-"`
-	how      string
+	fix      remedy
 }
 
 // AuditedKey is a key and where its DSN is used. When no variable errtrack
@@ -256,7 +256,7 @@ func (a *Audit) WithAges(ages map[int64]seen.Entry) {
 		a.Findings = slices.DeleteFunc(a.Findings, func(f Finding) bool { return f.What == info })
 		a.Findings = append(a.Findings, finding(SeverityWarning,
 			fmt.Sprintf("key %s is referenced by no CI/CD variable and is older than the keys in use (first seen %s)", rotation.KeyLabel(k.Key), k.Seen.First.Format(time.DateOnly)),
-			"if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
+			remedyOf("if no deployed client still sends with it (an app with its DSN compiled in), delete it (%s)", Action{Do: ActDeleteKey, Key: k.Key})))
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
 }

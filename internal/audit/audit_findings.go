@@ -123,29 +123,30 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		if !projects[d.ProjectID] {
 			a.Findings = append(a.Findings, finding(SeverityError,
 				fmt.Sprintf("%s holds the DSN of a key of another project (%d)", p.use.Label(), d.ProjectID),
-				"set it to the DSN of one of this project's keys (%s), or remove it", Action{Do: ActListKeys}))
+				remedyOf("set it to the DSN of one of this project's keys (%s), or remove it", Action{Do: ActListKeys})))
 			continue
 		}
 		a.Findings = append(a.Findings, finding(SeverityError,
 			fmt.Sprintf("%s holds the DSN of a key that no longer exists (public key %s)", p.use.Label(), safetext.Excerpt(d.PublicKey, 13)),
-			"set it to the DSN of a current key (%s), or remove it: deploys that read it report nothing", Action{Do: ActListKeys}))
+			remedyOf("set it to the DSN of a current key (%s), or remove it: deploys that read it report nothing", Action{Do: ActListKeys})))
 	}
 	if handedOut && !a.settingsUnknown && (a.Settings == nil || !a.Settings.Active) {
 		a.Findings = append(a.Findings, finding(SeverityWarning,
 			"error tracking is disabled while CI/CD variables still hand out a DSN",
-			"enable it (%s), or remove the variables", Action{Do: ActEnable}))
+			remedyOf("enable it (%s), or remove the variables", Action{Do: ActEnable})))
 	}
 	for _, labels := range scopesOf {
 		if len(labels) > 1 {
 			a.Findings = append(a.Findings, finding(SeverityWarning,
 				"the same DSN is in "+strings.Join(labels, ", "),
-				"if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey}))
+				remedyOf("if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey})))
 		}
 	}
 	if err := a.sentryUnread; err != nil {
-		a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
-			What: "the keys of the project's Sentry are not in this audit: they could not be read (" + wording.Sentence(err.Error()) + ")",
-			Fix:  "log in to that Sentry (errtrack login --sentry URL, with a token holding project:read) and audit again; errtrack doctor checks the host"})
+		a.Findings = append(a.Findings, finding(SeverityWarning,
+			"the keys of the project's Sentry are not in this audit: they could not be read ("+wording.Sentence(err.Error())+")",
+			remedyOf("log in to that Sentry (%s, with a token holding project:read) and audit again; %s checks the host",
+				Action{Do: ActLoginSentry, Sentry: a.sentryBase()}, Action{Do: ActDoctor})))
 	}
 	for _, k := range a.Keys {
 		if known := k.Known(); !k.Key.Active && len(known) > 0 {
@@ -153,9 +154,9 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			for j, u := range known {
 				names[j] = u.Label()
 			}
-			a.Findings = append(a.Findings, Finding{Severity: SeverityWarning,
-				What: fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", rotation.KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
-				Fix:  "point them at an active key (errtrack keys rotate), or turn the key on again (errtrack keys update --active=true)"})
+			a.Findings = append(a.Findings, finding(SeverityWarning,
+				fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", rotation.KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
+				disabledKeyFix(k.Key)))
 		}
 	}
 	for i, k := range a.Keys {
@@ -175,7 +176,7 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 		default:
 			a.Findings = append(a.Findings, finding(SeverityInfo,
 				fmt.Sprintf("key %s is referenced by no CI/CD variable", rotation.KeyLabel(k.Key)),
-				"fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, Key: k.Key}))
+				remedyOf("fine for a DSN compiled into an app; otherwise delete it once nothing uses it (%s)", Action{Do: ActDeleteKey, Key: k.Key})))
 		}
 	}
 	for _, g := range unread {
@@ -188,6 +189,26 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			Fix:  "audit with a token of a group Owner to include them"})
 	}
 	sort.SliceStable(a.Findings, func(i, j int) bool { return rank(a.Findings[i].Severity) < rank(a.Findings[j].Severity) })
+}
+
+// sentryBase is the address of the project's Sentry, "" when its
+// settings name none.
+func (a *Audit) sentryBase() string {
+	if a.Settings == nil || a.Settings.APIURL == nil {
+		return ""
+	}
+	return SentryBaseOf(*a.Settings.APIURL)
+}
+
+// disabledKeyFix points a disabled key's variables at an active key, or
+// turns the key on again: only a Sentry key can be (GitLab's API has no
+// update of a client key).
+func disabledKeyFix(k apiclient.ClientKey) remedy {
+	rotate := Action{Do: ActRotateKey, Key: k}
+	if k.ID != 0 {
+		return remedyOf("point them at an active key (%s)", rotate)
+	}
+	return remedyOf("point them at an active key (%s), or turn the key on again (%s)", rotate, Action{Do: ActEnableKey, Key: k})
 }
 
 func rank(s string) int {

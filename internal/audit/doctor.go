@@ -37,7 +37,7 @@ type Check struct {
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
 	Action Action `json:"-"`
-	how    string
+	fix    remedy
 }
 
 // DoctorAPI is what the doctor needs.
@@ -91,9 +91,9 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	add := func(name, status, detail, fix string) {
 		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: fix})
 	}
-	// act adds a check whose fix is an action, worded around how.
-	act := func(name, status, detail, how string, a Action) {
-		out = append(out, Check{Name: name, Status: status, Detail: detail, Fix: remedy{how, a}.words(Action.Command), Action: a, how: how})
+	// act adds a check whose fix is r, its actions worded by each front end.
+	act := func(name, status, detail string, r remedy) {
+		out = append(out, newCheck(name, status, detail, r))
 	}
 	sendHint := o.SendHint
 	if sendHint == "" {
@@ -117,6 +117,8 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		return out
 	case st.ReadOnly():
 		add("token", CheckWarn, "the token has read_api only: errtrack can read but not change anything", "create a token with the api scope and log in again")
+	case st.ExpiresSoon(now) && o.TokenRotatable && st.Expiry(now) != "has expired":
+		act("token", CheckWarn, "the token "+st.Expiry(now), remedyOf("rotate it: %s", Action{Do: ActRotateToken}))
 	case st.ExpiresSoon(now):
 		add("token", CheckWarn, "the token "+st.Expiry(now), st.ExpiryAdvice(now, o.TokenRotatable, o.TokenEnv))
 	default:
@@ -162,12 +164,12 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			break
 		}
 		act("settings", CheckFail, "error tracking is not configured for this project",
-			"%s, where GitLab offers integrated error tracking (GitLab.com; on a self-managed GitLab an administrator enables its feature flag); else configure a Sentry in Settings > Monitor > Error Tracking",
-			Action{Do: ActCreateSettings, Project: a.Project.Name()})
+			remedyOf("%s, where GitLab offers integrated error tracking (GitLab.com; on a self-managed GitLab an administrator enables its feature flag); else configure a Sentry in Settings > Monitor > Error Tracking",
+				Action{Do: ActCreateSettings, Project: a.Project.Name()}))
 	case !integratedOn && !sentryBacked:
 		add("settings", CheckFail, "neither integrated error tracking nor a Sentry is in use: on a self-managed GitLab the integrated_error_tracking feature flag is off by default", "ask an administrator to enable the flag, or configure a Sentry in Settings > Monitor > Error Tracking")
 	case !s.Active:
-		act("settings", CheckWarn, "error tracking is disabled: the project shows no errors", "%s", Action{Do: ActEnable, Project: a.Project.Name()})
+		act("settings", CheckWarn, "error tracking is disabled: the project shows no errors", remedyOf("%s", Action{Do: ActEnable, Project: a.Project.Name()}))
 	case sentryBacked:
 		add("settings", CheckOK, "enabled, reporting to a Sentry ("+*s.APIURL+")", "")
 	default:
@@ -179,12 +181,12 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		case o.Resolve == nil:
 			add("keys", CheckSkip, "a Sentry-backed project's DSNs come from Sentry, not from GitLab's client keys", "")
 			checkKeys = false
-		case !sentryChecks(ctx, o.Resolve, *s.APIURL, explain, add):
+		case !sentryChecks(ctx, o.Resolve, *s.APIURL, explain, act):
 			checkKeys = false // the Sentry's keys could not be read
 		case a.sentryUnread != nil:
 			// Unknown, not "no key": named, and no key made on it.
 			detail, fix := keysUnread(a.sentryUnread, sentryWhere(a), SentryBaseOf(*s.APIURL), settingsPageOf(api, a.Project), explain)
-			add("keys", CheckFail, detail, fix)
+			act("keys", CheckFail, detail, fix)
 			checkKeys = false
 		}
 	}
@@ -196,7 +198,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 			}
 		}
 		if len(active) == 0 {
-			act("keys", CheckFail, "no active client key: SDKs have no DSN to send with", "%s", Action{Do: ActCreateKey, Project: a.Project.Name()})
+			act("keys", CheckFail, "no active client key: SDKs have no DSN to send with", remedyOf("%s", Action{Do: ActCreateKey, Project: a.Project.Name()}))
 		} else {
 			add("keys", CheckOK, wording.Plural(len(active), "active client key", "active client keys"), "")
 		}
@@ -237,7 +239,7 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 	if n := a.Errors(); n > 0 {
 		for _, f := range a.Findings {
 			if f.Severity == SeverityError {
-				out = append(out, Check{Name: "CI/CD variables", Status: CheckFail, Detail: f.What, Fix: f.Fix, Action: f.Action, how: f.how})
+				out = append(out, Check{Name: "CI/CD variables", Status: CheckFail, Detail: f.What, Fix: f.Fix, Action: f.Action, fix: f.fix})
 			}
 		}
 	} else {
@@ -252,7 +254,8 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 
 // sentryChecks checks a Sentry-backed project's Sentry: the token for its
 // host and what it may do; false when the Sentry cannot be reached.
-func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain wording.Explainer, add func(name, status, detail, fix string)) bool {
+func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL string, explain wording.Explainer, act func(name, status, detail string, r remedy)) bool {
+	add := func(name, status, detail, fix string) { act(name, status, detail, remedyOf(fix)) }
 	store, err := resolve(ctx, apiURL)
 	if err != nil {
 		add("Sentry token", CheckFail, explain(err), "")
@@ -273,10 +276,11 @@ func sentryChecks(ctx context.Context, resolve keystore.SentryResolver, apiURL s
 		add("Sentry token", CheckWarn, "Sentry did not describe the token's scopes", "")
 	case !info.CanReadKeys():
 		detail, fix := tokenCannotReadKeys(info, keystore.SentryBase(store))
-		add("Sentry token", CheckFail, detail, fix)
+		act("Sentry token", CheckFail, detail, fix)
 		return false
 	case !info.CanWriteKeys():
-		add("Sentry token", CheckWarn, "the token reads keys but cannot make or change them (no project:write)", "create a token with project:write (project:admin to delete keys) and errtrack login --sentry again")
+		act("Sentry token", CheckWarn, "the token reads keys but cannot make or change them (no project:write)",
+			remedyOf("create a token with project:write (project:admin to delete keys) and log in again (%s)", Action{Do: ActLoginSentry, Sentry: keystore.SentryBase(store)}))
 	case !info.CanDeleteKeys():
 		add("Sentry token", CheckOK, "project:write: keys can be made and changed; deleting them takes project:admin", "")
 	default:

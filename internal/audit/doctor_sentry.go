@@ -22,15 +22,15 @@ func SentryTokenPage(base string) string {
 
 // tokenCannotReadKeys is the check of a token Sentry described that cannot
 // read a project's keys, "" when it can (or its scopes are unknown).
-func tokenCannotReadKeys(info *sentry.TokenInfo, base string) (detail, fix string) {
+func tokenCannotReadKeys(info *sentry.TokenInfo, base string) (detail string, fix remedy) {
 	if info == nil || !info.ScopesKnown() || info.CanReadKeys() {
-		return "", ""
+		return "", remedy{}
 	}
 	scopes := safetext.Excerpt(strings.Join(info.Scopes, ", "), 80)
 	if scopes == "" {
 		scopes = "none"
 	}
-	fix = "create a personal auth token with project:read and project:write (project:admin to delete keys) at " + SentryTokenPage(base) + ", then errtrack login --sentry " + base
+	fix = remedyOf("create a personal auth token with project:read and project:write (project:admin to delete keys) at "+SentryTokenPage(base)+", then log in with it (%s)", Action{Do: ActLoginSentry, Sentry: base})
 	if info.Kind == sentry.OrgToken {
 		return "the Sentry token is an organization token (scopes " + scopes + "): it cannot read a project's keys, which takes project:read", fix
 	}
@@ -39,27 +39,28 @@ func tokenCannotReadKeys(info *sentry.TokenInfo, base string) (detail, fix strin
 
 // keysUnread words why a Sentry project's keys could not be read. page is
 // the GitLab project's error tracking settings page ("" when unknown).
-func keysUnread(err error, where, base, page string, explain wording.Explainer) (detail, fix string) {
+func keysUnread(err error, where, base, page string, explain wording.Explainer) (detail string, fix remedy) {
 	settings := "the project's Settings > Monitor > Error Tracking page in GitLab"
 	if page != "" {
 		settings += " (" + page + ")"
 	}
+	login := Action{Do: ActLoginSentry, Sentry: base}
 	var se *sentry.Error
 	switch {
 	case errors.Is(err, sentry.ErrProjectNotFound):
 		return "the keys could not be read: " + where + " does not exist, or the token cannot see it (Sentry answers 404 to both)",
-			"if the Sentry project was deleted or moved, name the one the project reports to in " + settings + "; else log in to that Sentry with a token of a member of the project's team"
+			remedyOf("if the Sentry project was deleted or moved, name the one the project reports to in "+settings+"; else log in to that Sentry with a token of a member of the project's team (%s)", login)
 	case errors.Is(err, sentry.ErrOtherOrganization):
 		return "the keys could not be read: the Sentry token is limited to another organization than " + where,
-			"log in to that Sentry with a token for the project's organization (errtrack login --sentry " + base + ")"
+			remedyOf("log in to that Sentry with a token for the project's organization (%s)", login)
 	case errors.Is(err, sentry.ErrForbidden) && errors.As(err, &se) && len(se.Scopes) > 0:
 		return "the keys could not be read: the Sentry token lacks the scope they take (one of " + strings.Join(se.Scopes, ", ") + ")",
-			"create a personal auth token with project:read and project:write at " + SentryTokenPage(base) + ", then errtrack login --sentry " + base
+			remedyOf("create a personal auth token with project:read and project:write at "+SentryTokenPage(base)+", then log in with it (%s)", login)
 	case errors.Is(err, sentry.ErrForbidden):
 		return "the keys could not be read: Sentry refused the token (403; it lacks project:read, or its user is not in the project's team)",
-			"log in with a token of a member of the project's team holding project:read and project:write (" + SentryTokenPage(base) + ")"
+			remedyOf("log in with a token of a member of the project's team holding project:read and project:write ("+SentryTokenPage(base)+"; %s)", login)
 	}
-	return "the keys could not be read: " + explain(err), "check them in Sentry, then run the doctor again"
+	return "the keys could not be read: " + explain(err), remedyOf("check them in Sentry, then run the doctor again")
 }
 
 // sentryWhere names the audit's Sentry project ("Sentry project acme/web

@@ -23,6 +23,10 @@ import (
 // in the plan, and no key is made there.
 type RotateChange struct {
 	Variable, Scope string
+	// ScopeHow says how the user names one scope of a variable several
+	// scopes have, in the front end's words ("choose one with
+	// --environment-scope").
+	ScopeHow string
 	// UpdateVariables and KeepVariables answer, for every project, what
 	// other variables holding the old DSN get; Verify sends a test event
 	// with each new DSN.
@@ -75,7 +79,7 @@ func (h held) inSentry(ctx context.Context, api rotation.RotationAPI, ref apicli
 // Words name the change.
 func (k RotateChange) Words() ChangeWords {
 	return ChangeWords{Doing: "Rotating the keys " + k.Variable + " holds", Ask: "Rotate the keys " + k.Variable + " holds", Progress: "Rotating", Plan: "to rotate",
-		Resume: "A run started again, from the console or errtrack keys rotate --group, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
+		Resume: "A run started again, from the console or the commands, goes on with the keys under way and leaves the projects rotated alone until a run ends with none failed: no project gets a second new key."}
 }
 
 // held is what a project's keys and variables say of the key a variable
@@ -96,7 +100,7 @@ type held struct {
 
 // readHeld reads the project's keys and variables at once and finds the
 // key whose DSN the variable (in scope, when given) holds.
-func readHeld(ctx context.Context, api rotation.RotationAPI, ref apiclient.ProjectRef, variable, scope string) held {
+func readHeld(ctx context.Context, api rotation.RotationAPI, ref apiclient.ProjectRef, variable, scope, how string) held {
 	var h held
 	kerr, verr := fanout.Both(func() (err error) {
 		h.keys, h.resp, err = api.ListClientKeys(ctx, ref)
@@ -122,7 +126,10 @@ func readHeld(ctx context.Context, api rotation.RotationAPI, ref apiclient.Proje
 		}
 		return h
 	case len(named) > 1:
-		h.skip = fmt.Sprintf("%d variables named %s in different environment scopes: choose one with --environment-scope", len(named), variable)
+		h.skip = fmt.Sprintf("%d variables named %s in different environment scopes", len(named), variable)
+		if how != "" {
+			h.skip += ": " + how
+		}
 		return h
 	case named[0].Value == nil:
 		h.skip = variable + " is hidden: its value cannot be read"
@@ -145,7 +152,7 @@ func (k RotateChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Projec
 		it.Detail = RotationResult{Old: rotation.OldKeyOf(rec), New: rotation.NewKeyOf(rec), DoneBefore: true}
 		return it
 	}
-	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.ScopeHow).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

@@ -14,7 +14,9 @@ import (
 // With Resolve, a Sentry-backed project's key is found in its Sentry.
 type VerifyChange struct {
 	Variable, Scope string
-	Resolve         keystore.SentryResolver
+	// ScopeHow is RotateChange's.
+	ScopeHow string
+	Resolve  keystore.SentryResolver
 }
 
 // Words name the change.
@@ -26,7 +28,7 @@ func (k VerifyChange) Words() ChangeWords {
 
 func (k VerifyChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Project) Item {
 	it := Item{Project: ProjectOf(p)}
-	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
+	h := readHeld(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.ScopeHow).inSentry(ctx, env.API, it.Project.Ref, k.Variable, k.Scope, k.Resolve)
 	switch {
 	case h.err != nil:
 		it.Skip, it.Result, it.Err = "could not be read", ResultFailed, h.err

@@ -31,6 +31,9 @@ type Context struct {
 	// did: logging in changes nothing while it is set, so token errors say
 	// to change the variable instead.
 	TokenEnv string
+	// NoCommandLine: the reader is not at a command line (the console),
+	// so a command the advice names is said to be run from one.
+	NoCommandLine bool
 }
 
 // Error returns one or two sentences for err, safe to draw on a terminal.

@@ -30,6 +30,9 @@ func Sentry(err error, base string, c Context) string {
 	if base == "" {
 		login = "'errtrack login --sentry URL' (the Sentry's address)"
 	}
+	if c.NoCommandLine {
+		login += " from the command line"
+	}
 	var te *sentry.TokenError
 	var se *sentry.Error
 	var s string

@@ -115,3 +115,19 @@ func TestSentryLimitsAndFailuresAreTheSentrys(t *testing.T) {
 		}
 	}
 }
+
+// Where the reader is not at a command line (the console), a login to a
+// Sentry, which only the commands do, is said to be run from one.
+func TestSentryLoginSaidToBeTheCommandLines(t *testing.T) {
+	const base = "https://sentry.example.com"
+	for _, err := range []error{&sentry.TokenError{Base: base}, &sentry.Error{StatusCode: 401, Kind: sentry.ErrUnauthorized},
+		&sentry.Error{StatusCode: 401, Kind: sentry.ErrTokenExpired}, &sentry.Error{StatusCode: 403, Kind: sentry.ErrInsufficientScope, OrgToken: true}} {
+		here := Sentry(err, base, Context{Retry: "press r to retry", NoCommandLine: true})
+		if !strings.Contains(here, "'errtrack login --sentry "+base+"' from the command line") {
+			t.Errorf("%v: %q", err, here)
+		}
+		if shell := Sentry(err, base, Context{}); strings.Contains(shell, "from the command line") {
+			t.Errorf("%v at a command line: %q", err, shell)
+		}
+	}
+}

@@ -61,9 +61,12 @@ type MigrateChange struct {
 	// Sentry goes on there, said in the plan the user is asked (the
 	// console); without it, it is refused (the command names its flags).
 	AskTarget bool
-	// Create makes missing Sentry projects under Team.
-	Create bool
-	Team   string
+	// Create makes missing Sentry projects under Team; CreateHow says
+	// how the user asks for that, in the front end's words ("run with
+	// --create --team TEAM").
+	Create    bool
+	Team      string
+	CreateHow string
 	// KeepIntegrated leaves GitLab's integrated tracking on.
 	KeepIntegrated bool
 	// DeleteOldKeys is the later step: delete the glet_ keys of projects
@@ -267,7 +270,10 @@ func (k MigrateChange) Plan(ctx context.Context, env *change.PlanEnv, p apiclien
 		it.Skip, it.Result = k.orgMissing(), change.ResultFailed
 		return it
 	case !k.Create:
-		it.Skip, it.Result = "no Sentry project "+TargetName(m.target)+": create it, or run with --create --team TEAM", change.ResultSkipped
+		it.Skip, it.Result = "no Sentry project "+TargetName(m.target)+": create it", change.ResultSkipped
+		if k.CreateHow != "" {
+			it.Skip += ", or " + k.CreateHow
+		}
 		return it
 	}
 	why, note := k.cannot(m.exists)

@@ -277,7 +277,11 @@ func (k MigrateChange) doneWords(p projectscope.Project, m migration, rec ledger
 	case rec.SwitchedOff:
 		s += " GitLab's integrated tracking is off."
 	case m.holdsOn() != "":
-		s += " GitLab's integrated tracking stays on: " + m.holdsOn() + "; switch it off (errtrack settings disable) once they are checked."
+		off := "switch it off"
+		if c.SwitchOff != "" {
+			off += " (" + c.SwitchOff + ")"
+		}
+		s += " GitLab's integrated tracking stays on: " + m.holdsOn() + "; " + off + " once they are checked."
 	}
 	return s + fmt.Sprintf(" The integrated keys %s stay until their clients moved, then go with the later step (%s).", strings.Join(rec.Before, ", "), c.OldKeysStep)
 }

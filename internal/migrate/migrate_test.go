@@ -161,7 +161,9 @@ func TestMigrationKeepsIntegratedOnWhileHiddenVariablesMayHoldItsDSN(t *testing.
 		t.Fatalf("%v: %+v", err, p.Items)
 	}
 	done := changetest.RunPlan(t, ctx, p, w.Client, nil)
-	if it := done.Items[0]; it.Result != change.ResultChanged || !strings.Contains(it.Words, "integrated tracking stays on") {
+	// How it is switched off is the front end's to say (Checks.SwitchOff).
+	if it := done.Items[0]; it.Result != change.ResultChanged || !strings.Contains(it.Words, "integrated tracking stays on") ||
+		!strings.Contains(it.Words, "; switch it off once they are checked") || strings.Contains(it.Words, "errtrack ") {
 		t.Fatalf("%+v", it)
 	}
 	if s, _, err := w.Client.GetSettings(ctx, apiclient.ProjectID(ops.ID)); err != nil || !s.Active {
@@ -284,5 +286,20 @@ func TestMigrationPlanNamesVariablesItLeaves(t *testing.T) {
 	}
 	if !web.Acts() || strings.Contains(web.Action, "left, holding") {
 		t.Fatalf("web-shop: %+v", web)
+	}
+}
+
+// A Sentry project missing where none is to be made: the plan says how
+// the front end makes it, in its own words, and no other front end's.
+func TestMissingSentryProjectInTheFrontEndsWords(t *testing.T) {
+	w := newMigrationWorld(t)
+	k := w.kind(t, w.SentryClient, false)
+	k.Create = false
+	for how, want := range map[string]string{"": ": create it", "<its way>": ": create it, or <its way>"} {
+		k.CreateHow = how
+		it := changetest.PlanOne(t, w.Client, "demo/web-shop", k).Items[0]
+		if it.Result != change.ResultSkipped || !strings.HasSuffix(it.Skip, want) || strings.Contains(it.Skip, "--") {
+			t.Errorf("CreateHow %q: %+v", how, it)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func TestRotationsMeetingEachOther(t *testing.T) {
 	if !errors.As(err, &meanwhile) || creates.Load() != 1 {
 		t.Fatalf("%v, %d creates", err, creates.Load())
 	}
-	if w, ok := Problem(err, "run the command again"); !ok || !strings.Contains(w, "go on with it") {
+	if w, ok := Problem(err, ProblemWords{Again: "run the command again"}); !ok || !strings.Contains(w, "go on with it") {
 		t.Fatal(w)
 	}
 }

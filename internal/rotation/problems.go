@@ -9,12 +9,22 @@ import (
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
+// ProblemWords say, in a front end's words, what a problem's fix asks:
+// the words around them name no front end.
+type ProblemWords struct {
+	// Again runs the rotation again where the user is ("run the command
+	// again", "mark them and run it again").
+	Again string
+	// Keys shows the keys of the record's project; Restart leaves its
+	// unfinished rotation and makes one new key.
+	Keys, Restart func(ledger.Record) string
+}
+
 // Problem words the errors of the rotation ledger and of rotations that
-// meet one another, for both front ends: what is wrong and what to do.
-// again says how to run the rotation again where the user is ("run the
-// command again", "press R on the key again"). ok is false for errors
-// that are not these.
-func Problem(err error, again string) (string, bool) {
+// meet one another, for both front ends: what is wrong and what to do, in
+// w's words. ok is false for errors that are not these.
+func Problem(err error, w ProblemWords) (string, bool) {
+	again := w.Again
 	var le *LedgerError
 	var bad *ledger.CorruptError
 	var ro *ledger.UnwritableError
@@ -41,8 +51,8 @@ func Problem(err error, again string) (string, bool) {
 		if len(ids) > 0 {
 			cands = "keys " + strings.Join(ids, ", ") + " were made since"
 		}
-		return fmt.Sprintf("%s (%s). Check the project's keys (errtrack keys list -p %d), delete any that nothing uses, then restart the rotation (keys rotate --restart, or the console's m at its question) to make one new key. Nothing was changed.",
-			wording.Capitalize(unknown.Error()), cands, unknown.Record.ProjectID), true
+		return fmt.Sprintf("%s (%s). Check the project's keys (%s), delete any that nothing uses, then restart the rotation (%s) to make one new key. Nothing was changed.",
+			wording.Capitalize(unknown.Error()), cands, w.Keys(unknown.Record), w.Restart(unknown.Record)), true
 	case errors.As(err, &moved):
 		return wording.Capitalize(wording.Sentence(moved.Error())) + " The old key is kept; check the variable, then " + again + ": it goes on with the new key.", true
 	}

@@ -189,6 +189,9 @@ type Checks struct {
 	// Restart says how to leave an unfinished rotation and make a new key
 	// ("run it again with --restart").
 	Restart string
+	// SwitchOff switches the project's error tracking off ("errtrack
+	// settings disable").
+	SwitchOff string
 }
 
 // RotationAPI is what a rotation needs.

@@ -18,21 +18,6 @@ import (
 	"github.com/errtrack/errtrack/keyring"
 )
 
-// check's exit statuses, beside exitOK and exitFailure (could not check).
-const (
-	exitFindings = 3
-	exitToken    = 4
-)
-
-// exitStatus ends a command with a status of its own, its words already
-// written.
-type exitStatus struct {
-	code int
-	err  error
-}
-
-func (e exitStatus) Error() string { return e.err.Error() }
-
 // checkJSON is check's --json: each project's rules, findings and what
 // could not be checked; never a DSN's secret part nor a variable's value.
 type checkJSON struct {

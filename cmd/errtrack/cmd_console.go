@@ -135,13 +135,6 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	return err
 }
 
-// quitUnfinished: the user quit the console with a change under way or at
-// a question; the notes above said what. It exits 130, as a command
-// interrupted there does.
-type quitUnfinished struct{}
-
-func (quitUnfinished) Error() string { return "quit with a change unfinished" }
-
 func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, func(), error) {
 	nothing := func() {}
 	if opts.demo {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -243,33 +242,6 @@ func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
 		return reportedf(a, "%s %s", a.explain(err, "check"), words)
 	}
 	return err
-}
-
-// reportedf prints an error line now and marks it reported.
-func reportedf(a *app, format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
-	return reported{errors.New(msg)}
-}
-
-// errNoAnswer: the prompt's input ended before an answer.
-var errNoAnswer = errors.New("no answer was read (end of input)")
-
-// confirm asks a y/N question on the terminal; anything but y or yes is No.
-// It fails when the input ends or Ctrl+C interrupts the question.
-func (a *app) confirm(ctx context.Context, question string) (bool, error) {
-	ans, err := a.readLine(ctx, question)
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, context.Cause(ctx)
-		}
-		return false, errNoAnswer
-	}
-	switch strings.ToLower(strings.TrimSpace(ans)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // keyStoreFor is where a key named by its public key (a Sentry key) is:

@@ -45,12 +45,6 @@ func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
 	return opts
 }
 
-// sentryWords says what a Sentry failure means and what to do (the
-// console words them alike).
-func sentryWords(err error, base string) string {
-	return explain.Sentry(err, base, explain.Context{Retry: "try again"})
-}
-
 // sentryLogin checks a Sentry token and stores it for base.
 func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error {
 	base, err := sentry.NormalizeBase(raw)

@@ -35,35 +35,6 @@ func (a *app) sentryResolver(g *globalFlags) keystore.SentryResolver {
 	}
 }
 
-// sentryProblem is a Sentry failure with the host it came from, worded by
-// sentryWords.
-type sentryProblem struct {
-	base string
-	err  error
-}
-
-func (e *sentryProblem) Error() string { return e.err.Error() }
-func (e *sentryProblem) Unwrap() error { return e.err }
-
-// sentryExplain words err when it came from a Sentry, naming the Sentry
-// the error carries; ok false otherwise.
-func (a *app) sentryExplain(err error) (string, bool) {
-	var p *sentryProblem
-	var se *sentry.Error
-	var te *sentry.TokenError
-	switch {
-	case errors.As(err, &p):
-		return sentryWords(p.err, p.base), true
-	case errors.As(err, &se):
-		return sentryWords(err, se.Base), true
-	case errors.As(err, &te):
-		return sentryWords(err, te.Base), true
-	case errors.Is(err, sentry.ErrNoToken):
-		return sentryWords(err, ""), true
-	}
-	return "", false
-}
-
 // parseKeyRef reads a KEY argument: a GitLab key's ID, or a Sentry key's
 // public key (32 hex digits, or what a Sentry-compatible server uses).
 func parseKeyRef(arg string) (int64, string, error) {

@@ -37,15 +37,6 @@ func (a *app) openLedger() (*ledger.Ledger, error) {
 	return store, nil
 }
 
-// ledgerError is the ledger that could not be opened, in words.
-type ledgerError struct {
-	words string
-	err   error
-}
-
-func (e *ledgerError) Error() string { return e.words }
-func (e *ledgerError) Unwrap() error { return e.err }
-
 // consoleLedger is the console's ledger: the state directory's, or for the
 // demo a fresh one removed when it ends (the mock's keys end with it).
 func (a *app) consoleLedger(host string, demo bool) (*workflow.Rotations, func(), error) {

@@ -206,35 +206,6 @@ func (a *app) keysCmd() *cobra.Command {
 	return cmd
 }
 
-// oneKeyID checks the arguments of a command that acts on one key.
-func oneKeyID(cmd *cobra.Command, args []string) error {
-	if len(args) != 1 {
-		return usagef("%s takes exactly one KEY_ID", cmd.CommandPath())
-	}
-	return nil
-}
-
-// projectClient reads --project and builds the client for its host.
-// Without --project, the git remote's project is used, saying so on stderr.
-func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, string, error) {
-	var ref apiclient.ProjectRef
-	var host string
-	var err error
-	if p.raw == "" {
-		var why string
-		var ok bool
-		if ref, host, why, ok = a.projectFromRemote(ctx, g.host); !ok {
-			return ref, nil, "", errNoProject
-		}
-		a.lastHost = host
-		fmt.Fprintf(a.stderr, "errtrack: using %s\n", explain.Text(why))
-	} else if ref, host, err = a.resolveProject(g.host, p.raw); err != nil {
-		return ref, nil, "", err
-	}
-	c, err := a.clientFor(ctx, g, host)
-	return ref, c, host, err
-}
-
 // createFailed adds the one thing a user must know after a failed create:
 // the key may exist anyway when the answer was lost.
 func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {

@@ -8,38 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/wording"
 	"github.com/errtrack/errtrack/internal/workflow"
 )
-
-// rotation is what `keys rotate --json` prints. The new DSN is printed once,
-// in "created"; variables are named with what happened to each, never with
-// their values.
-type rotation struct {
-	Created   *apiclient.ClientKey `json:"created"`
-	Deleted   *apiclient.ClientKey `json:"deleted"`
-	Variables []variableJSON       `json:"variables"`
-	Verified  *verifiedJSON        `json:"verified,omitempty"`
-	// Unknown names the steps whose answer was lost: "create", "delete".
-	Unknown []string `json:"unknown,omitempty"`
-}
-
-type variableJSON struct {
-	Key       string `json:"key"`
-	Scope     string `json:"environment_scope"`
-	HeldOld   bool   `json:"held_old_dsn"`
-	Result    string `json:"result"`
-	Masked    bool   `json:"masked"`
-	Protected bool   `json:"protected"`
-}
-
-type verifiedJSON struct {
-	Accepted bool `json:"accepted"`
-	Status   int  `json:"status"`
-}
 
 type rotateFlags struct {
 	old                  int64
@@ -252,31 +225,6 @@ func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (
 	return r.KeepVariables(), nil
 }
 
-// printRotation prints the outcome on stdout: the JSON record, or the new
-// DSN alone so `DSN=$(errtrack keys rotate …)` works.
-func (a *app) printRotation(g *globalFlags, r workflow.Rotation) {
-	if !g.jsonOut {
-		fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
-		return
-	}
-	out := rotation{Created: r.New, Variables: []variableJSON{}}
-	if r.Deleted {
-		old := r.Old
-		out.Deleted = &old
-	}
-	for _, v := range r.Variables {
-		out.Variables = append(out.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld,
-			Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
-	}
-	if r.Verified != nil {
-		out.Verified = &verifiedJSON{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
-	}
-	if r.DeleteUnknown {
-		out.Unknown = append(out.Unknown, "delete")
-	}
-	_ = writeJSON(a.stdout, out)
-}
-
 // rotateGroup runs `keys rotate --group` with the one group driver.
 func (a *app) rotateGroup(ctx context.Context, g *globalFlags, gf groupFlags, f rotateFlags) error {
 	c, host, err := a.hostClient(ctx, g)
@@ -309,4 +257,44 @@ func parseOld(f *rotateFlags) bool {
 // as a sentence.
 func unreadGroupsWhy(r workflow.Rotation) string {
 	return wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": whether they hold the old DSN is unknown")
+}
+
+// rotateNeeds refuses a rotation without a terminal and without --yes,
+// naming every flag it needs from what the plan read: --yes, --old when
+// the project has several keys, a choice for the variables that hold the
+// old DSN. Nothing was changed.
+func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep wording.Explainer) error {
+	needs := []string{"--yes (no terminal to confirm the delete on)"}
+	varsChosen := f.updateVars || f.keepVars
+	step, err := r.Failed()
+	var amb *workflow.AmbiguousError
+	switch {
+	case err == nil:
+		var held []string
+		for _, v := range r.Variables {
+			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
+			if v.HoldsOld && !named {
+				held = append(held, v.Label())
+			}
+		}
+		switch {
+		case r.VariablesDecided() || varsChosen:
+		case r.VariablesErr != nil:
+			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
+		case len(held) > 0:
+			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
+		}
+	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
+		if !varsChosen {
+			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
+		}
+	default:
+		return a.rotationFailed(g, r, checks, explainStep)
+	}
+	list := needs[0]
+	if n := len(needs); n > 1 {
+		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
+	}
+	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
 }

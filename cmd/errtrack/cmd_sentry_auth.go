@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/config"
@@ -18,32 +17,6 @@ import (
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/keyring"
 )
-
-// sentryTokens is which Sentry token belongs to which host: SENTRY_AUTH_TOKEN
-// for SENTRY_URL's host (as read at start), the keyring for the others.
-func (a *app) sentryTokens() sentry.Tokens {
-	t := sentry.Tokens{EnvToken: a.sentryEnvToken, EnvURL: a.sentryEnvURL}
-	if a.sentryKeyring != nil {
-		t.Store = a.sentryKeyring
-	}
-	return t
-}
-
-// sentryOptions are a Sentry client's options from the flags: the timeout,
-// the CA file and --debug.
-func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
-	var opts []apiclient.Option
-	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
-		opts = append(opts, apiclient.WithObserver(a.debugExchange))
-	}
-	if g.caFile != "" {
-		opts = append(opts, apiclient.WithCAFile(g.caFile))
-	}
-	if g.insecure {
-		opts = append(opts, apiclient.WithInsecureHTTP())
-	}
-	return opts
-}
 
 // sentryLogin checks a Sentry token and stores it for base.
 func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error {

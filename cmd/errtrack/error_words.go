@@ -8,6 +8,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/workflow"
+	"github.com/errtrack/errtrack/keyring"
 )
 
 // explain words err for this command line.
@@ -58,4 +59,33 @@ func (a *app) sentryExplain(err error) (string, bool) {
 // console words them alike).
 func sentryWords(err error, base string) string {
 	return explain.Sentry(err, base, explain.Context{Retry: "try again"})
+}
+
+// tokenError: the token is missing, expired, revoked or lacks what the
+// read needs.
+func tokenError(err error) bool {
+	for _, e := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope, apiclient.ErrBadToken, keyring.ErrNotFound, sentry.ErrNoToken} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFailed ends check on an error: 4 for the token, 2 for a usage
+// mistake, else 1; what names where it happened.
+func (a *app) checkFailed(err error, what string) error {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	msg := a.explain(err, "run errtrack check again")
+	if what != "" {
+		msg = what + ": " + msg
+	}
+	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
+	if tokenError(err) {
+		return exitStatus{code: exitToken, err: err}
+	}
+	return exitStatus{code: exitFailure, err: err}
 }

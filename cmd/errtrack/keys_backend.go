@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,19 +20,6 @@ import (
 // A project's keys are GitLab's, or, when its error tracking settings name
 // a Sentry, that Sentry project's: the keys commands act on the keys where
 // they are, with the Sentry token of that host only.
-
-// sentryResolver gives the store of a Sentry project's keys from its
-// api_url, with the token of that host (SENTRY_AUTH_TOKEN for SENTRY_URL,
-// else the keyring).
-func (a *app) sentryResolver(g *globalFlags) keystore.SentryResolver {
-	return func(ctx context.Context, apiURL string) (keystore.KeyStore, error) {
-		c, p, _, err := sentry.ClientFor(ctx, a.sentryTokens(), apiURL, a.sentryOptions(g)...)
-		if err != nil {
-			return nil, &sentryProblem{base: p.Base, err: err}
-		}
-		return keystore.SentryKeys(c, p), nil
-	}
-}
 
 // parseKeyRef reads a KEY argument: a GitLab key's ID, or a Sentry key's
 // public key (32 hex digits, or what a Sentry-compatible server uses).

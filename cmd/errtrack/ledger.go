@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/workflow"
@@ -53,4 +54,20 @@ func (a *app) consoleLedger(host string, demo bool) (*workflow.Rotations, func()
 		return nil, nil, err
 	}
 	return workflow.NewRotations(store, host, workflow.FrontEndConsole), func() { store.Close(); os.RemoveAll(dir) }, nil
+}
+
+// stateDir is where errtrack keeps its rotation ledger: ERRTRACK_STATE_DIR,
+// else the XDG state directory.
+func (a *app) stateDir() (string, error) {
+	if d := a.getenv("ERRTRACK_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := a.getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "errtrack"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "errtrack"), nil
 }

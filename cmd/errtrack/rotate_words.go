@@ -6,7 +6,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
@@ -21,46 +20,6 @@ func (a *app) goingOn(r workflow.Rotation) {
 		return
 	}
 	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(workflow.EarlierWords(*r.Earlier)))
-}
-
-// rotateNeeds refuses a rotation without a terminal and without --yes,
-// naming every flag it needs from what the plan read: --yes, --old when
-// the project has several keys, a choice for the variables that hold the
-// old DSN. Nothing was changed.
-func (a *app) rotateNeeds(g *globalFlags, r workflow.Rotation, f rotateFlags, checks workflow.Checks, explainStep wording.Explainer) error {
-	needs := []string{"--yes (no terminal to confirm the delete on)"}
-	varsChosen := f.updateVars || f.keepVars
-	step, err := r.Failed()
-	var amb *workflow.AmbiguousError
-	switch {
-	case err == nil:
-		var held []string
-		for _, v := range r.Variables {
-			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
-			if v.HoldsOld && !named {
-				held = append(held, v.Label())
-			}
-		}
-		switch {
-		case r.VariablesDecided() || varsChosen:
-		case r.VariablesErr != nil:
-			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
-		case len(held) > 0:
-			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
-		}
-	case step == workflow.StepPlan && errors.As(err, &amb) && amb.Count > 1:
-		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
-		if !varsChosen {
-			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
-		}
-	default:
-		return a.rotationFailed(g, r, checks, explainStep)
-	}
-	list := needs[0]
-	if n := len(needs); n > 1 {
-		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
-	}
-	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
 }
 
 // cliChecks say how to check, from a shell, what a lost answer left.

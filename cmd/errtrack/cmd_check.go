@@ -155,8 +155,8 @@ func (a *app) checkTargets(ctx context.Context, g *globalFlags, p *projectFlag, 
 
 // checkProjects audits and evaluates each project; a project that could
 // not be read is unchecked (named), a token that fails ends the run.
-func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) (checked, error) {
-	var out checked
+func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) (checkFindings, error) {
+	var out checkFindings
 	store, flushAges := a.keysSeenBatch(true)
 	defer flushAges()
 	paths, flushPaths := a.projectPathsBatch()
@@ -198,9 +198,9 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 	return out, nil
 }
 
-// checked is what check found: each project's result, what could not be
+// checkFindings is what check found: each project's result, what could not be
 // checked, and the Sentry tokens that failed (exit 4, named).
-type checked struct {
+type checkFindings struct {
 	results   []check.Result
 	unchecked []check.Unchecked
 	tokens    []string

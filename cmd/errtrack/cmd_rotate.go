@@ -213,9 +213,9 @@ func (a *app) askVariables(ctx context.Context, r workflow.Rotation, yes bool) (
 		return r.KeepVariables(), nil
 	}
 	if yes {
-		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", r.HoldsOldDSN(), them(r), them(r), isAre(r))
+		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", r.HoldsOldDSN(), itOrThem(r), itOrThem(r), itIsOrTheyAre(r))
 	}
-	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(r.HoldsOldDSN()), them(r)))
+	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(r.HoldsOldDSN()), itOrThem(r)))
 	switch {
 	case err != nil:
 		return r.Stop(), fmt.Errorf("%w at the question", err)

@@ -56,14 +56,14 @@ func (a *app) rotationProgress(step workflow.Step, r workflow.Rotation, host str
 	}
 }
 
-func them(r workflow.Rotation) string {
+func itOrThem(r workflow.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it"
 	}
 	return "them"
 }
 
-func isAre(r workflow.Rotation) string {
+func itIsOrTheyAre(r workflow.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it is"
 	}
@@ -78,7 +78,7 @@ func deleteQuestion(r workflow.Rotation) string {
 		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", workflow.KeyLabel(r.Old), r.Project.Name())
 	}
 	if len(r.StillOld()) > 0 {
-		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
+		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), itOrThem(r))
 	}
 	if r.VariablesErr != nil {
 		q += " The CI/CD variables could not be checked."

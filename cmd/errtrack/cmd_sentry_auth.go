@@ -233,22 +233,3 @@ func orDefault(s, d string) string {
 	}
 	return s
 }
-
-// sentryMemory holds the demo's Sentry token in memory, by base URL: the
-// demo writes nothing to the keyring.
-type sentryMemory map[string]string
-
-func (m sentryMemory) Get(_ context.Context, base string) (string, error) {
-	if t, ok := m[base]; ok {
-		return t, nil
-	}
-	return "", &keyring.Error{Op: "get", Host: base, Kind: keyring.ErrNotFound}
-}
-
-func (m sentryMemory) Set(context.Context, string, string) error {
-	return errors.New("the demo keeps its Sentry token in memory")
-}
-
-func (m sentryMemory) Delete(context.Context, string) error {
-	return errors.New("the demo keeps its Sentry token in memory")
-}

@@ -1,5 +1,7 @@
 package main
 
+// The demo's tokens, kept in memory: the demo writes nothing.
+
 import (
 	"context"
 	"errors"

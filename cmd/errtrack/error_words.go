@@ -1,5 +1,7 @@
 package main
 
+// Words for an error on the command line: what went wrong and what to do.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,7 @@
 package main
 
+// The errors a command ends with, and the exit statuses they map to.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,7 @@
 package main
 
+// Flags and argument checks that several commands share.
+
 import (
 	"context"
 	"errors"

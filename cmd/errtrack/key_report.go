@@ -1,5 +1,7 @@
 package main
 
+// A key as the audit and the export report it.
+
 import (
 	"strings"
 	"time"

@@ -1,5 +1,7 @@
 package main
 
+// The Sentry a migration goes to, for errtrack migrate and the console.
+
 import (
 	"context"
 	"errors"

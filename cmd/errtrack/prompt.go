@@ -1,5 +1,7 @@
 package main
 
+// Questions asked on the terminal: a yes/no confirmation, a token.
+
 import (
 	"context"
 	"errors"

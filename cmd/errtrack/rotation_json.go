@@ -1,5 +1,8 @@
 package main
 
+// A rotation as JSON, shared by keys rotate, the rotations list and group
+// reports.
+
 import (
 	"fmt"
 

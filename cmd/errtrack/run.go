@@ -1,5 +1,7 @@
 package main
 
+// A command line's run: the command tree, signals, and the exit status.
+
 import (
 	"context"
 	"errors"

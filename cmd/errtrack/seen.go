@@ -1,5 +1,8 @@
 package main
 
+// What errtrack remembers in its state directory beside the ledger: when
+// it first saw each key, and each project's path.
+
 import (
 	"fmt"
 	"path/filepath"

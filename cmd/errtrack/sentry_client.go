@@ -1,5 +1,7 @@
 package main
 
+// Reaching a Sentry: its token by host, the client's options, its key store.
+
 import (
 	"context"
 

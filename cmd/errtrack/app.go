@@ -7,19 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
-	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/keyring"
 )
 
@@ -143,194 +138,6 @@ func interruptible(ctx context.Context, read func() (string, error)) (string, er
 	}
 }
 
-// Exit statuses.
-const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
-)
-
-// usageError marks a mistake in how the command was called. bare: the
-// words (a flag parser's) do not say what to give, so --help is pointed to.
-type usageError struct {
-	err  error
-	bare bool
-}
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error { return usageError{err: fmt.Errorf(format, args...)} }
-
-// reported marks an error already written to stderr.
-type reported struct{ err error }
-
-func (e reported) Error() string { return e.err.Error() }
-
-// annotStopsOnSignal marks a command for which a signal is the normal way to
-// stop (the mock server): it exits 0 when it stopped cleanly.
-const annotStopsOnSignal = "errtrack/stops-on-signal"
-
-// interrupted is the cause of the command's context when a signal ends it.
-type interrupted struct{ sig os.Signal }
-
-func (e interrupted) Error() string { return "interrupted" }
-
-// code is the shell's convention for a death by signal: 128 + its number.
-func (e interrupted) code() int {
-	if s, ok := e.sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return 130
-}
-
-func (a *app) run(args []string) (code int) {
-	defer func() {
-		// A bug must not leave a stack trace as the user's only answer.
-		if r := recover(); r != nil {
-			fmt.Fprintf(a.stderr, "errtrack: internal error: %s\nThis is a bug in errtrack; please report it with the command you ran (leave out any token).\n", explain.Text(fmt.Sprint(r)))
-			code = exitFailure
-		}
-	}()
-	setClientVersion()
-	// net/http reads GODEBUG before main runs: with http2debug it would
-	// print every request header, the token included. It cannot be turned
-	// off from here, so errtrack does not start.
-	if strings.Contains(a.getenv("GODEBUG"), "http2debug") {
-		fmt.Fprintln(a.stderr, "errtrack: GODEBUG=http2debug prints request headers, the token included: unset it (errtrack --debug shows the requests with the token removed).")
-		return exitUsage
-	}
-	for _, name := range tokenEnvs {
-		if t := strings.TrimSpace(a.getenv(name)); t != "" && a.envToken == "" {
-			a.envToken, a.envTokenName = t, name
-		}
-		a.unsetenv(name)
-	}
-	if t := strings.TrimSpace(a.getenv("SENTRY_AUTH_TOKEN")); t != "" {
-		a.sentryEnvToken, a.sentryEnvURL = t, strings.TrimSpace(a.getenv("SENTRY_URL"))
-	}
-	a.unsetenv("SENTRY_AUTH_TOKEN")
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	defer a.handleSignals(cancel)()
-	root := a.rootCmdFor(args)
-	root.SetArgs(args)
-	cmd, err := root.ExecuteContextC(ctx)
-	var intr interrupted
-	interruptedBy := errors.As(context.Cause(ctx), &intr)
-	if err == nil {
-		if interruptedBy && cmd.Annotations[annotStopsOnSignal] == "" {
-			return intr.code()
-		}
-		return exitOK
-	}
-	var ue usageError
-	var rep reported
-	var st exitStatus
-	switch {
-	case errors.As(err, &st) && !interruptedBy:
-		return st.code // its words are written
-	case errors.As(err, &quitUnfinished{}):
-		return 130
-	case errors.As(err, &rep):
-	case errors.As(err, &ue) && !ue.bare:
-		// errtrack's own usage errors say what to give: said once.
-		fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(err.Error()))
-		return exitUsage
-	case errors.As(err, &ue) || isCobraUsage(err):
-		path := "errtrack"
-		if cmd != nil {
-			path = cmd.CommandPath()
-		}
-		fmt.Fprintf(a.stderr, "errtrack: %s\nRun '%s --help' for usage.\n", explain.Text(err.Error()), path)
-		return exitUsage
-	case interruptedBy && (err == error(intr) || errors.Is(err, apiclient.ErrCanceled)):
-		fmt.Fprintln(a.stderr, "errtrack: interrupted.")
-	default:
-		fmt.Fprintf(a.stderr, "errtrack: %s\n", a.explain(err, "run the command again"))
-	}
-	if interruptedBy {
-		return intr.code()
-	}
-	return exitFailure
-}
-
-// explain words err for this command line.
-func (a *app) explain(err error, retry string) string {
-	var le *ledgerError
-	if errors.As(err, &le) {
-		return explain.Text(le.words)
-	}
-	if w, ok := rotation.Problem(err, cliProblems(retry)); ok {
-		return explain.Text(w)
-	}
-	if w, ok := a.sentryExplain(err); ok {
-		return explain.Text(w)
-	}
-	c := explain.Context{Host: a.lastHost, Retry: retry}
-	c.TokenEnv = a.envTokenName
-	s := explain.Error(err, c)
-	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
-		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)
-	}
-	var apiErr *apiclient.APIError
-	if errors.Is(err, apiclient.ErrRateLimited) && errors.As(err, &apiErr) && a.timeout > 0 && apiErr.RetryAfter > a.timeout {
-		s += fmt.Sprintf(" That is past --timeout (%s), so errtrack did not wait.", a.timeout)
-	}
-	return s
-}
-
-// handleSignals turns SIGINT, SIGTERM and SIGHUP into the cancellation of
-// ctx with the signal as its cause: requests stop, prompts return, and the
-// console, which runs on ctx, restores the terminal and exits. A second
-// signal, or a program still running 3 s after the first, exits at once.
-func (a *app) handleSignals(cancel context.CancelCauseFunc) (stop func()) {
-	ch := a.signals
-	if ch == nil {
-		ch = make(chan os.Signal, 2)
-		signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	}
-	done := make(chan struct{})
-	go func() {
-		var first os.Signal
-		select {
-		case first = <-ch:
-			cancel(interrupted{first})
-		case <-done:
-			return
-		}
-		select {
-		case s := <-ch:
-			os.Exit(interrupted{s}.code())
-		case <-time.After(3 * time.Second):
-			os.Exit(interrupted{first}.code())
-		case <-done:
-		}
-	}()
-	return func() {
-		if a.signals == nil {
-			signal.Stop(ch)
-		}
-		close(done)
-	}
-}
-
-// isCobraUsage recognizes cobra's own argument errors, which it returns untyped.
-func isCobraUsage(err error) bool {
-	// A server's answer is never a usage error, whatever its words.
-	var apiErr *apiclient.APIError
-	if errors.As(err, &apiErr) {
-		return false
-	}
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // maxLine bounds a line read at a prompt.
 const maxLine = 64 << 10
 
@@ -359,7 +166,3 @@ func (a *app) readStdinLine() (string, error) {
 	}
 	return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
 }
-
-// setClientVersion names errtrack's version in the client's User-Agent,
-// once per process: tests run commands in parallel in one process.
-var setClientVersion = sync.OnceFunc(func() { apiclient.Version = appVersion() })

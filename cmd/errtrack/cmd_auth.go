@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,8 +15,6 @@ import (
 	"github.com/errtrack/errtrack/internal/tokens"
 	"github.com/errtrack/errtrack/keyring"
 )
-
-const maxTokenLen = 4096
 
 // describeToken writes the server's release, the user, scopes and expiry,
 // with warnings. stored: the token is the keyring's, which auth rotate can
@@ -121,41 +118,6 @@ SENTRY_URL's host without a login.`,
 	addHostFlags(cmd.Flags(), g)
 	cmd.Flags().StringVar(&sentryURL, "sentry", "", "log in to this Sentry (a URL such as https://sentry.example.com) instead of GitLab")
 	return cmd
-}
-
-// readToken reads the token from piped stdin or a hidden prompt.
-func (a *app) readToken(ctx context.Context, host string) (string, error) {
-	var tok string
-	if a.stdinIsTTY() {
-		if host != "" { // a Sentry login says its own
-			fmt.Fprintf(a.stderr, "Create a personal access token with the api scope at\n  %s\n", tokens.TokenPage(host))
-		}
-		t, err := a.readSecret(ctx, "Token (input hidden): ")
-		if err != nil {
-			if ctx.Err() != nil {
-				return "", fmt.Errorf("%w: nothing was stored", context.Cause(ctx))
-			}
-			return "", fmt.Errorf("reading the token: %w", err)
-		}
-		tok = t
-	} else {
-		b, err := io.ReadAll(io.LimitReader(a.input(), maxTokenLen+1))
-		if err != nil {
-			return "", fmt.Errorf("reading the token from standard input: %w", err)
-		}
-		if len(b) > maxTokenLen {
-			return "", usagef("standard input holds more than %d bytes: pipe just the token", maxTokenLen)
-		}
-		tok = string(b)
-	}
-	tok = strings.TrimSpace(tok)
-	if tok == "" {
-		return "", usagef("no token given: pipe it on standard input or type it at the prompt")
-	}
-	if strings.ContainsAny(tok, " \t\r\n") {
-		return "", usagef("the token contains spaces or several lines: pipe just the token")
-	}
-	return tok, nil
 }
 
 func (a *app) logoutCmd() *cobra.Command {

@@ -10,28 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
-	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/atomicfile"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/keyring"
 )
-
-// check's exit statuses, beside exitOK and exitFailure (could not check).
-const (
-	exitFindings = 3
-	exitToken    = 4
-)
-
-// exitStatus ends a command with a status of its own, its words already
-// written.
-type exitStatus struct {
-	code int
-	err  error
-}
-
-func (e exitStatus) Error() string { return e.err.Error() }
 
 // checkJSON is check's --json: each project's rules, findings and what
 // could not be checked; never a DSN's secret part nor a variable's value.
@@ -170,39 +153,10 @@ func (a *app) checkTargets(ctx context.Context, g *globalFlags, p *projectFlag, 
 	return refs, c, host, err
 }
 
-// tokenError: the token is missing, expired, revoked or lacks what the
-// read needs.
-func tokenError(err error) bool {
-	for _, e := range []error{apiclient.ErrUnauthorized, apiclient.ErrTokenExpired, apiclient.ErrTokenRevoked, apiclient.ErrInsufficientScope, apiclient.ErrBadToken, keyring.ErrNotFound, sentry.ErrNoToken} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkFailed ends check on an error: 4 for the token, 2 for a usage
-// mistake, else 1; what names where it happened.
-func (a *app) checkFailed(err error, what string) error {
-	var ue usageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	msg := a.explain(err, "run errtrack check again")
-	if what != "" {
-		msg = what + ": " + msg
-	}
-	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
-	if tokenError(err) {
-		return exitStatus{code: exitToken, err: err}
-	}
-	return exitStatus{code: exitFailure, err: err}
-}
-
 // checkProjects audits and evaluates each project; a project that could
 // not be read is unchecked (named), a token that fails ends the run.
-func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) (checked, error) {
-	var out checked
+func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Client, host string, refs []apiclient.ProjectRef, pol *check.Policy) (checkFindings, error) {
+	var out checkFindings
 	store, flushAges := a.keysSeenBatch(true)
 	defer flushAges()
 	paths, flushPaths := a.projectPathsBatch()
@@ -244,9 +198,9 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 	return out, nil
 }
 
-// checked is what check found: each project's result, what could not be
+// checkFindings is what check found: each project's result, what could not be
 // checked, and the Sentry tokens that failed (exit 4, named).
-type checked struct {
+type checkFindings struct {
 	results   []check.Result
 	unchecked []check.Unchecked
 	tokens    []string
@@ -294,13 +248,6 @@ func (a *app) runCheck(ctx context.Context, g *globalFlags, c *apiclient.Client,
 		fmt.Fprintf(a.stdout, "The policy holds in %s.\n", plural(len(results), "project"))
 	}
 	return results, nil
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // printCheck prints one line per finding: project, key, variable, rule,

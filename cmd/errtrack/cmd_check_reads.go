@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -102,18 +101,4 @@ func sendTestEvents(ctx context.Context, c *apiclient.Client, au audit.Audit) ma
 		out[keystore.KeyRef(k)] = te
 	}
 	return out
-}
-
-// consolePolicy is the repository's errtrack.yaml for the console, if it
-// has one; a policy that cannot be used is said in the status line.
-func (a *app) consolePolicy(notice string) (*check.Policy, string) {
-	file, err := check.Find(a.dir)
-	if err != nil {
-		return nil, notice
-	}
-	pol, err := check.Load(file)
-	if err != nil {
-		return nil, strings.TrimSpace(notice + " The key policy is not used: " + err.Error())
-	}
-	return pol, notice
 }

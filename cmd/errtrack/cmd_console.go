@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
@@ -36,6 +36,26 @@ type consoleOptions struct {
 	subgroups bool
 	// theme: --theme (light, dark or auto).
 	theme string
+}
+
+// addConsole makes root run the console, with its flags: errtrack with no
+// subcommand opens it.
+func (a *app) addConsole(root *cobra.Command, g *globalFlags) {
+	var opts consoleOptions
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		opts.flags = g
+		if opts.demoTLS && !opts.demo {
+			return usagef("--tls serves the built-in mock GitLab over HTTPS, so it needs --demo; for a GitLab with a private CA use --ca-file")
+		}
+		return a.runConsole(cmd.Context(), opts)
+	}
+	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
+	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
+	root.Flags().BoolVar(&opts.demoTLS, "tls", false, "with --demo: serve the mock GitLab over HTTPS with a certificate made at start")
+	root.Flags().StringVar(&opts.group, "group", "", "open the console on this group's projects (ID or path); space marks projects, ctrl+o changes the marked ones")
+	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
+	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
+	root.Flags().StringVar(&opts.theme, "theme", "", "the console's palette: light, dark or auto, the terminal's background (also ERRTRACK_THEME, or the config file's theme)")
 }
 
 // errNeedsTerminal is the console's answer when it has no terminal to draw on.
@@ -134,13 +154,6 @@ func (a *app) runConsole(ctx context.Context, opts consoleOptions) error {
 	}
 	return err
 }
-
-// quitUnfinished: the user quit the console with a change under way or at
-// a question; the notes above said what. It exits 130, as a command
-// interrupted there does.
-type quitUnfinished struct{}
-
-func (quitUnfinished) Error() string { return "quit with a change unfinished" }
 
 func (a *app) consoleDeps(ctx context.Context, opts consoleOptions) (tui.Deps, func(), error) {
 	nothing := func() {}
@@ -349,24 +362,4 @@ func rotateWith(ctx context.Context, store tokens.TokenStore, host, token string
 		return nil, nil, err
 	}
 	return next, t, nil
-}
-
-// memoryStore keeps the demo's token in memory: the demo writes nothing.
-type memoryStore struct {
-	mu     sync.Mutex
-	tokens map[string]string
-}
-
-func (s *memoryStore) Set(_ context.Context, host, token string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tokens[host] = token
-	return nil
-}
-
-func (s *memoryStore) get(host string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.tokens[host]
-	return t, ok
 }

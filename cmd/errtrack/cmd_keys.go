@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 func (a *app) keysCmd() *cobra.Command {
@@ -207,35 +207,6 @@ func (a *app) keysCmd() *cobra.Command {
 	return cmd
 }
 
-// oneKeyID checks the arguments of a command that acts on one key.
-func oneKeyID(cmd *cobra.Command, args []string) error {
-	if len(args) != 1 {
-		return usagef("%s takes exactly one KEY_ID", cmd.CommandPath())
-	}
-	return nil
-}
-
-// projectClient reads --project and builds the client for its host.
-// Without --project, the git remote's project is used, saying so on stderr.
-func (a *app) projectClient(ctx context.Context, g *globalFlags, p *projectFlag) (apiclient.ProjectRef, *apiclient.Client, string, error) {
-	var ref apiclient.ProjectRef
-	var host string
-	var err error
-	if p.raw == "" {
-		var why string
-		var ok bool
-		if ref, host, why, ok = a.projectFromRemote(ctx, g.host); !ok {
-			return ref, nil, "", errNoProject
-		}
-		a.lastHost = host
-		fmt.Fprintf(a.stderr, "errtrack: using %s\n", explain.Text(why))
-	} else if ref, host, err = a.resolveProject(g.host, p.raw); err != nil {
-		return ref, nil, "", err
-	}
-	c, err := a.clientFor(ctx, g, host)
-	return ref, c, host, err
-}
-
 // createFailed adds the one thing a user must know after a failed create:
 // the key may exist anyway when the answer was lost.
 func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
@@ -243,33 +214,6 @@ func (a *app) createFailed(err error, ref apiclient.ProjectRef) error {
 		return reportedf(a, "%s %s", a.explain(err, "check"), words)
 	}
 	return err
-}
-
-// reportedf prints an error line now and marks it reported.
-func reportedf(a *app, format string, args ...any) error {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintf(a.stderr, "errtrack: %s\n", explain.Text(msg))
-	return reported{errors.New(msg)}
-}
-
-// errNoAnswer: the prompt's input ended before an answer.
-var errNoAnswer = errors.New("no answer was read (end of input)")
-
-// confirm asks a y/N question on the terminal; anything but y or yes is No.
-// It fails when the input ends or Ctrl+C interrupts the question.
-func (a *app) confirm(ctx context.Context, question string) (bool, error) {
-	ans, err := a.readLine(ctx, question)
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, context.Cause(ctx)
-		}
-		return false, errNoAnswer
-	}
-	switch strings.ToLower(strings.TrimSpace(ans)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // keyStoreFor is where a key named by its public key (a Sentry key) is:
@@ -280,4 +224,83 @@ func (a *app) keyStoreFor(ctx context.Context, g *globalFlags, c *apiclient.Clie
 		return nil, nil
 	}
 	return keystore.StoreOf(ctx, c, ref, a.sentryResolver(g))
+}
+
+// keysUpdateCmd is `keys update`: a Sentry key's name, on/off and rate
+// limit (GitLab's integrated keys have none of these).
+func (a *app) keysUpdateCmd(g *globalFlags) *cobra.Command {
+	var p projectFlag
+	var name, rate string
+	var active bool
+	cmd := &cobra.Command{
+		Use:   "update --project P KEY [--name NAME] [--active=true|false] [--rate-limit COUNT/WINDOW|none]",
+		Short: "Rename a Sentry key, turn it off or on, or set its rate limit",
+		Long: `Changes a key of a Sentry-backed project's Sentry project: its name,
+whether it is active (a disabled key's events are refused, and it can be
+turned on again), and its rate limit (events per window of seconds, or none).
+GitLab's integrated keys have none of these: only create and delete.`,
+		Example:     "  errtrack keys update -p group/api 1a2b3c4d5e6f --name 'Production 2026'\n  errtrack keys update -p group/api 1a2b3c4d5e6f --active=false\n  errtrack keys update -p group/api 1a2b3c4d5e6f --rate-limit 1000/3600",
+		Annotations: map[string]string{annotKeyArg: "yes"},
+		Args:        oneKeyID,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, ref, err := parseKeyRef(args[0])
+			if err != nil {
+				return err
+			}
+			fl := cmd.Flags()
+			o := sentry.UpdateKeyOptions{}
+			if fl.Changed("name") {
+				o.Name = &name
+			}
+			if fl.Changed("active") {
+				o.Active = &active
+			}
+			if fl.Changed("rate-limit") {
+				rl, clear, err := parseRateLimit(rate)
+				if err != nil {
+					return err
+				}
+				o.RateLimit, o.ClearRateLimit = rl, clear
+			}
+			if o.Name == nil && o.Active == nil && o.RateLimit == nil && !o.ClearRateLimit {
+				return usagef("nothing to change: give --name, --active or --rate-limit")
+			}
+			ctx, cancel := a.deadline(cmd.Context(), g)
+			defer cancel()
+			pref, c, host, err := a.projectClient(ctx, g, &p)
+			if err != nil {
+				return err
+			}
+			store, err := keystore.StoreOf(ctx, c, pref, a.sentryResolver(g))
+			if err != nil {
+				return err
+			}
+			updater, ok := store.(keystore.Updater)
+			if !ok {
+				return reportedf(a, "%s reports to GitLab's integrated error tracking, whose keys have no name, switch or rate limit: only 'keys create' and 'keys delete' change them.", pref)
+			}
+			if ref == "" {
+				return reportedf(a, "a Sentry key is named by its public key (see 'errtrack keys list -p %s')", pref)
+			}
+			k, err := updater.UpdateKey(ctx, ref, o)
+			switch {
+			case errors.Is(err, sentry.ErrKeyNotFound) || errors.Is(err, sentry.ErrNotFound):
+				return reportedf(a, "the %s has no key %s: nothing was changed (see 'errtrack keys list -p %s')", store.Where(), ref, pref)
+			case err != nil:
+				return err
+			}
+			a.rememberHost(host)
+			if g.jsonOut {
+				return writeJSON(a.stdout, toSentryJSON(*k))
+			}
+			fmt.Fprintf(a.stdout, "Updated key %s: %s, %s, rate limit %s.\n", explain.Text(keystore.KeyName(*k)), map[bool]string{true: "active", false: "disabled (its events are refused)"}[k.Active], explain.Text(safetext.Clean(k.DSN)), keystore.RateLimitText(k.RateLimit))
+			return nil
+		},
+	}
+	p.add(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&name, "name", "", "the key's new name")
+	fl.BoolVar(&active, "active", true, "turn the key on (true) or off (false)")
+	fl.StringVar(&rate, "rate-limit", "", "events per window, COUNT/WINDOW: 1000/1h, 50/min, 1000/3600 in seconds, or none")
+	return cmd
 }

@@ -16,9 +16,6 @@ import (
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
-// overviewConcurrency is how many projects are read at once.
-const overviewConcurrency = 4
-
 // projectJSON is one project of `projects list --json`.
 type projectJSON struct {
 	ID            int64        `json:"id"`

@@ -8,39 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
 )
-
-// rotateJSON is what `keys rotate --json` prints. The new DSN is printed once,
-// in "created"; variables are named with what happened to each, never with
-// their values.
-type rotateJSON struct {
-	Created   *apiclient.ClientKey `json:"created"`
-	Deleted   *apiclient.ClientKey `json:"deleted"`
-	Variables []variableJSON       `json:"variables"`
-	Verified  *verifiedJSON        `json:"verified,omitempty"`
-	// Unknown names the steps whose answer was lost: "create", "delete".
-	Unknown []string `json:"unknown,omitempty"`
-}
-
-type variableJSON struct {
-	Key       string `json:"key"`
-	Scope     string `json:"environment_scope"`
-	HeldOld   bool   `json:"held_old_dsn"`
-	Result    string `json:"result"`
-	Masked    bool   `json:"masked"`
-	Protected bool   `json:"protected"`
-}
-
-type verifiedJSON struct {
-	Accepted bool `json:"accepted"`
-	Status   int  `json:"status"`
-}
 
 type rotateFlags struct {
 	old                  int64
@@ -241,9 +214,9 @@ func (a *app) askVariables(ctx context.Context, r rotation.Rotation, yes bool) (
 		return r.KeepVariables(), nil
 	}
 	if yes {
-		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", r.HoldsOldDSN(), them(r), them(r), isAre(r))
+		return r.Stop(), fmt.Errorf("%s the old key's DSN, so the old key is kept: pass --update-variables to point %s at the new DSN, or --keep-variables to leave %s as %s", r.HoldsOldDSN(), itOrThem(r), itOrThem(r), itIsOrTheyAre(r))
 	}
-	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(r.HoldsOldDSN()), them(r)))
+	ok, err := a.confirm(ctx, fmt.Sprintf("%s the old key's DSN.\nPoint %s at the new DSN before the old key goes (masked, protected and raw stay as they are)? [y/N] ", explain.Text(r.HoldsOldDSN()), itOrThem(r)))
 	switch {
 	case err != nil:
 		return r.Stop(), fmt.Errorf("%w at the question", err)
@@ -251,31 +224,6 @@ func (a *app) askVariables(ctx context.Context, r rotation.Rotation, yes bool) (
 		return r.UpdateVariables(), nil
 	}
 	return r.KeepVariables(), nil
-}
-
-// printRotation prints the outcome on stdout: the JSON record, or the new
-// DSN alone so `DSN=$(errtrack keys rotate …)` works.
-func (a *app) printRotation(g *globalFlags, r rotation.Rotation) {
-	if !g.jsonOut {
-		fmt.Fprintln(a.stdout, explain.Text(r.New.DSN))
-		return
-	}
-	out := rotateJSON{Created: r.New, Variables: []variableJSON{}}
-	if r.Deleted {
-		old := r.Old
-		out.Deleted = &old
-	}
-	for _, v := range r.Variables {
-		out.Variables = append(out.Variables, variableJSON{Key: v.Key, Scope: v.Scope, HeldOld: v.HoldsOld,
-			Result: v.Result(), Masked: v.Masked, Protected: v.Protected})
-	}
-	if r.Verified != nil {
-		out.Verified = &verifiedJSON{Accepted: r.Verified.Accepted, Status: r.Verified.StatusCode}
-	}
-	if r.DeleteUnknown {
-		out.Unknown = append(out.Unknown, "delete")
-	}
-	_ = writeJSON(a.stdout, out)
 }
 
 // rotateGroup runs `keys rotate --group` with the one group driver.
@@ -310,4 +258,44 @@ func parseOld(f *rotateFlags) bool {
 // as a sentence.
 func unreadGroupsWhy(r rotation.Rotation) string {
 	return wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": whether they hold the old DSN is unknown")
+}
+
+// rotateNeeds refuses a rotation without a terminal and without --yes,
+// naming every flag it needs from what the plan read: --yes, --old when
+// the project has several keys, a choice for the variables that hold the
+// old DSN. Nothing was changed.
+func (a *app) rotateNeeds(g *globalFlags, r rotation.Rotation, f rotateFlags, checks rotation.Checks, explainStep wording.Explainer) error {
+	needs := []string{"--yes (no terminal to confirm the delete on)"}
+	varsChosen := f.updateVars || f.keepVars
+	step, err := r.Failed()
+	var amb *rotation.AmbiguousError
+	switch {
+	case err == nil:
+		var held []string
+		for _, v := range r.Variables {
+			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
+			if v.HoldsOld && !named {
+				held = append(held, v.Label())
+			}
+		}
+		switch {
+		case r.VariablesDecided() || varsChosen:
+		case r.VariablesErr != nil:
+			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
+		case len(held) > 0:
+			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
+		}
+	case step == rotation.StepPlan && errors.As(err, &amb) && amb.Count > 1:
+		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
+		if !varsChosen {
+			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
+		}
+	default:
+		return a.rotationFailed(g, r, checks, explainStep)
+	}
+	list := needs[0]
+	if n := len(needs); n > 1 {
+		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
+	}
+	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
 }

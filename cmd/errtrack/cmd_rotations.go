@@ -49,12 +49,6 @@ type rotationJSON struct {
 	LeftToDo  string            `json:"left_to_do,omitempty"`
 }
 
-type keyRefJSON struct {
-	ID        int64  `json:"id,omitempty"`
-	PublicKey string `json:"public_key,omitempty"`
-	Name      string `json:"name,omitempty"`
-}
-
 type rotationsFlags struct {
 	project, group, since string
 	open, wide            bool

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/config"
@@ -18,38 +17,6 @@ import (
 	"github.com/errtrack/errtrack/internal/safetext"
 	"github.com/errtrack/errtrack/keyring"
 )
-
-// sentryTokens is which Sentry token belongs to which host: SENTRY_AUTH_TOKEN
-// for SENTRY_URL's host (as read at start), the keyring for the others.
-func (a *app) sentryTokens() sentry.Tokens {
-	t := sentry.Tokens{EnvToken: a.sentryEnvToken, EnvURL: a.sentryEnvURL}
-	if a.sentryKeyring != nil {
-		t.Store = a.sentryKeyring
-	}
-	return t
-}
-
-// sentryOptions are a Sentry client's options from the flags: the timeout,
-// the CA file and --debug.
-func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
-	var opts []apiclient.Option
-	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
-		opts = append(opts, apiclient.WithObserver(a.debugExchange))
-	}
-	if g.caFile != "" {
-		opts = append(opts, apiclient.WithCAFile(g.caFile))
-	}
-	if g.insecure {
-		opts = append(opts, apiclient.WithInsecureHTTP())
-	}
-	return opts
-}
-
-// sentryWords says what a Sentry failure means and what to do (the
-// console words them alike).
-func sentryWords(err error, base string) string {
-	return explain.Sentry(err, base, explain.Context{Retry: "try again"})
-}
 
 // sentryLogin checks a Sentry token and stores it for base.
 func (a *app) sentryLogin(cmd *cobra.Command, g *globalFlags, raw string) error {
@@ -265,23 +232,4 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
-}
-
-// sentryMemory holds the demo's Sentry token in memory, by base URL: the
-// demo writes nothing to the keyring.
-type sentryMemory map[string]string
-
-func (m sentryMemory) Get(_ context.Context, base string) (string, error) {
-	if t, ok := m[base]; ok {
-		return t, nil
-	}
-	return "", &keyring.Error{Op: "get", Host: base, Kind: keyring.ErrNotFound}
-}
-
-func (m sentryMemory) Set(context.Context, string, string) error {
-	return errors.New("the demo keeps its Sentry token in memory")
-}
-
-func (m sentryMemory) Delete(context.Context, string) error {
-	return errors.New("the demo keeps its Sentry token in memory")
 }

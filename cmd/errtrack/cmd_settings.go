@@ -11,15 +11,6 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 )
 
-// projectFlag is --project, required by the settings and keys commands.
-type projectFlag struct{ raw string }
-
-func (p *projectFlag) add(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&p.raw, "project", "p", "", "project ID, full path or URL, e.g. 42, group/project (default: the git remote's project)")
-}
-
-var errNoProject = usagef("--project is required here (no git remote of this directory names a GitLab project errtrack has a token for): give a project ID, a path such as group/project, or its URL")
-
 func (a *app) settingsCmd() *cobra.Command {
 	g := &globalFlags{}
 	cmd := &cobra.Command{
@@ -176,13 +167,6 @@ func (a *app) settingsCmd() *cobra.Command {
 		update("disable --project P [--integrated=BOOL]", "Disable existing settings (PATCH active=false)", "  errtrack settings disable --project group/web-shop", &no),
 	)
 	return cmd
-}
-
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
-	}
-	return nil
 }
 
 // settingsGroup runs `settings enable|disable --group` with the one group

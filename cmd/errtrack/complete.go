@@ -36,9 +36,6 @@ func (a *app) addCompletions(root *cobra.Command) {
 	walk(root)
 }
 
-// annotKeyArg marks a command whose argument is a key ID.
-const annotKeyArg = "errtrack/key-arg"
-
 // completeProject offers the host's recent projects and, with a token at
 // hand, the server's search for what is typed.
 func (a *app) completeProject(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {

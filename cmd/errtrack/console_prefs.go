@@ -1,19 +1,20 @@
 package main
 
-// The console's preferences from the environment and the config file:
-// keys, theme, accessibility, the keys' ages.
-
 import (
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/seen"
 	"github.com/errtrack/errtrack/tui"
 )
+
+// The console's preferences from the environment and the config file:
+// keys, theme, accessibility, the keys' ages.
 
 // accessibleEnv reads ACCESSIBLE as gh does: set to anything but empty,
 // "0" or "false" turns the accessible console on.
@@ -86,4 +87,18 @@ func lightColorFGBG(v string) bool {
 	parts := strings.Split(v, ";")
 	bg, err := strconv.Atoi(strings.TrimSpace(parts[len(parts)-1]))
 	return err == nil && (bg == 7 || (bg >= 9 && bg <= 15))
+}
+
+// consolePolicy is the repository's errtrack.yaml for the console, if it
+// has one; a policy that cannot be used is said in the status line.
+func (a *app) consolePolicy(notice string) (*check.Policy, string) {
+	file, err := check.Find(a.dir)
+	if err != nil {
+		return nil, notice
+	}
+	pol, err := check.Load(file)
+	if err != nil {
+		return nil, strings.TrimSpace(notice + " The key policy is not used: " + err.Error())
+	}
+	return pol, notice
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/errtrack/errtrack/internal/hosturl"
 )
 
-// remote is a git remote that names a GitLab project.
-type remote struct {
+// gitRemote is a git remote that names a GitLab project.
+type gitRemote struct {
 	name string
 	host string // normalized, e.g. https://gitlab.example.com
 	path string // group/sub/project
@@ -22,7 +22,7 @@ type remote struct {
 
 // gitRemotes lists the remotes of the clone the command runs in, origin
 // first; none outside a clone or without git.
-func (a *app) gitRemotes(ctx context.Context) []remote {
+func (a *app) gitRemotes(ctx context.Context) []gitRemote {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "remote", "-v")
@@ -31,7 +31,7 @@ func (a *app) gitRemotes(ctx context.Context) []remote {
 	if err != nil {
 		return nil
 	}
-	var list []remote
+	var list []gitRemote
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
@@ -41,9 +41,9 @@ func (a *app) gitRemotes(ctx context.Context) []remote {
 		}
 		if host, path, ok := parseRemote(f[1]); ok {
 			seen[f[0]] = true
-			r := remote{name: f[0], host: host, path: path}
+			r := gitRemote{name: f[0], host: host, path: path}
 			if r.name == "origin" {
-				list = append([]remote{r}, list...)
+				list = append([]gitRemote{r}, list...)
 			} else {
 				list = append(list, r)
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -11,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/wording"
 )
 
 // A group change's report: a table, or --json one object per project,
@@ -171,4 +173,32 @@ func firstSentence(s string) string {
 		return s[:i+1]
 	}
 	return s
+}
+
+// groupWords say why a project is skipped or how it ended, with what to
+// do where the command's flags decide.
+func (a *app) groupWords(it change.Item) string {
+	var groups *rotation.GroupVariablesError
+	var others *change.OtherVariablesError
+	var refused *rotation.RefusedError
+	switch {
+	case errors.As(it.Err, &groups) && madeKey(it):
+		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(change.RotationResult).New) + ")."
+	case errors.As(it.Err, &groups):
+		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
+	case errors.As(it.Err, &others):
+		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
+	case errors.As(it.Err, &refused):
+		if k := testedKey(it); k != nil {
+			return fmt.Sprintf("key %s: %s. %s", keystore.KeyName(*k), refused, refused.Advice())
+		}
+		return fmt.Sprintf("%s. %s", wording.Capitalize(refused.Error()), refused.Advice())
+	case it.Words != "":
+		return it.Words
+	case it.Skip != "" && it.Err != nil:
+		return it.Skip + ": " + a.explain(it.Err, "run the command again")
+	case it.Skip != "":
+		return it.Skip
+	}
+	return it.Action
 }

@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/explain"
-	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
@@ -23,30 +19,6 @@ import (
 // one plan shape: the plan on stderr, one question, a line per project as
 // it ends, the report (a table, or --json), and an exit code that says
 // whether every project came through.
-
-// groupFlags are the flags of a group-wide change.
-type groupFlags struct {
-	group           string
-	subgroups, dryR bool
-}
-
-var errGroupAndProject = errors.New("--group acts on the group's projects: give --project or --group, not both")
-
-// stateDir is where errtrack keeps its rotation ledger: ERRTRACK_STATE_DIR,
-// else the XDG state directory.
-func (a *app) stateDir() (string, error) {
-	if d := a.getenv("ERRTRACK_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := a.getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "errtrack"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".local", "state", "errtrack"), nil
-}
 
 // groupRun is one group command's run of the driver.
 type groupRun struct {
@@ -225,32 +197,4 @@ func (a *app) printGroupPlan(p change.Plan) {
 		fmt.Fprintf(tw, "  %s\t%s\n", explain.Text(planName(p.Group, it.Project)), explain.Text(what))
 	}
 	_ = tw.Flush()
-}
-
-// groupWords say why a project is skipped or how it ended, with what to
-// do where the command's flags decide.
-func (a *app) groupWords(it change.Item) string {
-	var groups *rotation.GroupVariablesError
-	var others *change.OtherVariablesError
-	var refused *rotation.RefusedError
-	switch {
-	case errors.As(it.Err, &groups) && madeKey(it):
-		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(change.RotationResult).New) + ")."
-	case errors.As(it.Err, &groups):
-		return it.Skip + ": " + groups.Advice(fmt.Sprintf("'errtrack keys rotate -p %s --yes'", it.Project.Path)) + "; nothing was changed here"
-	case errors.As(it.Err, &others):
-		return it.Skip + ": pass --update-variables to point them at the new DSN too, or --keep-variables to leave them; nothing was changed here"
-	case errors.As(it.Err, &refused):
-		if k := testedKey(it); k != nil {
-			return fmt.Sprintf("key %s: %s. %s", keystore.KeyName(*k), refused, refused.Advice())
-		}
-		return fmt.Sprintf("%s. %s", wording.Capitalize(refused.Error()), refused.Advice())
-	case it.Words != "":
-		return it.Words
-	case it.Skip != "" && it.Err != nil:
-		return it.Skip + ": " + a.explain(it.Err, "run the command again")
-	case it.Skip != "":
-		return it.Skip
-	}
-	return it.Action
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/rotation"
@@ -37,15 +38,6 @@ func (a *app) openLedger() (*ledger.Ledger, error) {
 	return store, nil
 }
 
-// ledgerError is the ledger that could not be opened, in words.
-type ledgerError struct {
-	words string
-	err   error
-}
-
-func (e *ledgerError) Error() string { return e.words }
-func (e *ledgerError) Unwrap() error { return e.err }
-
 // consoleLedger is the console's ledger: the state directory's, or for the
 // demo a fresh one removed when it ends (the mock's keys end with it).
 func (a *app) consoleLedger(host string, demo bool) (*rotation.Rotations, func(), error) {
@@ -62,4 +54,20 @@ func (a *app) consoleLedger(host string, demo bool) (*rotation.Rotations, func()
 		return nil, nil, err
 	}
 	return rotation.NewRotations(store, host, rotation.FrontEndConsole), func() { store.Close(); os.RemoveAll(dir) }, nil
+}
+
+// stateDir is where errtrack keeps its rotation ledger: ERRTRACK_STATE_DIR,
+// else the XDG state directory.
+func (a *app) stateDir() (string, error) {
+	if d := a.getenv("ERRTRACK_STATE_DIR"); d != "" {
+		return d, nil
+	}
+	if d := a.getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "errtrack"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "state", "errtrack"), nil
 }

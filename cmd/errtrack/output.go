@@ -12,9 +12,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/errtrack/errtrack/internal/explain"
-
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/safetext"
 )
 
@@ -228,4 +227,11 @@ func (t table) Flush() error {
 		return err
 	}
 	return t.buf.Flush()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

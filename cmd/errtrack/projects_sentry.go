@@ -51,3 +51,6 @@ func (a *app) sentryKeyCounts(ctx context.Context, g *globalFlags, overviews []a
 	wg.Wait()
 	return out
 }
+
+// overviewConcurrency is how many projects are read at once.
+const overviewConcurrency = 4

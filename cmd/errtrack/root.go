@@ -16,7 +16,6 @@ import (
 // help, completion or a name to suggest for, the whole tree.
 func (a *app) rootCmdFor(args []string) *cobra.Command {
 	g := &globalFlags{}
-	var opts consoleOptions
 	root := &cobra.Command{
 		Use:   "errtrack",
 		Short: "A terminal console for GitLab error tracking settings and client keys",
@@ -36,24 +35,11 @@ The access token comes from GITLAB_TOKEN or the system keyring ('errtrack login'
 		},
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.flags = g
-			if opts.demoTLS && !opts.demo {
-				return usagef("--tls serves the built-in mock GitLab over HTTPS, so it needs --demo; for a GitLab with a private CA use --ca-file")
-			}
-			return a.runConsole(cmd.Context(), opts)
-		},
 	}
+	a.addConsole(root, g) // first: --version wraps the console's run
 	a.addVersionFlag(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{err: flagWords(cmd, err), bare: true} })
 	addHostFlags(root.Flags(), g)
-	root.Flags().StringVarP(&opts.project, "project", "p", "", "open this project directly (ID or group/project)")
-	root.Flags().BoolVar(&opts.demo, "demo", false, "start a built-in mock GitLab with demo data and open the console on it")
-	root.Flags().BoolVar(&opts.demoTLS, "tls", false, "with --demo: serve the mock GitLab over HTTPS with a certificate made at start")
-	root.Flags().StringVar(&opts.group, "group", "", "open the console on this group's projects (ID or path); space marks projects, ctrl+o changes the marked ones")
-	root.Flags().BoolVar(&opts.subgroups, "include-subgroups", false, "with --group, its subgroups' projects too")
-	root.Flags().BoolVar(&opts.accessible, "accessible", false, "no animation and no colour, for screen readers (also ACCESSIBLE=1)")
-	root.Flags().StringVar(&opts.theme, "theme", "", "the console's palette: light, dark or auto, the terminal's background (also ERRTRACK_THEME, or the config file's theme)")
 
 	subcommands := []struct {
 		name  string

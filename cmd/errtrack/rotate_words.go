@@ -6,12 +6,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/wording"
 )
@@ -24,46 +22,6 @@ func (a *app) goingOn(r rotation.Rotation) {
 	fmt.Fprintf(a.stderr, "%s Going on with it (--restart leaves it and makes a new key).\n", explain.Text(rotation.EarlierWords(*r.Earlier)))
 }
 
-// rotateNeeds refuses a rotation without a terminal and without --yes,
-// naming every flag it needs from what the plan read: --yes, --old when
-// the project has several keys, a choice for the variables that hold the
-// old DSN. Nothing was changed.
-func (a *app) rotateNeeds(g *globalFlags, r rotation.Rotation, f rotateFlags, checks rotation.Checks, explainStep wording.Explainer) error {
-	needs := []string{"--yes (no terminal to confirm the delete on)"}
-	varsChosen := f.updateVars || f.keepVars
-	step, err := r.Failed()
-	var amb *rotation.AmbiguousError
-	switch {
-	case err == nil:
-		var held []string
-		for _, v := range r.Variables {
-			named := f.ciVar != "" && v.Key == f.ciVar && (f.scope == "" || v.Scope == f.scope)
-			if v.HoldsOld && !named {
-				held = append(held, v.Label())
-			}
-		}
-		switch {
-		case r.VariablesDecided() || varsChosen:
-		case r.VariablesErr != nil:
-			needs = append(needs, "--keep-variables (the CI/CD variables could not be read, so nobody knows whether one holds the old DSN)")
-		case len(held) > 0:
-			needs = append(needs, fmt.Sprintf("--update-variables or --keep-variables (%s the old key's DSN)", strings.Join(held, ", ")+map[bool]string{true: " holds", false: " hold"}[len(held) == 1]))
-		}
-	case step == rotation.StepPlan && errors.As(err, &amb) && amb.Count > 1:
-		needs = append(needs, fmt.Sprintf("--old KEY_ID (%s; see 'errtrack keys list -p %s')", amb, r.Project.Ref))
-		if !varsChosen {
-			needs = append(needs, "--update-variables or --keep-variables if a CI/CD variable holds that key's DSN")
-		}
-	default:
-		return a.rotationFailed(g, r, checks, explainStep)
-	}
-	list := needs[0]
-	if n := len(needs); n > 1 {
-		list = strings.Join(needs[:n-1], ", ") + " and " + needs[n-1]
-	}
-	return usagef("refusing to rotate without confirmation: standard input is not a terminal. Give %s; nothing was changed", list)
-}
-
 // cliChecks say how to check, from a shell, what a lost answer left.
 func cliChecks(ref apiclient.ProjectRef) rotation.Checks {
 	return rotation.Checks{
@@ -74,19 +32,6 @@ func cliChecks(ref apiclient.ProjectRef) rotation.Checks {
 		Restart:     "run the same command with --restart: the unfinished rotation is closed and one new key is made",
 		SwitchOff:   "errtrack settings disable",
 	}
-}
-
-// chooseScope is how a group change names one scope of a variable
-// several scopes have.
-const chooseScope = "choose one with --environment-scope"
-
-// cliProblems word a rotation's problem for a shell: again runs it again.
-func cliProblems(again string) rotation.ProblemWords {
-	return rotation.ProblemWords{Again: again,
-		Keys: func(rec ledger.Record) string { return fmt.Sprintf("errtrack keys list -p %d", rec.ProjectID) },
-		Restart: func(rec ledger.Record) string {
-			return fmt.Sprintf("errtrack keys rotate -p %d --old %s --restart", rec.ProjectID, keystore.KeyRef(rotation.OldKeyOf(rec)))
-		}}
 }
 
 // deleteLater is how to finish by hand when the old key stays.
@@ -112,14 +57,14 @@ func (a *app) rotationProgress(step rotation.Step, r rotation.Rotation, host str
 	}
 }
 
-func them(r rotation.Rotation) string {
+func itOrThem(r rotation.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it"
 	}
 	return "them"
 }
 
-func isAre(r rotation.Rotation) string {
+func itIsOrTheyAre(r rotation.Rotation) string {
 	if len(r.StillOld()) == 1 {
 		return "it is"
 	}
@@ -134,7 +79,7 @@ func deleteQuestion(r rotation.Rotation) string {
 		q = fmt.Sprintf("Disable the old client key %s of %s? Its clients' events are refused from then on (it can be turned on again); delete it later by running the rotation again.", rotation.KeyLabel(r.Old), r.Project.Name())
 	}
 	if len(r.StillOld()) > 0 {
-		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), them(r))
+		q += fmt.Sprintf(" %s it still: deploys that read %s will stop reporting.", r.HoldsOldDSN(), itOrThem(r))
 	}
 	if r.VariablesErr != nil {
 		q += " The CI/CD variables could not be checked."

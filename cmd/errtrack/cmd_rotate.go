@@ -169,25 +169,14 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 			continue
 		case rotation.StepVerify:
 			fmt.Fprintln(a.stderr, rotation.VerifyWarning)
-		case rotation.StepDelete:
-			// With --yes nobody saw the group variables that hold the old
-			// DSN: the old key stays unless --keep-variables said so.
-			if f.yes && len(r.GroupUses) > 0 && !f.keepVars {
-				why := r.GroupUsesWarning() + " The old key is kept: pass --keep-variables to delete it anyway."
-				a.rotationStopped(g, r.Stop(), checks, why)
-				return reported{errors.New(why)}
-			}
-			// Nor those of the groups that could not be read: the old key
-			// stays unless --delete-with-unread-groups said so.
-			if f.yes && len(r.GroupsUnread) > 0 && !f.deleteUnread {
-				why := unreadGroupsWhy(r) + " The old key is kept: check them (or run with a token of the group's Owner), or pass --delete-with-unread-groups to delete it anyway."
-				a.rotationStopped(g, r.Stop(), checks, why)
-				return reported{errors.New(why)}
-			}
 		}
 		sctx, cancel := a.deadline(ctx, g)
 		r, err = r.Run(sctx, c, step)
 		cancel()
+		if why, ok := groupsGuardWhy(r, err); ok {
+			a.rotationStopped(g, r, checks, why)
+			return reported{errors.New(why)}
+		}
 		if err != nil {
 			return a.rotationFailed(g, r, checks, explainStep)
 		}
@@ -256,6 +245,23 @@ func parseOld(f *rotateFlags) bool {
 
 // unreadGroupsWhy says which ancestor groups' variables could not be read,
 // as a sentence.
+// groupsGuardWhy words the rotation's refusal to let the old key go while
+// group variables nobody saw hold its DSN (with --yes), or may (their
+// groups could not be read), with the flag that lets it go anyway. The
+// guard is the rotation's; only the words are the command line's.
+func groupsGuardWhy(r rotation.Rotation, err error) (string, bool) {
+	var unsafe *rotation.UnsafeDeleteError
+	switch {
+	case !errors.As(err, &unsafe):
+		return "", false
+	case unsafe.Groups:
+		return r.GroupUsesWarning() + " The old key is kept: pass --keep-variables to delete it anyway.", true
+	case len(unsafe.UnreadGroups()) > 0:
+		return unreadGroupsWhy(r) + " The old key is kept: check them (or run with a token of the group's Owner), or pass --delete-with-unread-groups to delete it anyway.", true
+	}
+	return "", false
+}
+
 func unreadGroupsWhy(r rotation.Rotation) string {
 	return wording.Sentence(wording.Capitalize(projectscope.GroupVariables{Unread: r.GroupsUnread}.UnreadWords()) + ": whether they hold the old DSN is unknown")
 }

@@ -118,8 +118,7 @@ func loadKeysCmd(ctx context.Context, api API, d Deps, id uint64, p apiclient.Pr
 
 func loadUsesCmd(ctx context.Context, api API, d Deps, id uint64, p projectscope.Project, keys []apiclient.ClientKey, s *apiclient.Settings, known bool) tea.Cmd {
 	return apiCmd(ctx, d.RequestTimeout, func(ctx context.Context) tea.Msg {
-		rec := &varRecorder{UsesAPI: api, groups: map[string][]apiclient.Variable{}}
-		a, err := audit.KeyUses(ctx, rec, p, keys, s, known)
+		a, err := audit.KeyUses(ctx, api, p, keys, s, known)
 		// Ages are GitLab keys' (by ID): a Sentry's have none.
 		gitlab := len(keys) > 0 && keys[0].ID != 0
 		if err == nil && d.KeysSeen != nil && p.ID != 0 && gitlab {
@@ -134,7 +133,7 @@ func loadUsesCmd(ctx context.Context, api API, d Deps, id uint64, p projectscope
 		}
 		msg := usesLoadedMsg{id: id, audit: a, err: err}
 		if err == nil {
-			msg.policy = rec.evaluate(d, a, keys)
+			msg.policy = evaluatePolicy(d, a, keys)
 		}
 		return msg
 	})

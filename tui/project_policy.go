@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -15,35 +13,8 @@ import (
 // The key policy's findings on the project screen (F): the rules errtrack
 // check holds the project to, from the same reads as the keys' uses.
 
-// varRecorder keeps the CI/CD variables the uses were read from, so the
-// policy's rules on variables need no second read.
-type varRecorder struct {
-	audit.UsesAPI
-	mu     sync.Mutex
-	vars   []apiclient.Variable
-	groups map[string][]apiclient.Variable
-}
-
-func (r *varRecorder) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
-	v, resp, err := r.UsesAPI.ListVariables(ctx, p)
-	r.mu.Lock()
-	r.vars = v
-	r.mu.Unlock()
-	return v, resp, err
-}
-
-func (r *varRecorder) ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error) {
-	v, resp, err := r.UsesAPI.ListGroupVariables(ctx, g)
-	if err == nil {
-		r.mu.Lock()
-		r.groups[g.Path] = v
-		r.mu.Unlock()
-	}
-	return v, resp, err
-}
-
-// evaluate holds the project to the policy; nil without one.
-func (r *varRecorder) evaluate(d Deps, a audit.Audit, keys []apiclient.ClientKey) *check.Result {
+// evaluatePolicy holds the project to the policy; nil without one.
+func evaluatePolicy(d Deps, a audit.Audit, keys []apiclient.ClientKey) *check.Result {
 	if d.Policy == nil {
 		return nil
 	}
@@ -54,7 +25,7 @@ func (r *varRecorder) evaluate(d Deps, a audit.Audit, keys []apiclient.ClientKey
 	if d.Clock != nil {
 		now = d.Clock.Now()
 	}
-	res := check.Evaluate(d.Policy, check.Project{Audit: a, Variables: r.vars, GroupVariables: r.groups}, now)
+	res := check.Evaluate(d.Policy, check.ProjectOf(a), now)
 	return &res
 }
 

@@ -167,9 +167,8 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 		if ref.Path == "" {
 			last = a.lastPath(paths, host, ref.ID)
 		}
-		rec := &recordingAPI{AuditAPI: c, groups: map[string][]apiclient.Variable{}}
 		watch := &sentryWatch{}
-		au, err := audit.AuditProjectWith(ctx, rec, ref, audit.AuditOptions{LastPath: last, Resolve: watch.resolver(a.sentryResolver(g))})
+		au, err := audit.AuditProjectWith(ctx, c, ref, audit.AuditOptions{LastPath: last, Resolve: watch.resolver(a.sentryResolver(g))})
 		if err != nil {
 			if tokenError(err) || ctx.Err() != nil {
 				return out, a.checkFailed(err, "checking "+ref.String())
@@ -181,7 +180,7 @@ func (a *app) checkProjects(ctx context.Context, g *globalFlags, c *apiclient.Cl
 			paths.Remember(host, au.Project.ID, au.Project.Path)
 		}
 		a.withAges(store, host, &au, true)
-		pr := check.Project{Audit: au, Variables: rec.vars, GroupVariables: rec.groups}
+		pr := check.ProjectOf(au)
 		if err := watch.get(); err != nil {
 			pr.KeysUnread = a.explain(err, "run errtrack check again")
 			if tokenError(err) {

@@ -12,36 +12,8 @@ import (
 	"github.com/errtrack/errtrack/internal/rotation"
 )
 
-// check's reads beyond the audit's own: the variables the audit read,
-// kept for the rules on them; what a Sentry's keys failed with; the
-// test events of the test-event rule; the console's policy.
-
-// recordingAPI hands the audit's reads of CI/CD variables to check too:
-// the rules on variables' flags need them, and no request is made twice.
-type recordingAPI struct {
-	audit.AuditAPI
-	mu     sync.Mutex
-	vars   []apiclient.Variable
-	groups map[string][]apiclient.Variable
-}
-
-func (r *recordingAPI) ListVariables(ctx context.Context, p apiclient.ProjectRef) ([]apiclient.Variable, *apiclient.Response, error) {
-	v, resp, err := r.AuditAPI.ListVariables(ctx, p)
-	r.mu.Lock()
-	r.vars = v
-	r.mu.Unlock()
-	return v, resp, err
-}
-
-func (r *recordingAPI) ListGroupVariables(ctx context.Context, g apiclient.GroupRef) ([]apiclient.Variable, *apiclient.Response, error) {
-	v, resp, err := r.AuditAPI.ListGroupVariables(ctx, g)
-	if err == nil {
-		r.mu.Lock()
-		r.groups[g.Path] = v
-		r.mu.Unlock()
-	}
-	return v, resp, err
-}
+// check's reads beyond the audit's own: what a Sentry's keys failed
+// with; the test events of the test-event rule; the console's policy.
 
 // sentryWatch keeps what reading a project's Sentry keys failed with: the
 // audit words it as a finding, check needs the error (a token: exit 4).

@@ -75,6 +75,18 @@ type Audit struct {
 	Backend, Where string
 	// sentryUnread: the project's Sentry keys could not be read.
 	sentryUnread error
+	// variables and groupVariables are the CI/CD variables the audit
+	// read, for the policy's rules on them; unexported, so no report that
+	// prints an Audit can print their values.
+	variables      []apiclient.Variable
+	groupVariables map[string][]apiclient.Variable
+}
+
+// VariablesRead are the CI/CD variables the audit read: the project's,
+// and each ancestor group's that could be read, by path. The policy's
+// rules on variables are held to them, with no second read.
+func (a Audit) VariablesRead() (project []apiclient.Variable, groups map[string][]apiclient.Variable) {
+	return a.variables, a.groupVariables
 }
 
 // Known are the uses read; UseUnknown says the key's use cannot be told.

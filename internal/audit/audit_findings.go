@@ -48,6 +48,7 @@ func placedValues(v apiclient.Variable, group string) (vals []placed, hidden *ro
 }
 
 func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, groupVars map[string][]apiclient.Variable) {
+	a.variables, a.groupVariables = vars, groupVars
 	var all []placed
 	var unknown []rotation.Use // places that may hold a DSN and cannot be read
 	for _, v := range vars {

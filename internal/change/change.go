@@ -246,6 +246,7 @@ func PlanProjects(ctx context.Context, api ChangeAPI, projects []apiclient.Proje
 	return plan, nil
 }
 
+// ProjectOf is a project as a listing gave it.
 func ProjectOf(p apiclient.Project) projectscope.Project {
 	return projectscope.Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}
 }

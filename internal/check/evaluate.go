@@ -28,6 +28,12 @@ type Project struct {
 	KeysUnread string
 }
 
+// ProjectOf is the project an audit read, with the CI/CD variables it read.
+func ProjectOf(a audit.Audit) Project {
+	vars, groups := a.VariablesRead()
+	return Project{Audit: a, Variables: vars, GroupVariables: groups}
+}
+
 // TestEvent is a test event's answer; Err, it could not be sent.
 type TestEvent struct {
 	Accepted bool

@@ -226,16 +226,12 @@ func (k RotateChange) Run(ctx context.Context, env *RunEnv, it Item) Item {
 		r = r.InCampaign(env.campaign.id)
 	}
 	c := env.Checks(it.Project)
-	var err error
-	for s := r.Next(); s != rotation.StepDone && err == nil; s = r.Next() {
-		if s.Question() {
-			// The plan answered each (GoOn, Confirmed) or stopped the
-			// project; a question left means the plan did not see it.
-			r = r.Stop()
-			err = &OtherVariablesError{Holders: r.OthersHoldingOldDSN()}
-			break
-		}
-		r, err = r.Run(ctx, env.API, s)
+	r, err := r.Advance(ctx, env.API, nil)
+	if err == nil && r.Next() != rotation.StepDone {
+		// The plan answered each question (GoOn, Confirmed) or stopped
+		// the project; a question left means the plan did not see it.
+		r = r.Stop()
+		err = &OtherVariablesError{Holders: r.OthersHoldingOldDSN()}
 	}
 	if err != nil {
 		r.SaveState() // the variables' state, where a group run left it to the end

@@ -277,6 +277,9 @@ type RunEnv struct {
 	Stopped func() bool
 
 	campaign *campaignPlan
+	// groups reads each ancestor group's variables once in the run, for
+	// what a project's delete reads again right before it goes.
+	groups *projectscope.GroupVariablesReader
 }
 
 // Event reports a project of a run starting (Done false) or ending.
@@ -306,6 +309,7 @@ const prepareAhead = 8 * fanout.GroupConcurrency
 func (p Plan) Run(ctx context.Context, env RunEnv, progress func(Event)) Plan {
 	p.Items = slices.Clone(p.Items) // the caller's plan stays as it was
 	env.campaign = p.campaign
+	env.groups = new(projectscope.GroupVariablesReader)
 	var mu sync.Mutex
 	tell := func(e Event) {
 		if progress != nil {

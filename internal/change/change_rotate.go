@@ -225,6 +225,7 @@ func (k RotateChange) Run(ctx context.Context, env *RunEnv, it Item) Item {
 	if env.campaign != nil {
 		r = r.InCampaign(env.campaign.id)
 	}
+	r = r.ReadingGroupsWith(env.groups)
 	c := env.Checks(it.Project)
 	r, err := r.Advance(ctx, env.API, nil)
 	if err == nil && r.Next() != rotation.StepDone {

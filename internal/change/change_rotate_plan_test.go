@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
 )
 
@@ -140,5 +141,65 @@ func TestScopesNeverMix(t *testing.T) {
 	}
 	if len(ids) != 3 {
 		t.Fatalf("keys %v: want the old one, production's and staging's", ids)
+	}
+}
+
+// A variable that takes the old DSN between the plan and the run (minutes
+// may pass while the user reads the plan) keeps the old key: the delete
+// reads the variables again right before it, and names the variable.
+func TestVariableTakingTheDSNSincePlanKeepsTheOldKey(t *testing.T) {
+	srv, c := flowtest.Mock(t, mockserver.Options{ScaleGroup: 2}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	p := plan(t, c, flowtest.Fleet(), false, rotateSentryDSN(l))
+	keys, _, err := c.ListClientKeys(ctx, apiclient.ProjectID(2002))
+	if err != nil || len(keys) != 1 {
+		t.Fatal(keys, err)
+	}
+	old := keys[0].DSN
+	if _, _, err := c.CreateVariable(ctx, apiclient.ProjectID(2002), apiclient.NewVariable{Key: "OTHER_DSN", Value: old}); err != nil {
+		t.Fatal(err)
+	}
+	it := byPath(runPlan(t, ctx, p, c, nil))["fleet/app-002"]
+	var unsafe *rotation.UnsafeDeleteError
+	if it.Result != ResultFailed || !errors.As(it.Err, &unsafe) || !strings.Contains(it.Err.Error(), "OTHER_DSN") {
+		t.Fatalf("%+v", it)
+	}
+	if !slices.Contains(flowtest.KeyIDs(srv.Keys(2002)), 200002) {
+		t.Fatal("the old key was deleted while OTHER_DSN holds its DSN")
+	}
+	if v, _, err := c.GetVariable(ctx, apiclient.ProjectID(2002), "OTHER_DSN", ""); err != nil || v.Value == nil || *v.Value != old {
+		t.Fatalf("OTHER_DSN was changed: %+v, %v", v, err)
+	}
+}
+
+// A rotation that reaches the run with a question no one answered (the
+// plan stops such a project, so only a plan that missed it) stops there:
+// it is never reported changed and its old key stays.
+func TestQuestionLeftAtRunStopsTheProject(t *testing.T) {
+	srv, c := flowtest.Mock(t, mockserver.Options{ScaleGroup: 2}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	keys, _, err := c.ListClientKeys(ctx, apiclient.ProjectID(2002))
+	if err != nil || len(keys) != 1 {
+		t.Fatal(keys, err)
+	}
+	old := keys[0].DSN
+	vars := []apiclient.Variable{{Key: "SENTRY_DSN", Value: &old, EnvironmentScope: "*"}, {Key: "OTHER_DSN", Value: &old, EnvironmentScope: "*"}}
+	proj := projectscope.Project{Ref: apiclient.ProjectID(2002), ID: 2002, Path: "fleet/app-002"}
+	r := rotation.NewRotation(proj.Ref, rotation.RotationOptions{OldID: keys[0].ID, Variable: "SENTRY_DSN", Confirmed: true, GoOn: true, Ledger: l})
+	r.Project, r.Old = proj, keys[0]
+	r, err = r.PlanRead(ctx, c, keys, projectscope.GroupVariables{}, vars)
+	if err != nil || !r.VariablesInQuestion() {
+		t.Fatalf("no question left: %v", err)
+	}
+	it := Item{Project: proj, Detail: RotationResult{Old: keys[0], Rotation: &r}}
+	it = RotateChange{Variable: "SENTRY_DSN", Ledger: l}.Run(ctx, &RunEnv{API: c, Explain: flowtest.ExplainPlain, Checks: checksFor}, it)
+	var others *OtherVariablesError
+	if it.Result == ResultChanged || !errors.As(it.Err, &others) {
+		t.Fatalf("%+v", it)
+	}
+	if !slices.Contains(flowtest.KeyIDs(srv.Keys(2002)), 200002) {
+		t.Fatal("the old key was deleted with a question left")
 	}
 }

@@ -160,9 +160,12 @@ type Rotation struct {
 	groupUsesKnown bool
 	// groupUsesSeen: the delete was confirmed by someone shown GroupUses.
 	groupUsesSeen bool
-	stopped       bool
-	failed        Step
-	err           error
+	// groups reads the ancestor groups' variables again before the
+	// delete (a group run's reader reads each group once); nil: afresh.
+	groups  *projectscope.GroupVariablesReader
+	stopped bool
+	failed  Step
+	err     error
 }
 
 // OldKeyID is the key being replaced: the one asked for until the plan

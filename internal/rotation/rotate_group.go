@@ -67,3 +67,11 @@ func (l *Rotations) NotReached(r Rotation) {
 	rec.Phase, rec.Ended, rec.Note = ledger.PhaseFailed, l.Stamp(), "not reached: the run was interrupted before its create"
 	_ = l.Put(rec, false)
 }
+
+// ReadingGroupsWith has the rotation read its ancestor groups' variables
+// again, right before the delete, through g: a group run reads each group
+// once for all its projects.
+func (r Rotation) ReadingGroupsWith(g *projectscope.GroupVariablesReader) Rotation {
+	r.groups = g
+	return r
+}

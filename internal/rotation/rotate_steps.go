@@ -331,8 +331,11 @@ func (r Rotation) deleteSafe() error {
 
 // deleteOld deletes the old key, once every guard holds. A key already
 // gone is deleted too.
-func (r Rotation) deleteOld(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
+func (r Rotation) deleteOld(ctx context.Context, api RotationAPI) (Rotation, error) {
 	if err := r.deleteSafe(); err != nil {
+		return r, err
+	}
+	if err := r.heldSincePlan(ctx, api); err != nil {
 		return r, err
 	}
 	gone, onRetry, err := r.keys(api).Delete(ctx, r.Old)
@@ -348,8 +351,11 @@ func (r Rotation) deleteOld(ctx context.Context, api keystore.KeysAPI) (Rotation
 // disableOld turns the old key off (a soft rotation), once every guard of
 // the delete holds: its clients stop reporting, and it can be turned on
 // again; the rotation stays open until the old key is deleted.
-func (r Rotation) disableOld(ctx context.Context, api keystore.KeysAPI) (Rotation, error) {
+func (r Rotation) disableOld(ctx context.Context, api RotationAPI) (Rotation, error) {
 	if err := r.deleteSafe(); err != nil {
+		return r, err
+	}
+	if err := r.heldSincePlan(ctx, api); err != nil {
 		return r, err
 	}
 	d, ok := r.keys(api).(keystore.Disabler)

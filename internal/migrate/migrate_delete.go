@@ -3,7 +3,6 @@ package migrate
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
-	"github.com/errtrack/errtrack/internal/safetext"
 )
 
 // The migration's later step: a migrated project's glet_ keys are
@@ -119,32 +117,15 @@ func (k MigrateChange) runDelete(ctx context.Context, env *change.RunEnv, it cha
 // stillHeld reads the project's and its groups' variables again and says
 // why key must stay: a variable holds its DSN, or one could not be read.
 func stillHeld(ctx context.Context, api change.ChangeAPI, p projectscope.Project, key apiclient.ClientKey) (string, error) {
-	vars, _, err := api.ListVariables(ctx, p.Ref)
+	h, err := rotation.ReadHolders(ctx, api, p, key.DSN, nil)
 	if err != nil {
 		return "the project's CI/CD variables could not be read again right before it", err
 	}
-	byGroup := map[string][]apiclient.Variable{"": vars}
-	gv := projectscope.AncestorVariables(ctx, api, p.Path)
-	maps.Copy(byGroup, gv.Read)
-	unread := gv.Unread
-	for _, g := range slices.Sorted(maps.Keys(byGroup)) {
-		for _, v := range byGroup[g] {
-			if rotation.HoldsDSN(v, key.DSN) {
-				name := rotation.VariableTarget{Key: v.Key, Scope: v.EnvironmentScope}.Label()
-				if g != "" {
-					name = "group " + safetext.Excerpt(g, 80) + "/" + name
-				}
-				return name + " holds its DSN again: point it at the Sentry DSN, then run this step again", nil
-			}
-		}
+	if len(h.Uses) > 0 {
+		return h.Uses[0].Label() + " holds its DSN again: point it at the Sentry DSN, then run this step again", nil
 	}
-	if len(unread) > 0 {
-		var first error
-		for _, g := range slices.Sorted(maps.Keys(unread)) {
-			first = unread[g]
-			break
-		}
-		return UnreadGroupsWords(unread) + ": run this step again once they can be read", first
+	if unread := h.UnreadGroups(); len(unread) > 0 {
+		return UnreadGroupsWords(h.Unread) + ": run this step again once they can be read", h.Unread[unread[0]]
 	}
 	return "", nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,47 +51,6 @@ type Deletion struct {
 type DeleteAPI interface {
 	keystore.KeysAPI
 	projectscope.GroupVariablesAPI
-}
-
-// matchGroupUses are the group variables whose value is dsn, nearest group
-// first.
-func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
-	if dsn == "" {
-		return nil
-	}
-	groups := make([]string, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
-	}
-	sort.Slice(groups, func(i, j int) bool { return len(groups[i]) > len(groups[j]) })
-	var out []Use
-	for _, g := range groups {
-		for _, v := range byGroup[g] {
-			if HoldsDSN(v, dsn) {
-				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope})
-			}
-		}
-	}
-	return out
-}
-
-// hiddenGroupVariables names the groups' hidden variables, nearest group
-// first: they cannot be read and may hold the DSN.
-func hiddenGroupVariables(byGroup map[string][]apiclient.Variable) []string {
-	groups := make([]string, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
-	}
-	sort.Slice(groups, func(i, j int) bool { return len(groups[i]) > len(groups[j]) })
-	var out []string
-	for _, g := range groups {
-		for _, v := range byGroup[g] {
-			if v.Value == nil {
-				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope}.Label())
-			}
-		}
-	}
-	return out
 }
 
 // PlanDeletionIn plans the delete of the key keyRef names in store (nil:
@@ -241,44 +199,6 @@ func (d Deletion) Run(ctx context.Context, api DeleteAPI, l *Rotations) (Deletio
 	d.Deleted, d.AlreadyGone, d.OnRetry = true, gone, onRetry
 	d.Closed = l.KeyDeleted(d.Project.ID, d.Key)
 	return d, nil
-}
-
-// KeyDeleted finishes the project's unfinished rotations of a deleted key
-// and leaves those that made it.
-func (l *Rotations) KeyDeleted(projectID int64, key apiclient.ClientKey) []ledger.Record {
-	if l == nil {
-		return nil
-	}
-	_ = l.store.Refresh()
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", keystore.KeyName(key)))
-}
-
-// keyGoneOutside closes the project's unfinished rotations a key found gone
-// ends: it was deleted outside them (by hand, or a delete whose answer
-// was lost).
-func (l *Rotations) keyGoneOutside(projectID int64, key apiclient.ClientKey) []ledger.Record {
-	if l == nil || (key.ID == 0 && key.PublicKey == "") {
-		return nil
-	}
-	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", keystore.KeyName(key)))
-}
-
-// keyGone closes the open rotations a deleted key ends, but the one named
-// except (the rotation that deleted it): those that replaced it are
-// finished (note says how), those that made it are abandoned (nothing
-// replaced their old key).
-func (l *Rotations) keyGone(projectID int64, key apiclient.ClientKey, except, note string) []ledger.Record {
-	closed := l.SettleOldKey(projectID, key, except, note)
-	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
-		return x.ID != except && recordsNew(x, key) && x.IsOpen()
-	}) {
-		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.Stamp()
-		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", keystore.KeyName(key), keystore.KeyName(OldKeyOf(rec)))
-		if l.Put(rec, false) == nil {
-			closed = append(closed, rec)
-		}
-	}
-	return closed
 }
 
 // Outcome says how the delete ended, for both front ends; check says how

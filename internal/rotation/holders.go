@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/errtrack/errtrack/apiclient"
@@ -97,4 +98,45 @@ func (r Rotation) heldSincePlan(ctx context.Context, api HoldersAPI) error {
 		return &UnsafeDeleteError{Reason: gv.UnreadWords() + " right before the delete, so whether they hold its DSN is unknown", unread: gv.UnreadGroups()}
 	}
 	return nil
+}
+
+// matchGroupUses are the group variables whose value is dsn, nearest group
+// first.
+func matchGroupUses(byGroup map[string][]apiclient.Variable, dsn string) []Use {
+	if dsn == "" {
+		return nil
+	}
+	groups := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool { return len(groups[i]) > len(groups[j]) })
+	var out []Use
+	for _, g := range groups {
+		for _, v := range byGroup[g] {
+			if HoldsDSN(v, dsn) {
+				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope})
+			}
+		}
+	}
+	return out
+}
+
+// hiddenGroupVariables names the groups' hidden variables, nearest group
+// first: they cannot be read and may hold the DSN.
+func hiddenGroupVariables(byGroup map[string][]apiclient.Variable) []string {
+	groups := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Slice(groups, func(i, j int) bool { return len(groups[i]) > len(groups[j]) })
+	var out []string
+	for _, g := range groups {
+		for _, v := range byGroup[g] {
+			if v.Value == nil {
+				out = append(out, Use{Group: g, Variable: v.Key, Scope: v.EnvironmentScope}.Label())
+			}
+		}
+	}
+	return out
 }

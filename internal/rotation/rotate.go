@@ -2,6 +2,7 @@ package rotation
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
@@ -234,4 +235,29 @@ func CreateOutcomeUnknown(err error, check string) (string, bool) {
 		return "", false
 	}
 	return "The key may or may not have been created: " + check + " before creating another.", true
+}
+
+// keys is where the project's keys are: the store given, else GitLab's.
+func (r Rotation) keys(api keystore.KeysAPI) keystore.KeyStore {
+	if r.opts.Keys != nil {
+		return r.opts.Keys
+	}
+	return keystore.GitLabKeys(api, r.Project.Ref)
+}
+
+// canDisable: the store turns keys off (a soft rotation's way).
+func canDisable(s keystore.KeyStore) bool {
+	_, ok := s.(keystore.Disabler)
+	return ok
+}
+
+// oldRef names the key asked for, "" for the project's only key.
+func (r Rotation) oldRef() string {
+	if r.opts.OldRef != "" {
+		return r.opts.OldRef
+	}
+	if r.opts.OldID != 0 {
+		return strconv.FormatInt(r.opts.OldID, 10)
+	}
+	return ""
 }

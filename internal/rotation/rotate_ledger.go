@@ -334,3 +334,41 @@ func (l *Rotations) MadeKey(projectID int64, key apiclient.ClientKey) (ledger.Re
 	}
 	return ledger.Record{}, false
 }
+
+// KeyDeleted finishes the project's unfinished rotations of a deleted key
+// and leaves those that made it.
+func (l *Rotations) KeyDeleted(projectID int64, key apiclient.ClientKey) []ledger.Record {
+	if l == nil {
+		return nil
+	}
+	_ = l.store.Refresh()
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s was deleted", keystore.KeyName(key)))
+}
+
+// keyGoneOutside closes the project's unfinished rotations a key found gone
+// ends: it was deleted outside them (by hand, or a delete whose answer
+// was lost).
+func (l *Rotations) keyGoneOutside(projectID int64, key apiclient.ClientKey) []ledger.Record {
+	if l == nil || (key.ID == 0 && key.PublicKey == "") {
+		return nil
+	}
+	return l.keyGone(projectID, key, "", fmt.Sprintf("key %s is gone: it was deleted outside this rotation", keystore.KeyName(key)))
+}
+
+// keyGone closes the open rotations a deleted key ends, but the one named
+// except (the rotation that deleted it): those that replaced it are
+// finished (note says how), those that made it are abandoned (nothing
+// replaced their old key).
+func (l *Rotations) keyGone(projectID int64, key apiclient.ClientKey, except, note string) []ledger.Record {
+	closed := l.SettleOldKey(projectID, key, except, note)
+	for _, rec := range l.store.ProjectRotations(l.host, projectID, func(x ledger.Record) bool {
+		return x.ID != except && recordsNew(x, key) && x.IsOpen()
+	}) {
+		rec.Phase, rec.Ended = ledger.PhaseAbandoned, l.Stamp()
+		rec.Note = fmt.Sprintf("its new key %s was deleted, so key %s was not replaced", keystore.KeyName(key), keystore.KeyName(OldKeyOf(rec)))
+		if l.Put(rec, false) == nil {
+			closed = append(closed, rec)
+		}
+	}
+	return closed
+}

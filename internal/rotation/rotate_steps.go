@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -101,31 +100,6 @@ func (r Rotation) sawKeys(read keystore.KeysRead) Rotation {
 		r.known = append(r.known, keystore.KeyRef(k))
 	}
 	return r
-}
-
-// keys is where the project's keys are: the store given, else GitLab's.
-func (r Rotation) keys(api keystore.KeysAPI) keystore.KeyStore {
-	if r.opts.Keys != nil {
-		return r.opts.Keys
-	}
-	return keystore.GitLabKeys(api, r.Project.Ref)
-}
-
-// canDisable: the store turns keys off (a soft rotation's way).
-func canDisable(s keystore.KeyStore) bool {
-	_, ok := s.(keystore.Disabler)
-	return ok
-}
-
-// oldRef names the key asked for, "" for the project's only key.
-func (r Rotation) oldRef() string {
-	if r.opts.OldRef != "" {
-		return r.opts.OldRef
-	}
-	if r.opts.OldID != 0 {
-		return strconv.FormatInt(r.opts.OldID, 10)
-	}
-	return ""
 }
 
 // planFrom ends the plan from what was read: the variables holding the

@@ -47,6 +47,9 @@ type Finding struct {
 	Fix      string `json:"fix"`
 	Action   Action `json:"-"`
 	fix      remedy
+	// ofVariables: a warning about what the variables hand out, which
+	// the doctor's variables check also warns of.
+	ofVariables bool
 }
 
 // AuditedKey is a key and where its DSN is used. When no variable errtrack

@@ -138,9 +138,11 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 	}
 	for _, labels := range scopesOf {
 		if len(labels) > 1 {
-			a.Findings = append(a.Findings, finding(SeverityWarning,
+			f := finding(SeverityWarning,
 				"the same DSN is in "+strings.Join(labels, ", "),
-				remedyOf("if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey})))
+				remedyOf("if the environments should report apart, give each its own key (%s, then point one variable at it)", Action{Do: ActCreateKey}))
+			f.ofVariables = true
+			a.Findings = append(a.Findings, f)
 		}
 	}
 	if err := a.sentryUnread; err != nil {
@@ -155,9 +157,11 @@ func (a *Audit) analyze(keys []apiclient.ClientKey, vars []apiclient.Variable, g
 			for j, u := range known {
 				names[j] = u.Label()
 			}
-			a.Findings = append(a.Findings, finding(SeverityWarning,
+			f := finding(SeverityWarning,
 				fmt.Sprintf("key %s is disabled while %s still hand%s out its DSN: its events are refused", rotation.KeyLabel(k.Key), strings.Join(names, ", "), map[bool]string{true: "s", false: ""}[len(names) == 1]),
-				disabledKeyFix(k.Key)))
+				disabledKeyFix(k.Key))
+			f.ofVariables = true
+			a.Findings = append(a.Findings, f)
 		}
 	}
 	for i, k := range a.Keys {

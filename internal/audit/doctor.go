@@ -236,13 +236,19 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 		add("CI/CD variables", CheckSkip, "not checked: whether they hold a current DSN is unknown while the Sentry's keys cannot be read", "")
 		return out
 	}
-	if n := a.Errors(); n > 0 {
-		for _, f := range a.Findings {
-			if f.Severity == SeverityError {
-				out = append(out, Check{Name: "CI/CD variables", Status: CheckFail, Detail: f.What, Fix: f.Fix, Action: f.Action, fix: f.fix})
-			}
+	warned := false
+	for _, f := range a.Findings {
+		switch {
+		case f.Severity == SeverityError:
+			out = append(out, Check{Name: "CI/CD variables", Status: CheckFail, Detail: f.What, Fix: f.Fix, Action: f.Action, fix: f.fix})
+		case f.Severity == SeverityWarning && f.ofVariables:
+			// A variable handing out a disabled key's DSN is no current
+			// DSN: the check says so, as the audit does.
+			out = append(out, Check{Name: "CI/CD variables", Status: CheckWarn, Detail: f.What, Fix: f.Fix, Action: f.Action, fix: f.fix})
+			warned = true
 		}
-	} else {
+	}
+	if a.Errors() == 0 && !warned {
 		used := 0
 		for _, k := range a.Keys {
 			used += len(k.Known())

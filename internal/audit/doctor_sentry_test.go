@@ -90,3 +90,19 @@ func TestDoctorTokenWithoutProjectRead(t *testing.T) {
 		t.Fatalf("advises a key creation: %+v", checks)
 	}
 }
+
+// A variable handing out a disabled key's DSN is no current DSN: the
+// doctor's variables check warns of it, as the audit's finding does,
+// instead of saying every variable holds a current DSN.
+func TestDoctorWarnsOfAVariableHoldingADisabledKey(t *testing.T) {
+	w := flowtest.NewSentryBacked(t, mocksentry.Options{})
+	prod := w.Key(t, "Production")
+	w.SetVariable(t, prod.DSN)
+	if _, err := w.Store.(keystore.Disabler).SetActive(context.Background(), prod, false); err != nil {
+		t.Fatal(err)
+	}
+	c := statusOf(sentryDoctor(t, w, w.Resolve), "CI/CD variables")
+	if c.Status != CheckWarn || !strings.Contains(c.Detail, "is disabled while SENTRY_DSN") || c.FixWith(func(Action) string { return "<action>" }) == "" {
+		t.Fatalf("%+v", c)
+	}
+}

@@ -171,18 +171,6 @@ func TestRotationNamesTheNewSentryKeyByTheOneRule(t *testing.T) {
 	}
 }
 
-func TestNewKeyName(t *testing.T) {
-	day := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
-	for old, want := range map[string]string{
-		"": "errtrack 2026-11-28", "Production": "Production 2026-11-28", "Production 2026-05-01": "Production 2026-11-28",
-		strings.Repeat("é", 70): strings.Repeat("é", keystore.MaxKeyName-11) + " 2026-11-28",
-	} {
-		if got := keystore.NewKeyName(old, day); got != want || len([]rune(got)) > keystore.MaxKeyName {
-			t.Errorf("keystore.NewKeyName(%q) = %q, want %q", old, got, want)
-		}
-	}
-}
-
 // A rotation of a Sentry key with a rate limit makes the new key with the
 // same limit: replacing a key never lifts its cap (a rotation of check
 // --fix, or by hand, left the new key unlimited).

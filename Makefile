@@ -203,7 +203,7 @@ FUZZ_TARGETS := \
 	./internal/safetext:FuzzClean:50000 \
 	./internal/dsn:FuzzParse:50000 \
 	./internal/dsn:FuzzSame:50000 \
-	./internal/rotation:FuzzParseRateLimit:50000 \
+	./internal/keystore:FuzzParseRateLimit:50000 \
 	./tui:FuzzKeySequences:2000 \
 	./cmd/errtrack:FuzzKeysJSON:20000
 

@@ -2,12 +2,16 @@ package audit
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
 	"github.com/errtrack/errtrack/internal/flowtest"
 )
 
@@ -64,5 +68,56 @@ func TestDoctor(t *testing.T) {
 	}
 	if c := statusOf(doctor(mockserver.Options{DSNHost: "127.0.0.1:1"}, mockserver.TokenMaintainer, 1), "ingestion"); c.Status != CheckFail || !strings.Contains(c.Detail, "127.0.0.1:1 does not answer") {
 		t.Fatalf("dead DSN host: %+v", c)
+	}
+}
+
+// doctor --send-test-event: a rate-limited event is a warning that names
+// the limit and the wait, and advises no fix of the key.
+func TestDoctorRateLimitedTestEvent(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/envelope/") {
+			w.Header().Set("Retry-After", "60")
+			w.Header().Set("X-Sentry-Rate-Limits", "60:default;error;security:organization:org_quota")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	c, err := apiclient.New(ts.URL, mockserver.TokenMaintainer, apiclienttest.WithRetries(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := Doctor(context.Background(), c, apiclient.ProjectID(1), DoctorOptions{SendTestEvent: true}, flowtest.ExplainPlain, time.Now())
+	var seen bool
+	for _, ch := range checks {
+		if !strings.HasPrefix(ch.Name, "ingestion") {
+			continue
+		}
+		seen = true
+		if ch.Status != CheckWarn || !strings.Contains(ch.Detail, "rate-limited the test event (HTTP 429, limit: organization org_quota); try again in 1m0s") ||
+			strings.Contains(ch.Fix, "inactive or deleted") {
+			t.Errorf("%+v", ch)
+		}
+	}
+	if !seen {
+		t.Fatalf("no ingestion check: %+v", checks)
+	}
+}
+
+// doctor counts a variable holding a key under another host spelling as
+// holding a current DSN (the DSN host here is a closed local port: the
+// ingestion probe fails fast, the variables' check does not depend on it).
+func TestDoctorCountsAKeyUnderAnotherHostSpelling(t *testing.T) {
+	w := flowtest.NewSentryBacked(t, mocksentry.Options{DSNHost: "127.0.0.1:9"})
+	prod := w.Key(t, "Production")
+	w.SetVariable(t, flowtest.Respelled(t, prod.DSN, "localhost:9"))
+	checks := Doctor(context.Background(), w.Client, apiclient.ProjectID(3), DoctorOptions{Resolve: w.Resolve}, flowtest.ExplainPlain, time.Now())
+	if c := statusOf(checks, "CI/CD variables"); c.Status != CheckOK || !strings.HasPrefix(c.Detail, "1 variable holds a current DSN") {
+		t.Fatalf("%+v", c)
 	}
 }

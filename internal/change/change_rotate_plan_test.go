@@ -15,22 +15,6 @@ import (
 	"github.com/errtrack/errtrack/internal/rotation"
 )
 
-// A project listed twice (pages that moved while read) is one project:
-// one key made.
-func TestProjectListedTwiceRotatedOnce(t *testing.T) {
-	srv, c, creates, _ := flowtest.MockCounting(t, mockserver.Options{ScaleGroup: 2})
-	l, _ := testLedger(t)
-	f := &faultyGroup{Faulty: &flowtest.Faulty{Client: c}, listTwice: true}
-	p := plan(t, f, flowtest.Fleet(), false, keep(l))
-	if len(p.Items) != 2 || p.Acting() != 2 {
-		t.Fatalf("%d items for 2 projects listed twice", len(p.Items))
-	}
-	runPlan(t, context.Background(), p, f, nil)
-	if creates.Load() != 2 || srv.KeyCount(2001) != 1 {
-		t.Fatalf("%d creates for 2 projects", creates.Load())
-	}
-}
-
 // Projects whose keys could not be read fail the plan: never "nothing to
 // rotate".
 func TestUnreadableProjectsFailThePlan(t *testing.T) {

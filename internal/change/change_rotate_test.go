@@ -3,6 +3,7 @@ package change
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -12,7 +13,10 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/apiclienttest"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/rotation"
 )
@@ -148,5 +152,101 @@ func TestGroupRotationRequestsPerProject(t *testing.T) {
 	}
 	if n := log.Count(func(r string) bool { return strings.HasPrefix(r, "GET /api/v4/groups/fleet/variables") }); n != 1 {
 		t.Fatalf("the group's variables were read %d times", n)
+	}
+}
+
+// A group rotation rotates a Sentry-backed project's key in its Sentry,
+// beside the integrated projects' keys in GitLab: each with its backend.
+func TestGroupRotationWithASentryBackedProject(t *testing.T) {
+	var ss *mocksentry.Server
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { ss.ServeHTTP(w, r) }))
+	t.Cleanup(ts.Close)
+	ss = mocksentry.New(mocksentry.Options{PublicURL: ts.URL})
+	gsrv, gl := flowtest.MockOwner(t, mockserver.Options{SentryURL: ts.URL, SentryDSN: ss.DSN("demo", "legacy-api", "Production")}, mockserver.TokenMaintainer)
+	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(_ context.Context, apiURL string) (keystore.KeyStore, error) {
+		p, err := sentry.ParseAPIURL(apiURL)
+		return keystore.SentryKeys(sc, p), err
+	}
+	l, _ := testLedger(t)
+	k := RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve}
+	p := plan(t, gl, flowtest.DemoGroup(t), true, k)
+	if it := byPath(p)["demo/legacy-api"]; !it.Acts() || !strings.Contains(it.Action, `rotate key "Production"`) {
+		t.Fatalf("%+v", it)
+	}
+	done := runPlan(t, context.Background(), p, gl, nil)
+	if done.Failed() != 0 || done.Count(ResultChanged) != 3 {
+		t.Fatalf("%+v", done.Items)
+	}
+	keys := ss.Keys("demo", "legacy-api")
+	var prod, fresh bool
+	for _, key := range keys {
+		prod = prod || key.Label == "Production"
+		fresh = fresh || strings.Contains(flowtest.VariableValue(gsrv, 3, "SENTRY_DSN", ""), key.Public)
+	}
+	if prod || !fresh || len(keys) != 2 {
+		t.Fatalf("Sentry keys %+v, SENTRY_DSN %q", keys, flowtest.VariableValue(gsrv, 3, "SENTRY_DSN", ""))
+	}
+}
+
+// A Sentry-backed project without the variable is skipped as any project
+// without it is: its Sentry is never asked, so a missing Sentry token
+// fails nothing.
+func TestGroupRotationAsksNoSentryWithoutTheVariable(t *testing.T) {
+	_, gl := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	asked := 0
+	resolve := func(context.Context, string) (keystore.KeyStore, error) {
+		asked++
+		return nil, errors.New("no Sentry token")
+	}
+	l, _ := testLedger(t)
+	p := plan(t, gl, flowtest.DemoGroup(t), true, RotateChange{Variable: "SENTRY_DSN", Ledger: l, Resolve: resolve})
+	if it := byPath(p)["demo/legacy-api"]; it.Result != ResultSkipped || !strings.Contains(it.Skip, "no CI/CD variable") || asked != 0 || p.Failed() != 0 {
+		t.Fatalf("asked %d, %+v", asked, it)
+	}
+}
+
+// A group rotation leaves a project whose groups' variables could not be
+// read alone, naming the group, unless the user said to rotate anyway;
+// the plan changes nothing either way.
+func TestGroupRotationLeavesAProjectWhoseGroupIsUnread(t *testing.T) {
+	srv, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	l, _ := testLedger(t)
+	before := srv.KeyCount(1)
+	p := plan(t, c, flowtest.DemoGroup(t), true, rotateSentryDSN(l))
+	it := byPath(p)["demo/web-shop"]
+	var unsafe *rotation.UnsafeDeleteError
+	if it.Acts() || it.Result != ResultFailed || !errors.As(it.Err, &unsafe) || !strings.Contains(it.Err.Error(), "group demo") {
+		t.Fatalf("%+v", it)
+	}
+	done := runPlan(t, context.Background(), p, c, nil)
+	if done.Count(ResultChanged) != 0 || srv.KeyCount(1) != before {
+		t.Fatalf("%+v", done.Items)
+	}
+	k := rotateSentryDSN(l)
+	k.DeleteWithUnreadGroups = true
+	if it := byPath(plan(t, c, flowtest.DemoGroup(t), true, k))["demo/web-shop"]; !it.Acts() {
+		t.Fatalf("%+v", it)
+	}
+}
+
+// A variable several environment scopes have: the rotation and the test
+// events skip the project, saying how to name one in the front end's own
+// words (ScopeHow), and without them no other front end's.
+func TestAmbiguousVariableInTheFrontEndsWords(t *testing.T) {
+	_, c := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	if _, _, err := c.CreateVariable(context.Background(), apiclient.ProjectID(7), apiclient.NewVariable{Key: "SENTRY_DSN", Value: "x", EnvironmentScope: "staging"}); err != nil {
+		t.Fatal(err)
+	}
+	for how, want := range map[string]string{"": "in different environment scopes", "<its way>": "in different environment scopes: <its way>"} {
+		for _, kind := range []Kind{RotateChange{Variable: "SENTRY_DSN", ScopeHow: how}, VerifyChange{Variable: "SENTRY_DSN", ScopeHow: how}} {
+			it := byPath(plan(t, c, flowtest.DemoGroup(t), true, kind))["demo/mobile/ios"]
+			if it.Acts() || !strings.HasSuffix(it.Skip, want) || strings.Contains(it.Skip, "--") {
+				t.Errorf("%T, ScopeHow %q: %+v", kind, how, it)
+			}
+		}
 	}
 }

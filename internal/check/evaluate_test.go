@@ -1,14 +1,15 @@
 package check
 
 import (
-	"bytes"
-	"encoding/xml"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
+	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/audit"
+	"github.com/errtrack/errtrack/internal/flowtest"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
@@ -139,55 +140,6 @@ func TestEvaluateRateLimit(t *testing.T) {
 	}
 }
 
-// The JUnit report parses: a failing case per finding, a passing case
-// per project a rule holds in, an error where it could not be checked.
-func TestWriteJUnit(t *testing.T) {
-	p := policy(t, "rules: {unused_keys: {days: 30}, no_dangling_dsn: true, key_max_age: {days: 500}}")
-	a := Evaluate(p, project(), now)
-	pr := project()
-	pr.Audit.Project.Path = "g/other\x1b[31m"
-	pr.Audit.Unread = map[string]error{"g": apiclient.ErrForbidden}
-	b := Evaluate(p, pr, now)
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, []Result{a, b}); err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Failures int `xml:"failures,attr"`
-		Errors   int `xml:"errors,attr"`
-		Suites   []struct {
-			Name  string `xml:"name,attr"`
-			Cases []struct {
-				Name    string    `xml:"name,attr"`
-				Failure *struct{} `xml:"failure"`
-				Error   *struct{} `xml:"error"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
-		t.Fatal(err, buf.String())
-	}
-	failures, errs, passes := 0, 0, 0
-	for _, s := range doc.Suites {
-		for _, c := range s.Cases {
-			switch {
-			case c.Failure != nil:
-				failures++
-			case c.Error != nil:
-				errs++
-			default:
-				passes++
-			}
-		}
-	}
-	if want := len(a.Findings) + len(b.Findings); failures != want || doc.Failures != want || doc.Errors != errs || errs != 2 || passes != 2 {
-		t.Fatalf("%d failures (want %d), %d errors (want 2), %d passes (want 2: key-max-age in both)\n%s", failures, want, errs, passes, buf.String())
-	}
-	if strings.Contains(buf.String(), "\x1b") {
-		t.Fatal("an escape reached the report")
-	}
-}
-
 // test-event: a key in use with no event sent, or one that could not be
 // sent, is unchecked; a refused one is a finding; an accepted one holds.
 func TestEvaluateTestEvents(t *testing.T) {
@@ -225,5 +177,43 @@ func TestEvaluateAgelessKeysUnchecked(t *testing.T) {
 	r := Evaluate(policy(t, "rules: {key_max_age: {days: 9}}"), pr, now)
 	if len(r.Findings) != 0 || len(r.Unchecked) != 1 || r.Unchecked[0].Rules[0] != RuleKeyMaxAge || !strings.Contains(r.Unchecked[0].Why, `key "A"`) {
 		t.Fatalf("%+v %+v", r.Findings, r.Unchecked)
+	}
+}
+
+// The rules on variables are held to the variables the audit read, the
+// project's and its groups': fleet/app-001's SENTRY_DSN and the fleet
+// group's FLEET_SENTRY_DSN hold its key's DSN, and neither is protected.
+func TestProjectOfHoldsTheVariablesTheAuditRead(t *testing.T) {
+	_, c := flowtest.Mock(t, mockserver.Options{ScaleGroup: 1}, mockserver.TokenMaintainer)
+	for name, read := range map[string]func() (audit.Audit, error){
+		"audit": func() (audit.Audit, error) {
+			return audit.AuditProjectWith(context.Background(), c, apiclient.ProjectRef{Path: "fleet/app-001"}, audit.AuditOptions{})
+		},
+		"key uses": func() (audit.Audit, error) {
+			p, _, err := c.GetProject(context.Background(), apiclient.ProjectRef{Path: "fleet/app-001"})
+			if err != nil {
+				return audit.Audit{}, err
+			}
+			keys, _, err := c.ListClientKeys(context.Background(), apiclient.ProjectID(p.ID))
+			if err != nil {
+				return audit.Audit{}, err
+			}
+			return audit.KeyUses(context.Background(), c, projectscope.Project{Ref: apiclient.ProjectID(p.ID), ID: p.ID, Path: p.PathWithNamespace}, keys, nil, false)
+		},
+	} {
+		a, err := read()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		res := Evaluate(policy(t, "rules:\n  dsn_variables: {protected: true}\n"), ProjectOf(a), now)
+		var held []string
+		for _, f := range res.Findings {
+			if f.Rule == RuleDSNVariables {
+				held = append(held, f.Variable)
+			}
+		}
+		if got := strings.Join(held, ", "); !strings.Contains(got, "SENTRY_DSN") || !strings.Contains(got, "fleet") || len(held) != 2 {
+			t.Errorf("%s: dsn-variables findings on %q, want the project's SENTRY_DSN and group fleet's FLEET_SENTRY_DSN", name, got)
+		}
 	}
 }

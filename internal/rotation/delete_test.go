@@ -138,3 +138,12 @@ func TestDeletionNamesHiddenAndFileVariables(t *testing.T) {
 		}
 	}
 }
+
+// A delete names the groups whose variables could not be read.
+func TestDeletionNamesUnreadGroups(t *testing.T) {
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	d, err := planDeletion(context.Background(), c, apiclient.ProjectRef{Path: "demo/web-shop"}, 1, false)
+	if err != nil || len(d.GroupsUnread) != 1 || !strings.Contains(d.Warning(), "group demo") {
+		t.Fatalf("%v: %+v: %q", err, d.GroupsUnread, d.Warning())
+	}
+}

@@ -2,6 +2,7 @@ package rotation
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -44,5 +45,30 @@ func TestLedgerLostAfterTheCreateIsWordedAsCreated(t *testing.T) {
 	}
 	if strings.Contains(w, "failed, so nothing was changed") {
 		t.Fatalf("the words deny the create: %s", w)
+	}
+}
+
+// The new key of an open rotation deleted in GitLab's UI: going on with it
+// stops at the check, keeps the old key, and says how to restart (the
+// front end's own --restart), never "run the same command again".
+func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	_ = kept.ConfirmDelete(false)
+	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), kept.New.ID); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true, Confirmed: true, KeepVariables: true}).Advance(ctx, c, nil)
+	var gone *NewKeyGoneError
+	if !errors.As(err, &gone) || again.Deleted || again.Kept() {
+		t.Fatalf("%v, deleted %v, both keys kept %v", err, again.Deleted, again.Kept())
+	}
+	checks := testChecks
+	checks.Restart = "run it with --restart"
+	w := again.Failure(flowtest.ExplainPlain, checks)
+	if !strings.Contains(w, "Run it with --restart") || strings.Contains(w, "in place") {
+		t.Fatalf("%s", w)
 	}
 }

@@ -2,9 +2,6 @@ package rotation
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,62 +58,6 @@ func TestLostCreateIgnoresAnotherRotationsNewKey(t *testing.T) {
 	}
 }
 
-// The old key of an open rotation deleted outside its steps (its delete's
-// answer lost, or by hand): the next rotation of it finds it gone and closes
-// the rotation, as a delete through errtrack does, instead of leaving it
-// open with "delete key 1" as its advice.
-func TestRotationOfAGoneOldKeyClosesIt(t *testing.T) {
-	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	ctx := context.Background()
-	l, _ := testLedger(t)
-	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
-	_ = kept.ConfirmDelete(false)
-	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), 1); err != nil {
-		t.Fatal(err)
-	}
-	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true}).Run(ctx, c, StepPlan)
-	var none *NoSuchKeyError
-	if !errors.As(err, &none) {
-		t.Fatalf("%v", err)
-	}
-	if open := l.OpenRotations(1); len(open) != 0 {
-		t.Fatalf("the rotation of a key that is gone stays open: %+v", open)
-	}
-	if rec, _ := l.store.Get(kept.rec.ID); rec.Phase != ledger.PhaseSettled {
-		t.Fatalf("%+v", rec)
-	}
-	if w := again.Failure(flowtest.ExplainPlain, testChecks); !strings.Contains(w, "finish") || !strings.Contains(w, fmt.Sprint(kept.New.ID)) {
-		t.Fatalf("the words do not say the rotation to key %d is finished: %s", kept.New.ID, w)
-	} else if !strings.Contains(w, fmt.Sprintf("SENTRY_DSN (all environments) still held its DSN: point it at key %d's DSN", kept.New.ID)) {
-		t.Fatalf("the words do not say SENTRY_DSN still holds the deleted key's DSN: %s", w)
-	}
-}
-
-// The new key of an open rotation deleted in GitLab's UI: going on with it
-// stops at the check, keeps the old key, and says how to restart (the
-// front end's own --restart), never "run the same command again".
-func TestGoingOnWithAGoneNewKeyOffersRestart(t *testing.T) {
-	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
-	ctx := context.Background()
-	l, _ := testLedger(t)
-	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
-	_ = kept.ConfirmDelete(false)
-	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), kept.New.ID); err != nil {
-		t.Fatal(err)
-	}
-	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true, Confirmed: true, KeepVariables: true}).Advance(ctx, c, nil)
-	var gone *NewKeyGoneError
-	if !errors.As(err, &gone) || again.Deleted || again.Kept() {
-		t.Fatalf("%v, deleted %v, both keys kept %v", err, again.Deleted, again.Kept())
-	}
-	checks := testChecks
-	checks.Restart = "run it with --restart"
-	w := again.Failure(flowtest.ExplainPlain, checks)
-	if !strings.Contains(w, "Run it with --restart") || strings.Contains(w, "in place") {
-		t.Fatalf("%s", w)
-	}
-}
-
 // One GitLab under two spellings of its host (localhost and 127.0.0.1, a
 // port written 018236, a trailing dot) is one host to the ledger and its
 // claims: the second run goes on with the key the first made.
@@ -151,17 +92,5 @@ func TestOneGitLabUnderTwoSpellingsIsOneHost(t *testing.T) {
 	}
 	if open := other.OpenRotations(1); len(open) != 0 {
 		t.Fatalf("still open under the other spelling: %+v", open)
-	}
-}
-
-// The words of a lost create the keys cannot resolve name the front
-// end's own ways to see the keys and to restart, and no other front end's.
-func TestUnknownCreateNamesTheFrontEndsWays(t *testing.T) {
-	ways := ProblemWords{Again: "again",
-		Keys:    func(r ledger.Record) string { return fmt.Sprintf("<keys of %d>", r.ProjectID) },
-		Restart: func(r ledger.Record) string { return fmt.Sprintf("<restart of %d>", r.OldKeyID) }}
-	w, ok := Problem(&UnknownCreateError{Record: ledger.Record{ProjectID: 7, OldKeyID: 901}, Candidates: []string{"4", "5"}}, ways)
-	if !ok || !strings.Contains(w, "(<keys of 7>)") || !strings.Contains(w, "(<restart of 901>)") || strings.Contains(w, "errtrack ") || strings.Contains(w, "console") {
-		t.Fatal(w)
 	}
 }

@@ -3,15 +3,89 @@ package rotation
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
+	"github.com/errtrack/errtrack/apiclient/mockserver/mocksentry"
+	"github.com/errtrack/errtrack/apiclient/sentry"
 	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 )
+
+// lostCreates makes the key but loses the answer.
+type lostCreates struct{ keystore.KeyStore }
+
+func (l lostCreates) Create(ctx context.Context, name string) (*apiclient.ClientKey, error) {
+	_, _ = l.KeyStore.Create(ctx, name)
+	return nil, flowtest.Lost
+}
+
+// A Sentry project with more keys than a record keeps by number: a create
+// whose answer was lost is found again by its ref, and gone on with; no
+// second key is made.
+func TestLostSentryCreateFoundAmongManyKeys(t *testing.T) {
+	srv := mocksentry.New(mocksentry.Options{ScaleKeys: 150})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	sc, err := sentry.New(ts.URL, mocksentry.TokenAdmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := keystore.SentryKeys(sc, sentry.Project{Base: ts.URL, Org: "demo", Slug: "legacy-api"})
+	_, gl := flowtest.MockOwner(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	keys, _ := store.All(ctx)
+	old := keys[len(keys)-1]
+	l, _ := testLedger(t)
+	o := RotationOptions{OldRef: old.PublicKey, KeepVariables: true, Confirmed: true, Ledger: l}
+	o.Keys = lostCreates{store}
+	if _, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil); err == nil {
+		t.Fatal("a lost create went unnoticed")
+	}
+	before := len(srv.Keys("demo", "legacy-api"))
+	o.Keys, o.GoOn = store, true
+	r, err := NewRotation(apiclient.ProjectID(3), o).Advance(ctx, gl, nil)
+	if err != nil || r.Earlier == nil || len(srv.Keys("demo", "legacy-api")) != before-1 {
+		t.Fatalf("%v: went on %v, %d keys (had %d)", err, r.Earlier != nil, len(srv.Keys("demo", "legacy-api")), before)
+	}
+}
+
+// The old key of an open rotation deleted outside its steps (its delete's
+// answer lost, or by hand): the next rotation of it finds it gone and closes
+// the rotation, as a delete through errtrack does, instead of leaving it
+// open with "delete key 1" as its advice.
+func TestRotationOfAGoneOldKeyClosesIt(t *testing.T) {
+	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
+	ctx := context.Background()
+	l, _ := testLedger(t)
+	kept, _ := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, KeepVariables: true, Ledger: l}).Advance(ctx, c, nil)
+	_ = kept.ConfirmDelete(false)
+	if _, _, err := c.DeleteClientKey(ctx, apiclient.ProjectID(1), 1); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewRotation(apiclient.ProjectID(1), RotationOptions{OldID: 1, Ledger: l, GoOn: true}).Run(ctx, c, StepPlan)
+	var none *NoSuchKeyError
+	if !errors.As(err, &none) {
+		t.Fatalf("%v", err)
+	}
+	if open := l.OpenRotations(1); len(open) != 0 {
+		t.Fatalf("the rotation of a key that is gone stays open: %+v", open)
+	}
+	if rec, _ := l.store.Get(kept.rec.ID); rec.Phase != ledger.PhaseSettled {
+		t.Fatalf("%+v", rec)
+	}
+	if w := again.Failure(flowtest.ExplainPlain, testChecks); !strings.Contains(w, "finish") || !strings.Contains(w, fmt.Sprint(kept.New.ID)) {
+		t.Fatalf("the words do not say the rotation to key %d is finished: %s", kept.New.ID, w)
+	} else if !strings.Contains(w, fmt.Sprintf("SENTRY_DSN (all environments) still held its DSN: point it at key %d's DSN", kept.New.ID)) {
+		t.Fatalf("the words do not say SENTRY_DSN still holds the deleted key's DSN: %s", w)
+	}
+}
 
 // A single rotation stopped with both keys (keys rotate --yes while a
 // variable holds the old DSN) is gone on with by the next rotation of the

@@ -93,6 +93,12 @@ type Option func(*Client)
 // WithRetryNotify calls f before each retry. f must not block.
 func WithRetryNotify(f func(RetryEvent)) Option { return func(c *Client) { c.onRetry = f } }
 
+// WithTimeout bounds each HTTP exchange, body included, at d instead of
+// DefaultTimeout; 0 leaves an exchange bounded only by its context. A
+// caller whose own deadline is longer than the default raises this one
+// with it, or the default would cut a slow answer its caller still waits for.
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
+
 // WithCAFile trusts the PEM certificates in file, for self-managed GitLab
 // behind a private CA, on top of the system roots.
 func WithCAFile(file string) Option { return func(c *Client) { c.caFile = file } }

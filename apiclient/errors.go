@@ -67,6 +67,10 @@ type APIError struct {
 	// and RetryAt when it ends.
 	RetryAfter time.Duration
 	RetryAt    time.Time
+	// ExchangeLimit is the client's bound on one exchange (WithTimeout)
+	// when that bound is what ran out (ErrTimeout); 0 when the caller's
+	// context ended the request or the error is not a timeout.
+	ExchangeLimit time.Duration
 	// Scope is the scope the server asked for on insufficient_scope.
 	Scope string
 	// ServerVersion is the GitLab release, looked up when the endpoint

@@ -11,9 +11,6 @@ import (
 // they are not part of the package's API. Other packages' tests set
 // retries and the clock with apiclient/apiclienttest.
 
-// WithTimeout bounds each HTTP exchange, body included.
-func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
-
 // WithMaxBody caps the size of a response body.
 func WithMaxBody(n int64) Option { return func(c *Client) { c.maxBody = n } }
 

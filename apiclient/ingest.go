@@ -83,19 +83,21 @@ func (c *Client) SendTestEvent(ctx context.Context, dsnText, message string) (*D
 		return nil, err
 	}
 	check := &DSNCheck{URL: d.EnvelopeURL()}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, check.URL, bytes.NewReader(body))
+	actx, cancel := c.exchangeContext(ctx)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodPost, check.URL, bytes.NewReader(body))
 	if err != nil {
 		return nil, &APIError{Kind: ErrValidation, Message: "the DSN does not give a usable ingestion URL"}
 	}
 	req.Header.Set("Content-Type", "application/x-sentry-envelope")
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("X-Sentry-Auth", "Sentry sentry_key="+d.PublicKey+", sentry_version=7, sentry_client="+c.userAgent)
-	hc := &http.Client{Transport: c.http.Transport, Timeout: c.timeout,
+	hc := &http.Client{Transport: c.http.Transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	start := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
-		apiErr := c.transportError(ctx, request{method: http.MethodPost}, err)
+		apiErr := c.transportError(ctx, request{method: http.MethodPost}, cutByLimit(actx, err))
 		var ae *APIError
 		if errors.As(apiErr, &ae) {
 			ae.Path = req.URL.Path // not below /api/v4
@@ -199,16 +201,18 @@ func (c *Client) ProbeDSN(ctx context.Context, dsnText string) (int, error) {
 	if err != nil {
 		return 0, &APIError{Kind: ErrValidation, Message: err.Error()}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodOptions, d.EnvelopeURL(), nil)
+	actx, cancel := c.exchangeContext(ctx)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodOptions, d.EnvelopeURL(), nil)
 	if err != nil {
 		return 0, &APIError{Kind: ErrValidation, Message: "the DSN does not give a usable ingestion URL"}
 	}
 	req.Header.Set("User-Agent", c.userAgent)
-	hc := &http.Client{Transport: c.http.Transport, Timeout: c.timeout,
+	hc := &http.Client{Transport: c.http.Transport,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := hc.Do(req)
 	if err != nil {
-		apiErr := c.transportError(ctx, request{method: http.MethodOptions}, err)
+		apiErr := c.transportError(ctx, request{method: http.MethodOptions}, cutByLimit(actx, err))
 		var ae *APIError
 		if errors.As(apiErr, &ae) {
 			ae.Path = req.URL.Path

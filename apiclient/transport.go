@@ -111,10 +111,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 			return nil, c.transportError(ctx, r, err)
 		}
 		// One exchange, its body read whole, within c.timeout.
-		actx, cancel := ctx, context.CancelFunc(func() {})
-		if c.timeout > 0 {
-			actx, cancel = context.WithTimeout(ctx, c.timeout)
-		}
+		actx, cancel := c.exchangeContext(ctx)
 		req, reqBody, err := c.newHTTPRequest(actx, r)
 		if err != nil {
 			cancel()
@@ -122,6 +119,7 @@ func (c *Client) do(ctx context.Context, r request, v any) (*Response, error) {
 		}
 		start := time.Now()
 		resp, body, err := c.send(req)
+		err = cutByLimit(actx, err)
 		cancel()
 		var (
 			out    *Response
@@ -292,9 +290,13 @@ func (c *Client) transportError(ctx context.Context, r request, err error) error
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.Kind = ErrTimeout
 		e.Message = "the time allowed for this request ran out"
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		e.Kind = ErrTimeout
+	case errors.As(err, new(exchangeCut)):
+		e.Kind, e.ExchangeLimit = ErrTimeout, c.timeout
 		e.Message = fmt.Sprintf("no complete answer within %s", c.timeout)
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		// Not the exchange limit: the network's own (a dial, a TLS handshake).
+		e.Kind = ErrTimeout
+		e.Message = "the connection timed out: " + cause
 	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		// net/http's words, untyped: the host answers plain HTTP.
 		e.Kind = ErrPlainHTTP

@@ -59,8 +59,12 @@ type app struct {
 	// pausedUntil is the end of the last wait said on stderr.
 	pauseMu     sync.Mutex
 	pausedUntil time.Time
-	// timeout bounds each command's exchanges with the server (--timeout).
-	timeout time.Duration
+	// timeout bounds each command's exchanges with the server (--timeout);
+	// deadlineAt is when the last bound set with it ends.
+	timeout    time.Duration
+	deadlineAt time.Time
+	// exchangeDefault, when set, replaces apiclient.DefaultTimeout (tests).
+	exchangeDefault time.Duration
 	// lastHost is the host the failing command talked to, for error advice.
 	lastHost string
 	// hostFromURL: the host came from a --project URL alone.

@@ -80,6 +80,8 @@ type cli struct {
 	sentry *memStore
 	// jqLimit, when set, is --jq's memory bound.
 	jqLimit uint64
+	// exchangeDefault, when set, replaces apiclient.DefaultTimeout.
+	exchangeDefault time.Duration
 }
 
 type result struct {
@@ -130,6 +132,7 @@ func (c *cli) run(stdin string, args ...string) result {
 	a.signals = c.signals
 	a.dir = c.dir
 	a.jqLimit = c.jqLimit
+	a.exchangeDefault = c.exchangeDefault
 	if a.dir == "" {
 		a.dir = c.t.TempDir() // not a clone: the tests' own checkout has remotes
 	}

@@ -233,7 +233,7 @@ func (a *app) runAPI(ctx context.Context, g *globalFlags, f *apiFlags, args []st
 // that nothing of it is printed, and what to do.
 func (a *app) paginateStopped(e *apiclient.PagesError) error {
 	read := fmt.Sprintf("%s pages (%s elements)", thousands(e.Read), thousands(e.Items))
-	if errors.Is(e.Err, apiclient.ErrTimeout) && a.timeout > 0 {
+	if errors.Is(e.Err, apiclient.ErrTimeout) && a.timeoutRanOut() {
 		return reportedf(a, "--paginate read %s, then --timeout (%s) ran out on page %s; nothing is printed. Raise --timeout, or ask for less (a narrower query, -f search=...).",
 			read, a.timeout, thousands(e.Read+1))
 	}

@@ -306,14 +306,14 @@ func (a *app) demoDeps(opts consoleOptions) (tui.Deps, func(), error) {
 	}
 	log := a.requestLog()
 	sentryKeys := a.consoleSentry(opts.flags, log)
-	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile))
+	opt := []apiclient.Option{a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile), apiclient.WithTimeout(a.exchangeLimit(opts.flags.timeout))}
+	c, err := apiclient.New(run.URL, mockserver.TokenMaintainer, opt...)
 	if err != nil {
 		cleanup()
 		return tui.Deps{}, nil, err
 	}
 	// The demo's token lives in memory; rotating it shows the API at work.
 	store := &memoryStore{tokens: map[string]string{}}
-	opt := []apiclient.Option{a.retryNotice(), apiclient.WithObserver(log.Add), apiclient.WithCAFile(run.CAFile)}
 	return tui.Deps{
 		RotateToken: func(ctx context.Context, host string) (tui.API, *apiclient.RotatedToken, error) {
 			token, ok := store.get(host)

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -30,14 +31,33 @@ func (a *app) explain(err error, retry string) string {
 	c := explain.Context{Host: a.lastHost, Retry: retry}
 	c.TokenEnv = a.envTokenName
 	s := explain.Error(err, c)
-	if errors.Is(err, apiclient.ErrTimeout) && a.timeout > 0 {
-		s += fmt.Sprintf(" For a slow server, raise --timeout (now %s).", a.timeout)
+	if errors.Is(err, apiclient.ErrTimeout) {
+		s += a.timeoutWords(err)
 	}
 	var apiErr *apiclient.APIError
 	if errors.Is(err, apiclient.ErrRateLimited) && errors.As(err, &apiErr) && a.timeout > 0 && apiErr.RetryAfter > a.timeout {
 		s += fmt.Sprintf(" That is past --timeout (%s), so errtrack did not wait.", a.timeout)
 	}
 	return s
+}
+
+// timeoutWords says which bound ended a request that timed out, and
+// advises a longer --timeout only where one would let it finish.
+func (a *app) timeoutWords(err error) string {
+	var apiErr *apiclient.APIError
+	var limit time.Duration
+	if errors.As(err, &apiErr) {
+		limit = apiErr.ExchangeLimit
+	}
+	switch {
+	case a.timeoutRanOut():
+		return fmt.Sprintf(" --timeout (%s) ran out: for a slow server, raise it.", a.timeout)
+	case limit > 0 && a.timeout > limit:
+		return fmt.Sprintf(" One answer may take at most %s, whatever --timeout (%s) says, so a longer --timeout would not help.", limit, a.timeout)
+	case limit > 0:
+		return fmt.Sprintf(" One answer may take at most %s; a --timeout longer than that lets it take as long.", limit)
+	}
+	return "" // the network's own timeout: a longer --timeout would not help
 }
 
 // sentryExplain words err when it came from a Sentry, naming the Sentry

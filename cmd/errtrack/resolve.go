@@ -50,9 +50,25 @@ func addHostFlags(fs *pflag.FlagSet, g *globalFlags) {
 func (a *app) deadline(ctx context.Context, g *globalFlags) (context.Context, context.CancelFunc) {
 	a.timeout = g.timeout
 	if g.timeout <= 0 {
+		a.deadlineAt = time.Time{}
 		return context.WithCancel(ctx)
 	}
+	a.deadlineAt = time.Now().Add(g.timeout)
 	return context.WithTimeout(ctx, g.timeout)
+}
+
+// timeoutRanOut reports whether the bound --timeout set has ended.
+func (a *app) timeoutRanOut() bool {
+	return a.timeout > 0 && !a.deadlineAt.IsZero() && !time.Now().Before(a.deadlineAt)
+}
+
+// exchangeLimit is the most one exchange with a server may take: the
+// client's default, or --timeout when that is longer, so one slow answer
+// the command still waits for is not cut. A shorter --timeout ends the
+// command first; none (0) keeps the default, so a hung connection is still
+// cut (and a read retried).
+func (a *app) exchangeLimit(timeout time.Duration) time.Duration {
+	return max(cmp.Or(a.exchangeDefault, apiclient.DefaultTimeout), timeout)
 }
 
 // loadConfig reads the config file, warning on stderr when it was unreadable.
@@ -187,7 +203,7 @@ func (a *app) resolveToken(ctx context.Context, host string) (token, source stri
 // clientOptions turns the flags into client options for host. Without
 // --ca-file, the CA file that worked for host before is used.
 func (a *app) clientOptions(g *globalFlags, host string) []apiclient.Option {
-	var opts []apiclient.Option
+	opts := []apiclient.Option{apiclient.WithTimeout(a.exchangeLimit(g.timeout))}
 	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
 		opts = append(opts, apiclient.WithObserver(a.debugExchange))
 	}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/pem"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 )
@@ -137,4 +139,32 @@ func TestCAFileRemembered(t *testing.T) {
 	os.WriteFile(junk, []byte("junk"), 0o600)
 	other.run("", "keys", "list", "-p", "1", "--ca-file", junk).must(t, 1)
 	other.run("", "keys", "list", "-p", "1").must(t, 1, "certificate")
+}
+
+// A --timeout longer than the client's per-exchange default lets one slow
+// answer take that long: the default (made 150ms here, 30s in errtrack)
+// used to cut it, and the words then advised the --timeout already given.
+// A shorter --timeout still ends the command, and says so.
+func TestTimeoutLongerThanTheExchangeDefaultWaitsForASlowAnswer(t *testing.T) {
+	t.Parallel()
+	srv, err := mockserver.New(mockserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(400 * time.Millisecond):
+			srv.ServeHTTP(w, r)
+		case <-r.Context().Done():
+		}
+	}))
+	c.exchangeDefault = 150 * time.Millisecond
+	r := timed(t, 10*time.Second, func() result { return c.run("", "keys", "list", "-p", "1", "--timeout", "3s") })
+	r.must(t, 0)
+	start := time.Now()
+	r = timed(t, 10*time.Second, func() result { return c.run("", "keys", "list", "-p", "1", "--timeout", "100ms") })
+	r.must(t, 1, "did not answer in time", "--timeout (100ms) ran out: for a slow server, raise it.")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %v with --timeout 100ms", d)
+	}
 }

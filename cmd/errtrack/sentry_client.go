@@ -36,7 +36,7 @@ func (a *app) sentryTokens() sentry.Tokens {
 // sentryOptions are a Sentry client's options from the flags: the timeout,
 // the CA file and --debug.
 func (a *app) sentryOptions(g *globalFlags) []apiclient.Option {
-	var opts []apiclient.Option
+	opts := []apiclient.Option{apiclient.WithTimeout(a.exchangeLimit(g.timeout))}
 	if g.debug || debugEnv(a.getenv("ERRTRACK_DEBUG")) {
 		opts = append(opts, apiclient.WithObserver(a.debugExchange))
 	}

@@ -183,3 +183,17 @@ func (r result) must(t *testing.T, code int, want ...string) {
 		}
 	}
 }
+
+// timed runs f and fails when it takes longer than d.
+func timed(t *testing.T, d time.Duration, f func() result) result {
+	t.Helper()
+	done := make(chan result, 1)
+	go func() { done <- f() }()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(d):
+		t.Fatalf("still running after %v", d)
+	}
+	return result{}
+}

@@ -48,20 +48,6 @@ func (r *ctrlCReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// timed runs f and fails when it takes longer than d.
-func timed(t *testing.T, d time.Duration, f func() result) result {
-	t.Helper()
-	done := make(chan result, 1)
-	go func() { done <- f() }()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(d):
-		t.Fatalf("still running after %v", d)
-	}
-	return result{}
-}
-
 func TestCtrlCAtDeletePromptEndsAtOnce(t *testing.T) {
 	c := newCLI(t, nil)
 	c.tty = true

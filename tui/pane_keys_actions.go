@@ -12,7 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/dsn"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // The keys pane's keys: what acts in its state (the help bar lists only
@@ -141,7 +141,7 @@ func (p *keysPane) update(msg tea.Msg, project projectscope.Project) tea.Cmd {
 		return msgCmd(startWriteMsg{p.rotation(project, sel, "", false)})
 	case key.Matches(km, k.Verify):
 		return msgCmd(openDialogMsg{d: confirmDialog(fmt.Sprintf("Send a test event with key %s of %s?", clean(keystore.KeyName(sel)), clean(project.Name())),
-			[]string{rotation.VerifyWarning, "", "DSN: " + clean(sel.DSN)},
+			[]string{testevent.Warning, "", "DSN: " + clean(sel.DSN)},
 			"Send test event", startWriteMsg{verifyKeyWrite{proj: project, key: sel}})})
 	case key.Matches(km, k.Show):
 		return msgCmd(openDialogMsg{d: p.showKey(project, sel)})

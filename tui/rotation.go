@@ -13,6 +13,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // rotationWrite runs the rotation plan (rotation.Rotation) up to its next
@@ -257,7 +258,7 @@ func (w rotationWrite) deleteQuestion(k KeyMap) dialog {
 		body[0] = "The new DSN was not copied (" + err.Error() + "); it is shown cleaned:"
 	}
 	if r.Verified != nil {
-		body = append(body, fmt.Sprintf("The test event through the new DSN was %s (HTTP %d).", rotation.AcceptedWords, r.Verified.StatusCode))
+		body = append(body, fmt.Sprintf("The test event through the new DSN was %s (HTTP %d).", testevent.AcceptedWords, r.Verified.StatusCode))
 	}
 	if v := r.VariablesState(consoleChecks(k)); v != "" {
 		body = append(body, clean(v))

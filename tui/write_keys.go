@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // createKeyWrite creates a client key (n): GitLab's, or, with a store, a
@@ -200,17 +201,17 @@ func (w verifyKeyWrite) conflicts(o write) bool {
 }
 
 func (w verifyKeyWrite) run(ctx context.Context, api API, _ Deps) write {
-	w.check, w.err = rotation.VerifyKey(ctx, api, w.proj, w.key)
+	w.check, w.err = testevent.Send(ctx, api, w.proj, w.key)
 	return w
 }
 
 func (w verifyKeyWrite) outcome(v voice) outcome {
-	var refused *rotation.RefusedError
+	var refused *testevent.RefusedError
 	switch {
 	case errors.As(w.err, &refused):
 		return say(w.proj, statusError, fmt.Sprintf("Key %s of %s: %s. %s", keystore.KeyName(w.key), w.proj.Name(), refused, refused.Advice()))
 	case w.err != nil:
 		return say(w.proj, statusError, "The test event could not be sent: "+v.explain(w.err))
 	}
-	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", keystore.KeyName(w.key), w.proj.Name(), rotation.AcceptedWords, w.check.StatusCode))
+	return say(w.proj, statusSuccess, fmt.Sprintf("Key %s of %s: the test event was %s (HTTP %d).", keystore.KeyName(w.key), w.proj.Name(), testevent.AcceptedWords, w.check.StatusCode))
 }

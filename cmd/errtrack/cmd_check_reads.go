@@ -9,7 +9,7 @@ import (
 	"github.com/errtrack/errtrack/internal/audit"
 	"github.com/errtrack/errtrack/internal/check"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // check's reads beyond the audit's own: what a Sentry's keys failed
@@ -64,8 +64,8 @@ func (s watchedStore) All(ctx context.Context) ([]apiclient.ClientKey, error) {
 func sendTestEvents(ctx context.Context, c *apiclient.Client, au audit.Audit) map[string]check.TestEvent {
 	out := map[string]check.TestEvent{}
 	for _, k := range check.InUse(au) {
-		res, err := rotation.VerifyKey(ctx, c, au.Project, k)
-		var refused *rotation.RefusedError
+		res, err := testevent.Send(ctx, c, au.Project, k)
+		var refused *testevent.RefusedError
 		te := check.TestEvent{Err: err}
 		if res != nil && (err == nil || errors.As(err, &refused)) {
 			te = check.TestEvent{Accepted: res.Accepted, Status: res.StatusCode}

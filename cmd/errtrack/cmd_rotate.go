@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -168,7 +169,7 @@ func (a *app) rotate(ctx context.Context, g *globalFlags, p *projectFlag, f rota
 			r = r.ConfirmDelete(ok)
 			continue
 		case rotation.StepVerify:
-			fmt.Fprintln(a.stderr, rotation.VerifyWarning)
+			fmt.Fprintln(a.stderr, testevent.Warning)
 		}
 		sctx, cancel := a.deadline(ctx, g)
 		r, err = r.Run(sctx, c, step)

@@ -15,6 +15,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // rotationJSON is one rotation of `errtrack rotations --json`: what a
@@ -169,7 +170,7 @@ func (a *app) listRotations(g *globalFlags, f rotationsFlags) error {
 		}
 		event := "-"
 		if t := r.TestEvent; t != nil {
-			event = fmt.Sprintf("%s (HTTP %d)", rotation.TestEventWords(t.Accepted, t.Status), t.Status)
+			event = fmt.Sprintf("%s (HTTP %d)", testevent.Words(t.Accepted, t.Status), t.Status)
 		}
 		left := r.LeftToDo
 		if left == "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // verifyJSON is what `keys verify --json` prints.
@@ -105,7 +106,7 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			}
 			a.rememberHost(host)
 			if !yes {
-				ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend a test event with the DSN of key %s of %s? [y/N] ", rotation.VerifyWarning, rotation.KeyLabel(k), proj.Name()))
+				ok, err := a.confirm(ctx, fmt.Sprintf("%s\nSend a test event with the DSN of key %s of %s? [y/N] ", testevent.Warning, rotation.KeyLabel(k), proj.Name()))
 				switch {
 				case err != nil:
 					return fmt.Errorf("%w: nothing was sent", err)
@@ -116,8 +117,8 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			}
 			sctx, cancel := a.deadline(ctx, g)
 			defer cancel()
-			check, err := rotation.VerifyKey(sctx, c, proj, k)
-			var refused *rotation.RefusedError
+			check, err := testevent.Send(sctx, c, proj, k)
+			var refused *testevent.RefusedError
 			if err != nil && !errors.As(err, &refused) {
 				return reportedf(a, "the test event could not be sent: %s", a.explain(err, "run the command again"))
 			}
@@ -133,7 +134,7 @@ project). Exits 1 when any project's event was refused or not sent.`,
 			if refused != nil {
 				return reportedf(a, "key %s: %s. %s", rotation.KeyLabel(k), refused, refused.Advice())
 			}
-			fmt.Fprintf(a.stdout, "Key %s: the test event was %s (HTTP %d by %s).\n", rotation.KeyLabel(k), rotation.AcceptedWords, check.StatusCode, explain.Text(check.URL))
+			fmt.Fprintf(a.stdout, "Key %s: the test event was %s (HTTP %d by %s).\n", rotation.KeyLabel(k), testevent.AcceptedWords, check.StatusCode, explain.Text(check.URL))
 			return nil
 		},
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -139,7 +140,7 @@ func (a *app) groupItem(it change.Item) groupItemJSON {
 		}
 		x.detail = strings.Join(vars, ", ")
 	case check != nil:
-		x.detail = fmt.Sprintf("test event %s (HTTP %d)", rotation.TestEventWords(check.Accepted, check.StatusCode), check.StatusCode)
+		x.detail = fmt.Sprintf("test event %s (HTTP %d)", testevent.Words(check.Accepted, check.StatusCode), check.StatusCode)
 	case x.detail == "" && it.Acts() && x.Result == change.ResultPlanned:
 		x.detail = it.Action
 	case x.detail == "" && it.Words != "":
@@ -180,7 +181,7 @@ func firstSentence(s string) string {
 func (a *app) groupWords(it change.Item) string {
 	var groups *rotation.GroupVariablesError
 	var others *change.OtherVariablesError
-	var refused *rotation.RefusedError
+	var refused *testevent.RefusedError
 	switch {
 	case errors.As(it.Err, &groups) && madeKey(it):
 		return it.Words + " Point them at the new DSN in the group's Settings > CI/CD > Variables and run the same command again (it goes on with key " + keystore.KeyName(it.Detail.(change.RotationResult).New) + ")."

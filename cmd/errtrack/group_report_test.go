@@ -10,7 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/change"
 	"github.com/errtrack/errtrack/internal/projectscope"
-	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 const (
@@ -70,7 +70,7 @@ func TestGroupReportNamesSentryKeysByRef(t *testing.T) {
 func TestGroupReportNamesARefusedSentryKey(t *testing.T) {
 	key := apiclient.ClientKey{PublicKey: sentryOldPublic, Name: "Production"}
 	it := change.Item{Project: projectscope.Project{ID: 7, Path: "demo/legacy-api"}, Action: "send a test event", Result: change.ResultFailed,
-		Err:    &rotation.RefusedError{Check: &apiclient.DSNCheck{StatusCode: 403}},
+		Err:    &testevent.RefusedError{Check: &apiclient.DSNCheck{StatusCode: 403}},
 		Detail: change.VerifyResult{Key: key, Check: &apiclient.DSNCheck{StatusCode: 403}}}
 	a, out := reportApp()
 	w := a.groupWords(it)

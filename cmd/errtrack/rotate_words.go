@@ -11,6 +11,7 @@ import (
 	"github.com/errtrack/errtrack/internal/explain"
 	"github.com/errtrack/errtrack/internal/keystore"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -53,7 +54,7 @@ func (a *app) rotationProgress(step rotation.Step, r rotation.Rotation, host str
 	case rotation.StepUpdateVariables:
 		fmt.Fprintf(a.stderr, "CI/CD variables now holding the new DSN: %s.\n", r.Updating())
 	case rotation.StepVerify:
-		fmt.Fprintf(a.stderr, "The test event through the new DSN was %s (HTTP %d).\n", rotation.AcceptedWords, r.Verified.StatusCode)
+		fmt.Fprintf(a.stderr, "The test event through the new DSN was %s (HTTP %d).\n", testevent.AcceptedWords, r.Verified.StatusCode)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/sentry"
@@ -44,7 +45,7 @@ type Check struct {
 type DoctorAPI interface {
 	AuditAPI
 	tokens.TokenAPI
-	rotation.CheckAPI
+	testevent.API
 	ProbeDSN(ctx context.Context, dsn string) (int, error)
 	// BaseURL is the GitLab the client talks to: a check's fix links the
 	// project's settings page there.
@@ -210,17 +211,17 @@ func Doctor(ctx context.Context, api DoctorAPI, ref apiclient.ProjectRef, o Doct
 				continue
 			}
 			if o.SendTestEvent {
-				check, err := rotation.VerifyKey(ctx, api, a.Project, k)
-				var refused *rotation.RefusedError
+				check, err := testevent.Send(ctx, api, a.Project, k)
+				var refused *testevent.RefusedError
 				switch {
 				case err == nil:
-					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", rotation.AcceptedWords, d.Host, check.StatusCode), "")
+					add(name, CheckOK, fmt.Sprintf("the test event was %s at %s (HTTP %d)", testevent.AcceptedWords, d.Host, check.StatusCode), "")
 				case errors.As(err, &refused) && check.Outcome() == apiclient.IngestRateLimited:
 					add(name, CheckWarn, explain(err), refused.Advice())
 				case errors.As(err, &refused):
 					add(name, CheckFail, explain(err), refused.Advice())
 				default:
-					add(name, CheckFail, explain(err), rotation.RefusedAdvice)
+					add(name, CheckFail, explain(err), testevent.RefusedAdvice)
 				}
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/errtrack/errtrack/internal/migrate"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/dsn"
@@ -97,9 +98,9 @@ func sentryIngestion(ctx context.Context, api DoctorAPI, p projectscope.Project,
 		return Check{Name: name, Status: CheckFail, Detail: "its DSN cannot be used: " + err.Error()}
 	}
 	if o.SendTestEvent {
-		check, err := rotation.VerifyKey(ctx, api, p, key)
+		check, err := testevent.Send(ctx, api, p, key)
 		if err != nil {
-			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: rotation.RefusedAdvice}
+			return Check{Name: name, Status: CheckFail, Detail: explain(err), Fix: testevent.RefusedAdvice}
 		}
 		return Check{Name: name, Status: CheckOK, Detail: fmt.Sprintf("%s accepted a test event (HTTP %d)", d.Host, check.StatusCode)}
 	}

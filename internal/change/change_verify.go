@@ -6,7 +6,7 @@ import (
 
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/internal/keystore"
-	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // VerifyChange sends one test event per project, with the DSN of the key
@@ -22,7 +22,7 @@ type VerifyChange struct {
 // Words name the change.
 func (k VerifyChange) Words() ChangeWords {
 	return ChangeWords{Doing: "Sending test events with the DSNs " + k.Variable + " holds",
-		Ask: "Send test events with the DSNs " + k.Variable + " holds", Progress: "Test events", Before: rotation.VerifyWarning,
+		Ask: "Send test events with the DSNs " + k.Variable + " holds", Progress: "Test events", Before: testevent.Warning,
 		Plan: "to send a test event to, with the DSN " + k.Variable + " holds"}
 }
 
@@ -46,14 +46,14 @@ func (k VerifyChange) Plan(ctx context.Context, env *PlanEnv, p apiclient.Projec
 // Run sends the event; a refusal fails the project only.
 func (k VerifyChange) Run(ctx context.Context, env *RunEnv, it Item) Item {
 	res, _ := it.Detail.(VerifyResult)
-	res.Check, it.Err = rotation.VerifyKey(ctx, env.API, it.Project, res.Key)
+	res.Check, it.Err = testevent.Send(ctx, env.API, it.Project, res.Key)
 	it.Detail = res
 	if it.Err != nil {
 		it.Result, it.Words = ResultFailed, env.Explain(it.Err)
 		return it
 	}
 	it.Result = ResultOK
-	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(res.Key), rotation.AcceptedWords, res.Check.StatusCode)
+	it.Words = fmt.Sprintf("Key %s: the test event was %s (HTTP %d).", keystore.KeyName(res.Key), testevent.AcceptedWords, res.Check.StatusCode)
 	return it
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // A migration carries a project off GitLab's integrated error tracking to
@@ -87,7 +88,7 @@ func (k MigrateChange) Words() change.ChangeWords {
 			Progress: "Deleting old keys", Plan: "to delete the old keys of"}
 	}
 	return change.ChangeWords{Doing: "Migrating to the Sentry at " + k.Base, Ask: "Migrate to the Sentry at " + k.Base, Progress: "Migrating",
-		Plan: "to migrate", Before: rotation.VerifyWarning,
+		Plan: "to migrate", Before: testevent.Warning,
 		Resume: "A run started again goes on where this one stopped, with the Sentry projects and keys it made: none is made twice."}
 }
 

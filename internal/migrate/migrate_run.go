@@ -14,6 +14,7 @@ import (
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/rotation"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -136,7 +137,7 @@ func (k MigrateChange) Run(ctx context.Context, env *change.RunEnv, it change.It
 		return stop(err, false, env.Explain(err))
 	}
 	// A test event through the Sentry DSN must be accepted.
-	check, err := rotation.VerifyKey(ctx, env.API, it.Project, *key)
+	check, err := testevent.Send(ctx, env.API, it.Project, *key)
 	if check != nil {
 		rec.TestEvent = &ledger.TestEvent{Accepted: check.Accepted, Status: check.StatusCode}
 	}
@@ -272,7 +273,7 @@ func (k MigrateChange) doneWords(p projectscope.Project, m migration, rec ledger
 	default:
 		s += " " + strings.Join(held, ", ") + " hold its DSN."
 	}
-	s += " The test event was " + rotation.AcceptedWords + "."
+	s += " The test event was " + testevent.AcceptedWords + "."
 	switch {
 	case rec.SwitchedOff:
 		s += " GitLab's integrated tracking is off."

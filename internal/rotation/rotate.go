@@ -9,6 +9,7 @@ import (
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // A rotation replaces a client key in one order of steps, whichever front
@@ -203,7 +204,7 @@ type RotationAPI interface {
 	keystore.KeysAPI
 	projectscope.GroupVariablesAPI
 	VariableAPI
-	CheckAPI
+	testevent.API
 	keystore.SettingsReader
 	// UserAPI names the user in the ledger's records.
 	UserAPI

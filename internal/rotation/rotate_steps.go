@@ -16,6 +16,7 @@ import (
 	"github.com/errtrack/errtrack/internal/ledger"
 	"github.com/errtrack/errtrack/internal/projectscope"
 	"github.com/errtrack/errtrack/internal/safetext"
+	"github.com/errtrack/errtrack/internal/testevent"
 )
 
 // plan reads the project, the key to replace and the CI/CD variables at
@@ -345,9 +346,9 @@ func (r Rotation) disableOld(ctx context.Context, api RotationAPI) (Rotation, er
 }
 
 // verify sends one test event with the new DSN; a refusal is a
-// *RefusedError and keeps the old key.
-func (r Rotation) verify(ctx context.Context, api CheckAPI) (Rotation, error) {
-	check, err := VerifyKey(ctx, api, r.Project, *r.New)
+// *testevent.RefusedError and keeps the old key.
+func (r Rotation) verify(ctx context.Context, api testevent.API) (Rotation, error) {
+	check, err := testevent.Send(ctx, api, r.Project, *r.New)
 	r.Verified = check
 	r.noteVerified()
 	return r, err

@@ -10,6 +10,7 @@ import (
 	"github.com/errtrack/errtrack/apiclient"
 	"github.com/errtrack/errtrack/apiclient/mockserver"
 	"github.com/errtrack/errtrack/internal/flowtest"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -185,7 +186,7 @@ func TestVerifyRefusedKeepsOldKey(t *testing.T) {
 	_, c := flowtest.Mock(t, mockserver.Options{}, mockserver.TokenMaintainer)
 	f := &flowtest.Faulty{Client: c, Event: &apiclient.DSNCheck{StatusCode: 403, Message: "denied"}}
 	r, _, err := steps(t, f, NewRotation(apiclient.ProjectID(5), RotationOptions{Verify: true}), true, true)
-	var refused *RefusedError
+	var refused *testevent.RefusedError
 	if !errors.As(err, &refused) || len(f.Deletes) != 0 || !r.Kept() {
 		t.Fatal(err, f.Deletes)
 	}
@@ -252,7 +253,7 @@ func TestRotationWords(t *testing.T) {
 	if len(p.targets) != 1 || p.targets[0].Scope != "*" || p.targets[0].Exists {
 		t.Fatalf("%+v", p.targets)
 	}
-	if e := (&RefusedError{&apiclient.DSNCheck{StatusCode: 401}}).Error(); strings.Contains(e, ":") {
+	if e := (&testevent.RefusedError{Check: &apiclient.DSNCheck{StatusCode: 401}}).Error(); strings.Contains(e, ":") {
 		t.Fatal(e)
 	}
 	if wording.Sentence("") != "" || wording.Sentence("done") != "done." || wording.Sentence("done?") != "done?" || wording.Capitalize("") != "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/errtrack/errtrack/internal/keystore"
+	"github.com/errtrack/errtrack/internal/testevent"
 	"github.com/errtrack/errtrack/internal/wording"
 )
 
@@ -23,7 +24,7 @@ func (r Rotation) Failure(explain wording.Explainer, c Checks) string {
 	var newGone *NewKeyGoneError
 	var le *LedgerError
 	var ve *VariableError
-	var refused *RefusedError
+	var refused *testevent.RefusedError
 	var unsafe *UnsafeDeleteError
 	switch {
 	case step == StepPlan && strings.Contains(strings.ToLower(explain(err)), "nothing was changed"):

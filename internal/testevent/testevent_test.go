@@ -1,4 +1,4 @@
-package rotation
+package testevent
 
 import (
 	"strings"
@@ -33,7 +33,7 @@ func TestTestEventWordedByWhatItProves(t *testing.T) {
 		status   int
 		want     string
 	}{{true, 200, "accepted by ingestion"}, {false, 429, "rate-limited"}, {false, 403, "refused"}, {false, 401, "refused"}, {false, 404, "not taken"}, {false, 302, "not taken"}} {
-		if got := TestEventWords(tc.accepted, tc.status); got != tc.want {
+		if got := Words(tc.accepted, tc.status); got != tc.want {
 			t.Errorf("%v %d: %q", tc.accepted, tc.status, got)
 		}
 	}

@@ -1,4 +1,4 @@
-package rotation
+package testevent
 
 // Test events: one error event sent with a key's DSN, as an SDK would.
 
@@ -12,8 +12,8 @@ import (
 	"github.com/errtrack/errtrack/internal/projectscope"
 )
 
-// CheckAPI sends a test event to a DSN.
-type CheckAPI interface {
+// API sends a test event to a DSN.
+type API interface {
 	SendTestEvent(ctx context.Context, dsn, message string) (*apiclient.DSNCheck, error)
 }
 
@@ -72,9 +72,9 @@ func (e *RefusedError) Advice() string {
 	return RefusedAdvice
 }
 
-// TestEventWords words a recorded test event's answer (a ledger's, a
+// Words words a recorded test event's answer (a ledger's, a
 // report's): accepted by ingestion, rate-limited or refused.
-func TestEventWords(accepted bool, status int) string {
+func Words(accepted bool, status int) string {
 	switch c := (&apiclient.DSNCheck{Accepted: accepted, StatusCode: status}); c.Outcome() {
 	case apiclient.IngestAccepted:
 		return AcceptedWords
@@ -86,9 +86,9 @@ func TestEventWords(accepted bool, status int) string {
 	return "refused"
 }
 
-// VerifyKey sends one test event with key's DSN (keys verify, the
+// Send sends one test event with key's DSN (keys verify, the
 // console's v); a refusal is a *RefusedError.
-func VerifyKey(ctx context.Context, api CheckAPI, p projectscope.Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
+func Send(ctx context.Context, api API, p projectscope.Project, k apiclient.ClientKey) (*apiclient.DSNCheck, error) {
 	check, err := api.SendTestEvent(ctx, k.DSN, fmt.Sprintf("errtrack: test event for client key %s of %s", keystore.KeyName(k), p.Name()))
 	if err != nil {
 		return nil, err
@@ -99,5 +99,5 @@ func VerifyKey(ctx context.Context, api CheckAPI, p projectscope.Project, k apic
 	return check, nil
 }
 
-// VerifyWarning is what a user is told before a test event is sent.
-const VerifyWarning = "This sends one test error event with the key's DSN, as an SDK would; it is recorded in the project's error tracking."
+// Warning is what a user is told before a test event is sent.
+const Warning = "This sends one test error event with the key's DSN, as an SDK would; it is recorded in the project's error tracking."
